@@ -1,0 +1,133 @@
+/**
+ * The console's HTTP interface (DESIGN.md §4), shared by route handlers (server) and pages (browser).
+ * Isomorphic on purpose: nothing here may hold or import a secret.
+ */
+import { z } from "zod";
+
+export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
+export type EnvironmentName = (typeof ENVIRONMENTS)[number];
+
+export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry"] as const;
+export type OperationName = (typeof OPERATIONS)[number];
+
+/** The one error shape of every console API error response. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+// ---------- request bodies ----------
+
+/** Printable ASCII only: rejects control characters anywhere in free-text fields. */
+const printable = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\x20-\x7E]+$/, "must be printable characters without control characters");
+
+export const cardNumberSchema = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
+
+export const credentialsInputSchema = z.union([
+  z.object({ profile: z.literal("demo") }).strict(),
+  z.object({ client_id: printable(200), client_secret: printable(500) }).strict(),
+]);
+export type CredentialsInput = z.infer<typeof credentialsInputSchema>;
+
+export const environmentInputSchema = z.object({ environment: z.enum(ENVIRONMENTS) }).strict();
+
+export const balanceInquiryInputSchema = z
+  .object({
+    card_number: cardNumberSchema,
+    location_id: printable(64),
+    entry_mode: printable(32).default("keyed"),
+    pin_mode: printable(32).default("none"),
+  })
+  .strict();
+export type BalanceInquiryInput = z.input<typeof balanceInquiryInputSchema>;
+
+export const giftBalanceInquiryInputSchema = balanceInquiryInputSchema
+  .extend({ request_id: printable(128).optional() })
+  .strict();
+export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSchema>;
+
+// ---------- response bodies ----------
+
+export interface TokenMetadata {
+  token_type: string;
+  scopes: string[];
+  expires_in: number;
+  issued_at: string; // ISO
+  expires_at: string; // ISO
+  /** First 12 hex characters of SHA-256 of the access token. */
+  fingerprint: string;
+  header: Record<string, unknown>;
+  claims: Record<string, unknown>;
+  meta: Record<string, unknown> | null;
+  jsonapi: Record<string, unknown> | null;
+}
+
+export interface EnvironmentInfo {
+  name: EnvironmentName;
+  /** Base address shown to the user (server configuration; informational only). */
+  base_url: string;
+  auth_url: string;
+}
+
+/** GET /api/session */
+export interface SessionInfo {
+  environment: EnvironmentName;
+  environments: EnvironmentInfo[];
+  credentials: { source: "server" | "session" | "none"; client_id: string | null; profile?: "demo" };
+  token: TokenMetadata | null;
+}
+
+export type TokenEventType =
+  | "acquired" // no token in session: a first one was requested
+  | "renewed_before_expiry" // token was within the renewal skew of expiry
+  | "renewed_after_401"; // upstream answered 401, a new token was fetched and the call retried once
+
+export interface TokenEvent {
+  type: TokenEventType;
+  at: string; // ISO
+  fingerprint: string;
+}
+
+export interface ExchangeHttpRequest {
+  method: string;
+  url: string;
+  /** Authorization and secrets redacted. */
+  headers: Record<string, string>;
+  /** Card number masked (first 6 + last 4); client_secret redacted. */
+  body: unknown;
+}
+
+export interface ExchangeHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON with card numbers masked, or the raw text when the body was not JSON. */
+  body: unknown;
+  /** True when the body was not JSON. */
+  body_is_text?: boolean;
+  /** Present when the body did not match the schema the spec describes; lists the issues. */
+  schema_issues?: string[];
+}
+
+/** What a run returns and what history keeps (DESIGN.md §4). */
+export interface ExchangeRecord {
+  id: string;
+  operation: OperationName;
+  environment: EnvironmentName;
+  started_at: string; // ISO
+  duration_ms: number;
+  /** The X-Request-Id sent, for gift balance inquiries. */
+  request_id?: string;
+  request: ExchangeHttpRequest;
+  response: ExchangeHttpResponse;
+  token_events: TokenEvent[];
+}
+
+/** POST /api/token */
+export interface TokenResult {
+  token: TokenMetadata | null;
+  exchange: ExchangeRecord;
+}
