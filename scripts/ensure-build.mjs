@@ -1,0 +1,40 @@
+// Runs `next build` when there is no production build or when a source file is newer than it.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const buildId = path.join(root, ".next", "BUILD_ID");
+const sources = ["app", "components", "lib", "public"];
+const files = ["next.config.js", "tailwind.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
+
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+export function needsBuild() {
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const newest = Math.max(...[...sources, ...files].map((entry) => newestMtime(path.join(root, entry))));
+  return newest > built;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (needsBuild()) {
+    console.log("[ensure-build] building the console (next build)…");
+    const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  } else {
+    console.log("[ensure-build] production build is current");
+  }
+}

@@ -1,0 +1,20 @@
+// `npm start`: builds when there is no current build, then serves the console (PORT, default 3000).
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { needsBuild } from "./ensure-build.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+if (needsBuild()) {
+  console.log("[start] no current production build: running next build first…");
+  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const port = process.env.PORT ?? "3000";
+const server = spawn(process.execPath, [nextBin, "start", "-p", port], { cwd: root, stdio: "inherit", env });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,0 +1,88 @@
+/**
+ * Starts the production build of the console (`next start`) on a free port with the given environment,
+ * capturing its log lines. Used by integration and browser tests. Requires `.next/BUILD_ID`
+ * (`node scripts/ensure-build.mjs` runs before those projects in `npm test`).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+const root = path.resolve(__dirname, "../..");
+
+export interface ConsoleServer {
+  /** e.g. http://localhost:41234 (no trailing slash). */
+  url: string;
+  port: number;
+  /** Every line the server wrote to stdout and stderr so far. */
+  logs: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const DEFAULT_TEST_ENV: Record<string, string> = {
+  SESSION_SECRET: "test-session-secret-that-is-at-least-32-characters-long",
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+};
+
+export async function startConsole(env: Record<string, string | undefined> = {}): Promise<ConsoleServer> {
+  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    throw new Error("No production build: run `node scripts/ensure-build.mjs` (npm test does) first.");
+  }
+  const port = await freePort();
+  const childEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...DEFAULT_TEST_ENV, ...env, PORT: String(port) })) {
+    if (value !== undefined) childEnv[key] = value;
+  }
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)],
+    { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`console server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/`, { redirect: "manual" });
+      await response.arrayBuffer();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`console server did not start within 60 s:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  }
+
+  return {
+    url,
+    port,
+    logs: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      }),
+  };
+}
