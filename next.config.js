@@ -10,6 +10,8 @@ const securityHeaders = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Lets parallel builds (tests, benchmarks) use separate output folders; `.next` by default.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   poweredByHeader: false,
   // pino is loaded from node_modules at runtime rather than bundled (it spawns worker threads).

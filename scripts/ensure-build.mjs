@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const buildId = path.join(root, ".next", "BUILD_ID");
+const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 const sources = ["app", "components", "lib", "public"];
 const files = ["next.config.js", "tailwind.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
 

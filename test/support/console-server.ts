@@ -39,7 +39,8 @@ const DEFAULT_TEST_ENV: Record<string, string> = {
 };
 
 export async function startConsole(env: Record<string, string | undefined> = {}): Promise<ConsoleServer> {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  const distDir = env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
+  if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
     throw new Error("No production build: run `node scripts/ensure-build.mjs` (npm test does) first.");
   }
   const port = await freePort();
