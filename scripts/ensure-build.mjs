@@ -28,11 +28,15 @@ export function needsBuild() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (needsBuild()) {
     console.log("[ensure-build] building the console (next build)…");
-    const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-    });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, "node_modules/next/dist/bin/next"), "build"],
+      {
+        cwd: root,
+        stdio: "inherit",
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      },
+    );
     if (result.status !== 0) process.exit(result.status ?? 1);
   } else {
     console.log("[ensure-build] production build is current");
