@@ -1,0 +1,486 @@
+/** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
+import type { SandboxOptions, SandboxStats } from "./index";
+import {
+  DEFAULT_DEMO_SECRET,
+  SCOPE_READ_TRANSACTIONS,
+  findDemoClient,
+  findTestCard,
+  type TestCard,
+} from "./fixtures";
+import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
+import { formatCents, formatPurses } from "./money";
+import {
+  cardRequestSchema,
+  firstIssue,
+  requestIdSchema,
+  tokenRequestSchema,
+  type CardRequest,
+} from "./schemas";
+import { TokenService, type TokenClaims } from "./tokens";
+
+export const API_VERSION = "1.4.0";
+export const JSONAPI_VERSION = "1.0";
+
+export const PATHS = {
+  token: "/reporting/v1/auth/token",
+  giftBalanceInquiry: "/transaction/v1/gift/balance-inquiry",
+  balanceInquiry: "/transaction/v1/balance-inquiry",
+  transactionByRequestIdPrefix: "/transaction/v1/transactions/request-id/",
+  hooks: "/__sandbox/",
+} as const;
+
+/** The data object of a Gift Balance Inquiry response (spec §2.4). */
+export interface GiftTransaction {
+  transaction_id: string;
+  external_id: string;
+  entry_mode: string;
+  card_number: string;
+  pin_mode: string;
+  pin_verification_result: "none";
+  transaction_type: "gift_balance_inquiry";
+  response_status: "approved" | "declined";
+  response_code: string;
+  response_message: string;
+  balance: string;
+  originator: Record<string, unknown>;
+  target: { scheme: "gift"; purse: "gift" };
+  timestamp: string;
+}
+
+interface RecordedTransaction {
+  requestId: string;
+  clientId: string;
+  transaction: GiftTransaction;
+}
+
+const NOT_JSON_BODY = "<html><body><h1>upstream maintenance</h1></body></html>";
+
+/** Request Ids are unique per client: the token identifies the client (spec §4.2). */
+const requestIdKey = (clientId: string, requestId: string) => `${clientId}\n${requestId}`;
+
+export class SandboxEngine {
+  private readonly now: () => number;
+  private readonly demoSecret: string;
+  private readonly basePath: string;
+  private readonly slowResponseMs: number;
+  private readonly testHooks: boolean;
+  private readonly tokens: TokenService;
+  /** Request Ids taken by a recorded transaction or by an inquiry still in progress. */
+  private readonly reservedRequestIds = new Set<string>();
+  private readonly transactions = new Map<string, RecordedTransaction>();
+  private tokenRequests = 0;
+  private requestCounter = 0;
+
+  constructor(options: SandboxOptions) {
+    this.now = options.now ?? Date.now;
+    this.demoSecret = options.demoSecret ?? DEFAULT_DEMO_SECRET;
+    this.basePath = (options.basePath ?? "").replace(/\/+$/, "");
+    this.slowResponseMs = options.slowResponseMs ?? 30_000;
+    this.testHooks = options.testHooks ?? false;
+    this.tokens = new TokenService(options.signingKey ?? randomKey(), this.now);
+  }
+
+  reset(): void {
+    this.tokens.revokeAll();
+    this.reservedRequestIds.clear();
+    this.transactions.clear();
+    this.tokenRequests = 0;
+  }
+
+  revokeTokens(): void {
+    this.tokens.revokeAll();
+  }
+
+  stats(): SandboxStats {
+    return { tokenRequests: this.tokenRequests, transactions: this.transactions.size };
+  }
+
+  async handle(request: Request): Promise<Response> {
+    try {
+      return await this.route(request);
+    } catch {
+      return errorResponse(
+        500,
+        "internal_error",
+        "Internal error",
+        "The sandbox failed to process the request.",
+      );
+    }
+  }
+
+  private async route(request: Request): Promise<Response> {
+    const path = this.localPath(request.url);
+    const method = request.method.toUpperCase();
+    if (path === null) return notFound();
+
+    const endpoint = (allowed: readonly string[], run: () => Promise<Response> | Response) => {
+      if (method === "OPTIONS")
+        return new Response(null, { status: 204, headers: { Allow: allowed.join(", ") } });
+      if (!allowed.includes(method)) return methodNotAllowed(method, allowed);
+      return run();
+    };
+
+    switch (path) {
+      case PATHS.token:
+        return endpoint(["POST"], () => this.token(request));
+      case PATHS.giftBalanceInquiry:
+        return endpoint(["POST"], () => this.giftBalanceInquiry(request));
+      case PATHS.balanceInquiry:
+        return endpoint(["POST"], () => this.balanceInquiry(request));
+    }
+    if (path.startsWith(PATHS.transactionByRequestIdPrefix)) {
+      const encoded = path.slice(PATHS.transactionByRequestIdPrefix.length);
+      if (encoded && !encoded.includes("/")) {
+        return endpoint(["GET"], () => this.transactionByRequestId(request, encoded));
+      }
+    }
+    if (this.testHooks && path.startsWith(PATHS.hooks)) {
+      return this.hook(path.slice(PATHS.hooks.length), method);
+    }
+    return notFound();
+  }
+
+  /** The path below basePath, or null when the URL is outside it. */
+  private localPath(url: string): string | null {
+    const { pathname } = new URL(url);
+    if (!this.basePath) return pathname;
+    if (pathname === this.basePath) return "/";
+    return pathname.startsWith(`${this.basePath}/`) ? pathname.slice(this.basePath.length) : null;
+  }
+
+  // ---------- token (spec §4.1, §2.2) ----------
+
+  private async token(request: Request): Promise<Response> {
+    this.tokenRequests += 1;
+    const body = await readJsonBody(request);
+    if (!body.ok) return body.response;
+    if (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)) {
+      return invalidRequest("The body must be a JSON object with client_id, client_secret and grant_type.");
+    }
+    const parsed = tokenRequestSchema.safeParse(body.value);
+    if (!parsed.success) return invalidRequest(firstIssue(parsed.error));
+    const { client_id: clientId, client_secret: clientSecret, grant_type: grantType } = parsed.data;
+    if (grantType !== "client_credentials") {
+      return errorResponse(
+        400,
+        "unsupported_grant_type",
+        "Unsupported grant type",
+        "grant_type must be client_credentials.",
+      );
+    }
+    const client = findDemoClient(clientId);
+    // Compare the secret even for an unknown client, so that both failures take the same path.
+    const secretMatches = constantTimeEqual(clientSecret, this.demoSecret);
+    if (!client || !secretMatches) {
+      return errorResponse(
+        400,
+        "invalid_client",
+        "Invalid client",
+        "Unknown client_id or wrong client_secret.",
+      );
+    }
+    const issued = await this.tokens.issue(client);
+    return jsonResponse(200, {
+      data: {
+        type: "oauth-token",
+        id: issued.jti,
+        attributes: {
+          access_token: issued.accessToken,
+          token_type: "Bearer",
+          expires_in: issued.expiresIn,
+          scope: issued.scope,
+        },
+      },
+      meta: { timestamp: this.isoNow(), request_id: this.nextRequestId(), version: API_VERSION },
+      jsonapi: { version: JSONAPI_VERSION },
+    });
+  }
+
+  // ---------- authenticated calls (spec §4.2, §5, §7) ----------
+
+  /** 401 for a missing or bad token, 403 without read:transactions; else the token's claims. */
+  private async authorize(
+    request: Request,
+  ): Promise<{ ok: true; claims: TokenClaims } | { ok: false; response: Response }> {
+    const header = request.headers.get("authorization");
+    const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i.exec(header) : null;
+    if (!header)
+      return {
+        ok: false,
+        response: invalidToken("The Authorization header with a Bearer token is missing."),
+      };
+    if (!match?.[1])
+      return {
+        ok: false,
+        response: invalidToken("The Authorization header is not of the form Bearer <token>."),
+      };
+    const verified = await this.tokens.verify(match[1]);
+    if (!verified.ok) return { ok: false, response: invalidToken(verified.reason) };
+    if (!verified.claims.scopes.includes(SCOPE_READ_TRANSACTIONS)) {
+      return {
+        ok: false,
+        response: errorResponse(
+          403,
+          "insufficient_scope",
+          "Insufficient scope",
+          `The access token lacks the scope ${SCOPE_READ_TRANSACTIONS}.`,
+          { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${SCOPE_READ_TRANSACTIONS}"` },
+        ),
+      };
+    }
+    return { ok: true, claims: verified.claims };
+  }
+
+  private async readCardRequest(
+    request: Request,
+  ): Promise<{ ok: true; value: CardRequest } | { ok: false; response: Response }> {
+    const body = await readJsonBody(request);
+    if (!body.ok) return body;
+    const parsed = cardRequestSchema.safeParse(body.value);
+    if (!parsed.success) return { ok: false, response: invalidRequest(firstIssue(parsed.error)) };
+    return { ok: true, value: parsed.data };
+  }
+
+  // ---------- Gift Balance Inquiry (spec §4.3, §2.4) ----------
+
+  private async giftBalanceInquiry(request: Request): Promise<Response> {
+    const auth = await this.authorize(request);
+    if (!auth.ok) return auth.response;
+    const body = await this.readCardRequest(request);
+    if (!body.ok) return body.response;
+
+    const requestId = request.headers.get("x-request-id");
+    if (requestId === null || requestId.trim() === "") {
+      return errorResponse(
+        400,
+        "missing_request_id",
+        "Missing X-Request-Id",
+        "Send a unique X-Request-Id header.",
+      );
+    }
+    if (!requestIdSchema.safeParse(requestId).success) {
+      return errorResponse(
+        400,
+        "invalid_request_id",
+        "Invalid X-Request-Id",
+        "X-Request-Id must be 1 to 128 printable characters without spaces.",
+      );
+    }
+    // Reserved synchronously, before any await: concurrent requests with one id cannot both pass.
+    const key = requestIdKey(auth.claims.clientId, requestId);
+    if (this.reservedRequestIds.has(key)) {
+      return errorResponse(
+        409,
+        "duplicate_request_id",
+        "Duplicate X-Request-Id",
+        "This X-Request-Id was already used; send a new one for each Gift Balance Inquiry.",
+      );
+    }
+    this.reservedRequestIds.add(key);
+
+    const { data } = body.value;
+    const card = findTestCard(data.card_number);
+    const fault = await this.cardFault(card, request.signal);
+    if (fault) {
+      // Nothing was recorded: the Request Id may be used again (e.g. a retry after 429).
+      this.reservedRequestIds.delete(key);
+      return fault;
+    }
+
+    const outcome = giftOutcome(card);
+    const transaction: GiftTransaction = {
+      transaction_id: crypto.randomUUID(),
+      external_id: crypto.randomUUID(),
+      entry_mode: data.entry_mode,
+      card_number: data.card_number,
+      pin_mode: data.pin_mode,
+      pin_verification_result: "none",
+      transaction_type: "gift_balance_inquiry",
+      ...outcome,
+      originator: data.originator,
+      target: { scheme: "gift", purse: "gift" },
+      timestamp: this.isoNow(),
+    };
+    this.transactions.set(key, { requestId, clientId: auth.claims.clientId, transaction });
+    // The not-JSON card still records the transaction: the upstream processed it, only the answer is garbled,
+    // and Lookup by Request Id is how a client finds out what happened.
+    if (card?.behaviour === "not_json") return notJson(201);
+    return jsonResponse(201, { data: transaction });
+  }
+
+  // ---------- Balance Inquiry (spec §4.4, §2.5) ----------
+
+  private async balanceInquiry(request: Request): Promise<Response> {
+    const auth = await this.authorize(request);
+    if (!auth.ok) return auth.response;
+    const body = await this.readCardRequest(request);
+    if (!body.ok) return body.response;
+
+    const { card_number: cardNumber } = body.value.data;
+    const card = findTestCard(cardNumber);
+    if (!card) {
+      return errorResponse(404, "card_not_found", "Card not found", "No card with this number exists.");
+    }
+    const fault = await this.cardFault(card, request.signal);
+    if (fault) return fault;
+    if (card.behaviour === "not_json") return notJson(200);
+    return jsonResponse(200, {
+      data: { card_number: cardNumber, system_time: this.isoNow(), balances: formatPurses(card.purses) },
+    });
+  }
+
+  // ---------- Lookup Transaction by Request Id ----------
+
+  private async transactionByRequestId(request: Request, encodedRequestId: string): Promise<Response> {
+    const auth = await this.authorize(request);
+    if (!auth.ok) return auth.response;
+    let requestId: string;
+    try {
+      requestId = decodeURIComponent(encodedRequestId);
+    } catch {
+      return invalidRequest("The Request Id in the path is not valid percent-encoding.");
+    }
+    const recorded = this.transactions.get(requestIdKey(auth.claims.clientId, requestId));
+    if (!recorded) {
+      return errorResponse(
+        404,
+        "transaction_not_found",
+        "Transaction not found",
+        "No transaction of this client has this Request Id.",
+      );
+    }
+    return jsonResponse(200, { data: recorded.transaction, meta: { request_id: recorded.requestId } });
+  }
+
+  // ---------- fault cards ----------
+
+  /** The response a fault card forces (500, 429), after the slow card's delay; undefined to answer normally. */
+  private async cardFault(card: TestCard | undefined, signal: AbortSignal): Promise<Response | undefined> {
+    switch (card?.behaviour) {
+      case "server_error":
+        return errorResponse(500, "internal_error", "Internal error", "The card service failed (test card).");
+      case "rate_limited":
+        return errorResponse(
+          429,
+          "rate_limited",
+          "Too many requests",
+          "Slow down and retry after 2 seconds.",
+          {
+            "Retry-After": "2",
+          },
+        );
+      case "slow":
+        try {
+          await delay(this.slowResponseMs, signal);
+        } catch {
+          // The client went away: nothing is recorded, and nobody reads this answer.
+          return errorResponse(
+            499,
+            "client_closed_request",
+            "Client closed request",
+            "The request was aborted.",
+          );
+        }
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  // ---------- test hooks ----------
+
+  private hook(name: string, method: string): Response {
+    if (name === "revoke-tokens" || name === "reset") {
+      if (method !== "POST") return methodNotAllowed(method, ["POST"]);
+      if (name === "reset") this.reset();
+      else this.revokeTokens();
+      return new Response(null, { status: 204 });
+    }
+    if (name === "stats") {
+      if (method !== "GET") return methodNotAllowed(method, ["GET"]);
+      const { tokenRequests, transactions } = this.stats();
+      return jsonResponse(200, { token_requests: tokenRequests, transactions });
+    }
+    return notFound();
+  }
+
+  // ---------- helpers ----------
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** `req-<number>-<suffix>` (spec §2.2). */
+  private nextRequestId(): string {
+    this.requestCounter += 1;
+    return `req-${this.now()}${String(this.requestCounter).padStart(4, "0")}-${randomHex(4)}`;
+  }
+}
+
+function giftOutcome(
+  card: TestCard | undefined,
+): Pick<GiftTransaction, "response_status" | "response_code" | "response_message" | "balance"> {
+  if (!card) {
+    return {
+      response_status: "declined",
+      response_code: "card_not_found",
+      response_message: "Card not found",
+      balance: "0.00",
+    };
+  }
+  if (card.behaviour === "inactive") {
+    return {
+      response_status: "declined",
+      response_code: "card_inactive",
+      response_message: "Card inactive",
+      balance: "0.00",
+    };
+  }
+  return {
+    response_status: "approved",
+    response_code: "transaction_approved",
+    response_message: "Approved",
+    balance: formatCents(card.purses.gift),
+  };
+}
+
+function notFound(): Response {
+  return errorResponse(404, "not_found", "Not found", "No sandbox endpoint has this path.");
+}
+
+function invalidRequest(detail: string): Response {
+  return errorResponse(400, "invalid_request", "Invalid request", detail);
+}
+
+function invalidToken(detail: string): Response {
+  return errorResponse(401, "invalid_token", "Invalid token", detail, {
+    "WWW-Authenticate": `Bearer error="invalid_token", error_description="${detail.replace(/["\\]/g, "")}"`,
+  });
+}
+
+function notJson(status: number): Response {
+  return new Response(NOT_JSON_BODY, {
+    status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+}
+
+function randomKey(): string {
+  return randomHex(32);
+}
+
+/** Equality whose running time depends only on the lengths, not on where the strings differ. */
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = new TextEncoder().encode(a);
+  const right = new TextEncoder().encode(b);
+  let difference = left.length ^ right.length;
+  for (let index = 0; index < left.length; index += 1)
+    difference |= left[index]! ^ (right[index % Math.max(right.length, 1)] ?? 0);
+  return difference === 0;
+}

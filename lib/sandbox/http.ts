@@ -1,0 +1,129 @@
+/** JSON:API response helpers and bounded body reading for the sandbox. */
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+/** Bodies above this are refused with 413: the spec shows no limit, but the sandbox must not buffer unbounded. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface JsonApiError {
+  status: string;
+  code: string;
+  title: string;
+  detail: string;
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", ...headers },
+  });
+}
+
+/** `{"errors":[{"status","code","title","detail"}]}` — the sandbox's one error shape. */
+export function errorResponse(
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  headers: Record<string, string> = {},
+): Response {
+  const error: JsonApiError = { status: String(status), code, title, detail };
+  return jsonResponse(status, { errors: [error] }, headers);
+}
+
+export function methodNotAllowed(method: string, allowed: readonly string[]): Response {
+  return errorResponse(
+    405,
+    "method_not_allowed",
+    "Method not allowed",
+    `${method} is not allowed here; use ${allowed.join(" or ")}.`,
+    { Allow: allowed.join(", ") },
+  );
+}
+
+/** True for `application/json`, with or without parameters such as `charset=utf-8`. */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [mediaType = ""] = value.split(";");
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(value)?.[1];
+  return mediaType.trim().toLowerCase() === "application/json" && (!charset || /^utf-8$/i.test(charset));
+}
+
+export type JsonBodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+
+/** Reads a JSON body: 400 for a wrong content type or invalid JSON, 413 beyond MAX_BODY_BYTES. */
+export async function readJsonBody(request: Request): Promise<JsonBodyResult> {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    return {
+      ok: false,
+      response: errorResponse(
+        400,
+        "invalid_content_type",
+        "Unsupported content type",
+        "Send the body as JSON with Content-Type: application/json; charset=utf-8.",
+      ),
+    };
+  }
+  const text = await readTextWithLimit(request, MAX_BODY_BYTES);
+  if (text === null) {
+    return {
+      ok: false,
+      response: errorResponse(
+        413,
+        "request_too_large",
+        "Request body too large",
+        `The body exceeds ${MAX_BODY_BYTES} bytes.`,
+      ),
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_json", "Invalid JSON", "The request body is not valid JSON."),
+    };
+  }
+}
+
+/** The body as UTF-8 text, or null once it grows past `limit` bytes (reading stops there). */
+async function readTextWithLimit(request: Request, limit: number): Promise<string | null> {
+  if (!request.body) return "";
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limit) return null;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * The embedded Card Services sandbox (DESIGN.md §5): a framework-free handler from a Web `Request` to a
+ * `Response`, used both in-process (mounted in the console under /sandbox) and by the standalone server.
+ * It must import nothing from Next.
+ */
+import { SandboxEngine } from "./engine";
+
+export interface SandboxOptions {
+  /** Millisecond clock, injectable for expiry tests. */
+  now?: () => number;
+  /** HS256 key; default a random one per instance. */
+  signingKey?: string;
+  /** Secret of every demo client; default "demo-secret". */
+  demoSecret?: string;
+  /** e.g. "/sandbox" when mounted in the console; "" standalone. Stripped from the URL path. */
+  basePath?: string;
+  /** Delay of the slow test card, default 30000; ends early when the request's signal aborts. */
+  slowResponseMs?: number;
+  /** Enables the /__sandbox/* hooks (revoke-tokens, reset, stats). */
+  testHooks?: boolean;
+}
+
+export interface SandboxStats {
+  /** Every POST to the token path, successful or not. */
+  tokenRequests: number;
+  /** Transactions recorded by Gift Balance Inquiry. */
+  transactions: number;
+}
+
+export interface Sandbox {
+  handle(request: Request): Promise<Response>;
+  /** Back to the fixture state: no transactions, no valid tokens, counters zero. */
+  reset(): void;
+  /** Every token issued so far becomes invalid (401 invalid_token). */
+  revokeTokens(): void;
+  stats(): SandboxStats;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const engine = new SandboxEngine(options);
+  return {
+    handle: (request) => engine.handle(request),
+    reset: () => engine.reset(),
+    revokeTokens: () => engine.revokeTokens(),
+    stats: () => engine.stats(),
+  };
+}
