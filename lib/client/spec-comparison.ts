@@ -1,0 +1,345 @@
+/**
+ * The specification's §4.5 table ("Choosing between the two"), filled with what one Gift Balance Inquiry and
+ * one Balance Inquiry for the same card actually returned, each cell judged against the promise, plus the
+ * check that the Gift Balance Inquiry's `balance` equals the Balance Inquiry's `balances.gift`.
+ */
+import type { ExchangeRecord } from "@/lib/api/contracts";
+import { SPEC_PURSES, formatCents, isSpecAmount, parseAmountCents } from "./compare-money";
+import { recordCard, responseData, responseError } from "./record-diff";
+
+/**
+ * - `pass`: observed in the response and matches the specification;
+ * - `inferred`: consistent with the specification, but the console cannot observe it directly (e.g. that a
+ *   transaction is in the card's history: the console has no history lookup, it sees the transaction_id);
+ * - `fail`: observed and contradicts the specification;
+ * - `unknown`: no run, or the run failed before the behaviour could show.
+ */
+export type Verdict = "pass" | "inferred" | "fail" | "unknown";
+
+export interface SpecCell {
+  /** What the specification promises, in its own words. */
+  expected: string;
+  /** What the run returned. */
+  live: string;
+  verdict: Verdict;
+  /** Why the verdict, when it is not obvious from `live`. */
+  note?: string;
+}
+
+export type SpecRowId = "status" | "transaction" | "balance" | "result" | "history" | "request_id";
+
+export interface SpecRow {
+  id: SpecRowId;
+  label: string;
+  gift: SpecCell;
+  balance: SpecCell;
+}
+
+export interface GiftBalanceCheck {
+  verdict: "equal" | "different" | "unavailable";
+  /** `data.balance` of the Gift Balance Inquiry. */
+  gift: string | null;
+  /** `data.balances.gift` of the Balance Inquiry. */
+  balancesGift: string | null;
+  /** A sentence a person can read. */
+  message: string;
+}
+
+export interface SpecComparison {
+  /** Masked card numbers of the two runs. */
+  cards: { gift: string | null; balance: string | null };
+  rows: SpecRow[];
+  giftCheck: GiftBalanceCheck;
+  /** Every cell pass or inferred, and the gift balances equal. */
+  conforms: boolean;
+}
+
+/** The result of looking the Gift Balance Inquiry's transaction up by its Request Id, when available. */
+export interface RequestIdLookup {
+  found: boolean;
+  status: number;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const NOT_RUN: Omit<SpecCell, "expected"> = { live: "not run", verdict: "unknown" };
+
+const EXPECTED = {
+  status: { gift: "201", balance: "200" },
+  transaction: { gift: "yes", balance: "no" },
+  balance: { gift: "single value for the Gift purse", balance: "balances object with all purses" },
+  result: { gift: "yes", balance: "none" },
+  history: { gift: "yes", balance: "no" },
+  request_id: { gift: "yes", balance: "no" },
+} as const satisfies Record<SpecRowId, { gift: string; balance: string }>;
+
+const LABELS: Record<SpecRowId, string> = {
+  status: "Success status",
+  transaction: "Creates a transaction",
+  balance: "Balance in response",
+  result: "Approved or declined result",
+  history: "In transaction history",
+  request_id: "Findable by Request Id",
+};
+
+function isSuccess(record: ExchangeRecord, expectedStatus: number): boolean {
+  return record.response.status === expectedStatus && !record.response.body_is_text;
+}
+
+/** A short reason a run did not succeed: "500 server_error", "429 rate_limited", "201 with a body that is not JSON". */
+function failureSummary(record: ExchangeRecord): string {
+  const { status, body_is_text } = record.response;
+  if (body_is_text) return `${status} with a body that is not JSON`;
+  const error = responseError(record);
+  return error?.code ? `${status} ${error.code}` : `${status}`;
+}
+
+function transactionIdOf(data: JsonObject | null): string | null {
+  const value = data?.transaction_id;
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+function requestIdOf(record: ExchangeRecord): string | null {
+  if (record.request_id) return record.request_id;
+  const header = Object.entries(record.request.headers).find(
+    ([name]) => name.toLowerCase() === "x-request-id",
+  );
+  return header?.[1] ?? null;
+}
+
+function cell(id: SpecRowId, side: "gift" | "balance", rest: Omit<SpecCell, "expected">): SpecCell {
+  return { expected: EXPECTED[id][side], ...rest };
+}
+
+function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Record<SpecRowId, SpecCell> {
+  if (!record) {
+    return Object.fromEntries(
+      (Object.keys(EXPECTED) as SpecRowId[]).map((id) => [id, cell(id, "gift", NOT_RUN)]),
+    ) as Record<SpecRowId, SpecCell>;
+  }
+  const status = record.response.status;
+  const statusCell = cell("status", "gift", {
+    live: String(status),
+    verdict: status === 201 ? "pass" : "fail",
+    ...(status === 201 ? {} : { note: failureSummary(record) }),
+  });
+  if (!isSuccess(record, 201)) {
+    const unknown = {
+      live: failureSummary(record),
+      verdict: "unknown" as const,
+      note: "The run did not succeed.",
+    };
+    return {
+      status: statusCell,
+      transaction: cell("transaction", "gift", unknown),
+      balance: cell("balance", "gift", unknown),
+      result: cell("result", "gift", unknown),
+      history: cell("history", "gift", unknown),
+      request_id: cell("request_id", "gift", unknown),
+    };
+  }
+
+  const data = responseData(record);
+  const transactionId = transactionIdOf(data);
+  const balance = data?.balance;
+  const responseStatus = data?.response_status;
+  const requestId = requestIdOf(record);
+  const hasBalances = data !== null && "balances" in data;
+
+  const history: SpecCell = lookup
+    ? cell("history", "gift", {
+        live: lookup.found
+          ? `found (lookup answered ${lookup.status})`
+          : `not found (lookup answered ${lookup.status})`,
+        verdict: lookup.found ? "pass" : "fail",
+      })
+    : cell("history", "gift", {
+        live: transactionId ? "yes, a transaction_id was assigned" : "no transaction_id",
+        verdict: transactionId ? "inferred" : "fail",
+        note: "Inferred from the transaction_id: a complete transaction is in the card's history.",
+      });
+  const findable: SpecCell = lookup
+    ? cell("request_id", "gift", {
+        live: lookup.found ? `yes, by ${requestId ?? "its Request Id"}` : "no",
+        verdict: lookup.found ? "pass" : "fail",
+      })
+    : cell("request_id", "gift", {
+        live:
+          requestId && transactionId
+            ? `yes, by ${requestId}`
+            : requestId
+              ? "Request Id sent, no transaction"
+              : "no Request Id sent",
+        verdict: requestId && transactionId ? "inferred" : "fail",
+        note: "The transaction was recorded under the X-Request-Id that was sent.",
+      });
+
+  return {
+    status: statusCell,
+    transaction: cell("transaction", "gift", {
+      live: transactionId ? `yes, transaction_id ${transactionId}` : "no transaction_id in the response",
+      verdict: transactionId ? "pass" : "fail",
+    }),
+    balance: cell("balance", "gift", {
+      live: isSpecAmount(balance) ? `balance ${balance}` : `balance ${JSON.stringify(balance ?? null)}`,
+      verdict: isSpecAmount(balance) && !hasBalances ? "pass" : "fail",
+      ...(hasBalances ? { note: "The response also carries a balances object." } : {}),
+      ...(!isSpecAmount(balance) ? { note: "Expected a decimal string with two fraction digits." } : {}),
+    }),
+    result: cell("result", "gift", {
+      live:
+        typeof responseStatus === "string"
+          ? [responseStatus, data?.response_code].filter((part) => typeof part === "string").join(", ")
+          : "no response_status",
+      verdict: responseStatus === "approved" || responseStatus === "declined" ? "pass" : "fail",
+    }),
+    history,
+    request_id: findable,
+  };
+}
+
+function balanceCells(record: ExchangeRecord | null): Record<SpecRowId, SpecCell> {
+  if (!record) {
+    return Object.fromEntries(
+      (Object.keys(EXPECTED) as SpecRowId[]).map((id) => [id, cell(id, "balance", NOT_RUN)]),
+    ) as Record<SpecRowId, SpecCell>;
+  }
+  const status = record.response.status;
+  const statusCell = cell("status", "balance", {
+    live: String(status),
+    verdict: status === 200 ? "pass" : "fail",
+    ...(status === 200 ? {} : { note: failureSummary(record) }),
+  });
+  if (!isSuccess(record, 200)) {
+    const unknown = {
+      live: failureSummary(record),
+      verdict: "unknown" as const,
+      note: "The run did not succeed.",
+    };
+    return {
+      status: statusCell,
+      transaction: cell("transaction", "balance", unknown),
+      balance: cell("balance", "balance", unknown),
+      result: cell("result", "balance", unknown),
+      history: cell("history", "balance", unknown),
+      request_id: cell("request_id", "balance", unknown),
+    };
+  }
+
+  const data = responseData(record);
+  const transactionId = transactionIdOf(data);
+  const balances = data?.balances;
+  const balancesObject =
+    typeof balances === "object" && balances !== null && !Array.isArray(balances)
+      ? (balances as JsonObject)
+      : null;
+  const missing = SPEC_PURSES.filter((purse) => !isSpecAmount(balancesObject?.[purse]));
+  const hasResult = data !== null && ("response_status" in data || "response_code" in data);
+
+  return {
+    status: statusCell,
+    transaction: cell("transaction", "balance", {
+      live: transactionId ? `yes, transaction_id ${transactionId}` : "no transaction_id",
+      verdict: transactionId ? "fail" : "pass",
+    }),
+    balance: cell("balance", "balance", {
+      live: balancesObject
+        ? `balances with ${SPEC_PURSES.length - missing.length} of ${SPEC_PURSES.length} purses`
+        : "no balances object",
+      verdict: balancesObject && missing.length === 0 ? "pass" : "fail",
+      ...(balancesObject && missing.length > 0
+        ? { note: `Missing or malformed: ${missing.join(", ")}.` }
+        : {}),
+    }),
+    result: cell("result", "balance", {
+      live: hasResult ? `response_status ${JSON.stringify(data?.response_status ?? null)}` : "none",
+      verdict: hasResult ? "fail" : "pass",
+    }),
+    history: cell("history", "balance", {
+      live: transactionId ? "a transaction_id was assigned" : "no, nothing recorded",
+      verdict: transactionId ? "fail" : "inferred",
+      note: "Inferred: without a transaction there is nothing in the card's history.",
+    }),
+    request_id: cell("request_id", "balance", {
+      live: transactionId ? "a transaction_id was assigned" : "no, no transaction to find",
+      verdict: transactionId ? "fail" : "inferred",
+      note: "Inferred: without a transaction there is nothing to find by Request Id.",
+    }),
+  };
+}
+
+export function compareGiftBalances(
+  gift: ExchangeRecord | null,
+  balance: ExchangeRecord | null,
+): GiftBalanceCheck {
+  const giftValue = gift && isSuccess(gift, 201) ? responseData(gift)?.balance : undefined;
+  const balancesValue = (() => {
+    if (!balance || !isSuccess(balance, 200)) return undefined;
+    const balances = responseData(balance)?.balances;
+    return typeof balances === "object" && balances !== null ? (balances as JsonObject).gift : undefined;
+  })();
+  const giftText = typeof giftValue === "string" ? giftValue : null;
+  const balancesText = typeof balancesValue === "string" ? balancesValue : null;
+  const unavailable = (message: string): GiftBalanceCheck => ({
+    verdict: "unavailable",
+    gift: giftText,
+    balancesGift: balancesText,
+    message,
+  });
+
+  if (!gift || !balance) return unavailable("Run both operations to compare the Gift purse.");
+  if (!isSuccess(gift, 201))
+    return unavailable(`The Gift Balance Inquiry did not succeed (${failureSummary(gift)}).`);
+  if (!isSuccess(balance, 200))
+    return unavailable(`The Balance Inquiry did not succeed (${failureSummary(balance)}).`);
+  const giftCard = recordCard(gift);
+  const balanceCard = recordCard(balance);
+  if (giftCard && balanceCard && giftCard !== balanceCard) {
+    return unavailable(`The runs are for different cards (${giftCard} and ${balanceCard}).`);
+  }
+  const giftCents = parseAmountCents(giftValue);
+  const balancesCents = parseAmountCents(balancesValue);
+  if (giftCents === null) return unavailable("The Gift Balance Inquiry's balance is not a decimal amount.");
+  if (balancesCents === null)
+    return unavailable("The Balance Inquiry's balances.gift is not a decimal amount.");
+  if (giftCents === balancesCents) {
+    return {
+      verdict: "equal",
+      gift: giftText,
+      balancesGift: balancesText,
+      message: `The Gift balance ${formatCents(giftCents)} equals balances.gift ${formatCents(balancesCents)}.`,
+    };
+  }
+  return {
+    verdict: "different",
+    gift: giftText,
+    balancesGift: balancesText,
+    message: `The Gift balance ${formatCents(giftCents)} differs from balances.gift ${formatCents(balancesCents)}.`,
+  };
+}
+
+export function buildSpecComparison(
+  gift: ExchangeRecord | null,
+  balance: ExchangeRecord | null,
+  options: { lookup?: RequestIdLookup } = {},
+): SpecComparison {
+  const giftSide = giftCells(gift, options.lookup);
+  const balanceSide = balanceCells(balance);
+  const rows = (Object.keys(EXPECTED) as SpecRowId[]).map((id) => ({
+    id,
+    label: LABELS[id],
+    gift: giftSide[id],
+    balance: balanceSide[id],
+  }));
+  const giftCheck = compareGiftBalances(gift, balance);
+  const conforms =
+    rows.every((row) =>
+      [row.gift, row.balance].every((c) => c.verdict === "pass" || c.verdict === "inferred"),
+    ) && giftCheck.verdict === "equal";
+  return {
+    cards: { gift: gift ? recordCard(gift) : null, balance: balance ? recordCard(balance) : null },
+    rows,
+    giftCheck,
+    conforms,
+  };
+}
