@@ -1,0 +1,22 @@
+/**
+ * Every URL of the console's HTTP interface (DESIGN.md §4) the browser calls, built in one place.
+ * SWR keys are these URLs, so a mutation elsewhere can revalidate a view by the same key.
+ */
+import type { OperationName } from "@/lib/api/contracts";
+
+export const apiKeys = {
+  session: "/api/session",
+  sessionCredentials: "/api/session/credentials",
+  sessionEnvironment: "/api/session/environment",
+  token: "/api/token",
+  giftBalanceInquiry: "/api/inquiries/gift-balance",
+  balanceInquiry: "/api/inquiries/balance",
+  /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
+  history: "indexeddb:history",
+} as const;
+
+export type InquiryOperation = Exclude<OperationName, "token">;
+
+export function inquiryKey(operation: InquiryOperation): string {
+  return operation === "gift_balance_inquiry" ? apiKeys.giftBalanceInquiry : apiKeys.balanceInquiry;
+}

@@ -1,0 +1,78 @@
+/**
+ * fetch wrappers for SWR: JSON in, JSON out, and one error type built from the console's one error shape
+ * (`{"error": {"code", "message", "details"?}}`, DESIGN.md §4).
+ */
+import type { ErrorBody } from "@/lib/api/contracts";
+
+export class ApiClientError extends Error {
+  override readonly name = "ApiClientError";
+  /** The console's error code, or `network_error` / `http_<status>` when the answer had no error body. */
+  readonly code: string;
+  /** HTTP status; 0 when the console could not be reached. */
+  readonly status: number;
+  readonly details?: unknown;
+
+  constructor(code: string, status: number, message: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.details = details;
+  }
+}
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== "object" || value === null || !("error" in value)) return false;
+  const error = (value as { error: unknown }).error;
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === "string" &&
+    typeof (error as { message?: unknown }).message === "string"
+  );
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export async function requestJson<T>(url: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init?.headers } });
+  } catch {
+    throw new ApiClientError("network_error", 0, "The console server could not be reached.");
+  }
+  const body = await readBody(response);
+  if (!response.ok) {
+    if (isErrorBody(body)) {
+      throw new ApiClientError(body.error.code, response.status, body.error.message, body.error.details);
+    }
+    throw new ApiClientError(
+      `http_${response.status}`,
+      response.status,
+      `The console answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}.`,
+    );
+  }
+  return body as T;
+}
+
+/** SWR fetcher for GET keys. */
+export function getJson<T>(url: string): Promise<T> {
+  return requestJson<T>(url);
+}
+
+/** A `useSWRMutation` fetcher sending `arg` as a JSON body with the given method. */
+export function sendJson<T, A = unknown>(method: "POST" | "PUT" | "DELETE") {
+  return (url: string, { arg }: { arg: A }): Promise<T> =>
+    requestJson<T>(url, {
+      method,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(arg ?? {}),
+    });
+}
