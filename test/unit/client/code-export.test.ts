@@ -9,7 +9,7 @@ function curlArguments(snippet: string, env: Record<string, string> = {}): strin
     "bash",
     ["--norc", "--noprofile", "-c", `curl() { printf '%s\\0' "$@"; }\n${snippet}`],
     {
-      env: { PATH: process.env.PATH ?? "", ...env } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH ?? "", ...env } as unknown as NodeJS.ProcessEnv,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     },
