@@ -1,0 +1,156 @@
+/**
+ * axe-core on every page of the console, light and dark, in states with content: demo credentials saved,
+ * a token requested and inquiries run, so that result panels, tables and history rows are checked too.
+ * Zero violations of any impact are allowed.
+ */
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+
+const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
+const CARD = "6006491000000001";
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+let server: ConsoleServer;
+let browser: Browser;
+let context: BrowserContext;
+
+async function callApi(page: Page, method: string, route: string, body?: unknown): Promise<number> {
+  return page.evaluate(
+    async ({ method, route, body }) =>
+      (
+        await fetch(route, {
+          method,
+          headers: body === undefined ? {} : { "Content-Type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      ).status,
+    { method, route, body },
+  );
+}
+
+/** Puts each page in a state with content after it has loaded. */
+const PAGES: { route: string; prepare?: (page: Page) => Promise<void> }[] = [
+  { route: "/" },
+  { route: "/sandbox" },
+  { route: "/connect" },
+  {
+    route: "/token",
+    prepare: async (page) => {
+      await page
+        .getByRole("button", { name: /request.*token|get.*token/i })
+        .first()
+        .click();
+      await page
+        .getByText(/fingerprint/i)
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    route: "/inquiry",
+    prepare: async (page) => {
+      await page
+        .getByLabel(/card number/i)
+        .first()
+        .fill(CARD);
+      await page.getByRole("button", { name: /^run/i }).first().click();
+      await page
+        .getByText(/201|200/)
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    route: "/compare",
+    prepare: async (page) => {
+      await page.getByLabel("Card number").fill(CARD);
+      await page.getByRole("button", { name: "Run both" }).click();
+      await page.getByText(/equals balances\.gift/).waitFor();
+    },
+  },
+  {
+    route: "/history",
+    prepare: async (page) => {
+      await page.getByRole("row").nth(1).waitFor();
+    },
+  },
+];
+
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+    }));
+  });
+}
+
+function describeViolations(violations: AxeViolation[]): string[] {
+  return violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(node.target)}: ${node.failureSummary ?? ""}`,
+    ),
+  );
+}
+
+describe("accessibility (axe-core): no violations on any page, light and dark", () => {
+  beforeAll(async () => {
+    server = await startConsole();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/connect`);
+    expect(await callApi(page, "PUT", "/api/session/credentials", { profile: "demo" })).toBeLessThan(300);
+    expect(await callApi(page, "POST", "/api/token", {})).toBe(200);
+    await page.close();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const scheme of ["light", "dark"] as const) {
+    for (const { route, prepare } of PAGES) {
+      it(`${route} in ${scheme} mode`, async () => {
+        const page = await context.newPage();
+        try {
+          await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+          await page.goto(`${server.url}${route}`);
+          await page.waitForLoadState("networkidle");
+          await prepare?.(page);
+          // Whatever the theme control's default, force the scheme under test: the `dark` class on <html>.
+          await page.evaluate((dark) => {
+            document.documentElement.classList.toggle("dark", dark);
+            document.documentElement.style.colorScheme = dark ? "dark" : "light";
+          }, scheme === "dark");
+          await page.waitForTimeout(50); // one frame for styles: not an assertion on timing
+          const name = `a11y-${route === "/" ? "home" : route.slice(1)}-${scheme}`;
+          await page.screenshot({ path: screenshotPath(name), fullPage: true });
+          expect(describeViolations(await axeViolations(page))).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  }
+});
