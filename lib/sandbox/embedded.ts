@@ -9,7 +9,7 @@ type GlobalWithSandbox = typeof globalThis & { [GLOBAL_KEY]?: Sandbox };
 
 export const EMBEDDED_BASE_PATH = "/sandbox";
 
-export function isEmbeddedSandboxEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+export function isEmbeddedSandboxEnabled(env: Record<string, string | undefined> = process.env): boolean {
   return (env.EMBEDDED_SANDBOX ?? "on").trim().toLowerCase() !== "off";
 }
 
