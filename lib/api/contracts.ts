@@ -15,6 +15,11 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
+/** `details` of a 400 `validation_failed`: messages per field path (e.g. "card_number"; "(body)" for the whole). */
+export interface ValidationErrorDetails {
+  fields: Record<string, string[]>;
+}
+
 // ---------- request bodies ----------
 
 /** Printable ASCII only: rejects control characters anywhere in free-text fields. */
@@ -89,7 +94,22 @@ export type TokenEventType =
 export interface TokenEvent {
   type: TokenEventType;
   at: string; // ISO
+  /** Fingerprint of the token obtained. */
   fingerprint: string;
+  /** One sentence for people, e.g. why the token was renewed. */
+  detail?: string;
+}
+
+/** Where the time of a run went, in milliseconds. */
+export interface ExchangeTimings {
+  /** The whole console call, from request to record. */
+  total_ms: number;
+  /** Obtaining tokens during this run (0 when the session's token was used). */
+  token_ms: number;
+  /** The recorded upstream exchange (the same as `duration_ms`). */
+  upstream_ms: number;
+  /** Earlier upstream attempts of this run (a 401 before the retry). */
+  retried_ms?: number;
 }
 
 export interface ExchangeHttpRequest {
@@ -124,6 +144,7 @@ export interface ExchangeRecord {
   request: ExchangeHttpRequest;
   response: ExchangeHttpResponse;
   token_events: TokenEvent[];
+  timings?: ExchangeTimings;
 }
 
 /** POST /api/token */

@@ -1,0 +1,11 @@
+// Any other /api path: 404 in the console's error shape (not Next's HTML page), never cached.
+import { ApiError } from "@/lib/errors";
+import { apiRoute } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+const notFound = apiRoute(async (context) => {
+  throw new ApiError("not_found", `No console API at ${new URL(context.request.url).pathname}.`);
+});
+
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };

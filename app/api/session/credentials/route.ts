@@ -1,0 +1,39 @@
+// PUT /api/session/credentials: {client_id, client_secret} or {"profile": "demo"}; kept in the session only.
+import { z } from "zod";
+import { credentialsInputSchema } from "@/lib/api/contracts";
+import { describeSession } from "@/lib/card-api/operations";
+import { getConfig } from "@/lib/config";
+import { ApiError } from "@/lib/errors";
+import { validateInput } from "@/lib/http/guards";
+import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+const [demoProfileSchema, clientCredentialsSchema] = credentialsInputSchema.options;
+
+export const PUT = apiRoute(async (context) => {
+  const raw = await context.body(z.looseObject({}));
+  // Validate against the form the body means, so that field errors name that form's fields.
+  const input = validateInput(raw, "profile" in raw ? demoProfileSchema : clientCredentialsSchema);
+  const session = await context.session();
+  if ("profile" in input) {
+    if (!getConfig().embeddedSandbox) {
+      throw new ApiError(
+        "environment_unavailable",
+        "The demo profile needs the embedded sandbox, which is off.",
+      );
+    }
+    // The demo clients exist only in the embedded sandbox: select it with them.
+    session.update({ credentials: { kind: "demo" }, environment: "embedded", token: undefined });
+  } else {
+    session.update({
+      credentials: { kind: "user", clientId: input.client_id, clientSecret: input.client_secret },
+      token: undefined,
+    });
+  }
+  return json(describeSession(session));
+});
+
+const refuse = methodNotAllowed(["PUT"]);
+export { refuse as GET, refuse as POST, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["PUT"]);

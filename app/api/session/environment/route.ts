@@ -1,0 +1,30 @@
+// PUT /api/session/environment: {environment}; only configured environments can be chosen.
+import { environmentInputSchema } from "@/lib/api/contracts";
+import { findEnvironment } from "@/lib/card-api/environments";
+import { describeSession } from "@/lib/card-api/operations";
+import { getConfig } from "@/lib/config";
+import { ApiError } from "@/lib/errors";
+import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const PUT = apiRoute(async (context) => {
+  const { environment } = await context.body(environmentInputSchema);
+  const config = getConfig();
+  if (!findEnvironment(config, environment)) {
+    const available = config.environments.map(({ name }) => name);
+    throw new ApiError(
+      "environment_unavailable",
+      `The ${environment} environment is not configured on this server; available: ${available.join(", ")}.`,
+      { available },
+    );
+  }
+  const session = await context.session();
+  // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
+  session.update({ environment });
+  return json(describeSession(session));
+});
+
+const refuse = methodNotAllowed(["PUT"]);
+export { refuse as GET, refuse as POST, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["PUT"]);

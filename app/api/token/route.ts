@@ -1,0 +1,18 @@
+// POST /api/token: request a token now; token metadata (never the token) and the exchange record.
+import { z } from "zod";
+import { requestTokenNow } from "@/lib/card-api/operations";
+import { readBodyText, parseJsonBody } from "@/lib/http/guards";
+import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute(async (context) => {
+  // No input: the body may be empty or `{}`.
+  const text = await readBodyText(context.request);
+  if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
+  return json(await requestTokenNow(await context.session()));
+});
+
+const refuse = methodNotAllowed(["POST"]);
+export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["POST"]);

@@ -1,0 +1,239 @@
+/**
+ * What the console's routes do with a session: describe it, request a token, run the two balance
+ * inquiries. Each returns what the route sends back; the session is updated in place (the route writes
+ * the cookie only when it changed).
+ *
+ * Retry rule (spec §5.8, §4.3): after a 401 the token is renewed once and the call retried once, with the
+ * same X-Request-Id. Nothing else is ever retried: a Gift Balance Inquiry records a transaction.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type {
+  balanceInquiryInputSchema,
+  ExchangeRecord,
+  OperationName,
+  SessionInfo,
+  TokenEvent,
+  TokenResult,
+} from "@/lib/api/contracts";
+import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
+import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import type { AccessToken, Session } from "@/lib/session";
+import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/session/credentials";
+import type { ApiResult, CardApiClient, CardRequest } from "./client";
+import { clientFor, currentEnvironment, describeEnvironments } from "./environments";
+import { buildExchangeRecord } from "./exchange-record";
+import { TokenBroker, type TokenContext } from "./token-broker";
+import { tokenMetadata } from "./token-metadata";
+import { UpstreamFailure } from "./transport";
+
+/** A validated inquiry body with defaults applied (contracts' schemas). */
+export type InquiryInput = z.output<typeof balanceInquiryInputSchema> & { request_id?: string };
+
+const GLOBAL_KEY = Symbol.for("card-services-console.token-broker");
+type GlobalWithBroker = typeof globalThis & { [GLOBAL_KEY]?: { config: ServerConfig; broker: TokenBroker } };
+
+/** One broker per configuration, shared by every route bundle of the process. */
+export function tokenBroker(config: ServerConfig = getConfig()): TokenBroker {
+  const holder = globalThis as GlobalWithBroker;
+  if (holder[GLOBAL_KEY]?.config !== config) {
+    holder[GLOBAL_KEY] = { config, broker: new TokenBroker(config.tokenRenewSkewSeconds) };
+  }
+  return holder[GLOBAL_KEY].broker;
+}
+
+interface Context {
+  config: ServerConfig;
+  environment: EnvironmentConfig;
+  client: CardApiClient;
+}
+
+function context(session: Session): Context {
+  const config = getConfig();
+  const environment = currentEnvironment(config, session.state.environment);
+  return { config, environment, client: clientFor(config, environment) };
+}
+
+function tokenContext({ config, environment, client }: Context, session: Session): TokenContext {
+  const resolution = resolveCredentials(session.state, config, environment);
+  if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
+  const { credentials } = resolution;
+  return {
+    client,
+    environment: environment.name,
+    credentials,
+    credentialsKey: credentialsKey(credentials, environment),
+  };
+}
+
+/** The session's token when it belongs to its current credentials and environment's token endpoint. */
+function currentToken(session: Session, ctx: Context): AccessToken | undefined {
+  const { token } = session.state;
+  if (!token) return undefined;
+  const resolution = resolveCredentials(session.state, ctx.config, ctx.environment);
+  if (!resolution.ok) return undefined;
+  return token.credentialsKey === credentialsKey(resolution.credentials, ctx.environment) ? token : undefined;
+}
+
+export function describeSession(session: Session): SessionInfo {
+  const ctx = context(session);
+  const token = currentToken(session, ctx);
+  return {
+    environment: ctx.environment.name,
+    environments: describeEnvironments(ctx.config),
+    credentials: describeCredentials(session.state, ctx.config),
+    token: token ? tokenMetadata(token) : null,
+  };
+}
+
+function upstreamError(
+  failure: UpstreamFailure,
+  operation: OperationName,
+  url: string,
+  extra: object,
+): ApiError {
+  const details = { operation, url, ...extra, ...(failure.errorCode ? { cause: failure.errorCode } : {}) };
+  switch (failure.kind) {
+    case "timeout":
+      return new ApiError("upstream_timeout", failure.message, details);
+    case "tls":
+      return new ApiError("upstream_tls_error", failure.message, details);
+    default:
+      return new ApiError("upstream_unreachable", failure.message, details);
+  }
+}
+
+/** Runs an upstream call, turning "no answer" into 504/502 in the console's error shape. */
+async function callUpstream<T>(
+  call: () => Promise<T>,
+  operation: OperationName,
+  url: string,
+  extra: object = {},
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof UpstreamFailure) {
+      const apiError = upstreamError(error, operation, url, extra);
+      logger.warn({ operation, url, code: apiError.code, cause: error.errorCode }, "upstream did not answer");
+      throw apiError;
+    }
+    throw error;
+  }
+}
+
+/** POST /api/token: a token request now; 200 with the exchange whenever the token endpoint answered. */
+export async function requestTokenNow(session: Session): Promise<TokenResult> {
+  const ctx = context(session);
+  const tokens = tokenContext(ctx, session);
+  const result = await callUpstream(
+    () => tokenBroker(ctx.config).requestNow(tokens),
+    "token",
+    ctx.client.urls.token,
+  );
+  if (result.token) session.update({ token: result.token });
+  const exchange = buildExchangeRecord({
+    operation: "token",
+    environment: ctx.environment.name,
+    exchange: result.exchange,
+    check: result.check,
+  });
+  logger.info(
+    {
+      operation: "token",
+      environment: ctx.environment.name,
+      url: exchange.request.url,
+      status: exchange.response.status,
+      duration_ms: exchange.duration_ms,
+      issued: result.token !== null,
+    },
+    "upstream exchange",
+  );
+  return { token: result.token ? tokenMetadata(result.token) : null, exchange };
+}
+
+type InquiryOperation = "gift_balance_inquiry" | "balance_inquiry";
+
+export async function runInquiry(
+  session: Session,
+  operation: InquiryOperation,
+  input: InquiryInput,
+): Promise<ExchangeRecord> {
+  const started = performance.now();
+  const ctx = context(session);
+  const tokens = tokenContext(ctx, session);
+  const broker = tokenBroker(ctx.config);
+  const card: CardRequest = {
+    entry_mode: input.entry_mode,
+    card_number: input.card_number,
+    pin_mode: input.pin_mode,
+    originator: { location_id: input.location_id },
+  };
+  const requestId = operation === "gift_balance_inquiry" ? (input.request_id ?? randomUUID()) : undefined;
+  const url =
+    operation === "gift_balance_inquiry"
+      ? ctx.client.urls.giftBalanceInquiry
+      : ctx.client.urls.balanceInquiry;
+  const failureDetails = requestId === undefined ? {} : { request_id: requestId };
+
+  const send = (token: AccessToken): Promise<ApiResult<unknown>> =>
+    callUpstream<ApiResult<unknown>>(
+      () =>
+        requestId === undefined
+          ? ctx.client.balanceInquiry({ accessToken: token.accessToken, card })
+          : ctx.client.giftBalanceInquiry({ accessToken: token.accessToken, requestId, card }),
+      operation,
+      url,
+      failureDetails,
+    );
+
+  const events: TokenEvent[] = [];
+  const obtain = async (get: () => Promise<{ token: AccessToken; event?: TokenEvent; tokenMs: number }>) => {
+    const obtained = await callUpstream(get, "token", ctx.client.urls.token);
+    if (obtained.event) events.push(obtained.event);
+    session.update({ token: obtained.token });
+    return obtained;
+  };
+
+  const first = await obtain(() => broker.ensure(tokens, currentToken(session, ctx)));
+  let tokenMs = first.tokenMs;
+  let result = await send(first.token);
+  let retriedMs: number | undefined;
+  if (result.exchange.response.status === 401) {
+    retriedMs = result.exchange.durationMs;
+    const renewed = await obtain(() => broker.renewAfterRejection(tokens, first.token));
+    tokenMs += renewed.tokenMs;
+    result = await send(renewed.token);
+  }
+
+  const record = buildExchangeRecord({
+    operation,
+    environment: ctx.environment.name,
+    exchange: result.exchange,
+    check: result.check,
+    tokenEvents: events,
+    requestId,
+    timings: {
+      total_ms: Math.round((performance.now() - started) * 10) / 10,
+      token_ms: tokenMs,
+      upstream_ms: result.exchange.durationMs,
+      ...(retriedMs === undefined ? {} : { retried_ms: retriedMs }),
+    },
+  });
+  logger.info(
+    {
+      operation,
+      environment: ctx.environment.name,
+      url,
+      status: record.response.status,
+      duration_ms: record.duration_ms,
+      request_id: requestId,
+      token_events: events.map((event) => event.type),
+      schema_issues: record.response.schema_issues?.length ?? 0,
+    },
+    "upstream exchange",
+  );
+  return record;
+}

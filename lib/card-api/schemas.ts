@@ -1,0 +1,103 @@
+/**
+ * The specification's response shapes (spec §2.2, §2.4, §2.5). Extra fields are allowed (the spec lists
+ * what it shows, not everything an upstream may add); a missing or mistyped field is an issue that the
+ * exchange record reports next to the body as it was.
+ */
+import "server-only";
+import { z } from "zod";
+
+const isoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+const money = z.string().regex(/^-?\d+\.\d{2}$/, "must be a decimal string with two fraction digits");
+const uuid = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
+
+/** Spec §2.2: the token resource in its JSON:API envelope. */
+export const tokenResponseSchema = z.object({
+  data: z.object({
+    type: z.literal("oauth-token"),
+    attributes: z.object({
+      access_token: z.string().min(1),
+      token_type: z.string().regex(/^bearer$/i, "must be Bearer"),
+      expires_in: z.number().int().positive(),
+      scope: z.string(),
+    }),
+  }),
+  meta: z.object({
+    timestamp: z.string().regex(/\.\d{3}Z$/, "must be an ISO 8601 UTC timestamp with milliseconds"),
+    request_id: z.string().regex(/^req-\d+-\w+$/, "must be of the form req-<number>-<suffix>"),
+    version: z.string().regex(/^\d+\.\d+\.\d+/, "must be a semantic version"),
+  }),
+  jsonapi: z.object({ version: z.string() }),
+});
+
+/** The least the console needs to use a token, when the full shape has issues. */
+export const usableTokenSchema = z.object({
+  data: z.object({
+    attributes: z.object({
+      access_token: z.string().min(1),
+      token_type: z.string().optional(),
+      expires_in: z.number().positive(),
+      scope: z.string().optional(),
+    }),
+  }),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  jsonapi: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Spec §2.4: Gift Balance Inquiry, 201. */
+export const giftBalanceResponseSchema = z.object({
+  data: z.object({
+    transaction_id: uuid,
+    external_id: uuid,
+    entry_mode: z.string(),
+    card_number: z.string(),
+    pin_mode: z.string(),
+    pin_verification_result: z.string(),
+    transaction_type: z.literal("gift_balance_inquiry"),
+    response_status: z.enum(["approved", "declined"]),
+    response_code: z.string(),
+    response_message: z.string(),
+    balance: money,
+    originator: z.record(z.string(), z.unknown()),
+    target: z.record(z.string(), z.unknown()),
+    timestamp: z.string(),
+  }),
+});
+
+const PURSES = [
+  "gift",
+  "gift_rewards",
+  "loyalty",
+  "loyalty_rewards",
+  "discount",
+  "promotional",
+  "punch",
+  "punch_rewards",
+] as const;
+
+/** Spec §2.5: Balance Inquiry, 200. */
+export const balanceResponseSchema = z.object({
+  data: z.object({
+    card_number: z.string(),
+    system_time: isoTimestamp,
+    balances: z.object(
+      Object.fromEntries(PURSES.map((purse) => [purse, money])) as Record<
+        (typeof PURSES)[number],
+        typeof money
+      >,
+    ),
+  }),
+});
+
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+export type GiftBalanceResponse = z.infer<typeof giftBalanceResponseSchema>;
+export type BalanceResponse = z.infer<typeof balanceResponseSchema>;
+
+/** zod issues as short `path: message` lines for the exchange record. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.slice(0, 20).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(body)";
+    return `${path}: ${issue.message}`;
+  });
+}

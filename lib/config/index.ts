@@ -1,0 +1,77 @@
+/**
+ * The process's configuration, read from `process.env` once, at runtime (never baked into the build).
+ * Kept on globalThis: Next may evaluate this module once per bundle (instrumentation, each route), and a
+ * generated session password must be the same for all of them.
+ */
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { logger, registerSecret } from "@/lib/logger";
+import { ConfigError, parseServerConfig, type ServerConfig } from "./schema";
+
+export { ConfigError, type EnvironmentConfig, type ServerConfig } from "./schema";
+
+const GLOBAL_KEY = Symbol.for("card-services-console.config");
+type GlobalWithConfig = typeof globalThis & { [GLOBAL_KEY]?: ServerConfig };
+
+const generateSessionPassword = () => randomBytes(32).toString("base64url");
+
+/** Parses an environment without touching the process's configuration. Throws `ConfigError`. */
+export function loadConfig(env: Record<string, string | undefined>): ServerConfig {
+  return parseServerConfig(env, generateSessionPassword);
+}
+
+export function getConfig(): ServerConfig {
+  const holder = globalThis as GlobalWithConfig;
+  if (!holder[GLOBAL_KEY]) {
+    const config = loadConfig(process.env);
+    for (const password of config.sessionPasswords) registerSecret(password);
+    registerSecret(config.serverCredentials?.clientSecret);
+    if (config.sessionSecretGenerated) {
+      logger.warn(
+        { variable: "SESSION_SECRET" },
+        "SESSION_SECRET is not set: using a random session password for this process; sessions end when " +
+          "it restarts, and several instances cannot share sessions. Set SESSION_SECRET (32+ characters).",
+      );
+    }
+    holder[GLOBAL_KEY] = config;
+  }
+  return holder[GLOBAL_KEY];
+}
+
+/** Replaces the process's configuration (tests). Returns the new configuration. */
+export function setConfigForTests(env: Record<string, string | undefined>): ServerConfig {
+  const config = loadConfig(env);
+  for (const password of config.sessionPasswords) registerSecret(password);
+  registerSecret(config.serverCredentials?.clientSecret);
+  (globalThis as GlobalWithConfig)[GLOBAL_KEY] = config;
+  return config;
+}
+
+/**
+ * Called from instrumentation's `register()` when the server starts: a bad variable stops the process with a
+ * message naming it, before the first request.
+ */
+export function validateConfigAtStartup(exit: (code: number) => never = process.exit): ServerConfig {
+  try {
+    const config = getConfig();
+    logger.info(
+      {
+        environments: config.environments.map(({ name, authUrl, baseUrl }) => ({ name, authUrl, baseUrl })),
+        serverCredentials: config.serverCredentials !== null,
+        timeoutMs: config.timeoutMs,
+        sessionTtlSeconds: config.sessionTtlSeconds,
+        sessionPasswords: config.sessionPasswords.length,
+      },
+      "configuration loaded",
+    );
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      // Plain stderr as well as the log: this is the one line an operator must see.
+      console.error(error.message);
+      logger.error({ variable: error.variable }, error.message);
+      return exit(1);
+    }
+    throw error;
+  }
+}

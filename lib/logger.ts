@@ -1,0 +1,107 @@
+/**
+ * Structured JSON logger (pino) that never writes a secret, token, cookie or full card number.
+ * Two layers: pino's `redact` for known paths, then a last pass over every serialized line that masks
+ * card-like digit runs and removes anything shaped like a secret (JWTs, iron seals, secret-named fields,
+ * and the exact values registered with `registerSecret`). Tests capture lines with `captureLogs()`.
+ */
+import "server-only";
+import pino, { type DestinationStream, type Logger } from "pino";
+import { maskCardNumbersInText } from "@/lib/masking";
+
+export const REDACTED = "[REDACTED]";
+
+const SECRET_KEYS = [
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "client_secret",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "password",
+  "secret",
+  "session_secret",
+  "token",
+];
+
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`, `*.*["${key}"]`]);
+
+const SECRET_FIELD = new RegExp(`"(${SECRET_KEYS.join("|")})":"(?:[^"\\\\]|\\\\.)*"`, "gi");
+const JWT_LIKE = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+const IRON_SEAL = /Fe26\.2\*[^\s"]+/g;
+
+const registeredSecrets = new Set<string>();
+
+/** Exact values (session passwords, the server's client secret) that must never appear in a log line. */
+export function registerSecret(value: string | undefined): void {
+  if (value && value.length >= 8) registeredSecrets.add(value);
+}
+
+/** The last pass over a serialized line; exported so tests can check it directly. */
+export function sanitizeLogLine(line: string): string {
+  let clean = line
+    .replace(SECRET_FIELD, (_match, key: string) => `"${key}":"${REDACTED}"`)
+    .replace(JWT_LIKE, REDACTED)
+    .replace(IRON_SEAL, REDACTED);
+  for (const secret of registeredSecrets) {
+    if (clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
+  }
+  return maskCardNumbersInText(clean);
+}
+
+function createLogger(destination?: DestinationStream): Logger {
+  const options = {
+    level: process.env.LOG_LEVEL ?? "info",
+    base: { service: "card-services-console" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    hooks: { streamWrite: sanitizeLogLine },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+const GLOBAL_KEY = Symbol.for("card-services-console.logger");
+type GlobalWithLogger = typeof globalThis & { [GLOBAL_KEY]?: { active: Logger; base: Logger } };
+
+function loggers(): { active: Logger; base: Logger } {
+  const holder = globalThis as GlobalWithLogger;
+  if (!holder[GLOBAL_KEY]) {
+    const base = createLogger();
+    holder[GLOBAL_KEY] = { active: base, base };
+  }
+  return holder[GLOBAL_KEY];
+}
+
+type LogFields = Record<string, unknown>;
+
+/** The application logger. Pass fields first, then a short message. */
+export const logger = {
+  debug: (fields: LogFields, message: string) => loggers().active.debug(fields, message),
+  info: (fields: LogFields, message: string) => loggers().active.info(fields, message),
+  warn: (fields: LogFields, message: string) => loggers().active.warn(fields, message),
+  error: (fields: LogFields, message: string) => loggers().active.error(fields, message),
+  isLevelEnabled: (level: "debug" | "info") => loggers().active.isLevelEnabled(level),
+};
+
+export interface CapturedLogs {
+  /** Every line written since capture started, exactly as it would reach stdout. */
+  lines: () => string[];
+  text: () => string;
+  restore: () => void;
+}
+
+/** Sends log lines to memory instead of stdout, at debug level, until `restore()`. For tests. */
+export function captureLogs(): CapturedLogs {
+  const lines: string[] = [];
+  const state = loggers();
+  const captured = createLogger({ write: (line: string) => void lines.push(line) });
+  captured.level = "debug";
+  state.active = captured;
+  return {
+    lines: () => [...lines],
+    text: () => lines.join(""),
+    restore: () => {
+      state.active = state.base;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Card number masking (first 6 + last 4), shared by the server (records, logs) and the browser (display,
+ * history, exports). Isomorphic on purpose: no Node or browser APIs, no secrets.
+ */
+
+export const MASK_CHARACTER = "*";
+
+/** `6006491000000001` → `600649******0001`. Anything that is not 12–19 digits is masked whole. */
+export function maskCardNumber(cardNumber: string): string {
+  if (!/^\d{12,19}$/.test(cardNumber)) return MASK_CHARACTER.repeat(Math.min(cardNumber.length, 19));
+  return cardNumber.slice(0, 6) + MASK_CHARACTER.repeat(cardNumber.length - 10) + cardNumber.slice(-4);
+}
+
+/**
+ * Finds digit runs of 12–19 digits. Two identifier forms are kept as they are, because they are not card
+ * numbers and masking them would break lookups: canonical UUIDs (whose last group can be 12 digits) and
+ * the spec's request ids `req-<number>-<suffix>`.
+ */
+const CARD_LIKE =
+  /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(\breq-\d+)|(?<!\d)(\d{12,19})(?!\d)/g;
+
+/** Masks every 12–19 digit run in free text, e.g. an upstream error message that repeats the card. */
+export function maskCardNumbersInText(text: string): string {
+  if (text.length < 12) return text;
+  return text.replace(
+    CARD_LIKE,
+    (match, _uuid: string | undefined, _requestId: string | undefined, digits?: string) =>
+      digits === undefined ? match : maskCardNumber(digits),
+  );
+}
+
+/** Returns a copy of any JSON-like value with every card-like digit run masked, in keys and in values. */
+export function maskCardNumbersDeep<T>(value: T): T {
+  return maskValue(value, 0) as T;
+}
+
+const MAX_DEPTH = 64;
+
+function maskValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return maskCardNumbersInText(value);
+  // A number can hold a card number too when an upstream sends it unquoted.
+  if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) >= 1e11) {
+    return maskCardNumbersInText(String(value));
+  }
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_DEPTH) return "[too deep]";
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, depth + 1));
+  const masked: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value))
+    masked[maskCardNumbersInText(key)] = maskValue(item, depth + 1);
+  return masked;
+}

@@ -1,0 +1,46 @@
+/**
+ * The session cookie's name and attributes. Over https the name carries the `__Host-` prefix and the
+ * `Secure` flag (the browser then pins it to this host and path /); on plain http (`npm start` on
+ * localhost) neither, or the browser would drop it.
+ */
+import "server-only";
+
+export const SECURE_COOKIE_NAME = "__Host-csc_session";
+export const PLAIN_COOKIE_NAME = "csc_session";
+/** Browsers keep at least 4096 bytes per cookie, name, value and attributes included (RFC 6265 §6.1). */
+export const MAX_SET_COOKIE_BYTES = 4096;
+
+/** https when the request came over TLS, directly or (per the proxy's X-Forwarded-Proto) through a proxy. */
+export function isSecureRequest(request: Request): boolean {
+  const forwarded = request.headers.get("x-forwarded-proto");
+  if (forwarded) return forwarded.split(",")[0]?.trim().toLowerCase() === "https";
+  return request.url.startsWith("https:");
+}
+
+export function cookieName(secure: boolean): string {
+  return secure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
+}
+
+/** The value of one cookie from the Cookie header, or null. */
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator < 0) continue;
+    if (part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim() || null;
+  }
+  return null;
+}
+
+export function serializeSessionCookie(value: string, secure: boolean, maxAgeSeconds: number): string {
+  const attributes = [`Path=/`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", "SameSite=Lax"];
+  if (secure) attributes.push("Secure");
+  return `${cookieName(secure)}=${value}; ${attributes.join("; ")}`;
+}
+
+export function serializeExpiredSessionCookie(secure: boolean): string {
+  const attributes = ["Path=/", "Max-Age=0", "HttpOnly", "SameSite=Lax"];
+  if (secure) attributes.push("Secure");
+  return `${cookieName(secure)}=; ${attributes.join("; ")}`;
+}

@@ -1,0 +1,73 @@
+/**
+ * In-process harness for the console's route handlers: configure the server, call a route module's
+ * handler with a plain Request, and keep cookies between calls like a browser would.
+ */
+import { setConfigForTests, type ServerConfig } from "@/lib/config";
+
+export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
+export const ORIGIN = "http://localhost:3000";
+
+export function configure(env: Record<string, string | undefined> = {}): ServerConfig {
+  return setConfigForTests({ SESSION_SECRET: TEST_SESSION_SECRET, PORT: "3000", ...env });
+}
+
+type Handler = (request: Request) => Promise<Response>;
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw body text, sent as is. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Defaults to the console's own origin on mutating calls; `null` omits the header. */
+  origin?: string | null;
+  base?: string;
+}
+
+/** A browser-like cookie jar for one origin: remembers Set-Cookie (incl. Max-Age=0 deletion). */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ""] = header.split(";");
+      const separator = pair.indexOf("=");
+      const name = pair.slice(0, separator).trim();
+      const value = pair.slice(separator + 1).trim();
+      if (/max-age=0/i.test(header) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header(): string | undefined {
+    if (this.cookies.size === 0) return undefined;
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+export async function call(
+  handler: Handler,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+  jar?: CookieJar,
+): Promise<Response> {
+  const base = options.base ?? ORIGIN;
+  const headers = new Headers(options.headers);
+  const mutating = method !== "GET" && method !== "HEAD";
+  if (mutating && options.origin !== null && !headers.has("origin"))
+    headers.set("origin", options.origin ?? base);
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const cookie = jar?.header();
+  if (cookie && !headers.has("cookie")) headers.set("cookie", cookie);
+  const response = await handler(new Request(`${base}${path}`, { method, headers, body }));
+  jar?.store(response);
+  return response;
+}
+
+export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
