@@ -2,6 +2,7 @@
  * The console's own sandbox instance, mounted at /sandbox. One per process, kept on globalThis because Next
  * may evaluate this module more than once (different bundles), and every copy must share one state.
  */
+import "server-only";
 import { createSandbox, type Sandbox } from "./index";
 
 const GLOBAL_KEY = Symbol.for("card-services-console.embedded-sandbox");

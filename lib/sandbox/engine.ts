@@ -9,6 +9,7 @@ import {
 } from "./fixtures";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
 import { formatCents, formatPurses } from "./money";
+import { PATHS } from "./paths";
 import {
   cardRequestSchema,
   firstIssue,
@@ -20,14 +21,6 @@ import { TokenService, type TokenClaims } from "./tokens";
 
 export const API_VERSION = "1.4.0";
 export const JSONAPI_VERSION = "1.0";
-
-export const PATHS = {
-  token: "/reporting/v1/auth/token",
-  giftBalanceInquiry: "/transaction/v1/gift/balance-inquiry",
-  balanceInquiry: "/transaction/v1/balance-inquiry",
-  transactionByRequestIdPrefix: "/transaction/v1/transactions/request-id/",
-  hooks: "/__sandbox/",
-} as const;
 
 /** The data object of a Gift Balance Inquiry response (spec §2.4). */
 export interface GiftTransaction {

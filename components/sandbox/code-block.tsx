@@ -1,0 +1,16 @@
+import { CopyButton } from "@/components/exchange/copy-button";
+
+/** A shell snippet with a title and a copy button. */
+export function CodeBlock({ title, code, copyLabel }: { title: string; code: string; copyLabel: string }) {
+  return (
+    <figure className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700">
+      <figcaption className="flex items-center justify-between gap-3 border-b border-slate-200 bg-slate-50 px-3 py-1.5 text-xs font-medium text-slate-700 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
+        <span>{title}</span>
+        <CopyButton text={code} label={copyLabel} />
+      </figcaption>
+      <pre className="overflow-x-auto bg-slate-950 px-4 py-3 font-mono text-[13px] leading-relaxed text-slate-100">
+        <code>{code}</code>
+      </pre>
+    </figure>
+  );
+}

@@ -1,0 +1,21 @@
+import { Fragment } from "react";
+
+/** Renders text in which `backticked` spans are code, as the sandbox's documentation data writes them. */
+export function InlineCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, index) =>
+        index % 2 === 1 ? (
+          <code
+            key={index}
+            className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+          >
+            {part}
+          </code>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * What the sandbox's page (app/sandbox) and the README tell users: the choices made where the specification is
+ * silent, and the worked curl example. Kept next to the implementation so that both change together.
+ */
+import { PATHS } from "./paths";
+import { SCOPE_READ_TRANSACTIONS } from "./fixtures";
+import { MAX_BODY_BYTES } from "./http";
+
+export const SANDBOX_PATHS = {
+  token: PATHS.token,
+  giftBalanceInquiry: PATHS.giftBalanceInquiry,
+  balanceInquiry: PATHS.balanceInquiry,
+  transactionByRequestId: `${PATHS.transactionByRequestIdPrefix}{request_id}`,
+} as const;
+
+/** One choice: a short title and the rule, in plain sentences (inline `code` in backticks). */
+export interface SandboxChoice {
+  title: string;
+  rule: string;
+}
+
+export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
+  {
+    title: "Scope",
+    rule: `Both balance operations and the lookup need the scope \`${SCOPE_READ_TRANSACTIONS}\`; without it they answer 403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="${SCOPE_READ_TRANSACTIONS}"\`.`,
+  },
+  {
+    title: "Error bodies",
+    rule: 'Every error is a JSON:API error: `{"errors": [{"status", "code", "title", "detail"}]}`. A 401 also carries `WWW-Authenticate: Bearer error="invalid_token"`.',
+  },
+  {
+    title: "Token request errors",
+    rule: "400 with code `invalid_content_type` (not `application/json`), `invalid_json`, `invalid_request` (a field missing or not a string), `unsupported_grant_type`, or `invalid_client` (unknown client or wrong secret, deliberately not told apart). The secret is never echoed.",
+  },
+  {
+    title: "Request Ids",
+    rule: "A Gift Balance Inquiry without `X-Request-Id` is 400 `missing_request_id`; one whose `X-Request-Id` was already used is 409 `duplicate_request_id` and records nothing. Request Ids are unique per client (the client is the token's `sub`), at most 128 printable characters without spaces.",
+  },
+  {
+    title: "Lookup by Request Id",
+    rule: "`GET /transaction/v1/transactions/request-id/{request_id}` returns a recorded transaction of the token's client as `{data, meta: {request_id}}`, and 404 `transaction_not_found` otherwise: the specification's Lookup Transaction by Request Id, whose real path is not shown.",
+  },
+  {
+    title: "Card numbers",
+    rule: "A card number is 12 to 19 digits (400 `invalid_request` otherwise). Unknown cards: Gift Balance Inquiry answers 201 `declined` `card_not_found`; Balance Inquiry answers 404 `card_not_found`.",
+  },
+  {
+    title: "Order of checks",
+    rule: "Token (401), then scope (403), then body (400), then `X-Request-Id` (400, 409), then the card.",
+  },
+  {
+    title: "Declined inquiries",
+    rule: 'A declined Gift Balance Inquiry is still a recorded 201 transaction, with `balance` `"0.00"`. Response codes: `transaction_approved`, `card_inactive`, `card_not_found`.',
+  },
+  {
+    title: "Fields the specification leaves open",
+    rule: '`target` is `{"scheme": "gift", "purse": "gift"}`; `timestamp` and `system_time` are ISO 8601 UTC with milliseconds; `originator` is echoed as sent. `entry_mode`, `pin_mode` and `location_id` accept any non-empty string up to 128 characters, and unknown fields are ignored.',
+  },
+  {
+    title: "Tokens",
+    rule: "HS256 JWTs with `iss`, `sub` (the client_id), `aud`, `iat`, `exp`, `scope` and `jti`. The signing key is random per process unless `SANDBOX_SIGNING_KEY` is set, so restarting the server invalidates earlier tokens (401: request a new one).",
+  },
+  {
+    title: "Limits and state",
+    rule: `Request bodies up to ${MAX_BODY_BYTES / 1024} KiB (413 beyond). Transactions live in memory: a restart forgets them.`,
+  },
+];
+
+export interface CurlExampleOptions {
+  /** {auth_url} = {base_url}, e.g. http://localhost:3000/sandbox */
+  baseUrl: string;
+  /** What to put in the JSON string of client_secret: the literal demo secret or a shell expansion. */
+  secret: { literal: string } | { environmentVariable: string };
+  cardNumber?: string;
+}
+
+/** Step 1: the token request, keeping the access token in $TOKEN (needs jq). */
+export function curlTokenStep({ baseUrl, secret }: CurlExampleOptions): string {
+  const secretJson =
+    "literal" in secret ? JSON.stringify(secret.literal) : `"'"$${secret.environmentVariable}"'"`;
+  return [
+    `BASE=${baseUrl}`,
+    `TOKEN=$(curl -sS "$BASE${PATHS.token}" \\`,
+    `  -H 'Content-Type: application/json; charset=utf-8' \\`,
+    `  -d '{"client_id":"demo-client","client_secret":${secretJson},"grant_type":"client_credentials"}' \\`,
+    `  | jq -r .data.attributes.access_token)`,
+  ].join("\n");
+}
+
+/** Step 2: a Gift Balance Inquiry with a fresh X-Request-Id, showing status and headers. */
+export function curlGiftStep({
+  cardNumber = "6006491000000001",
+}: Pick<CurlExampleOptions, "cardNumber"> = {}): string {
+  const body = JSON.stringify({
+    data: {
+      entry_mode: "keyed",
+      card_number: cardNumber,
+      pin_mode: "none",
+      originator: { location_id: "store-001" },
+    },
+  });
+  return [
+    `curl -sS -i "$BASE${PATHS.giftBalanceInquiry}" \\`,
+    `  -H "Authorization: Bearer $TOKEN" \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -H "X-Request-Id: curl-$(date +%s)-$RANDOM" \\`,
+    `  -d '${body}'`,
+  ].join("\n");
+}
