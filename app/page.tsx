@@ -1,18 +1,102 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+import { HomeQuickStart } from "@/components/home/home-quick-start";
+import { ConsoleShell } from "@/components/shell/console-shell";
+import { buttonClasses } from "@/components/ui/button";
+
+export const metadata: Metadata = { title: { absolute: "Card Services Console" } };
+
+const AUDIENCES = [
+  {
+    who: "Integration engineers",
+    what: "Get a token, see what is in it, run both balance operations, read the exact request and response, and copy them as cURL or fetch.",
+  },
+  {
+    who: "Certification testers",
+    what: "Run each operation against the sandbox or production, check the behaviours the specification promises, and keep the evidence in history.",
+  },
+  {
+    who: "Support agents",
+    what: "Look a card's balances up quickly and safely: card numbers are masked after entry and secrets never reach the browser.",
+  },
+];
 
 export default function HomePage() {
   return (
-    <main className="mx-auto max-w-3xl px-6 py-12">
-      <h1 className="text-3xl font-semibold">Card Services Console</h1>
-      <p className="mt-4 text-slate-700 dark:text-slate-300">
-        Request OAuth 2.0 client-credentials tokens, run Gift Balance Inquiry and Balance Inquiry, and compare
-        the responses side by side. Secrets and tokens stay on the server.
-      </p>
-      <p className="mt-6">
-        <Link className="text-blue-700 underline dark:text-blue-300" href="/sandbox">
-          Start with the embedded sandbox
-        </Link>
-      </p>
-    </main>
+    <ConsoleShell>
+      <div className="mx-auto max-w-5xl">
+        <section aria-labelledby="home-title" className="pt-2 pb-10">
+          <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
+            Card Services API · OAuth 2.0
+          </p>
+          <h1
+            id="home-title"
+            className="mt-2 max-w-3xl text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl dark:text-white"
+          >
+            A console for tokens and balance inquiries, without writing code.
+          </h1>
+          <p className="mt-4 max-w-2xl text-base text-slate-700 dark:text-slate-300">
+            Request client-credentials tokens, run Gift Balance Inquiry and Balance Inquiry, and see every
+            request and response exactly as it went over the wire. It works out of the box against the
+            embedded sandbox, and unchanged against a configured sandbox or production.
+          </p>
+          <div className="mt-6 flex flex-wrap items-center gap-3">
+            <Link href="/connect" className={buttonClasses("primary", "lg")}>
+              Start: connect
+              <span aria-hidden="true">→</span>
+            </Link>
+            <Link href="/sandbox" className={buttonClasses("secondary", "lg")}>
+              Embedded sandbox docs
+            </Link>
+          </div>
+        </section>
+
+        <HomeQuickStart />
+
+        <section aria-labelledby="audiences" className="mt-12">
+          <h2 id="audiences" className="text-lg font-semibold text-slate-900 dark:text-white">
+            Who it is for
+          </h2>
+          <ul className="mt-4 grid gap-4 md:grid-cols-3">
+            {AUDIENCES.map((audience) => (
+              <li
+                key={audience.who}
+                className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+              >
+                <h3 className="font-medium text-slate-900 dark:text-white">{audience.who}</h3>
+                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{audience.what}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section
+          aria-labelledby="safety"
+          className="mt-12 mb-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2 id="safety" className="text-lg font-semibold text-slate-900 dark:text-white">
+            What stays on the server
+          </h2>
+          <ul className="mt-3 grid gap-3 text-sm text-slate-700 sm:grid-cols-3 dark:text-slate-300">
+            <li>
+              <span className="font-medium text-slate-900 dark:text-white">
+                Client secret and access token.
+              </span>{" "}
+              Held in an encrypted, HttpOnly session cookie; the browser sees a fingerprint, scopes and
+              expiry.
+            </li>
+            <li>
+              <span className="font-medium text-slate-900 dark:text-white">Full card numbers.</span> Masked to
+              the first 6 and last 4 digits in results, history and copied code, unless you opt in.
+            </li>
+            <li>
+              <span className="font-medium text-slate-900 dark:text-white">Upstream addresses.</span> Only the
+              server&apos;s configuration decides where calls go; production is marked in red and asks before
+              recording a transaction.
+            </li>
+          </ul>
+        </section>
+      </div>
+    </ConsoleShell>
   );
 }

@@ -1,0 +1,217 @@
+import type { ExchangeRecord } from "@/lib/api/contracts";
+import { environmentLabel } from "@/lib/client/environments";
+import {
+  isSuccessStatus,
+  OPERATION_LABELS,
+  responseData,
+  summarizeExchange,
+} from "@/lib/client/exchange-summary";
+import { statusLine } from "@/lib/client/http-status";
+import { CopyableValue } from "@/components/exchange/copy-button";
+import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
+import { StatusExplanation } from "@/components/exchange/status-explanation";
+import { explainExchange } from "@/lib/client/status-explanations";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { TOKEN_EVENT_LABELS } from "@/components/token/token-events";
+
+/** The purses of a Balance Inquiry response, in the order of spec §2.5. */
+const PURSES = [
+  ["gift", "Gift"],
+  ["gift_rewards", "Gift rewards"],
+  ["loyalty", "Loyalty"],
+  ["loyalty_rewards", "Loyalty rewards"],
+  ["discount", "Discount"],
+  ["promotional", "Promotional"],
+  ["punch", "Punch"],
+  ["punch_rewards", "Punch rewards"],
+] as const;
+
+function text(value: unknown): string | null {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
+}
+
+function Detail({ name, children }: { name: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-1 gap-0.5 py-2 sm:grid-cols-[10rem_1fr] sm:gap-3">
+      <dt className="font-mono text-xs leading-6 text-slate-600 dark:text-slate-400">{name}</dt>
+      <dd className="min-w-0 text-sm leading-6 text-slate-900 dark:text-slate-100">{children}</dd>
+    </div>
+  );
+}
+
+function GiftResult({ exchange, data }: { exchange: ExchangeRecord; data: Record<string, unknown> }) {
+  const verdict = text(data.response_status);
+  const approved = verdict === "approved";
+  const requestId = exchange.request_id ?? null;
+  return (
+    <div>
+      <div className="flex flex-wrap items-center gap-3">
+        <Badge tone={approved ? "success" : verdict === "declined" ? "warning" : "neutral"} size="lg">
+          {approved
+            ? "✓ Approved"
+            : verdict === "declined"
+              ? "✕ Declined"
+              : (verdict ?? "No response_status")}
+        </Badge>
+        <span className="font-mono text-sm text-slate-800 dark:text-slate-200">
+          {text(data.response_code)}
+        </span>
+        <span className="text-sm text-slate-600 dark:text-slate-400">{text(data.response_message)}</span>
+      </div>
+      <div className="mt-5">
+        <p className="text-xs font-medium tracking-wide text-slate-600 uppercase dark:text-slate-400">
+          Gift balance
+        </p>
+        <p
+          className="mt-1 font-mono text-4xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white"
+          data-testid="gift-balance"
+        >
+          {text(data.balance) ?? "—"}
+        </p>
+      </div>
+      <dl className="mt-4 divide-y divide-slate-100 border-t border-slate-100 dark:divide-slate-800 dark:border-slate-800">
+        <Detail name="transaction_id">
+          {text(data.transaction_id) ? (
+            <CopyableValue value={text(data.transaction_id)!} name="transaction_id" />
+          ) : (
+            "—"
+          )}
+        </Detail>
+        <Detail name="external_id">
+          {text(data.external_id) ? (
+            <CopyableValue value={text(data.external_id)!} name="external_id" />
+          ) : (
+            "—"
+          )}
+        </Detail>
+        <Detail name="Request Id">
+          {requestId ? <CopyableValue value={requestId} name="Request Id" /> : "—"}
+        </Detail>
+        <Detail name="card_number">
+          <span className="font-mono">{text(data.card_number) ?? "—"}</span>
+        </Detail>
+        {text(data.timestamp) ? (
+          <Detail name="timestamp">
+            <span className="font-mono text-xs">{text(data.timestamp)}</span>
+          </Detail>
+        ) : null}
+      </dl>
+    </div>
+  );
+}
+
+function BalanceResult({ data }: { data: Record<string, unknown> }) {
+  const balances =
+    typeof data.balances === "object" && data.balances !== null
+      ? (data.balances as Record<string, unknown>)
+      : {};
+  const known = new Set<string>(PURSES.map(([key]) => key));
+  const extra = Object.keys(balances).filter((key) => !known.has(key));
+  return (
+    <div>
+      <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm">
+        <span className="font-mono text-slate-900 dark:text-slate-100">{text(data.card_number) ?? "—"}</span>
+        {text(data.system_time) ? (
+          <span className="text-xs text-slate-600 dark:text-slate-400">
+            system_time <span className="font-mono">{text(data.system_time)}</span>
+          </span>
+        ) : null}
+      </div>
+      <table className="mt-3 w-full text-sm">
+        <caption className="sr-only">Purse balances</caption>
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
+            <th scope="col" className="py-2 font-medium">
+              Purse
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              Key
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Balance
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {[...PURSES, ...extra.map((key) => [key, key] as const)].map(([key, label]) => {
+            const amount = text(balances[key]);
+            return (
+              <tr key={key}>
+                <th scope="row" className="py-2 text-left font-medium text-slate-900 dark:text-slate-100">
+                  {label}
+                </th>
+                <td className="py-2 font-mono text-xs text-slate-600 dark:text-slate-400">{key}</td>
+                <td className="py-2 text-right font-mono text-slate-900 tabular-nums dark:text-slate-100">
+                  {amount ?? <span className="text-amber-800 dark:text-amber-300">missing</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One inquiry's result: the outcome first, then the exact exchange. */
+export function InquiryResult({
+  exchange,
+  fullCardNumber,
+}: {
+  exchange: ExchangeRecord;
+  fullCardNumber: string | null;
+}) {
+  const data = responseData(exchange);
+  const success = isSuccessStatus(exchange.response.status) && data !== null;
+  const summary = summarizeExchange(exchange);
+  return (
+    <div className="space-y-4">
+      <section
+        aria-labelledby="result-heading"
+        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      >
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
+          <h2 id="result-heading" className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+            {OPERATION_LABELS[exchange.operation]}
+          </h2>
+          <Badge tone={statusTone(exchange.response.status)}>{statusLine(exchange.response.status)}</Badge>
+          <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
+            {Math.round(exchange.duration_ms)} ms · {environmentLabel(exchange.environment)}
+          </span>
+          <span className="sr-only" role="status">
+            {`${OPERATION_LABELS[exchange.operation]}: ${summary.label}`}
+          </span>
+        </div>
+        <div className="space-y-4 px-5 py-4">
+          {exchange.token_events.length > 0 ? (
+            <ul className="flex flex-wrap gap-2" aria-label="Token events">
+              {exchange.token_events.map((event) => (
+                <li key={`${event.type}-${event.at}`}>
+                  <Badge tone={TOKEN_EVENT_LABELS[event.type]?.tone ?? "neutral"}>
+                    Token {TOKEN_EVENT_LABELS[event.type]?.label.toLowerCase() ?? event.type}
+                  </Badge>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {success ? (
+            exchange.operation === "gift_balance_inquiry" ? (
+              <GiftResult exchange={exchange} data={data} />
+            ) : (
+              <BalanceResult data={data} />
+            )
+          ) : explainExchange(exchange) ? (
+            <StatusExplanation exchange={exchange} />
+          ) : (
+            <Alert tone="warning" title={`${statusLine(exchange.response.status)} · unexpected body`}>
+              The response has no <code className="font-mono">data</code> object to read (spec §4.3, §4.4).
+              The raw response below shows what came back.
+            </Alert>
+          )}
+        </div>
+      </section>
+      <ExchangeView exchange={exchange} fullCardNumber={fullCardNumber} defaultOpen={!success} />
+    </div>
+  );
+}

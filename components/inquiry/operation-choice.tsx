@@ -1,0 +1,75 @@
+import type { InquiryOperation } from "@/lib/client/api-keys";
+import { cx } from "@/components/ui/class-names";
+
+export const OPERATION_CHOICES: Record<
+  InquiryOperation,
+  { label: string; tag: string; reminder: string; run: string }
+> = {
+  gift_balance_inquiry: {
+    label: "Gift Balance Inquiry",
+    tag: "recommended",
+    reminder: "Records a transaction in the card's history (201, approved or declined); Gift purse only.",
+    run: "Run Gift Balance Inquiry",
+  },
+  balance_inquiry: {
+    label: "Balance Inquiry",
+    tag: "read-only",
+    reminder: "Records nothing (200, no transaction_id, no Request Id lookup); all eight purses.",
+    run: "Run Balance Inquiry",
+  },
+};
+
+/** The two operations as a radio group, each with its one-line reminder of spec §4.5. */
+export function OperationChoice({
+  value,
+  onChange,
+}: {
+  value: InquiryOperation;
+  onChange: (operation: InquiryOperation) => void;
+}) {
+  return (
+    <fieldset>
+      <legend className="mb-1.5 text-sm font-medium text-slate-800 dark:text-slate-200">Operation</legend>
+      <div className="grid gap-2">
+        {(Object.keys(OPERATION_CHOICES) as InquiryOperation[]).map((operation) => {
+          const choice = OPERATION_CHOICES[operation];
+          const checked = value === operation;
+          return (
+            <label
+              key={operation}
+              className={cx(
+                "relative flex cursor-pointer flex-col gap-0.5 rounded-lg border px-3 py-2 text-sm",
+                "has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-500",
+                checked
+                  ? "border-indigo-600 bg-indigo-50/70 ring-1 ring-indigo-600 dark:border-indigo-400 dark:bg-indigo-400/10 dark:ring-indigo-400"
+                  : "border-slate-300 hover:border-slate-400 dark:border-slate-700 dark:hover:border-slate-500",
+              )}
+            >
+              <span className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="operation"
+                  value={operation}
+                  checked={checked}
+                  onChange={() => onChange(operation)}
+                  className="size-4 accent-indigo-600"
+                  aria-describedby={`${operation}-reminder`}
+                />
+                <span className="font-medium text-slate-900 dark:text-slate-100">{choice.label}</span>
+                <span className="ml-auto rounded-full bg-slate-100 px-2 py-0.5 text-[0.7rem] text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                  {choice.tag}
+                </span>
+              </span>
+              <span
+                id={`${operation}-reminder`}
+                className="pl-6 text-xs leading-snug text-slate-600 dark:text-slate-400"
+              >
+                {choice.reminder}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import Link from "next/link";
+import { useSession } from "@/lib/client/use-console-api";
+import { cx } from "@/components/ui/class-names";
+import { EnvironmentSwitcher } from "./environment-switcher";
+import { NavLinks } from "./nav-links";
+import { CredentialStatus, TokenStatus } from "./session-status";
+import { ThemeToggle } from "./theme-toggle";
+
+function Logo() {
+  return (
+    <svg viewBox="0 0 32 32" className="size-7" aria-hidden="true">
+      <rect x="2" y="6" width="28" height="20" rx="4" className="fill-indigo-600" />
+      <rect x="2" y="11" width="28" height="4" className="fill-indigo-900/60" />
+      <rect x="6" y="19" width="9" height="3" rx="1" className="fill-white/90" />
+    </svg>
+  );
+}
+
+export function ConsoleHeader() {
+  const { data: session, error } = useSession();
+  const production = session?.environment === "production";
+  return (
+    <header
+      className={cx(
+        "sticky top-0 z-30 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85 dark:bg-slate-950/95 dark:supports-[backdrop-filter]:bg-slate-950/85",
+        production ? "border-red-600 dark:border-red-500" : "border-slate-200 dark:border-slate-800",
+      )}
+    >
+      {production ? (
+        <p className="bg-red-700 px-4 py-1 text-center text-xs font-medium text-white">
+          Production: calls reach the live service, and a Gift Balance Inquiry records a real transaction.
+        </p>
+      ) : null}
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 pt-2.5 sm:px-6">
+        <Link
+          href="/"
+          className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-white"
+        >
+          <Logo />
+          <span>
+            Card Services <span className="font-normal text-slate-600 dark:text-slate-400">Console</span>
+          </span>
+        </Link>
+        <div className="flex flex-wrap items-center gap-1.5">
+          {error && !session ? (
+            <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+              Console API unavailable: {error.message}
+            </span>
+          ) : (
+            <>
+              <EnvironmentSwitcher session={session} />
+              <CredentialStatus session={session} />
+              <TokenStatus session={session} />
+            </>
+          )}
+          <ThemeToggle />
+        </div>
+      </div>
+      <NavLinks />
+    </header>
+  );
+}

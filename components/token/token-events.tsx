@@ -1,0 +1,64 @@
+import type { TokenEventType } from "@/lib/api/contracts";
+import { OPERATION_LABELS } from "@/lib/client/exchange-summary";
+import type { RecordedTokenEvent } from "@/lib/client/use-history";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+
+export const TOKEN_EVENT_LABELS: Record<TokenEventType, { label: string; tone: BadgeTone; why: string }> = {
+  acquired: { label: "Acquired", tone: "info", why: "No token in the session: a first one was requested." },
+  renewed_before_expiry: {
+    label: "Renewed before expiry",
+    tone: "success",
+    why: "The token was about to expire, so a new one was fetched first (spec §5.8).",
+  },
+  renewed_after_401: {
+    label: "Renewed after a 401",
+    tone: "warning",
+    why: "The upstream answered 401; a new token was fetched and the call retried once (spec §5.8).",
+  },
+};
+
+export function TokenEventList({ events }: { events: RecordedTokenEvent[] }) {
+  if (events.length === 0) {
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        No token events yet. When an inquiry needs a token, renews one before it expires, or renews one after
+        a 401, the event appears here.
+      </p>
+    );
+  }
+  return (
+    <ol className="divide-y divide-slate-100 dark:divide-slate-800">
+      {events.map((event) => {
+        const kind = TOKEN_EVENT_LABELS[event.type] ?? {
+          label: event.type,
+          tone: "neutral" as const,
+          why: "",
+        };
+        return (
+          <li
+            key={`${event.runId}-${event.type}-${event.at}`}
+            className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2"
+          >
+            <Badge tone={kind.tone}>{kind.label}</Badge>
+            <span className="text-sm text-slate-700 dark:text-slate-300">
+              during {OPERATION_LABELS[event.operation]}
+            </span>
+            <span
+              className="font-mono text-xs text-slate-600 dark:text-slate-400"
+              title="New token's fingerprint"
+            >
+              {event.fingerprint}
+            </span>
+            <time
+              dateTime={event.at}
+              className="ml-auto text-xs text-slate-600 tabular-nums dark:text-slate-400"
+            >
+              {new Date(event.at).toLocaleTimeString()}
+            </time>
+            <p className="w-full text-xs text-slate-600 dark:text-slate-400">{kind.why}</p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
