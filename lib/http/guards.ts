@@ -12,10 +12,13 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 /** The origin this request was addressed to, as a browser on that page would send it in `Origin`. */
 export function expectedOrigin(request: Request): string | null {
-  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
-  const protocol = isSecureRequest(request) ? "https:" : "http:";
   try {
-    return host ? new URL(`${protocol}//${host}`).origin : new URL(request.url).origin;
+    const host =
+      request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ||
+      request.headers.get("host") ||
+      new URL(request.url).host;
+    const protocol = isSecureRequest(request) ? "https:" : "http:";
+    return new URL(`${protocol}//${host}`).origin;
   } catch {
     return null;
   }

@@ -1,0 +1,59 @@
+/** Card number masking (isomorphic): first 6 + last 4, in text and deep in JSON, sparing identifiers. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { maskCardNumber, maskCardNumbersDeep, maskCardNumbersInText } from "@/lib/masking";
+
+describe("maskCardNumber", () => {
+  it("keeps the first 6 and last 4 digits of 12 to 19 digit numbers", () => {
+    expect(maskCardNumber("6006491000000001")).toBe("600649******0001");
+    expect(maskCardNumber("123456789012")).toBe("123456**9012");
+    expect(maskCardNumber("1234567890123456789")).toBe("123456*********6789");
+  });
+
+  it("masks anything else whole", () => {
+    expect(maskCardNumber("12345")).toBe("*****");
+    expect(maskCardNumber("not-a-card")).not.toContain("card");
+  });
+});
+
+describe("maskCardNumbersInText", () => {
+  it("masks every card-like run in free text", () => {
+    expect(maskCardNumbersInText("card 6006491000000001 and 6006491000000019 not found")).toBe(
+      "card 600649******0001 and 600649******0019 not found",
+    );
+  });
+
+  it("leaves shorter and longer digit runs, UUIDs and req-<number> request ids alone", () => {
+    const text =
+      "id 12345678901 ts 12345678901234567890 uuid 123e4567-e89b-12d3-a456-426614174000 req-17953109459860001-8b7cb0aa";
+    expect(maskCardNumbersInText(text)).toBe(text);
+  });
+
+  it("never lets a 12–19 digit card through (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^\d{12,19}$/),
+        fc.string({ maxLength: 10 }).filter((s) => !/\d$/.test(s) && !/req-$/.test(s)),
+        fc.string({ maxLength: 10 }).filter((s) => !/^\d/.test(s)),
+        (card, before, after) => {
+          expect(maskCardNumbersInText(`${before}${card}${after}`)).not.toContain(card);
+        },
+      ),
+    );
+  });
+});
+
+describe("maskCardNumbersDeep", () => {
+  it("masks strings, keys and large integers at any depth without changing the input", () => {
+    const input = {
+      data: { card_number: "6006491000000001", list: ["x 6006491000000019 y", { n: 6006491000000027 }] },
+      "6006491000000035": true,
+    };
+    const copy = structuredClone(input);
+    expect(maskCardNumbersDeep(input)).toEqual({
+      data: { card_number: "600649******0001", list: ["x 600649******0019 y", { n: "600649******0027" }] },
+      "600649******0035": true,
+    });
+    expect(input).toEqual(copy);
+  });
+});
