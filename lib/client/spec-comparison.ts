@@ -297,6 +297,15 @@ export function compareGiftBalances(
   if (giftCard && balanceCard && giftCard !== balanceCard) {
     return unavailable(`The runs are for different cards (${giftCard} and ${balanceCard}).`);
   }
+  const giftData = responseData(gift);
+  if (giftData?.response_status === "declined") {
+    const code = typeof giftData.response_code === "string" ? ` ${giftData.response_code}` : "";
+    // A declined inquiry's balance is not the purse's (the sandbox answers 0.00): comparing would mislead.
+    return unavailable(
+      `The Gift Balance Inquiry was declined${code}: its balance ${giftText ?? "—"} is not compared with ` +
+        `balances.gift ${balancesText ?? "—"}.`,
+    );
+  }
   const giftCents = parseAmountCents(giftValue);
   const balancesCents = parseAmountCents(balancesValue);
   if (giftCents === null) return unavailable("The Gift Balance Inquiry's balance is not a decimal amount.");

@@ -143,7 +143,7 @@ describe("accessibility (axe-core): no violations on any page, light and dark", 
             document.documentElement.classList.toggle("dark", dark);
             document.documentElement.style.colorScheme = dark ? "dark" : "light";
           }, scheme === "dark");
-          await page.waitForTimeout(50); // one frame for styles: not an assertion on timing
+          await page.waitForTimeout(400); // colour transitions settle: not an assertion on timing
           const name = `a11y-${route === "/" ? "home" : route.slice(1)}-${scheme}`;
           await page.screenshot({ path: screenshotPath(name), fullPage: true });
           expect(describeViolations(await axeViolations(page))).toEqual([]);

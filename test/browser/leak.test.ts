@@ -180,6 +180,18 @@ async function dumpBrowserStorage(target: Page): Promise<Captured[]> {
   ];
 }
 
+/** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */
+async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await read();
+    if (last === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${String(expected)}, last saw ${String(last)}`);
+}
+
 describe("no secret, token or full card number reaches the browser or the server log", () => {
   beforeAll(async () => {
     server = await startConsole({
@@ -225,13 +237,12 @@ describe("no secret, token or full card number reaches the browser or the server
       .getByRole("button", { name: /save|connect|use these/i })
       .first()
       .click();
-    await expect
-      .poll(
-        async () =>
-          ((await callApi("GET", "/api/session")).body as { credentials?: { client_id?: string } })
-            .credentials?.client_id,
-      )
-      .toBe("demo-client");
+    await waitFor(
+      async () =>
+        ((await callApi("GET", "/api/session")).body as { credentials?: { client_id?: string } }).credentials
+          ?.client_id,
+      "demo-client",
+    );
 
     // 3. A token through the token page.
     await page.goto(`${server.url}/token`);

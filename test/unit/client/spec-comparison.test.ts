@@ -114,7 +114,7 @@ describe("buildSpecComparison", () => {
     expect(missing.conforms).toBe(false);
   });
 
-  it("a declined gift inquiry still conforms: declined is a result", () => {
+  it("a declined gift inquiry is a result, and its balance is not compared", () => {
     const comparison = buildSpecComparison(
       gift({
         response_status: "declined",
@@ -128,7 +128,15 @@ describe("buildSpecComparison", () => {
       live: "declined, card_inactive",
       verdict: "pass",
     });
-    expect(comparison.giftCheck.verdict).toBe("equal");
+    // A declined inquiry's balance is not the purse balance: the check says so instead of comparing.
+    expect(comparison.giftCheck).toMatchObject({
+      verdict: "unavailable",
+      gift: "10.00",
+      balancesGift: "10.00",
+    });
+    expect(comparison.giftCheck.message).toBe(
+      "The Gift Balance Inquiry was declined card_inactive: its balance 10.00 is not compared with balances.gift 10.00.",
+    );
   });
 
   it("fails the cells that contradict the specification", () => {

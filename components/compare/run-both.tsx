@@ -1,0 +1,298 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useMemo, useState, useSyncExternalStore, type FormEvent } from "react";
+import type { ExchangeRecord } from "@/lib/api/contracts";
+import { maskCardNumber } from "@/lib/client/card-mask";
+import { ApiClientError } from "@/lib/client/fetcher";
+import { storeLocationId, storedLocationId } from "@/lib/client/preferences";
+import { isSuccessStatus } from "@/lib/client/exchange-summary";
+import { buildSpecComparison } from "@/lib/client/spec-comparison";
+import { useRunInquiry, useSession } from "@/lib/client/use-console-api";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { RunShortcutHint } from "@/components/ui/kbd";
+import { ExchangeView } from "@/components/exchange/exchange-view";
+import { RUN_SHORTCUT_ATTRIBUTE } from "@/components/shell/run-shortcut";
+import { RunResultPanel, type RunOutcome } from "./run-result-panel";
+import { SpecTable } from "./spec-table";
+import { VerdictMark } from "./verdict-mark";
+
+const DEFAULT_LOCATION = "console";
+const noSubscription = () => () => {};
+
+function toOutcome(result: PromiseSettledResult<ExchangeRecord>): RunOutcome {
+  if (result.status === "fulfilled") return { record: result.value };
+  const reason: unknown = result.reason;
+  if (reason instanceof ApiClientError) {
+    return { error: { code: reason.code, status: reason.status, message: reason.message } };
+  }
+  return {
+    error: {
+      code: "unexpected",
+      status: 0,
+      message: reason instanceof Error ? reason.message : String(reason),
+    },
+  };
+}
+
+function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {
+  return outcome && "record" in outcome ? outcome.record : null;
+}
+
+/** Card numbers as people type them: spaces and dashes between groups are fine. */
+function normalizeCard(value: string): string {
+  return value.replace(/[\s-]/g, "");
+}
+
+export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) {
+  const ids = { card: useId(), location: useId(), table: useId(), gift: useId(), balance: useId() };
+  const { data: session } = useSession();
+  const gift = useRunInquiry("gift_balance_inquiry");
+  const balance = useRunInquiry("balance_inquiry");
+
+  const [card, setCard] = useState("");
+  // The last location is a preference kept in localStorage; the server renders the default.
+  const storedLocation = useSyncExternalStore(
+    noSubscription,
+    () => storedLocationId() ?? DEFAULT_LOCATION,
+    () => DEFAULT_LOCATION,
+  );
+  const [editedLocation, setLocation] = useState<string | null>(null);
+  const location = editedLocation ?? storedLocation;
+  const [cardError, setCardError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{
+    gift: RunOutcome;
+    balance: RunOutcome;
+    card: string;
+    fullCard: string;
+  } | null>(null);
+
+  const giftRecord = recordOf(result?.gift ?? null);
+  const balanceRecord = recordOf(result?.balance ?? null);
+  const comparison = useMemo(
+    () => buildSpecComparison(giftRecord, balanceRecord),
+    [giftRecord, balanceRecord],
+  );
+
+  async function run(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const cardNumber = normalizeCard(card);
+    if (!/^\d{12,19}$/.test(cardNumber)) {
+      setCardError("Enter 12 to 19 digits.");
+      return;
+    }
+    const locationId = location.trim() || DEFAULT_LOCATION;
+    setCardError(null);
+    setBusy(true);
+    storeLocationId(locationId);
+    const input = { card_number: cardNumber, location_id: locationId };
+    // Both at once: each hook saves its run to history when it succeeds.
+    const [giftResult, balanceResult] = await Promise.allSettled([
+      gift.trigger(input),
+      balance.trigger(input),
+    ]);
+    setResult({
+      gift: toOutcome(giftResult),
+      balance: toOutcome(balanceResult),
+      card: maskCardNumber(cardNumber),
+      // Memory only, for "Copy as cURL" with the full number; never stored.
+      fullCard: cardNumber,
+    });
+    setBusy(false);
+  }
+
+  const notConnected = session?.credentials.source === "none";
+  const failing = comparison.rows.flatMap((row) =>
+    [
+      row.gift.verdict === "fail" ? `${row.label} (Gift Balance Inquiry)` : null,
+      row.balance.verdict === "fail" ? `${row.label} (Balance Inquiry)` : null,
+    ].filter((item): item is string => item !== null),
+  );
+
+  return (
+    <div className="space-y-6">
+      <form
+        onSubmit={(event) => void run(event)}
+        {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
+        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        aria-label="Run both operations"
+        noValidate
+      >
+        <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
+          <Field
+            id={ids.card}
+            label="Card number"
+            value={card}
+            onChange={(event) => setCard(event.target.value)}
+            inputMode="numeric"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="12 to 19 digits"
+            mono
+            required
+            error={cardError}
+            hint="Sent to both operations; shown and kept only masked."
+          />
+          <Field
+            id={ids.location}
+            label="Location ID"
+            value={location}
+            onChange={(event) => setLocation(event.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={64}
+            mono
+            hint="originator.location_id"
+          />
+          <div className="sm:pt-6">
+            <Button type="submit" variant="primary" size="lg" busy={busy} className="w-full sm:w-auto">
+              Run both
+              <RunShortcutHint className="hidden sm:inline" />
+            </Button>
+          </div>
+        </div>
+        {notConnected ? (
+          <Alert tone="warning" title="Not connected" className="mt-4">
+            <p>
+              Both operations need a token.{" "}
+              <Link href="/connect" className="font-medium underline">
+                Connect with credentials
+              </Link>{" "}
+              (the demo credentials are one click away), then run both.
+            </p>
+          </Alert>
+        ) : null}
+      </form>
+
+      <section
+        aria-labelledby={ids.table}
+        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      >
+        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-3.5 dark:border-slate-800">
+          <div className="min-w-0">
+            <h2 id={ids.table} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+              Specification §4.5, with live values
+            </h2>
+            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400" data-testid="spec-verdict">
+              {result && !busy ? (
+                <span
+                  className={
+                    comparison.conforms
+                      ? "mr-2 font-medium text-emerald-700 dark:text-emerald-300"
+                      : failing.length > 0
+                        ? "mr-2 font-medium text-red-700 dark:text-red-300"
+                        : "mr-2 font-medium text-slate-700 dark:text-slate-300"
+                  }
+                >
+                  {comparison.conforms
+                    ? "Conforms to the specification."
+                    : failing.length > 0
+                      ? `${failing.length} difference${failing.length === 1 ? "" : "s"} from the specification.`
+                      : "Not every behaviour could be observed."}
+                </span>
+              ) : null}
+              {result ? (
+                <>
+                  Card <code className="font-mono">{result.card}</code>
+                  {giftRecord || balanceRecord ? ` · ${(giftRecord ?? balanceRecord)!.environment}` : null}
+                </>
+              ) : (
+                "What each operation promises; run both to fill in what they return."
+              )}
+            </p>
+          </div>
+          <ul
+            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400"
+            aria-label="Legend"
+          >
+            {(["pass", "inferred", "fail"] as const).map((verdict) => (
+              <li key={verdict} className="inline-flex items-center gap-1.5">
+                <VerdictMark verdict={verdict} />
+                {verdict === "pass" ? "matches" : verdict === "inferred" ? "inferred" : "differs"}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <SpecTable comparison={comparison} busy={busy} captionId={ids.table} />
+        <div className="border-t border-slate-200 px-5 py-3.5 dark:border-slate-800" aria-live="polite">
+          {busy ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">Running both operations…</p>
+          ) : !result ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              The Gift Balance Inquiry&rsquo;s <code className="font-mono">balance</code> will be checked
+              against the Balance Inquiry&rsquo;s <code className="font-mono">balances.gift</code>.
+            </p>
+          ) : (
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="flex items-center gap-2 text-sm font-medium" data-testid="gift-check">
+                <VerdictMark
+                  verdict={
+                    comparison.giftCheck.verdict === "equal"
+                      ? "pass"
+                      : comparison.giftCheck.verdict === "different"
+                        ? "fail"
+                        : "unknown"
+                  }
+                />
+                <span className="text-slate-900 dark:text-slate-100">{comparison.giftCheck.message}</span>
+              </p>
+              {giftRecord && balanceRecord ? (
+                <Button size="sm" onClick={() => onDiff(giftRecord.id, balanceRecord.id)}>
+                  Diff these two runs
+                </Button>
+              ) : null}
+            </div>
+          )}
+        </div>
+      </section>
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <RunResultPanel
+          title="Gift Balance Inquiry"
+          titleId={ids.gift}
+          outcome={result?.gift ?? null}
+          busy={busy}
+        />
+        <RunResultPanel
+          title="Balance Inquiry"
+          titleId={ids.balance}
+          outcome={result?.balance ?? null}
+          busy={busy}
+          giftBalance={comparison.giftCheck.gift}
+          giftMatches={
+            comparison.giftCheck.verdict === "equal"
+              ? true
+              : comparison.giftCheck.verdict === "different"
+                ? false
+                : null
+          }
+        />
+      </div>
+
+      {/* Full width: the exchange views carry code export controls that need the room. */}
+      {result && !busy ? (
+        <div className="space-y-4">
+          {giftRecord ? (
+            <ExchangeView
+              exchange={giftRecord}
+              fullCardNumber={result.fullCard}
+              title="Gift Balance Inquiry: request and response"
+              defaultOpen={!isSuccessStatus(giftRecord.response.status)}
+            />
+          ) : null}
+          {balanceRecord ? (
+            <ExchangeView
+              exchange={balanceRecord}
+              fullCardNumber={result.fullCard}
+              title="Balance Inquiry: request and response"
+              defaultOpen={!isSuccessStatus(balanceRecord.response.status)}
+            />
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { ExchangeRecord } from "@/lib/api/contracts";
+import { SPEC_PURSES, purseLabel } from "@/lib/client/compare-money";
+import { statusLine } from "@/lib/client/http-status";
+import { responseData, responseError } from "@/lib/client/record-diff";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { cx } from "@/components/ui/class-names";
+import { Skeleton } from "@/components/ui/skeleton";
+import { CopyableValue } from "@/components/exchange/copy-button";
+import { statusTone } from "@/components/exchange/exchange-view";
+import { StatusExplanation } from "@/components/exchange/status-explanation";
+
+/** What one side of "Run both" produced: an exchange record, or the console's error (no answer, no token…). */
+export type RunOutcome =
+  { record: ExchangeRecord } | { error: { code: string; status: number; message: string } };
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[9rem_minmax(0,1fr)] items-baseline gap-3 py-1.5">
+      <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className="min-w-0 text-sm text-slate-900 dark:text-slate-100">{children}</dd>
+    </div>
+  );
+}
+
+function text(value: unknown): string {
+  return typeof value === "string"
+    ? value
+    : value === undefined || value === null
+      ? "—"
+      : JSON.stringify(value);
+}
+
+function GiftFacts({ record }: { record: ExchangeRecord }) {
+  const data = responseData(record);
+  if (!data) return null;
+  const status = data.response_status;
+  return (
+    <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+      <Row term="Gift balance">
+        <span className="font-mono text-2xl font-semibold tabular-nums" data-testid="gift-balance">
+          {text(data.balance)}
+        </span>
+      </Row>
+      <Row term="Result">
+        <span className="flex flex-wrap items-center gap-2">
+          <Badge tone={status === "approved" ? "success" : status === "declined" ? "warning" : "neutral"}>
+            {text(status)}
+          </Badge>
+          <code className="font-mono text-xs text-slate-700 dark:text-slate-300">
+            {text(data.response_code)}
+          </code>
+          <span className="text-slate-600 dark:text-slate-400">{text(data.response_message)}</span>
+        </span>
+      </Row>
+      <Row term="transaction_type">
+        <code className="font-mono text-xs">{text(data.transaction_type)}</code>
+      </Row>
+      <Row term="transaction_id">
+        {typeof data.transaction_id === "string" ? (
+          <CopyableValue value={data.transaction_id} name="transaction_id" />
+        ) : (
+          "—"
+        )}
+      </Row>
+      <Row term="external_id">
+        {typeof data.external_id === "string" ? (
+          <CopyableValue value={data.external_id} name="external_id" />
+        ) : (
+          "—"
+        )}
+      </Row>
+      <Row term="Request Id">
+        {record.request_id ? <CopyableValue value={record.request_id} name="Request Id" /> : "—"}
+      </Row>
+    </dl>
+  );
+}
+
+function BalanceFacts({
+  record,
+  giftBalance,
+  giftMatches,
+}: {
+  record: ExchangeRecord;
+  giftBalance: string | null;
+  giftMatches: boolean | null;
+}) {
+  const data = responseData(record);
+  const balances =
+    data && typeof data.balances === "object" && data.balances !== null
+      ? (data.balances as Record<string, unknown>)
+      : null;
+  if (!balances) return null;
+  const names = [
+    ...SPEC_PURSES.filter((purse) => purse in balances),
+    ...Object.keys(balances).filter((name) => !(SPEC_PURSES as readonly string[]).includes(name)),
+  ];
+  return (
+    <table className="w-full text-sm" aria-label="Balances by purse">
+      <thead className="sr-only">
+        <tr>
+          <th scope="col">Purse</th>
+          <th scope="col">Balance</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+        {names.map((purse) => {
+          const highlighted = purse === "gift";
+          return (
+            <tr key={purse} className={highlighted ? "bg-indigo-50/70 dark:bg-indigo-400/10" : undefined}>
+              <th
+                scope="row"
+                className="py-1.5 pl-2 text-left font-normal text-slate-700 dark:text-slate-300"
+              >
+                {purseLabel(purse)}
+                <code className="ml-2 font-mono text-xs text-slate-500 dark:text-slate-400">{purse}</code>
+              </th>
+              <td className="py-1.5 pr-2 text-right font-mono tabular-nums text-slate-900 dark:text-slate-100">
+                {highlighted && giftMatches !== null ? (
+                  <span
+                    className={cx(
+                      "mr-3 font-sans text-xs",
+                      giftMatches
+                        ? "text-emerald-700 dark:text-emerald-300"
+                        : "text-red-700 dark:text-red-300",
+                    )}
+                  >
+                    {giftMatches ? "= Gift Balance Inquiry" : `≠ Gift Balance Inquiry ${giftBalance ?? ""}`}
+                  </span>
+                ) : null}
+                {text(balances[purse])}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function FailureFacts({ record }: { record: ExchangeRecord }) {
+  const error = responseError(record);
+  return (
+    <div className="space-y-3">
+      <StatusExplanation exchange={record} />
+      {error ? (
+        <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+          <Row term="Error code">
+            <code className="font-mono">{error.code ?? "—"}</code>
+          </Row>
+          {error.title ? <Row term="Title">{error.title}</Row> : null}
+          {error.detail ? <Row term="Detail">{error.detail}</Row> : null}
+        </dl>
+      ) : null}
+    </div>
+  );
+}
+
+/** One side of "Run both": the facts a person reads first (the full exchange is shown below both panels). */
+export function RunResultPanel({
+  title,
+  titleId,
+  outcome,
+  busy,
+  giftBalance = null,
+  giftMatches = null,
+}: {
+  title: string;
+  titleId: string;
+  outcome: RunOutcome | null;
+  busy: boolean;
+  /** For the Balance Inquiry panel: the Gift Balance Inquiry's balance, shown next to balances.gift. */
+  giftBalance?: string | null;
+  /** Whether that balance equals balances.gift; null when they were not compared. */
+  giftMatches?: boolean | null;
+}) {
+  const record = outcome && "record" in outcome ? outcome.record : null;
+  const status = record?.response.status;
+  return (
+    <section
+      aria-labelledby={titleId}
+      aria-busy={busy || undefined}
+      className="flex min-h-[22rem] min-w-0 flex-col rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
+        <h3 id={titleId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+          {title}
+        </h3>
+        <div className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+          {busy ? (
+            <Skeleton className="h-5 w-24" />
+          ) : record ? (
+            <>
+              <span className="tabular-nums">{Math.round(record.duration_ms)} ms</span>
+              <Badge tone={statusTone(status!)} size="sm">
+                {statusLine(status!)}
+              </Badge>
+            </>
+          ) : null}
+        </div>
+      </header>
+      <div className="flex-1 px-5 py-4">
+        {busy ? (
+          <div className="space-y-3" aria-hidden="true">
+            <Skeleton className="h-8 w-28" />
+            <Skeleton className="h-4 w-3/4" />
+            <Skeleton className="h-4 w-2/3" />
+            <Skeleton className="h-4 w-1/2" />
+          </div>
+        ) : !outcome ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">Not run yet.</p>
+        ) : "error" in outcome ? (
+          <Alert tone="danger" title="No answer from the Card Services API" role="alert">
+            <p>
+              {outcome.error.message} <code className="font-mono text-xs">({outcome.error.code})</code>
+            </p>
+            {outcome.error.code === "no_credentials" ? (
+              <p>
+                <Link href="/connect" className="font-medium underline">
+                  Connect with credentials
+                </Link>{" "}
+                first.
+              </p>
+            ) : null}
+          </Alert>
+        ) : status !== undefined && status >= 200 && status < 300 && responseData(outcome.record) ? (
+          outcome.record.operation === "gift_balance_inquiry" ? (
+            <GiftFacts record={outcome.record} />
+          ) : (
+            <BalanceFacts record={outcome.record} giftBalance={giftBalance} giftMatches={giftMatches} />
+          )
+        ) : (
+          <FailureFacts record={outcome.record} />
+        )}
+      </div>
+      {record && !busy ? (
+        <footer className="border-t border-slate-200 px-5 py-2.5 text-xs dark:border-slate-800">
+          <Link
+            href={`/history?run=${encodeURIComponent(record.id)}`}
+            className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+          >
+            Open in history
+          </Link>
+        </footer>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+import type { SpecCell, SpecComparison } from "@/lib/client/spec-comparison";
+import { Skeleton } from "@/components/ui/skeleton";
+import { VerdictMark } from "./verdict-mark";
+
+function LiveCell({ cell, busy }: { cell: SpecCell; busy: boolean }) {
+  if (busy) {
+    return (
+      <td className="px-3 py-2.5 align-top">
+        <Skeleton className="h-5 w-32" />
+      </td>
+    );
+  }
+  return (
+    <td className="px-3 py-2.5 align-top">
+      <div className="flex items-start gap-2">
+        <VerdictMark verdict={cell.verdict} className="mt-0.5" />
+        <div className="min-w-0">
+          <span
+            className={
+              cell.verdict === "unknown" && cell.live === "not run"
+                ? "text-slate-500 dark:text-slate-400"
+                : "font-medium break-words text-slate-900 dark:text-slate-100"
+            }
+          >
+            {cell.live}
+          </span>
+          {cell.note ? (
+            <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{cell.note}</p>
+          ) : null}
+        </div>
+      </div>
+    </td>
+  );
+}
+
+/**
+ * The specification's §4.5 table with, next to each promise, what the runs returned. The "Specification"
+ * columns are the spec's own words; the "This run" columns are live.
+ */
+export function SpecTable({
+  comparison,
+  busy,
+  captionId,
+}: {
+  comparison: SpecComparison;
+  busy: boolean;
+  captionId?: string;
+}) {
+  const head =
+    "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[48rem] border-collapse text-sm" aria-labelledby={captionId}>
+        <colgroup>
+          <col className="w-[18%]" />
+          <col className="w-[15%]" />
+          <col className="w-[26%]" />
+          <col className="w-[15%]" />
+          <col className="w-[26%]" />
+        </colgroup>
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-800">
+            <td className="px-3 pt-2" />
+            <th
+              scope="colgroup"
+              colSpan={2}
+              className="border-l border-slate-200 px-3 pt-2 text-left text-sm font-semibold text-slate-900 dark:border-slate-800 dark:text-slate-100"
+            >
+              Gift Balance Inquiry
+            </th>
+            <th
+              scope="colgroup"
+              colSpan={2}
+              className="border-l border-slate-200 px-3 pt-2 text-left text-sm font-semibold text-slate-900 dark:border-slate-800 dark:text-slate-100"
+            >
+              Balance Inquiry
+            </th>
+          </tr>
+          <tr className="border-b border-slate-200 dark:border-slate-800">
+            <th scope="col" className={head}>
+              Behaviour
+            </th>
+            <th scope="col" className={`${head} border-l border-slate-200 dark:border-slate-800`}>
+              Specification
+            </th>
+            <th scope="col" className={head}>
+              This run
+            </th>
+            <th scope="col" className={`${head} border-l border-slate-200 dark:border-slate-800`}>
+              Specification
+            </th>
+            <th scope="col" className={head}>
+              This run
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {comparison.rows.map((row) => (
+            <tr key={row.id} data-row={row.id}>
+              <th
+                scope="row"
+                className="px-3 py-2.5 text-left align-top font-medium text-slate-800 dark:text-slate-200"
+              >
+                {row.label}
+              </th>
+              <td className="border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 dark:border-slate-800 dark:text-slate-400">
+                {row.gift.expected}
+              </td>
+              <LiveCell cell={row.gift} busy={busy} />
+              <td className="border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 dark:border-slate-800 dark:text-slate-400">
+                {row.balance.expected}
+              </td>
+              <LiveCell cell={row.balance} busy={busy} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

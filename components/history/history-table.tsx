@@ -1,0 +1,217 @@
+"use client";
+
+import { environmentLabel } from "@/lib/client/environments";
+import { OPERATION_LABELS, summarizeExchange, type ExchangeOutcome } from "@/lib/client/exchange-summary";
+import type { HistoryRun } from "@/lib/client/history-store";
+import { statusLine } from "@/lib/client/http-status";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/class-names";
+import { Skeleton } from "@/components/ui/skeleton";
+import { statusTone } from "@/components/exchange/exchange-view";
+
+const OUTCOME_TONES: Record<ExchangeOutcome, BadgeTone> = {
+  approved: "success",
+  declined: "warning",
+  success: "neutral",
+  failure: "danger",
+};
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+
+const head =
+  "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+
+export interface RowActions {
+  onOpen: (run: HistoryRun) => void;
+  onReplay: (run: HistoryRun, reuseRequestId: boolean) => void;
+  onDelete: (run: HistoryRun) => void;
+  onToggleSelected: (run: HistoryRun) => void;
+}
+
+export function HistoryTableSkeleton() {
+  return (
+    <div aria-hidden="true" className="divide-y divide-slate-100 dark:divide-slate-800">
+      {Array.from({ length: 6 }, (_, index) => (
+        <div key={index} className="flex h-14 items-center gap-4 px-3">
+          <Skeleton className="h-4 w-4" />
+          <Skeleton className="h-4 w-24" />
+          <Skeleton className="h-4 w-48" />
+          <Skeleton className="h-4 w-20" />
+          <Skeleton className="h-5 w-24" />
+          <Skeleton className="ml-auto h-7 w-40" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function HistoryTable({
+  runs,
+  selected,
+  labelledBy,
+  actions,
+}: {
+  runs: readonly HistoryRun[];
+  selected: readonly string[];
+  labelledBy: string;
+  actions: RowActions;
+}) {
+  return (
+    <div className="overflow-x-auto">
+      <table
+        className="w-full min-w-[60rem] text-sm"
+        aria-labelledby={labelledBy}
+        data-testid="history-table"
+      >
+        <thead className="border-b border-slate-200 dark:border-slate-800">
+          <tr>
+            <th scope="col" className={cx(head, "w-10")}>
+              <span className="sr-only">Select for diff</span>
+            </th>
+            <th scope="col" className={head}>
+              Time
+            </th>
+            <th scope="col" className={head}>
+              Operation
+            </th>
+            <th scope="col" className={head}>
+              Environment
+            </th>
+            <th scope="col" className={head}>
+              Status
+            </th>
+            <th scope="col" className={head}>
+              Result
+            </th>
+            <th scope="col" className={cx(head, "text-right")}>
+              Time taken
+            </th>
+            <th scope="col" className={cx(head, "text-right")}>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          {runs.map((run) => {
+            const { exchange } = run;
+            const started = new Date(run.started_at);
+            const summary = summarizeExchange(exchange);
+            const isSelected = selected.includes(run.id);
+            const name = `${OPERATION_LABELS[exchange.operation]}${run.card ? ` ${run.card.masked}` : ""} at ${timeFormat.format(started)}`;
+            return (
+              <tr
+                key={run.id}
+                data-run-id={run.id}
+                className={cx(
+                  "h-14 hover:bg-slate-50 dark:hover:bg-slate-800/40",
+                  isSelected && "bg-indigo-50/70 dark:bg-indigo-400/10",
+                )}
+              >
+                <td className="px-3">
+                  <input
+                    type="checkbox"
+                    checked={isSelected}
+                    onChange={() => actions.onToggleSelected(run)}
+                    aria-label={`Select ${name} for diff`}
+                    className="size-4 accent-indigo-600"
+                  />
+                </td>
+                <td className="px-3 whitespace-nowrap">
+                  <time dateTime={run.started_at} title={started.toLocaleString()} className="tabular-nums">
+                    <span className="text-slate-900 dark:text-slate-100">{timeFormat.format(started)}</span>
+                    <span className="ml-1.5 text-xs text-slate-600 dark:text-slate-400">
+                      {dateFormat.format(started)}
+                    </span>
+                  </time>
+                </td>
+                <td className="px-3">
+                  <span className="block font-medium text-slate-900 dark:text-slate-100">
+                    {OPERATION_LABELS[exchange.operation]}
+                  </span>
+                  <span className="block font-mono text-xs text-slate-600 dark:text-slate-400">
+                    {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
+                    {run.location_id ? ` · ${run.location_id}` : ""}
+                  </span>
+                </td>
+                <td className="px-3 whitespace-nowrap text-slate-700 dark:text-slate-300">
+                  {environmentLabel(exchange.environment)}
+                </td>
+                <td className="px-3">
+                  <Badge tone={statusTone(exchange.response.status)}>
+                    {statusLine(exchange.response.status)}
+                  </Badge>
+                </td>
+                <td className="max-w-56 px-3">
+                  <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full truncate">
+                    {summary.label}
+                  </Badge>
+                </td>
+                <td className="px-3 text-right whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+                  {Math.round(exchange.duration_ms)} ms
+                </td>
+                <td className="px-3">
+                  <div className="flex items-center justify-end gap-1">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => actions.onOpen(run)}
+                      aria-label={`Open ${name}`}
+                    >
+                      Open
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => actions.onReplay(run, false)}
+                      aria-label={`Replay ${name}`}
+                    >
+                      Replay
+                    </Button>
+                    {exchange.operation === "gift_balance_inquiry" && exchange.request_id ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() => actions.onReplay(run, true)}
+                        aria-label={`Replay ${name} with the same Request Id`}
+                        title="Replay with the same Request Id"
+                      >
+                        Same Request Id
+                      </Button>
+                    ) : (
+                      // Keeps the columns aligned whether or not the row offers the action.
+                      <span aria-hidden="true" className="invisible h-8 px-2.5 text-xs">
+                        Same Request Id
+                      </span>
+                    )}
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => actions.onDelete(run)}
+                      aria-label={`Delete ${name}`}
+                      title="Delete this run"
+                      className="w-8 px-0 text-slate-500 hover:text-red-700 dark:text-slate-400 dark:hover:text-red-300"
+                    >
+                      <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
+                        <path
+                          fillRule="evenodd"
+                          d="M8.75 1A2.75 2.75 0 0 0 6 3.75v.443c-.795.077-1.584.176-2.365.298a.75.75 0 1 0 .23 1.482l.149-.022.841 10.518A2.75 2.75 0 0 0 7.596 19h4.807a2.75 2.75 0 0 0 2.742-2.53l.841-10.52.149.023a.75.75 0 0 0 .23-1.482A41.03 41.03 0 0 0 14 4.193V3.75A2.75 2.75 0 0 0 11.25 1h-2.5ZM10 4c.84 0 1.673.025 2.5.075V3.75c0-.69-.56-1.25-1.25-1.25h-2.5c-.69 0-1.25.56-1.25 1.25v.325C8.327 4.025 9.16 4 10 4ZM8.58 7.72a.75.75 0 0 0-1.5.06l.3 7.5a.75.75 0 1 0 1.5-.06l-.3-7.5Zm4.34.06a.75.75 0 1 0-1.5-.06l-.3 7.5a.75.75 0 1 0 1.5.06l.3-7.5Z"
+                          clipRule="evenodd"
+                        />
+                      </svg>
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState, type FormEvent } from "react";
+import type { ExchangeRecord } from "@/lib/api/contracts";
+import { matchesMask } from "@/lib/client/code-export";
+import { environmentLabel } from "@/lib/client/environments";
+import { OPERATION_LABELS, summarizeExchange } from "@/lib/client/exchange-summary";
+import { ApiClientError } from "@/lib/client/fetcher";
+import type { HistoryRun } from "@/lib/client/history-store";
+import { statusLine } from "@/lib/client/http-status";
+import { useRequestToken, useRunInquiry, useSession } from "@/lib/client/use-console-api";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
+import { StatusExplanation } from "@/components/exchange/status-explanation";
+
+function stringAt(value: unknown, path: string[]): string | null {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return null;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return typeof current === "string" ? current : null;
+}
+
+/**
+ * Re-runs a history entry with the same inputs. History keeps card numbers masked only, and the console
+ * keeps no full number anywhere (not even in memory across pages), so the user types the card number again;
+ * it must match the recorded mask, so a replay cannot silently run a different card.
+ */
+export function ReplayForm({
+  run,
+  reuseRequestId,
+  onOpenRun,
+}: {
+  run: HistoryRun;
+  /** Send the original X-Request-Id again (Gift Balance Inquiry): the sandbox answers 409 duplicate_request_id. */
+  reuseRequestId: boolean;
+  onOpenRun: (id: string) => void;
+}) {
+  const ids = { card: useId(), location: useId(), reuse: useId(), result: useId() };
+  const { exchange } = run;
+  const { data: session } = useSession();
+  const gift = useRunInquiry("gift_balance_inquiry");
+  const balance = useRunInquiry("balance_inquiry");
+  const token = useRequestToken();
+
+  const [card, setCard] = useState("");
+  const [location, setLocation] = useState(run.location_id ?? "");
+  const [reuse, setReuse] = useState(reuseRequestId);
+  const [cardError, setCardError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ record: ExchangeRecord } | { error: string } | null>(null);
+
+  const isToken = exchange.operation === "token";
+  const isGift = exchange.operation === "gift_balance_inquiry";
+  const entryMode = stringAt(exchange.request.body, ["data", "entry_mode"]);
+  const pinMode = stringAt(exchange.request.body, ["data", "pin_mode"]);
+  const originalRequestId = exchange.request_id ?? null;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    let cardNumber = "";
+    if (!isToken) {
+      cardNumber = card.replace(/[\s-]/g, "");
+      if (!/^\d{12,19}$/.test(cardNumber))
+        return setCardError("Enter the full card number: 12 to 19 digits.");
+      if (run.card && !matchesMask(run.card.masked, cardNumber)) {
+        return setCardError(`This is not ${run.card.masked}, the card of the original run.`);
+      }
+    }
+    setCardError(null);
+    setBusy(true);
+    setResult(null);
+    try {
+      let record: ExchangeRecord;
+      if (isToken) {
+        record = (await token.trigger({})).exchange;
+      } else {
+        const input = {
+          card_number: cardNumber,
+          location_id: location.trim() || "console",
+          ...(entryMode ? { entry_mode: entryMode } : {}),
+          ...(pinMode ? { pin_mode: pinMode } : {}),
+        };
+        record = isGift
+          ? await gift.trigger({
+              ...input,
+              ...(reuse && originalRequestId ? { request_id: originalRequestId } : {}),
+            })
+          : await balance.trigger(input);
+      }
+      setResult({ record });
+    } catch (error) {
+      setResult({
+        error:
+          error instanceof ApiClientError
+            ? `${error.message} (${error.code})`
+            : error instanceof Error
+              ? error.message
+              : String(error),
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const currentEnvironment = session?.environment;
+  return (
+    <div className="space-y-5">
+      <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4" aria-label="Replay">
+        {currentEnvironment && currentEnvironment !== exchange.environment ? (
+          <Alert tone="warning" title="Different environment">
+            <p>
+              The original ran against {environmentLabel(exchange.environment)}; the replay runs against the
+              current environment, {environmentLabel(currentEnvironment)}.
+            </p>
+          </Alert>
+        ) : null}
+        {isToken ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Requests a new token with the credentials of this session. The token itself stays on the server.
+          </p>
+        ) : (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              id={ids.card}
+              label="Card number"
+              value={card}
+              onChange={(event) => setCard(event.target.value)}
+              inputMode="numeric"
+              autoComplete="off"
+              spellCheck={false}
+              mono
+              required
+              placeholder={run.card?.masked ?? "12 to 19 digits"}
+              error={cardError}
+              hint={`History keeps only ${run.card?.masked ?? "the masked number"}: type the full number again.`}
+            />
+            <Field
+              id={ids.location}
+              label="Location ID"
+              value={location}
+              onChange={(event) => setLocation(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={64}
+              mono
+              hint={`As recorded${entryMode ? ` · entry_mode ${entryMode}` : ""}${pinMode ? ` · pin_mode ${pinMode}` : ""}`}
+            />
+          </div>
+        )}
+        {isGift && originalRequestId ? (
+          <div className="rounded-lg border border-slate-200 px-4 py-3 dark:border-slate-800">
+            <label htmlFor={ids.reuse} className="flex items-start gap-2.5 text-sm">
+              <input
+                id={ids.reuse}
+                type="checkbox"
+                checked={reuse}
+                onChange={(event) => setReuse(event.target.checked)}
+                className="mt-0.5 size-4 accent-indigo-600"
+              />
+              <span>
+                <span className="font-medium text-slate-900 dark:text-slate-100">
+                  Reuse the same Request Id
+                </span>{" "}
+                <code className="font-mono text-xs break-all text-slate-700 dark:text-slate-300">
+                  {originalRequestId}
+                </code>
+                <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-400">
+                  X-Request-Id must be unique for each Gift Balance Inquiry (spec §8): the sandbox answers 409
+                  duplicate_request_id and records nothing. Unchecked, the server makes a fresh one.
+                </span>
+              </span>
+            </label>
+          </div>
+        ) : null}
+        <div className="flex justify-end">
+          <Button type="submit" variant="primary" busy={busy}>
+            {isToken ? "Request a new token" : `Replay ${OPERATION_LABELS[exchange.operation]}`}
+          </Button>
+        </div>
+      </form>
+
+      <div aria-live="polite" aria-labelledby={ids.result}>
+        <h3 id={ids.result} className="sr-only">
+          Replay result
+        </h3>
+        {result && "error" in result ? (
+          <Alert tone="danger" title="The replay got no answer" role="alert">
+            <p>{result.error}</p>
+          </Alert>
+        ) : null}
+        {result && "record" in result ? (
+          <div className="space-y-3" data-testid="replay-result">
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="flex flex-wrap items-center gap-2 text-sm">
+                <span className="font-medium text-slate-900 dark:text-slate-100">Replayed:</span>
+                <Badge tone={statusTone(result.record.response.status)} size="lg">
+                  {statusLine(result.record.response.status)}
+                </Badge>
+                <span className="text-slate-700 dark:text-slate-300">
+                  {summarizeExchange(result.record).label}
+                </span>
+              </p>
+              <div className="flex gap-2">
+                <Link
+                  href={`/compare?view=diff&a=${encodeURIComponent(run.id)}&b=${encodeURIComponent(result.record.id)}`}
+                  className={buttonClasses("secondary", "sm")}
+                >
+                  Diff with the original
+                </Link>
+                <Button size="sm" onClick={() => onOpenRun(result.record.id)}>
+                  Open this run
+                </Button>
+              </div>
+            </div>
+            <StatusExplanation exchange={result.record} />
+            <ExchangeView exchange={result.record} title="Replay: request and response" />
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * Filtering and labelling of history runs (lib/client/history-store.ts): what the history table and the
+ * compare page's run pickers show. Pure functions, so the rules are unit-tested.
+ */
+import type { EnvironmentName, OperationName } from "@/lib/api/contracts";
+import { OPERATION_LABELS } from "./exchange-summary";
+import type { HistoryRun } from "./history-store";
+
+/** A status filter: a class ("2xx") or one exact status ("409"). */
+export type StatusFilter = "" | "2xx" | "3xx" | "4xx" | "5xx" | `${number}`;
+
+export interface HistoryFilters {
+  operation: OperationName | "";
+  environment: EnvironmentName | "";
+  /** Last four digits of the card; partial input matches the end of the last four. */
+  cardLast4: string;
+  status: StatusFilter;
+}
+
+export const EMPTY_FILTERS: HistoryFilters = { operation: "", environment: "", cardLast4: "", status: "" };
+
+export function hasActiveFilters(filters: HistoryFilters): boolean {
+  return Boolean(filters.operation || filters.environment || filters.cardLast4 || filters.status);
+}
+
+function statusMatches(status: number, filter: StatusFilter): boolean {
+  if (!filter) return true;
+  if (/^\dxx$/.test(filter)) return Math.floor(status / 100) === Number(filter[0]);
+  return status === Number(filter);
+}
+
+export function filterRuns(runs: readonly HistoryRun[], filters: HistoryFilters): HistoryRun[] {
+  const last4 = filters.cardLast4.replace(/\D/g, "");
+  return runs.filter(
+    (run) =>
+      (!filters.operation || run.exchange.operation === filters.operation) &&
+      (!filters.environment || run.exchange.environment === filters.environment) &&
+      (!last4 || (run.card !== null && run.card.last4.endsWith(last4))) &&
+      statusMatches(run.exchange.response.status, filters.status),
+  );
+}
+
+/** The statuses present in the runs, ascending: the exact-status options of the filter. */
+export function statusesIn(runs: readonly HistoryRun[]): number[] {
+  return [...new Set(runs.map((run) => run.exchange.response.status))].sort((a, b) => a - b);
+}
+
+const OPERATIONS = new Set<string>(Object.keys(OPERATION_LABELS));
+const ENVIRONMENT_NAMES = new Set<string>(["embedded", "sandbox", "production"]);
+
+/** Filters from URL search parameters, ignoring anything that is not a valid value. */
+export function filtersFromSearch(params: URLSearchParams): HistoryFilters {
+  const operation = params.get("operation") ?? "";
+  const environment = params.get("environment") ?? "";
+  const card = (params.get("card") ?? "").replace(/\D/g, "").slice(0, 4);
+  const status = params.get("status") ?? "";
+  return {
+    operation: OPERATIONS.has(operation) ? (operation as OperationName) : "",
+    environment: ENVIRONMENT_NAMES.has(environment) ? (environment as EnvironmentName) : "",
+    cardLast4: card,
+    status: /^([1-5]xx|[1-5]\d\d)$/.test(status) ? (status as StatusFilter) : "",
+  };
+}
+
+/** The search parameters of a set of filters (empty ones left out), on top of `base`. */
+export function filtersToSearch(filters: HistoryFilters, base = new URLSearchParams()): URLSearchParams {
+  const params = new URLSearchParams(base);
+  const entries: [string, string][] = [
+    ["operation", filters.operation],
+    ["environment", filters.environment],
+    ["card", filters.cardLast4],
+    ["status", filters.status],
+  ];
+  for (const [key, value] of entries) {
+    if (value) params.set(key, value);
+    else params.delete(key);
+  }
+  return params;
+}
+
+/** A run in one line, for pickers: "Gift Balance Inquiry · 600649******0001 · 201 · embedded". */
+export function runLabel(run: HistoryRun): string {
+  const parts = [
+    OPERATION_LABELS[run.exchange.operation],
+    run.card?.masked,
+    String(run.exchange.response.status),
+    run.exchange.environment,
+  ];
+  return parts.filter(Boolean).join(" · ");
+}

@@ -1,0 +1,222 @@
+/**
+ * The compare page in Chromium against the embedded sandbox: "Run both" fills the spec §4.5 table with live
+ * values (201 vs 200, gift 25.00 equals balances.gift) and saves both runs; the diff of two history
+ * entries is purse-aware and hides volatile fields unless asked.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+
+const ACTIVE_CARD = "6006491000000001";
+const EMPTY_CARD = "6006491000000019";
+
+let server: ConsoleServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+async function setDark(target: Page, dark: boolean) {
+  await target.evaluate((on) => document.documentElement.classList.toggle("dark", on), dark);
+  // Lets colour transitions finish before a screenshot; nothing is asserted on time.
+  await target.waitForTimeout(400);
+}
+
+async function screenshotBoth(target: Page, name: string) {
+  for (const dark of [false, true]) {
+    await setDark(target, dark);
+    await target.screenshot({ path: screenshotPath(`${name}-${dark ? "dark" : "light"}`), fullPage: true });
+  }
+  await setDark(target, false);
+}
+
+/** Text of a spec-table cell: the row is a behaviour, the column 0–4 (behaviour, spec, live, spec, live). */
+async function specCell(target: Page, rowId: string, column: number): Promise<string> {
+  return (await target.locator(`tr[data-row="${rowId}"] > *`).nth(column).innerText()).trim();
+}
+
+async function runBoth(target: Page, card: string) {
+  await target.getByLabel("Card number").fill(card);
+  await target.getByRole("button", { name: /^Run both/ }).click();
+  await expect
+    .poll(async () => target.getByTestId("gift-check").count(), { timeout: 20_000 })
+    .toBeGreaterThan(0);
+}
+
+async function historyCount(target: Page): Promise<number> {
+  return target.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open("card-services-console");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const request = open.result.transaction("runs", "readonly").objectStore("runs").count();
+          request.onsuccess = () => {
+            resolve(request.result);
+            open.result.close();
+          };
+          request.onerror = () => reject(request.error);
+        };
+      }),
+  );
+}
+
+/** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */
+async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await read();
+    if (last === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${String(expected)}, last saw ${String(last)}`);
+}
+
+describe("compare page", () => {
+  beforeAll(async () => {
+    server = await startConsole();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await page.goto(`${server.url}/connect`);
+    await page.getByRole("button", { name: "Use demo credentials" }).click();
+    await waitFor(
+      async () => (await page.evaluate(() => fetch("/api/session").then((r) => r.json()))).credentials.source,
+      "session",
+    );
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("before a run, shows the specification's promises with nothing filled in", async () => {
+    await page.goto(`${server.url}/compare`);
+    const table = page.getByRole("table", { name: /Specification §4\.5/ });
+    await table.waitFor();
+    expect(await specCell(page, "status", 1)).toBe("201");
+    expect(await specCell(page, "status", 3)).toBe("200");
+    expect(await specCell(page, "status", 2)).toContain("not run");
+  });
+
+  it("runs both operations for one card: 201 vs 200, and the gift balance 25.00 equals balances.gift", async () => {
+    await page.goto(`${server.url}/compare`);
+    const before = await historyCount(page).catch(() => 0);
+    await runBoth(page, ACTIVE_CARD);
+
+    expect(await specCell(page, "status", 2)).toContain("201");
+    expect(await specCell(page, "status", 4)).toContain("200");
+    expect(await specCell(page, "transaction", 2)).toMatch(/yes, transaction_id [0-9a-f-]{36}/);
+    expect(await specCell(page, "transaction", 4)).toContain("no transaction_id");
+    expect(await specCell(page, "balance", 2)).toContain("balance 25.00");
+    expect(await specCell(page, "balance", 4)).toContain("balances with 8 of 8 purses");
+    expect(await specCell(page, "result", 2)).toContain("approved, transaction_approved");
+    expect(await specCell(page, "result", 4)).toContain("none");
+    expect(await specCell(page, "request_id", 2)).toMatch(/yes, by \S+/);
+    // Every live cell is judged: none differs from the specification.
+    expect(await page.locator("tr[data-row] [title='differs from the specification']").count()).toBe(0);
+
+    expect(await page.getByTestId("gift-check").innerText()).toContain(
+      "The Gift balance 25.00 equals balances.gift 25.00.",
+    );
+    expect(await page.getByTestId("spec-verdict").innerText()).toContain("Conforms to the specification.");
+    expect(await page.getByTestId("gift-balance").innerText()).toBe("25.00");
+    const purses = page.getByRole("table", { name: "Balances by purse" }).locator("tbody tr");
+    expect(await purses.count()).toBe(8);
+    expect(await purses.first().innerText()).toMatch(/Gift\s*gift\s+25\.00/);
+
+    // The card is shown masked, never in full, once the run is done.
+    expect(await page.locator("main").innerText()).toContain("600649******0001");
+    // Both runs were saved to history.
+    await expect.poll(() => historyCount(page)).toBe(before + 2);
+    await screenshotBoth(page, "compare-run-both");
+  });
+
+  it("rejects a card number that is not 12 to 19 digits, without calling the API", async () => {
+    await page.goto(`${server.url}/compare`);
+    const before = await historyCount(page);
+    await page.getByLabel("Card number").fill("1234");
+    await page.getByRole("button", { name: /^Run both/ }).click();
+    await page.getByText("Enter 12 to 19 digits.").waitFor();
+    expect(await page.getByLabel("Card number").getAttribute("aria-invalid")).toBe("true");
+    expect(await historyCount(page)).toBe(before);
+  });
+
+  it("shows an inactive card's declined gift inquiry next to its balances", async () => {
+    await page.goto(`${server.url}/compare`);
+    await runBoth(page, "6006491000000027");
+    expect(await specCell(page, "result", 2)).toContain("declined, card_inactive");
+    expect(await specCell(page, "status", 4)).toContain("200");
+    expect(await page.getByTestId("gift-check").innerText()).toContain(
+      "The Gift Balance Inquiry was declined card_inactive: its balance 0.00 is not compared with balances.gift 10.00.",
+    );
+  });
+
+  it("diffs the two runs of 'Run both': only the Gift purse is comparable", async () => {
+    await page.goto(`${server.url}/compare`);
+    await runBoth(page, ACTIVE_CARD);
+    await page.getByRole("button", { name: "Diff these two runs" }).click();
+    await page.getByRole("tab", { name: "Diff two runs", selected: true }).waitFor();
+    expect(page.url()).toMatch(/view=diff&a=[^&]+&b=[^&]+/);
+
+    const facts = page.getByRole("table").filter({ hasText: "HTTP status" });
+    expect(await facts.locator("tr", { hasText: "HTTP status" }).innerText()).toMatch(/201\s+200/);
+    const gift = page.locator('[data-testid="purse-diff"] tr[data-purse="gift"]');
+    expect(await gift.innerText()).toMatch(/25\.00\s+25\.00\s+±0\.00\s+same/);
+    const loyalty = page.locator('[data-testid="purse-diff"] tr[data-purse="loyalty"]');
+    expect(await loyalty.innerText()).toMatch(/120\.00\s+±?\S*\s*not reported/);
+    expect(await page.getByText(/different operations/).count()).toBeGreaterThan(0);
+  });
+
+  it("diffs two history entries purse by purse and hides volatile fields unless asked", async () => {
+    await page.goto(`${server.url}/compare`);
+    await runBoth(page, EMPTY_CARD);
+    await page.getByRole("tab", { name: "Diff two runs" }).click();
+
+    // A: the Balance Inquiry of the active card; B: the newest Balance Inquiry (the empty card).
+    const options = await page.getByLabel("A (before)").locator("option").allInnerTexts();
+    const activeBalance = options.find((text) => text.includes("· Balance Inquiry · 600649******0001 · 200"));
+    const emptyBalance = options.find((text) => text.includes("· Balance Inquiry · 600649******0019 · 200"));
+    expect(activeBalance && emptyBalance).toBeTruthy();
+    await page.getByLabel("A (before)").selectOption({ label: activeBalance! });
+    await page.getByLabel("B (after)").selectOption({ label: emptyBalance! });
+
+    const row = (purse: string) => page.locator(`[data-testid="purse-diff"] tr[data-purse="${purse}"]`);
+    await row("gift").waitFor();
+    expect(await row("gift").innerText()).toMatch(/25\.00\s+0\.00\s+-25\.00\s+changed/);
+    expect(await row("loyalty").innerText()).toMatch(/120\.00\s+0\.00\s+-120\.00\s+changed/);
+    expect(await row("discount").innerText()).toMatch(/0\.00\s+0\.00\s+±0\.00\s+same/);
+    expect(await page.getByText(/different cards/).count()).toBeGreaterThan(0);
+
+    const fields = page.getByTestId("field-diff");
+    expect(await fields.locator("tr[data-field='response.body.data.balances.gift']").count()).toBe(1);
+    expect(await fields.locator("tr[data-field='response.body.data.system_time']").count()).toBe(0);
+    expect(await page.getByTestId("field-diff-summary").innerText()).toMatch(/volatile differences? hidden/);
+
+    await page.getByLabel("Show volatile fields").check();
+    await fields.locator("tr[data-field='response.body.data.system_time']").waitFor();
+    expect(await fields.locator("tr[data-field='record.duration_ms']").count()).toBe(1);
+    await page.getByLabel("Show volatile fields").uncheck();
+    await screenshotBoth(page, "compare-diff");
+  });
+
+  it("two runs of the same inquiry match apart from volatile fields", async () => {
+    await page.goto(`${server.url}/compare`);
+    await runBoth(page, ACTIVE_CARD);
+    await runBoth(page, ACTIVE_CARD);
+    // With no pair chosen, the diff takes the newest run and the previous one of the same operation and card.
+    await page.getByRole("tab", { name: "Diff two runs" }).click();
+    await page.getByTestId("diff-verdict").waitFor();
+    expect(await page.getByTestId("diff-verdict").innerText()).toBe(
+      "The responses match, apart from volatile fields.",
+    );
+    expect(await page.getByText("No differences apart from volatile fields").count()).toBe(1);
+
+    await page.getByLabel("Show volatile fields").check();
+    const fields = page.getByTestId("field-diff");
+    await fields.locator("tr[data-field='record.started_at']").first().waitFor();
+    expect(await fields.locator("tr", { hasText: "volatile" }).count()).toBeGreaterThan(3);
+  });
+});
