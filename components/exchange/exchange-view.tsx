@@ -195,6 +195,16 @@ export function ExchangeView({
             </ul>
           </div>
         ) : null}
+        {exchange.timings ? (
+          <p className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
+            Upstream {Math.round(exchange.timings.upstream_ms)} ms · token{" "}
+            {Math.round(exchange.timings.token_ms)} ms
+            {exchange.timings.retried_ms !== undefined
+              ? ` · first attempt (401) ${Math.round(exchange.timings.retried_ms)} ms`
+              : ""}{" "}
+            · total {Math.round(exchange.timings.total_ms)} ms
+          </p>
+        ) : null}
         <div>
           <SubHeading>Headers</SubHeading>
           <HeadersTable headers={response.headers} caption="Response headers" />

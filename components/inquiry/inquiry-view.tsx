@@ -17,6 +17,8 @@ import { RunShortcutHint } from "@/components/ui/kbd";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
+import { ExchangeView } from "@/components/exchange/exchange-view";
+import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { InquiryResult } from "./inquiry-result";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
 
@@ -69,42 +71,75 @@ interface Run {
   typedCard: string;
 }
 
+const ERROR_TITLES: Record<string, string> = {
+  no_credentials: "Connect first",
+  token_refused: "The token endpoint refused the credentials",
+  upstream_timeout: "The upstream did not answer in time",
+  upstream_unreachable: "The upstream could not be reached",
+  upstream_tls_error: "The upstream's TLS connection failed",
+  validation_failed: "Check the highlighted fields",
+};
+
+/** The exchange record an error carries, e.g. the refused token request of `token_refused`. */
+function errorExchange(error: ApiClientError): ExchangeRecord | null {
+  const details = error.details as { exchange?: ExchangeRecord } | undefined;
+  return details?.exchange && typeof details.exchange === "object" ? details.exchange : null;
+}
+
 function ApiErrorAlert({ error }: { error: ApiClientError }) {
-  const titles: Record<string, string> = {
-    no_credentials: "Connect first",
-    upstream_timeout: "The upstream did not answer in time",
-    upstream_unreachable: "The upstream could not be reached",
-  };
-  const title =
-    titles[error.code] ??
-    (error.status === 504
-      ? "The upstream did not answer in time"
-      : error.status === 502
-        ? "The upstream could not be reached"
-        : "The inquiry could not run");
+  const title = ERROR_TITLES[error.code] ?? "The inquiry could not run";
+  const noAnswer = error.status === 502 || error.status === 504;
+  const exchange = errorExchange(error);
   return (
-    <Alert
-      tone="danger"
-      role="alert"
-      title={title}
-      action={
-        error.code === "no_credentials" ? (
-          <Link href="/connect" className={buttonClasses("secondary", "sm")}>
-            Go to Connect
-          </Link>
-        ) : null
-      }
-    >
-      <p>{error.message}</p>
-      <p className="font-mono text-xs opacity-80">
-        {error.status ? `HTTP ${error.status} · ` : ""}
-        {error.code}
-      </p>
-      {error.status === 502 || error.status === 504 ? (
-        <p>No response came back, so there is no exchange to show; nothing was recorded in history.</p>
+    <div className="space-y-4">
+      <Alert
+        tone="danger"
+        role="alert"
+        title={title}
+        action={
+          error.code === "no_credentials" || error.code === "token_refused" ? (
+            <Link href="/connect" className={buttonClasses("secondary", "sm")}>
+              Go to Connect
+            </Link>
+          ) : null
+        }
+      >
+        <p>{error.message}</p>
+        <p className="font-mono text-xs opacity-80">
+          {error.status ? `HTTP ${error.status} · ` : ""}
+          {error.code}
+        </p>
+        {noAnswer ? (
+          <p>No response came back, so there is no exchange to show, and nothing was saved to history.</p>
+        ) : null}
+      </Alert>
+      {exchange ? (
+        <>
+          <StatusExplanation exchange={exchange} />
+          <ExchangeView exchange={exchange} title="The refused token request" defaultOpen />
+        </>
       ) : null}
-    </Alert>
+    </div>
   );
+}
+
+/** Field names of the console's validation details → the form's fields. */
+const FIELD_OF: Record<string, keyof FormValues> = {
+  card_number: "cardNumber",
+  location_id: "locationId",
+  entry_mode: "entryMode",
+  pin_mode: "pinMode",
+  request_id: "requestId",
+};
+
+function fieldErrorsOf(error: ApiClientError): FieldErrors {
+  const fields = (error.details as { fields?: Record<string, string[]> } | undefined)?.fields ?? {};
+  const errors: FieldErrors = {};
+  for (const [name, messages] of Object.entries(fields)) {
+    const field = FIELD_OF[name];
+    if (field && messages[0]) errors[field] = messages[0];
+  }
+  return errors;
 }
 
 function EmptyResult() {
@@ -197,8 +232,10 @@ export function InquiryView() {
             )
           : await balance.trigger(base);
       setRun({ exchange, typedCard });
-    } catch (error) {
-      setRunError(error as ApiClientError);
+    } catch (caught) {
+      const error = caught as ApiClientError;
+      setRunError(error);
+      if (error.code === "validation_failed") setErrors(fieldErrorsOf(error));
     }
   }
 

@@ -13,6 +13,14 @@ function subscribe(onChange: () => void) {
 
 const isDarkNow = () => document.documentElement.classList.contains("dark");
 
+/** Applies the theme with transitions off for two frames, so that every colour changes at once. */
+function applyTheme(dark: boolean) {
+  const root = document.documentElement;
+  root.classList.add("theme-switching");
+  root.classList.toggle("dark", dark);
+  requestAnimationFrame(() => requestAnimationFrame(() => root.classList.remove("theme-switching")));
+}
+
 /**
  * Light/dark toggle. The theme follows the system until the user picks one; picking the system's own
  * theme again returns to following it.
@@ -23,7 +31,7 @@ export function ThemeToggle() {
   useEffect(() => {
     const media = window.matchMedia(SYSTEM_DARK);
     const follow = () => {
-      if (storedTheme() === null) document.documentElement.classList.toggle("dark", media.matches);
+      if (storedTheme() === null) applyTheme(media.matches);
     };
     media.addEventListener("change", follow);
     return () => media.removeEventListener("change", follow);
@@ -31,7 +39,7 @@ export function ThemeToggle() {
 
   const toggle = useCallback(() => {
     const next = !isDarkNow();
-    document.documentElement.classList.toggle("dark", next);
+    applyTheme(next);
     const systemDark = window.matchMedia(SYSTEM_DARK).matches;
     storeTheme(next === systemDark ? null : next ? "dark" : "light");
   }, []);

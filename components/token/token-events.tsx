@@ -55,7 +55,7 @@ export function TokenEventList({ events }: { events: RecordedTokenEvent[] }) {
             >
               {new Date(event.at).toLocaleTimeString()}
             </time>
-            <p className="w-full text-xs text-slate-600 dark:text-slate-400">{kind.why}</p>
+            <p className="w-full text-xs text-slate-600 dark:text-slate-400">{event.detail ?? kind.why}</p>
           </li>
         );
       })}

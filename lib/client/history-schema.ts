@@ -13,6 +13,14 @@ const tokenEventSchema = z.object({
   type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401"]),
   at: isoDate,
   fingerprint: z.string().max(64),
+  detail: z.string().max(1000).optional(),
+});
+
+const timingsSchema = z.object({
+  total_ms: z.number().nonnegative(),
+  token_ms: z.number().nonnegative(),
+  upstream_ms: z.number().nonnegative(),
+  retried_ms: z.number().nonnegative().optional(),
 });
 
 const exchangeSchema = z.object({
@@ -31,6 +39,7 @@ const exchangeSchema = z.object({
     schema_issues: z.array(z.string()).optional(),
   }),
   token_events: z.array(tokenEventSchema),
+  timings: timingsSchema.optional(),
 });
 
 const tokenMetadataSchema = z.object({

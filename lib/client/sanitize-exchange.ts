@@ -8,11 +8,18 @@ import { isFullCardNumber, maskCardNumber, maskCardNumbersInText } from "./card-
 
 export const REDACTED = "[redacted]";
 
+/** Three base64url segments starting like a JSON header: a JWT, wherever it appears. */
+const JWT_LIKE = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+
 const SECRET_KEYS = new Set(["access_token", "refresh_token", "id_token", "client_secret", "password"]);
 const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
+function cleanText(text: string): string {
+  return maskCardNumbersInText(text.replace(JWT_LIKE, REDACTED));
+}
+
 function redactHeaderValue(name: string, value: string): string {
-  if (!SECRET_HEADERS.has(name.toLowerCase())) return maskCardNumbersInText(value);
+  if (!SECRET_HEADERS.has(name.toLowerCase())) return cleanText(value);
   const scheme = /^(Bearer|Basic)\s/i.exec(value)?.[1];
   return scheme ? `${scheme} ${REDACTED}` : REDACTED;
 }
@@ -23,12 +30,11 @@ export function sanitizeHeaders(headers: Record<string, string>): Record<string,
   return clean;
 }
 
-/** Walks a JSON value: masks card numbers, redacts secret fields. */
+/** Walks a JSON value: masks card numbers, redacts secret fields and anything shaped like a JWT. */
 export function sanitizeJson(value: unknown, key?: string): unknown {
   if (typeof value === "string") {
     if (key !== undefined && SECRET_KEYS.has(key.toLowerCase())) return value === "" ? value : REDACTED;
-    if (key === "card_number") return maskCardNumbersInText(value);
-    return isFullCardNumber(value) ? maskCardNumber(value) : value;
+    return isFullCardNumber(value) ? maskCardNumber(value) : cleanText(value);
   }
   if (Array.isArray(value)) return value.map((item) => sanitizeJson(item));
   if (typeof value === "object" && value !== null) {
@@ -44,7 +50,7 @@ export function sanitizeExchange(exchange: ExchangeRecord): ExchangeRecord {
     ...exchange,
     request: {
       ...exchange.request,
-      url: maskCardNumbersInText(exchange.request.url),
+      url: cleanText(exchange.request.url),
       headers: sanitizeHeaders(exchange.request.headers),
       body: sanitizeJson(exchange.request.body),
     },
@@ -53,7 +59,7 @@ export function sanitizeExchange(exchange: ExchangeRecord): ExchangeRecord {
       headers: sanitizeHeaders(exchange.response.headers),
       body:
         typeof exchange.response.body === "string" && exchange.response.body_is_text
-          ? maskCardNumbersInText(exchange.response.body)
+          ? cleanText(exchange.response.body)
           : sanitizeJson(exchange.response.body),
     },
   };

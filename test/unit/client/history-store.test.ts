@@ -50,6 +50,10 @@ describe("history store", () => {
       exchange.response.body as { data: { attributes: { access_token: string } } }
     ).data.attributes.access_token = "eyJhbGciOiJIUzI1NiJ9.e30.signature";
     exchange.request.headers.Authorization = "Bearer eyJhbGciOiJIUzI1NiJ9.e30.signature";
+    exchange.response.headers["x-debug"] = "issued eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig";
+    (exchange.response.body as { meta?: object }).meta = {
+      note: "token eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.abc",
+    };
     await store.addRun({ exchange });
 
     const stored = JSON.stringify(await store.listRuns());
@@ -79,7 +83,12 @@ describe("history store", () => {
   });
 
   it("exports JSON that imports into another store unchanged", async () => {
-    await store.addRun({ exchange: tokenExchange() });
+    const withTimings = tokenExchange();
+    withTimings.timings = { total_ms: 20, token_ms: 0, upstream_ms: 12 };
+    withTimings.token_events = [
+      { type: "acquired", at: withTimings.started_at, fingerprint: "a1", detail: "first" },
+    ];
+    await store.addRun({ exchange: withTimings });
     await store.addRun({ exchange: giftExchange() });
     const exported = await store.exportRuns();
 

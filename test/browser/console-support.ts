@@ -1,0 +1,88 @@
+/**
+ * Helpers for the console pages' browser tests: axe-core, IndexedDB reads, layout checks.
+ */
+import path from "node:path";
+import type { Page } from "playwright-core";
+
+const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
+
+interface AxeResult {
+  id: string;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** axe-core's violations on the page as it is now, one line per failing node. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (context: Document) => Promise<{ violations: AxeResult[] }> } }
+    ).axe;
+    const result = await axe.run(document);
+    return result.violations.map(({ id, help, nodes }) => ({
+      id,
+      help,
+      nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+    }));
+  });
+  return violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) =>
+        `${violation.id}: ${violation.help} at ${JSON.stringify(node.target)}: ${node.failureSummary ?? ""}`,
+    ),
+  );
+}
+
+/** Puts the page in the given theme the way the toggle does (the `dark` class on <html>). */
+export async function forceTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.evaluate(async (dark) => {
+    const root = document.documentElement;
+    root.classList.add("theme-switching"); // transitions off, as the toggle does
+    root.classList.toggle("dark", dark);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    root.classList.remove("theme-switching");
+  }, theme === "dark");
+}
+
+export interface StoredRun {
+  id: string;
+  operation: string;
+  status: number;
+  card: { masked: string; last4: string } | null;
+}
+
+/** The console's run history as IndexedDB holds it. */
+export async function storedRuns(page: Page): Promise<StoredRun[]> {
+  return page.evaluate(async () => {
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("card-services-console");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    if (!database.objectStoreNames.contains("runs")) return [];
+    const runs = await new Promise<unknown[]>((resolve, reject) => {
+      const request = database.transaction("runs", "readonly").objectStore("runs").getAll();
+      request.onsuccess = () => resolve(request.result as unknown[]);
+      request.onerror = () => reject(request.error);
+    });
+    database.close();
+    return (
+      runs as Array<{
+        id: string;
+        exchange: { operation: string; response: { status: number } };
+        card: StoredRun["card"];
+      }>
+    ).map((run) => ({
+      id: run.id,
+      operation: run.exchange.operation,
+      status: run.exchange.response.status,
+      card: run.card,
+    }));
+  });
+}
+
+/** True when the page is wider than its viewport (a horizontal scrollbar). */
+export async function overflowsHorizontally(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}
