@@ -37,7 +37,13 @@ const td = "px-3 py-2.5 align-top text-sm";
 
 function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
   return (
-    <div className="-mx-5 overflow-x-auto">
+    // Focusable, so that keyboard users can scroll the table sideways on narrow screens.
+    <div
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+      className="-mx-5 overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500"
+    >
       <table className="w-full min-w-[36rem] border-collapse">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 dark:border-slate-800">
