@@ -21,34 +21,96 @@ const AUDIENCES = [
   },
 ];
 
+const PREVIEW = [
+  {
+    method: "POST",
+    path: "/reporting/v1/auth/token",
+    status: "200 OK",
+    lines: [["scope", "read:transactions …"]],
+  },
+  {
+    method: "POST",
+    path: "/transaction/v1/gift/balance-inquiry",
+    status: "201 Created",
+    lines: [
+      ["response_status", "approved"],
+      ["balance", "25.00"],
+    ],
+  },
+  {
+    method: "POST",
+    path: "/transaction/v1/balance-inquiry",
+    status: "200 OK",
+    lines: [["balances", "8 purses"]],
+  },
+] as const;
+
+/** A glance at what a session looks like: a token, then both inquiries. */
+function SessionPreview() {
+  return (
+    <figure className="overflow-hidden rounded-xl border border-slate-800 bg-slate-900 shadow-xl dark:border-slate-700">
+      <div className="flex items-center gap-1.5 border-b border-slate-800 px-4 py-2.5" aria-hidden="true">
+        <span className="size-2.5 rounded-full bg-slate-600" />
+        <span className="size-2.5 rounded-full bg-slate-600" />
+        <span className="size-2.5 rounded-full bg-slate-600" />
+      </div>
+      <ol className="space-y-3 px-4 py-4 font-mono text-xs leading-5">
+        {PREVIEW.map((step) => (
+          <li key={step.path}>
+            <p className="flex flex-wrap items-center gap-x-2 text-slate-200">
+              <span className="text-indigo-300">{step.method}</span>
+              <span className="min-w-0 break-all">{step.path}</span>
+              <span className="ml-auto text-emerald-300">{step.status}</span>
+            </p>
+            {step.lines.map(([key, value]) => (
+              <p key={key} className="pl-4 text-slate-400">
+                {key} <span className="text-emerald-300">{value}</span>
+              </p>
+            ))}
+          </li>
+        ))}
+      </ol>
+      <figcaption className="border-t border-slate-800 px-4 py-2.5 text-xs text-slate-400">
+        A token, then both balance operations, each with its exact exchange.
+      </figcaption>
+    </figure>
+  );
+}
+
 export default function HomePage() {
   return (
     <ConsoleShell>
       <div className="mx-auto max-w-5xl">
-        <section aria-labelledby="home-title" className="pt-2 pb-10">
-          <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
-            Card Services API · OAuth 2.0
-          </p>
-          <h1
-            id="home-title"
-            className="mt-2 max-w-3xl text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl dark:text-white"
-          >
-            A console for tokens and balance inquiries, without writing code.
-          </h1>
-          <p className="mt-4 max-w-2xl text-base text-slate-700 dark:text-slate-300">
-            Request client-credentials tokens, run Gift Balance Inquiry and Balance Inquiry, and see every
-            request and response exactly as it went over the wire. It works out of the box against the
-            embedded sandbox, and unchanged against a configured sandbox or production.
-          </p>
-          <div className="mt-6 flex flex-wrap items-center gap-3">
-            <Link href="/connect" className={buttonClasses("primary", "lg")}>
-              Start: connect
-              <span aria-hidden="true">→</span>
-            </Link>
-            <Link href="/sandbox" className={buttonClasses("secondary", "lg")}>
-              Embedded sandbox docs
-            </Link>
+        <section
+          aria-labelledby="home-title"
+          className="grid items-center gap-10 pt-2 pb-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]"
+        >
+          <div>
+            <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
+              Card Services API · OAuth 2.0
+            </p>
+            <h1
+              id="home-title"
+              className="mt-2 max-w-3xl text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl dark:text-white"
+            >
+              A console for tokens and balance inquiries, without writing code.
+            </h1>
+            <p className="mt-4 max-w-2xl text-base text-slate-700 dark:text-slate-300">
+              Request client-credentials tokens, run Gift Balance Inquiry and Balance Inquiry, and see every
+              request and response exactly as it went over the wire. It works out of the box against the
+              embedded sandbox, and unchanged against a configured sandbox or production.
+            </p>
+            <div className="mt-6 flex flex-wrap items-center gap-3">
+              <Link href="/connect" className={buttonClasses("primary", "lg")}>
+                Start: connect
+                <span aria-hidden="true">→</span>
+              </Link>
+              <Link href="/sandbox" className={buttonClasses("secondary", "lg")}>
+                Embedded sandbox docs
+              </Link>
+            </div>
           </div>
+          <SessionPreview />
         </section>
 
         <HomeQuickStart />

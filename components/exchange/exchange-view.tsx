@@ -102,13 +102,14 @@ export function ExchangeView({
       className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
     >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
-        <div className="min-w-0 flex-1">
+        {/* A minimum width: when space runs out the actions wrap below instead of squeezing the title. */}
+        <div className="min-w-[15rem] flex-1">
           <Heading id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
             {title}
           </Heading>
           <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
             {OPERATION_LABELS[exchange.operation]} · {environmentLabel(exchange.environment)} ·{" "}
-            <time dateTime={exchange.started_at}>{new Date(exchange.started_at).toLocaleString()}</time>
+            <time dateTime={exchange.started_at}>{new Date(exchange.started_at).toLocaleTimeString()}</time>
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">

@@ -11,7 +11,7 @@ export function HeadersTable({ headers, caption }: { headers: Record<string, str
           <tr key={name} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
             <th
               scope="row"
-              className="w-2/5 py-1 pr-3 align-top font-medium text-slate-700 sm:w-1/3 dark:text-slate-300"
+              className="w-2/5 py-1 pr-3 align-top font-medium text-slate-700 sm:w-56 dark:text-slate-300"
             >
               {name}
             </th>

@@ -33,9 +33,9 @@ function text(value: unknown): string | null {
 
 function Detail({ name, children }: { name: string; children: React.ReactNode }) {
   return (
-    <div className="grid grid-cols-1 gap-0.5 py-2 sm:grid-cols-[10rem_1fr] sm:gap-3">
-      <dt className="font-mono text-xs leading-6 text-slate-600 dark:text-slate-400">{name}</dt>
-      <dd className="min-w-0 text-sm leading-6 text-slate-900 dark:text-slate-100">{children}</dd>
+    <div className="grid min-h-11 grid-cols-1 gap-0.5 py-1.5 sm:grid-cols-[10rem_1fr] sm:items-center sm:gap-3">
+      <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{name}</dt>
+      <dd className="min-w-0 text-sm text-slate-900 dark:text-slate-100">{children}</dd>
     </div>
   );
 }

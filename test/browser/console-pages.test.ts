@@ -426,6 +426,8 @@ describe("console pages against configured environments (sandbox and production)
     await dialog.getByRole("button", { name: "Run in production" }).click();
     await result().getByText("✓ Approved").waitFor();
     expect(inquiries).toBe(1);
+    // No token was requested first: the run acquired one, and says so.
+    expect(await result().getByRole("list", { name: "Token events" }).textContent()).toBe("Token acquired");
     expect(await result().textContent()).toContain("Production");
     const raw = page.getByRole("region", { name: "Request and response" });
     expect(await raw.textContent()).toContain(`${upstream.url}/sandbox/transaction/v1/gift/balance-inquiry`);
@@ -443,5 +445,11 @@ describe("console pages against configured environments (sandbox and production)
     await result().getByText("✓ Approved").waitFor();
     expect(await result().textContent()).toContain("Sandbox");
     expect(await dialog.isVisible()).toBe(false);
+
+    // The token page lists the run's token event, from history.
+    await page.goto(`${configured.url}/token`);
+    const events = page.getByRole("region", { name: "Token events" });
+    await events.getByText("Acquired").waitFor();
+    expect(await events.textContent()).toContain("during Gift Balance Inquiry");
   });
 });
