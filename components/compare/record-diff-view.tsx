@@ -7,7 +7,7 @@ import { cx } from "@/components/ui/class-names";
 
 const cellHead =
   "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
-const missing = <span className="text-slate-500 dark:text-slate-400">—</span>;
+const missing = <span className="text-slate-600 dark:text-slate-400">—</span>;
 
 function Section({
   title,
@@ -26,9 +26,9 @@ function Section({
       className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
     >
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
-        <h3 id={id} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+        <h2 id={id} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
           {title}
-        </h3>
+        </h2>
         {aside}
       </div>
       <div className="overflow-x-auto">{children}</div>
@@ -53,7 +53,7 @@ function Delta({ cents }: { cents: number | null }) {
         "font-mono tabular-nums",
         cents > 0 && "text-emerald-700 dark:text-emerald-300",
         cents < 0 && "text-red-700 dark:text-red-300",
-        cents === 0 && "text-slate-500 dark:text-slate-400",
+        cents === 0 && "text-slate-600 dark:text-slate-400",
       )}
     >
       {formatDeltaCents(cents)}
@@ -169,7 +169,7 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
                     className="px-3 py-2 text-left font-normal text-slate-800 dark:text-slate-200"
                   >
                     {row.label}
-                    <code className="ml-2 font-mono text-xs text-slate-500 dark:text-slate-400">
+                    <code className="ml-2 font-mono text-xs text-slate-600 dark:text-slate-400">
                       {row.purse}
                     </code>
                   </th>

@@ -116,7 +116,7 @@ function BalanceFacts({
                 className="py-1.5 pl-2 text-left font-normal text-slate-700 dark:text-slate-300"
               >
                 {purseLabel(purse)}
-                <code className="ml-2 font-mono text-xs text-slate-500 dark:text-slate-400">{purse}</code>
+                <code className="ml-2 font-mono text-xs text-slate-600 dark:text-slate-400">{purse}</code>
               </th>
               <td className="py-1.5 pr-2 text-right font-mono tabular-nums text-slate-900 dark:text-slate-100">
                 {highlighted && giftMatches !== null ? (

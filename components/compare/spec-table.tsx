@@ -18,7 +18,7 @@ function LiveCell({ cell, busy }: { cell: SpecCell; busy: boolean }) {
           <span
             className={
               cell.verdict === "unknown" && cell.live === "not run"
-                ? "text-slate-500 dark:text-slate-400"
+                ? "text-slate-600 dark:text-slate-400"
                 : "font-medium break-words text-slate-900 dark:text-slate-100"
             }
           >

@@ -90,7 +90,7 @@ export function HistoryTable({
               Result
             </th>
             <th scope="col" className={cx(head, "text-right")}>
-              Time taken
+              Took
             </th>
             <th scope="col" className={cx(head, "text-right")}>
               <span className="sr-only">Actions</span>
@@ -123,24 +123,30 @@ export function HistoryTable({
                   />
                 </td>
                 <td className="px-3 whitespace-nowrap">
-                  <time dateTime={run.started_at} title={started.toLocaleString()} className="tabular-nums">
-                    <span className="text-slate-900 dark:text-slate-100">{timeFormat.format(started)}</span>
-                    <span className="ml-1.5 text-xs text-slate-600 dark:text-slate-400">
+                  <time
+                    dateTime={run.started_at}
+                    title={started.toLocaleString()}
+                    className="block tabular-nums"
+                  >
+                    <span className="block text-slate-900 dark:text-slate-100">
+                      {timeFormat.format(started)}
+                    </span>
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">
                       {dateFormat.format(started)}
                     </span>
                   </time>
                 </td>
                 <td className="px-3">
-                  <span className="block font-medium text-slate-900 dark:text-slate-100">
+                  <span className="block font-medium whitespace-nowrap text-slate-900 dark:text-slate-100">
                     {OPERATION_LABELS[exchange.operation]}
                   </span>
-                  <span className="block font-mono text-xs text-slate-600 dark:text-slate-400">
+                  <span className="block font-mono text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
                     {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
                     {run.location_id ? ` · ${run.location_id}` : ""}
                   </span>
                 </td>
                 <td className="px-3 whitespace-nowrap text-slate-700 dark:text-slate-300">
-                  {environmentLabel(exchange.environment)}
+                  <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
                 </td>
                 <td className="px-3">
                   <Badge tone={statusTone(exchange.response.status)}>
@@ -178,15 +184,15 @@ export function HistoryTable({
                         size="sm"
                         variant="ghost"
                         onClick={() => actions.onReplay(run, true)}
-                        aria-label={`Replay ${name} with the same Request Id`}
-                        title="Replay with the same Request Id"
+                        aria-label={`Reuse Id: replay ${name} with the same Request Id`}
+                        title="Replay with the same Request Id (the sandbox answers 409)"
                       >
-                        Same Request Id
+                        Reuse Id
                       </Button>
                     ) : (
                       // Keeps the columns aligned whether or not the row offers the action.
                       <span aria-hidden="true" className="invisible h-8 px-2.5 text-xs">
-                        Same Request Id
+                        Reuse Id
                       </span>
                     )}
                     <Button
@@ -195,7 +201,7 @@ export function HistoryTable({
                       onClick={() => actions.onDelete(run)}
                       aria-label={`Delete ${name}`}
                       title="Delete this run"
-                      className="w-8 px-0 text-slate-500 hover:text-red-700 dark:text-slate-400 dark:hover:text-red-300"
+                      className="w-8 px-0 text-slate-600 hover:text-red-700 dark:text-slate-400 dark:hover:text-red-300"
                     >
                       <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
                         <path

@@ -218,18 +218,22 @@ export function HistoryView() {
         }
       />
 
-      <div className="mb-4 min-h-[1.25rem]" aria-live="polite">
+      {/* A toast, not a banner: a notice appearing must not push the table down. */}
+      <div aria-live="polite" className="fixed right-4 bottom-4 z-40 w-[min(28rem,calc(100vw-2rem))]">
         {notice ? (
-          <Alert
-            tone={notice.tone}
-            title={notice.text}
-            role={notice.tone === "danger" ? "alert" : "status"}
-            action={
-              <Button size="sm" variant="ghost" onClick={() => setNotice(null)}>
-                Dismiss
-              </Button>
-            }
-          />
+          // Solid backing: the dark tones are translucent.
+          <div className="rounded-lg bg-white shadow-lg dark:bg-slate-900">
+            <Alert
+              tone={notice.tone}
+              title={notice.text}
+              role={notice.tone === "danger" ? "alert" : "status"}
+              action={
+                <Button size="sm" variant="ghost" onClick={() => setNotice(null)}>
+                  Dismiss
+                </Button>
+              }
+            />
+          </div>
         ) : null}
       </div>
 

@@ -129,7 +129,7 @@ export function isVolatileField(path: readonly (string | number)[], value?: unkn
   if (section === "record" && part === "token_events") return path[path.length - 1] !== "type";
   if (typeof last !== "string") return false;
   const key = last.toLowerCase();
-  return VOLATILE_KEYS.has(key) || key.endsWith("_at");
+  return VOLATILE_KEYS.has(key) || key.endsWith("_at") || key.endsWith("_ms");
 }
 
 // ---------- flattening ----------
@@ -172,6 +172,7 @@ function recordLeaves(record: ExchangeRecord): Leaves {
     started_at: record.started_at,
     duration_ms: record.duration_ms,
     token_events: record.token_events,
+    timings: record.timings,
   };
   for (const [key, value] of Object.entries(recordPart)) {
     if (value !== undefined) collectLeaves(value, ["record", key], leaves);

@@ -175,7 +175,9 @@ describe("history page", () => {
     await page.goto(`${server.url}/history`);
     await expect.poll(rowCount).toBe(4);
     await page
-      .getByRole("button", { name: /^Replay Gift Balance Inquiry 600649\*{6}0001 .* same Request Id$/ })
+      .getByRole("button", {
+        name: /^Reuse Id: replay Gift Balance Inquiry 600649\*{6}0001 .* same Request Id$/,
+      })
       .click();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();

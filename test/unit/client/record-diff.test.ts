@@ -155,8 +155,8 @@ describe("diffRecords", () => {
   });
 
   it("shows volatile fields when asked, marked as volatile", () => {
-    const first = giftRecord();
-    const second = giftRecord();
+    const first = { ...giftRecord(), timings: { total_ms: 30, token_ms: 12, upstream_ms: 18 } };
+    const second = { ...giftRecord(), timings: { total_ms: 9, token_ms: 0, upstream_ms: 9 } };
     const diff = diffRecords(first, second, { showVolatile: true });
     const keys = diff.fields.map((field) => field.key);
     expect(keys).toEqual(
@@ -170,6 +170,8 @@ describe("diffRecords", () => {
         "response.body.data.transaction_id",
         "response.body.data.external_id",
         "response.body.data.timestamp",
+        "record.timings.total_ms",
+        "record.timings.token_ms",
       ]),
     );
     expect(diff.fields.every((field) => field.volatile)).toBe(true);
@@ -354,6 +356,7 @@ describe("isVolatileField", () => {
       true,
     );
     expect(isVolatileField(["record", "token_events", 0, "at"])).toBe(true);
+    expect(isVolatileField(["record", "timings", "total_ms"])).toBe(true);
     expect(isVolatileField(["record", "token_events", 0, "type"])).toBe(false);
     expect(isVolatileField(["response", "headers", "retry-after"], "2")).toBe(false);
     expect(isVolatileField(["response", "body", "data", "balances", "gift"])).toBe(false);
