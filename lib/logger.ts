@@ -24,7 +24,8 @@ const SECRET_KEYS = [
   "token",
 ];
 
-const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`, `*.*["${key}"]`]);
+/** Two levels by path (cheap for pino); deeper fields are caught by the line sanitizer below. */
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`]);
 
 const SECRET_FIELD = new RegExp(`"(${SECRET_KEYS.join("|")})":"(?:[^"\\\\]|\\\\.)*"`, "gi");
 const JWT_LIKE = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
@@ -57,7 +58,23 @@ function createLogger(destination?: DestinationStream): Logger {
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     hooks: { streamWrite: sanitizeLogLine },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? bufferedStdout());
+}
+
+/**
+ * stdout, written asynchronously in batches of up to 4 KB and at least every 250 ms: a log line must not
+ * cost a request a blocking write. pino flushes what is left when the process exits.
+ */
+function bufferedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => {
+    try {
+      stream.flush();
+    } catch {
+      // A flush while a write is in flight is retried on the next tick of the interval.
+    }
+  }, 250).unref();
+  return stream;
 }
 
 const GLOBAL_KEY = Symbol.for("card-services-console.logger");

@@ -12,7 +12,7 @@ import type {
   OperationName,
   TokenEvent,
 } from "@/lib/api/contracts";
-import { maskCardNumbersDeep } from "@/lib/masking";
+import { maskCardNumbersDeep, maskCardNumbersInText } from "@/lib/masking";
 import { REDACTED, type BodyCheck, type RawExchange } from "./client";
 
 const SECRET_KEYS = new Set([
@@ -27,14 +27,23 @@ const SECRET_KEYS = new Set([
 ]);
 const JWT_LIKE = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 
-/** Copy of a JSON value with secret-named fields and JWT-shaped strings replaced by "[REDACTED]". */
-export function redactSecretsDeep(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.replace(JWT_LIKE, REDACTED);
-  if (value === null || typeof value !== "object" || depth > 64) return value;
-  if (Array.isArray(value)) return value.map((item) => redactSecretsDeep(item, depth + 1));
+/**
+ * Copy of a JSON value made safe to show: secret-named fields and JWT-shaped strings become "[REDACTED]",
+ * and card-like digit runs are masked, in keys and values. One walk does both.
+ */
+export function sanitizeDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") {
+    const redacted = value.includes("eyJ") ? value.replace(JWT_LIKE, REDACTED) : value;
+    return maskCardNumbersInText(redacted);
+  }
+  if (value === null || typeof value !== "object") return maskCardNumbersDeep(value);
+  if (depth > 64) return "[too deep]";
+  if (Array.isArray(value)) return value.map((item) => sanitizeDeep(item, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : redactSecretsDeep(item, depth + 1);
+    copy[maskCardNumbersInText(key)] = SECRET_KEYS.has(key.toLowerCase())
+      ? REDACTED
+      : sanitizeDeep(item, depth + 1);
   }
   return copy;
 }
@@ -42,14 +51,15 @@ export function redactSecretsDeep(value: unknown, depth = 0): unknown {
 function safeHeaders(headers: Record<string, string>): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
     copy[name] =
-      name.toLowerCase() === "authorization"
+      lower === "authorization"
         ? value.replace(/^(\w+\s+).*$/, `$1${REDACTED}`)
-        : SECRET_KEYS.has(name.toLowerCase())
+        : SECRET_KEYS.has(lower)
           ? REDACTED
-          : value.replace(JWT_LIKE, REDACTED);
+          : (sanitizeDeep(value) as string);
   }
-  return maskCardNumbersDeep(copy);
+  return copy;
 }
 
 export interface RecordInput {
@@ -64,7 +74,7 @@ export interface RecordInput {
 
 export function buildExchangeRecord(input: RecordInput): ExchangeRecord {
   const { operation, environment, exchange, check, tokenEvents = [], requestId, timings } = input;
-  const responseBody = maskCardNumbersDeep(redactSecretsDeep(check.value));
+  const responseBody = sanitizeDeep(check.value);
   return {
     id: randomUUID(),
     operation,
@@ -76,7 +86,7 @@ export function buildExchangeRecord(input: RecordInput): ExchangeRecord {
       method: exchange.request.method,
       url: exchange.request.url,
       headers: safeHeaders(exchange.request.headers),
-      body: maskCardNumbersDeep(redactSecretsDeep(exchange.request.body)),
+      body: sanitizeDeep(exchange.request.body),
     },
     response: {
       status: exchange.response.status,

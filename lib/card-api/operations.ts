@@ -19,7 +19,6 @@ import type {
 } from "@/lib/api/contracts";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
-import { logger } from "@/lib/logger";
 import type { AccessToken, Session } from "@/lib/session";
 import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/session/credentials";
 import type { ApiResult, CardApiClient, CardRequest } from "./client";
@@ -115,11 +114,7 @@ async function callUpstream<T>(
   try {
     return await call();
   } catch (error) {
-    if (error instanceof UpstreamFailure) {
-      const apiError = upstreamError(error, operation, url, extra);
-      logger.warn({ operation, url, code: apiError.code, cause: error.errorCode }, "upstream did not answer");
-      throw apiError;
-    }
+    if (error instanceof UpstreamFailure) throw upstreamError(error, operation, url, extra);
     throw error;
   }
 }
@@ -140,17 +135,6 @@ export async function requestTokenNow(session: Session): Promise<TokenResult> {
     exchange: result.exchange,
     check: result.check,
   });
-  logger.info(
-    {
-      operation: "token",
-      environment: ctx.environment.name,
-      url: exchange.request.url,
-      status: exchange.response.status,
-      duration_ms: exchange.duration_ms,
-      issued: result.token !== null,
-    },
-    "upstream exchange",
-  );
   return { token: result.token ? tokenMetadata(result.token) : null, exchange };
 }
 
@@ -222,18 +206,21 @@ export async function runInquiry(
       ...(retriedMs === undefined ? {} : { retried_ms: retriedMs }),
     },
   });
-  logger.info(
-    {
-      operation,
-      environment: ctx.environment.name,
-      url,
-      status: record.response.status,
-      duration_ms: record.duration_ms,
-      request_id: requestId,
-      token_events: events.map((event) => event.type),
-      schema_issues: record.response.schema_issues?.length ?? 0,
-    },
-    "upstream exchange",
-  );
   return record;
+}
+
+/** The fields of a run for the call's log line: what happened upstream, without secrets or card numbers. */
+export function exchangeLogFields(record: ExchangeRecord): Record<string, unknown> {
+  return {
+    operation: record.operation,
+    environment: record.environment,
+    upstream_url: record.request.url,
+    upstream_status: record.response.status,
+    upstream_ms: record.duration_ms,
+    ...(record.request_id === undefined ? {} : { request_id: record.request_id }),
+    ...(record.token_events.length > 0
+      ? { token_events: record.token_events.map((event) => event.type) }
+      : {}),
+    ...(record.response.schema_issues ? { schema_issues: record.response.schema_issues.length } : {}),
+  };
 }

@@ -69,9 +69,23 @@ export function fetchTransport(fetchLike: FetchLike): Transport {
   };
 }
 
-/** The embedded sandbox, called in-process: a Web Request in, a Response out, no socket. */
+/**
+ * The embedded sandbox, called in-process: a Web Request in, a Response out, no socket. Its body is already
+ * in memory, so it is read whole (no stream plumbing) and cut to the same limit afterwards.
+ */
 export function inProcessTransport(handle: (request: Request) => Promise<Response>): Transport {
-  return fetchTransport((url, init) => handle(new Request(url, init)));
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await handle(new Request(url, { method, headers, body, signal, redirect: "manual" }));
+    const text = await response.text();
+    const truncated =
+      text.length * 3 > MAX_UPSTREAM_BODY_BYTES && Buffer.byteLength(text) > MAX_UPSTREAM_BODY_BYTES;
+    return {
+      status: response.status,
+      headers: headersToRecord(response.headers),
+      body: truncated ? Buffer.from(text).subarray(0, MAX_UPSTREAM_BODY_BYTES).toString("utf8") : text,
+      truncated,
+    };
+  };
 }
 
 const GLOBAL_AGENT = Symbol.for("card-services-console.upstream-agent");

@@ -19,6 +19,8 @@ export interface RouteContext {
   session(): Promise<Session>;
   /** The JSON body validated with `schema` (400 with field details otherwise). */
   body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
+  /** Adds fields to this call's one log line (never secrets; card numbers are masked anyway). */
+  annotate(fields: Record<string, unknown>): void;
 }
 
 export interface RouteOptions {
@@ -41,6 +43,7 @@ export function apiRoute(
     let sessionPromise: Promise<Session> | undefined;
     let response: Response;
     let errorCode: string | undefined;
+    let annotations: Record<string, unknown> = {};
     try {
       if (MUTATING.has(request.method)) {
         assertSameOrigin(request);
@@ -50,11 +53,16 @@ export function apiRoute(
         request,
         session: () => (sessionPromise ??= getSession(request)),
         body: async (schema) => parseJsonBody(await readBodyText(request), schema),
+        annotate: (fields) => {
+          annotations = { ...annotations, ...fields };
+        },
       };
       response = await handler(context);
     } catch (error) {
       response = errorResponse(error, request);
       errorCode = error instanceof ApiError ? error.code : "internal_error";
+      if (error instanceof ApiError && error.status >= 500)
+        annotations = { ...annotations, error: error.message };
     }
     if (sessionPromise) {
       try {
@@ -71,6 +79,7 @@ export function apiRoute(
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       ...(errorCode ? { code: errorCode } : {}),
+      ...annotations,
     };
     if (options.quiet && !errorCode) logger.debug(fields, "api call");
     else logger.info(fields, "api call");

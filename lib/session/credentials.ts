@@ -7,6 +7,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { SessionInfo } from "@/lib/api/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/config";
+import { LruCache } from "@/lib/http/lru-cache";
 import type { SessionState } from "./schema";
 
 export const DEMO_CLIENT_ID = "demo-client";
@@ -78,10 +79,19 @@ export function describeCredentials(state: SessionState, config: ServerConfig): 
  * and in-memory keys never repeat the secret itself.
  */
 export function credentialsKey(credentials: ResolvedCredentials, environment: EnvironmentConfig): string {
-  return createHash("sha256")
-    .update(
-      [environment.transport, environment.authUrl, credentials.clientId, credentials.clientSecret].join("\0"),
-    )
-    .digest("base64url")
-    .slice(0, 32);
+  const material = [
+    environment.transport,
+    environment.authUrl,
+    credentials.clientId,
+    credentials.clientSecret,
+  ].join("\0");
+  let key = credentialsKeys.get(material);
+  if (key === undefined) {
+    key = createHash("sha256").update(material).digest("base64url").slice(0, 32);
+    credentialsKeys.set(material, key);
+  }
+  return key;
 }
+
+/** Hashing on every call would cost more than the rest of a session read. */
+const credentialsKeys = new LruCache<string, string>(256);

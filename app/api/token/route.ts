@@ -1,6 +1,6 @@
 // POST /api/token: request a token now; token metadata (never the token) and the exchange record.
 import { z } from "zod";
-import { requestTokenNow } from "@/lib/card-api/operations";
+import { exchangeLogFields, requestTokenNow } from "@/lib/card-api/operations";
 import { readBodyText, parseJsonBody } from "@/lib/http/guards";
 import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
@@ -10,7 +10,9 @@ export const POST = apiRoute(async (context) => {
   // No input: the body may be empty or `{}`.
   const text = await readBodyText(context.request);
   if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
-  return json(await requestTokenNow(await context.session()));
+  const result = await requestTokenNow(await context.session());
+  context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });
+  return json(result);
 });
 
 const refuse = methodNotAllowed(["POST"]);
