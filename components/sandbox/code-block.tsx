@@ -8,7 +8,11 @@ export function CodeBlock({ title, code, copyLabel }: { title: string; code: str
         <span>{title}</span>
         <CopyButton text={code} label={copyLabel} />
       </figcaption>
-      <pre className="overflow-x-auto bg-slate-950 px-4 py-3 font-mono text-[13px] leading-relaxed text-slate-100">
+      {/* Focusable, so that keyboard users can scroll long lines. */}
+      <pre
+        tabIndex={0}
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-400 bg-slate-950 px-4 py-3 font-mono text-[13px] leading-relaxed text-slate-100"
+      >
         <code>{code}</code>
       </pre>
     </figure>

@@ -40,7 +40,7 @@ function Table({ caption, head, children }: { caption: string; head: string[]; c
     // Focusable, so that keyboard users can scroll the table sideways on narrow screens.
     <div
       role="region"
-      aria-label={caption}
+      aria-label={`${caption} table`}
       tabIndex={0}
       className="-mx-5 overflow-x-auto focus-visible:outline-2 focus-visible:outline-indigo-500"
     >
