@@ -11,6 +11,7 @@ import { buildSpecComparison } from "@/lib/client/spec-comparison";
 import { useRunInquiry, useSession } from "@/lib/client/use-console-api";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { ExchangeView } from "@/components/exchange/exchange-view";
@@ -63,6 +64,8 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
   const location = editedLocation ?? storedLocation;
   const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The card waiting for the production confirmation (memory only). */
+  const [confirming, setConfirming] = useState<string | null>(null);
   const [result, setResult] = useState<{
     gift: RunOutcome;
     balance: RunOutcome;
@@ -77,15 +80,23 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
     [giftRecord, balanceRecord],
   );
 
-  async function run(event: FormEvent<HTMLFormElement>) {
+  const production = session?.environment === "production";
+
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const cardNumber = normalizeCard(card);
     if (!/^\d{12,19}$/.test(cardNumber)) {
       setCardError("Enter 12 to 19 digits.");
       return;
     }
-    const locationId = location.trim() || DEFAULT_LOCATION;
     setCardError(null);
+    // A Gift Balance Inquiry in production records a real transaction: ask first.
+    if (production) setConfirming(cardNumber);
+    else void run(cardNumber);
+  }
+
+  async function run(cardNumber: string) {
+    const locationId = location.trim() || DEFAULT_LOCATION;
     setBusy(true);
     storeLocationId(locationId);
     const input = { card_number: cardNumber, location_id: locationId };
@@ -115,7 +126,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
   return (
     <div className="space-y-6">
       <form
-        onSubmit={(event) => void run(event)}
+        onSubmit={submit}
         {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
         className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
         aria-label="Run both operations"
@@ -148,7 +159,13 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
             hint="originator.location_id"
           />
           <div className="sm:pt-6">
-            <Button type="submit" variant="primary" size="lg" busy={busy} className="w-full sm:w-auto">
+            <Button
+              type="submit"
+              variant={production ? "danger" : "primary"}
+              size="lg"
+              busy={busy}
+              className="w-full sm:w-auto"
+            >
               Run both
               <RunShortcutHint className="hidden sm:inline" />
             </Button>
@@ -293,6 +310,23 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
           ) : null}
         </div>
       ) : null}
+      <ConfirmDialog
+        open={confirming !== null}
+        title="Run a Gift Balance Inquiry in production?"
+        confirmLabel="Run both in production"
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          const cardNumber = confirming;
+          setConfirming(null);
+          if (cardNumber) void run(cardNumber);
+        }}
+      >
+        <p>
+          Run both includes a Gift Balance Inquiry, which records a real transaction: it gets a transaction_id
+          and appears in the card&apos;s transaction history (spec §3, §4.3).
+        </p>
+        <p>To read balances without recording anything, run only a Balance Inquiry on the inquiry page.</p>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -3,8 +3,7 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useId, useMemo, useRef, useState, type ChangeEvent } from "react";
-import { ENVIRONMENTS, OPERATIONS } from "@/lib/api/contracts";
-import { environmentLabel } from "@/lib/client/environments";
+import { ENVIRONMENT_NAMES, OPERATION_NAMES, environmentLabel } from "@/lib/client/environments";
 import { OPERATION_LABELS } from "@/lib/client/exchange-summary";
 import {
   EMPTY_FILTERS,
@@ -264,7 +263,7 @@ export function HistoryView() {
               }
             >
               <option value="">All operations</option>
-              {OPERATIONS.map((operation) => (
+              {OPERATION_NAMES.map((operation) => (
                 <option key={operation} value={operation}>
                   {OPERATION_LABELS[operation]}
                 </option>
@@ -279,7 +278,7 @@ export function HistoryView() {
               }
             >
               <option value="">All environments</option>
-              {ENVIRONMENTS.map((environment) => (
+              {ENVIRONMENT_NAMES.map((environment) => (
                 <option key={environment} value={environment}>
                   {environmentLabel(environment)}
                 </option>

@@ -13,6 +13,7 @@ import { useRequestToken, useRunInquiry, useSession } from "@/lib/client/use-con
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
@@ -53,6 +54,8 @@ export function ReplayForm({
   const [reuse, setReuse] = useState(reuseRequestId);
   const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The card waiting for the production confirmation (memory only). */
+  const [confirming, setConfirming] = useState<string | null>(null);
   const [result, setResult] = useState<{ record: ExchangeRecord } | { error: string } | null>(null);
 
   const isToken = exchange.operation === "token";
@@ -60,8 +63,9 @@ export function ReplayForm({
   const entryMode = stringAt(exchange.request.body, ["data", "entry_mode"]);
   const pinMode = stringAt(exchange.request.body, ["data", "pin_mode"]);
   const originalRequestId = exchange.request_id ?? null;
+  const production = session?.environment === "production";
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     let cardNumber = "";
     if (!isToken) {
@@ -73,6 +77,12 @@ export function ReplayForm({
       }
     }
     setCardError(null);
+    // A Gift Balance Inquiry in production records a real transaction: ask first.
+    if (isGift && production) setConfirming(cardNumber);
+    else void replay(cardNumber);
+  }
+
+  async function replay(cardNumber: string) {
     setBusy(true);
     setResult(null);
     try {
@@ -111,7 +121,7 @@ export function ReplayForm({
   const currentEnvironment = session?.environment;
   return (
     <div className="space-y-5">
-      <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4" aria-label="Replay">
+      <form onSubmit={submit} noValidate className="space-y-4" aria-label="Replay">
         {currentEnvironment && currentEnvironment !== exchange.environment ? (
           <Alert tone="warning" title="Different environment">
             <p>
@@ -223,6 +233,22 @@ export function ReplayForm({
           </div>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={confirming !== null}
+        title="Replay a Gift Balance Inquiry in production?"
+        confirmLabel="Replay in production"
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          const cardNumber = confirming;
+          setConfirming(null);
+          if (cardNumber !== null) void replay(cardNumber);
+        }}
+      >
+        <p>
+          A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
+          card&apos;s transaction history (spec §3, §4.3).
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

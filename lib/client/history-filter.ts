@@ -3,6 +3,7 @@
  * compare page's run pickers show. Pure functions, so the rules are unit-tested.
  */
 import type { EnvironmentName, OperationName } from "@/lib/api/contracts";
+import { ENVIRONMENT_NAMES, OPERATION_NAMES } from "./environments";
 import { OPERATION_LABELS } from "./exchange-summary";
 import type { HistoryRun } from "./history-store";
 
@@ -45,8 +46,8 @@ export function statusesIn(runs: readonly HistoryRun[]): number[] {
   return [...new Set(runs.map((run) => run.exchange.response.status))].sort((a, b) => a - b);
 }
 
-const OPERATIONS = new Set<string>(Object.keys(OPERATION_LABELS));
-const ENVIRONMENT_NAMES = new Set<string>(["embedded", "sandbox", "production"]);
+const OPERATIONS = new Set<string>(OPERATION_NAMES);
+const ENVIRONMENTS = new Set<string>(ENVIRONMENT_NAMES);
 
 /** Filters from URL search parameters, ignoring anything that is not a valid value. */
 export function filtersFromSearch(params: URLSearchParams): HistoryFilters {
@@ -56,7 +57,7 @@ export function filtersFromSearch(params: URLSearchParams): HistoryFilters {
   const status = params.get("status") ?? "";
   return {
     operation: OPERATIONS.has(operation) ? (operation as OperationName) : "",
-    environment: ENVIRONMENT_NAMES.has(environment) ? (environment as EnvironmentName) : "",
+    environment: ENVIRONMENTS.has(environment) ? (environment as EnvironmentName) : "",
     cardLast4: card,
     status: /^([1-5]xx|[1-5]\d\d)$/.test(status) ? (status as StatusFilter) : "",
   };

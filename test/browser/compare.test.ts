@@ -6,7 +6,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 
 const ACTIVE_CARD = "6006491000000001";
 const EMPTY_CARD = "6006491000000019";
@@ -226,5 +227,95 @@ describe("compare page", () => {
     const fields = page.getByTestId("field-diff");
     await fields.locator("tr[data-field='record.started_at']").first().waitFor();
     expect(await fields.locator("tr", { hasText: "volatile" }).count()).toBeGreaterThan(3);
+  });
+});
+
+describe("compare page against a sandbox and a production upstream", () => {
+  let upstream: SandboxServer;
+  let console2: ConsoleServer;
+  let browser2: Browser;
+  let page2: Page;
+
+  async function api(method: string, route: string, body?: unknown): Promise<number> {
+    return page2.evaluate(
+      async ({ method, route, body }) =>
+        (
+          await fetch(route, {
+            method,
+            headers: { "Content-Type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+        ).status,
+      { method, route, body },
+    );
+  }
+
+  beforeAll(async () => {
+    // One standalone sandbox plays both instances: the spec's one token works against both.
+    upstream = await startSandboxServer({ port: await freePort() });
+    console2 = await startConsole({
+      CARD_API_AUTH_URL: upstream.url,
+      CARD_API_SANDBOX_URL: upstream.url,
+      CARD_API_PRODUCTION_URL: upstream.url,
+    });
+    browser2 = await launchBrowser();
+    page2 = await (await browser2.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page2.goto(`${console2.url}/compare`);
+    expect(
+      await api("PUT", "/api/session/credentials", {
+        client_id: "demo-client",
+        client_secret: "demo-secret",
+      }),
+    ).toBeLessThan(300);
+  });
+
+  afterAll(async () => {
+    await browser2?.close();
+    await console2?.stop();
+    await upstream?.close();
+  });
+
+  it("asks before a Gift Balance Inquiry in production, and diffs sandbox against production", async () => {
+    expect(await api("PUT", "/api/session/environment", { environment: "sandbox" })).toBeLessThan(300);
+    await page2.goto(`${console2.url}/compare`);
+    await runBoth(page2, ACTIVE_CARD);
+    expect(await page2.getByTestId("gift-check").innerText()).toContain("equals balances.gift 25.00");
+
+    expect(await api("PUT", "/api/session/environment", { environment: "production" })).toBeLessThan(300);
+    await page2.goto(`${console2.url}/compare`);
+    const before = await historyCount(page2);
+    await page2.getByLabel("Card number").fill(ACTIVE_CARD);
+    await page2.getByRole("button", { name: /^Run both/ }).click();
+    const confirm = page2.getByRole("dialog", { name: "Run a Gift Balance Inquiry in production?" });
+    await confirm.waitFor();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    expect(await historyCount(page2)).toBe(before);
+
+    await page2.getByRole("button", { name: /^Run both/ }).click();
+    await confirm.getByRole("button", { name: "Run both in production" }).click();
+    await expect.poll(() => historyCount(page2), { timeout: 20_000 }).toBe(before + 2);
+    await page2.getByTestId("gift-check").waitFor();
+    expect(await specCell(page2, "status", 2)).toContain("201");
+
+    await page2.getByRole("tab", { name: "Diff two runs" }).click();
+    const options = await page2.getByLabel("A (before)").locator("option").allInnerTexts();
+    const sandboxBalance = options.find((text) =>
+      text.endsWith("Balance Inquiry · 600649******0001 · 200 · sandbox"),
+    );
+    const productionBalance = options.find((text) =>
+      text.endsWith("Balance Inquiry · 600649******0001 · 200 · production"),
+    );
+    expect(sandboxBalance && productionBalance).toBeTruthy();
+    await page2.getByLabel("A (before)").selectOption({ label: sandboxBalance! });
+    await page2.getByLabel("B (after)").selectOption({ label: productionBalance! });
+    await page2.getByTestId("diff-verdict").waitFor();
+    const environment = page2.getByRole("row", { name: /Environment/ });
+    expect(await environment.innerText()).toMatch(/sandbox\s+production/);
+    expect(await page2.getByTestId("diff-verdict").innerText()).toBe(
+      "The responses match, apart from volatile fields.",
+    );
+    expect(await page2.locator('[data-testid="purse-diff"] tr[data-purse="gift"]').innerText()).toMatch(
+      /25\.00\s+25\.00\s+±0\.00\s+same/,
+    );
   });
 });

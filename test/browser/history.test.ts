@@ -214,6 +214,7 @@ describe("history page", () => {
     expect(await dialog.getByTestId("replay-result").innerText()).toContain("200 OK");
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect.poll(rowCount).toBe(6);
+    await screenshotBoth(page, "history-with-replays");
   });
 
   it("clears only after confirmation, then imports the export back", async () => {
