@@ -457,6 +457,13 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
       expect(connection.sandbox.stats().transactions).toBe(0);
     });
 
+    it.each([["x".repeat(129)], ["two words"], ["tab\tinside"]])(
+      "answers 400 invalid_request_id to the X-Request-Id %j",
+      async (requestId) => {
+        await expectError(await gift(token, CARDS.active, requestId), 400, "invalid_request_id");
+      },
+    );
+
     it("answers 409 duplicate_request_id to a reused X-Request-Id, recording nothing new", async () => {
       const requestId = newRequestId();
       const first = (await (await gift(token, CARDS.active, requestId)).json()) as Json;
