@@ -4,7 +4,7 @@
  */
 import { PATHS } from "./paths";
 import { SCOPE_READ_TRANSACTIONS } from "./fixtures";
-import { MAX_BODY_BYTES } from "./http";
+import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
 
 export const SANDBOX_PATHS = {
   token: PATHS.token,
@@ -62,7 +62,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
   },
   {
     title: "Limits and state",
-    rule: `Request bodies up to ${MAX_BODY_BYTES / 1024} KiB (413 beyond). Transactions live in memory: a restart forgets them.`,
+    rule: `Request bodies up to ${MAX_BODY_BYTES / 1024} KiB (413 beyond). Transactions live in memory: a restart forgets them, and beyond the newest ${MAX_TRANSACTIONS.toLocaleString("en-US")} the oldest are forgotten.`,
   },
 ];
 

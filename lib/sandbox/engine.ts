@@ -8,6 +8,7 @@ import {
   type TestCard,
 } from "./fixtures";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
+import { MAX_TRANSACTIONS } from "./limits";
 import { formatCents, formatPurses } from "./money";
 import { PATHS } from "./paths";
 import {
@@ -57,6 +58,7 @@ export class SandboxEngine {
   private readonly basePath: string;
   private readonly slowResponseMs: number;
   private readonly testHooks: boolean;
+  private readonly maxTransactions: number;
   private readonly tokens: TokenService;
   /** Request Ids taken by a recorded transaction or by an inquiry still in progress. */
   private readonly reservedRequestIds = new Set<string>();
@@ -70,6 +72,7 @@ export class SandboxEngine {
     this.basePath = (options.basePath ?? "").replace(/\/+$/, "");
     this.slowResponseMs = options.slowResponseMs ?? 30_000;
     this.testHooks = options.testHooks ?? false;
+    this.maxTransactions = options.maxTransactions ?? MAX_TRANSACTIONS;
     this.tokens = new TokenService(options.signingKey ?? randomKey(), this.now);
   }
 
@@ -294,11 +297,21 @@ export class SandboxEngine {
       target: { scheme: "gift", purse: "gift" },
       timestamp: this.isoNow(),
     };
-    this.transactions.set(key, { requestId, clientId: auth.claims.clientId, transaction });
+    this.record(key, { requestId, clientId: auth.claims.clientId, transaction });
     // The not-JSON card still records the transaction: the upstream processed it, only the answer is garbled,
     // and Lookup by Request Id is how a client finds out what happened.
     if (card?.behaviour === "not_json") return notJson(201);
     return jsonResponse(201, { data: transaction });
+  }
+
+  /** Keeps the newest `maxTransactions`: a long-running console must not grow without bound. */
+  private record(key: string, recorded: RecordedTransaction): void {
+    this.transactions.set(key, recorded);
+    if (this.transactions.size <= this.maxTransactions) return;
+    const oldest = this.transactions.keys().next().value;
+    if (oldest === undefined) return;
+    this.transactions.delete(oldest);
+    this.reservedRequestIds.delete(oldest);
   }
 
   // ---------- Balance Inquiry (spec §4.4, §2.5) ----------

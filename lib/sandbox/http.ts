@@ -1,8 +1,9 @@
 /** JSON:API response helpers and bounded body reading for the sandbox. */
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-/** Bodies above this are refused with 413: the spec shows no limit, but the sandbox must not buffer unbounded. */
-export const MAX_BODY_BYTES = 64 * 1024;
+import { MAX_BODY_BYTES } from "./limits";
+
+export { MAX_BODY_BYTES };
 
 export interface JsonApiError {
   status: string;

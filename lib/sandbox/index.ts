@@ -18,6 +18,8 @@ export interface SandboxOptions {
   slowResponseMs?: number;
   /** Enables the /__sandbox/* hooks (revoke-tokens, reset, stats). */
   testHooks?: boolean;
+  /** Transactions kept in memory, default 50000; the oldest are forgotten beyond it. */
+  maxTransactions?: number;
 }
 
 export interface SandboxStats {

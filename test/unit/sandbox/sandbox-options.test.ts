@@ -117,3 +117,46 @@ describe("getEmbeddedSandbox", () => {
     expect(isEmbeddedSandboxEnabled({ EMBEDDED_SANDBOX: "OFF" })).toBe(false);
   });
 });
+
+describe("maxTransactions", () => {
+  it("forgets the oldest transactions beyond the limit, freeing their Request Ids", async () => {
+    const sandbox = createSandbox({ maxTransactions: 2 });
+    const token = (
+      (await (await sandbox.handle(tokenRequest("http://x/reporting/v1/auth/token"))).json()) as {
+        data: { attributes: { access_token: string } };
+      }
+    ).data.attributes.access_token;
+    const gift = (requestId: string) =>
+      sandbox.handle(
+        new Request("http://x/transaction/v1/gift/balance-inquiry", {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Authorization: `Bearer ${token}`,
+            "X-Request-Id": requestId,
+          },
+          body: JSON.stringify({
+            data: {
+              entry_mode: "keyed",
+              card_number: "6006491000000001",
+              pin_mode: "none",
+              originator: { location_id: "l" },
+            },
+          }),
+        }),
+      );
+    const lookup = (requestId: string) =>
+      sandbox.handle(
+        new Request(`http://x/transaction/v1/transactions/request-id/${requestId}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        }),
+      );
+    for (const requestId of ["a", "b", "c"]) expect((await gift(requestId)).status).toBe(201);
+    expect(sandbox.stats().transactions).toBe(2);
+    expect((await lookup("a")).status).toBe(404);
+    expect((await lookup("b")).status).toBe(200);
+    expect((await lookup("c")).status).toBe(200);
+    expect((await gift("a")).status).toBe(201);
+    expect((await gift("c")).status).toBe(409);
+  });
+});
