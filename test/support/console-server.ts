@@ -44,7 +44,7 @@ export async function startConsole(env: Record<string, string | undefined> = {})
     throw new Error("No production build: run `node scripts/ensure-build.mjs` (npm test does) first.");
   }
   const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = {};
+  const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [key, value] of Object.entries({ ...process.env, ...DEFAULT_TEST_ENV, ...env, PORT: String(port) })) {
     if (value !== undefined) childEnv[key] = value;
   }
