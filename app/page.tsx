@@ -25,13 +25,13 @@ const PREVIEW = [
   {
     method: "POST",
     path: "/reporting/v1/auth/token",
-    status: "200 OK",
+    status: "200",
     lines: [["scope", "read:transactions …"]],
   },
   {
     method: "POST",
     path: "/transaction/v1/gift/balance-inquiry",
-    status: "201 Created",
+    status: "201",
     lines: [
       ["response_status", "approved"],
       ["balance", "25.00"],
@@ -40,7 +40,7 @@ const PREVIEW = [
   {
     method: "POST",
     path: "/transaction/v1/balance-inquiry",
-    status: "200 OK",
+    status: "200",
     lines: [["balances", "8 purses"]],
   },
 ] as const;

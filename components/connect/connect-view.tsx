@@ -146,7 +146,6 @@ function DemoCredentials({ session, primary }: { session: SessionInfo; primary: 
       <div className="flex flex-wrap items-center gap-3">
         <Button
           variant={primary ? "primary" : "secondary"}
-          disabled={!embeddedActive}
           busy={save.isMutating}
           onClick={() =>
             void save
@@ -159,7 +158,7 @@ function DemoCredentials({ session, primary }: { session: SessionInfo; primary: 
         </Button>
         {!embeddedActive ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Only on the embedded sandbox: switch the environment in the header to use them.
+            They exist only in the embedded sandbox: using them switches the environment to it.
           </p>
         ) : saved && !save.isMutating && !save.error ? (
           <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">

@@ -9,8 +9,9 @@ const VARIANTS: Record<ButtonVariant, string> = {
     "bg-indigo-600 text-white shadow-sm hover:bg-indigo-700 disabled:bg-indigo-600/60 dark:disabled:bg-indigo-600/50",
   danger: "bg-red-700 text-white shadow-sm hover:bg-red-800 disabled:bg-red-700/60",
   secondary:
-    "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
-  ghost: "text-slate-700 hover:bg-slate-200/70 dark:text-slate-200 dark:hover:bg-slate-800",
+    "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800 disabled:opacity-60",
+  ghost:
+    "text-slate-700 hover:bg-slate-200/70 disabled:opacity-60 dark:text-slate-200 dark:hover:bg-slate-800",
 };
 
 const SIZES = {

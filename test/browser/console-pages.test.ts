@@ -362,6 +362,9 @@ describe("console pages against configured environments (sandbox and production)
       CARD_API_AUTH_URL: remote,
       CARD_API_SANDBOX_URL: remote,
       CARD_API_PRODUCTION_URL: remote,
+      // Server-held credentials: nobody types a secret in this console.
+      CARD_API_CLIENT_ID: "demo-client",
+      CARD_API_CLIENT_SECRET: DEMO_SECRET,
     });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -398,12 +401,17 @@ describe("console pages against configured environments (sandbox and production)
     expect(red).toBeGreaterThan(150);
     expect(green).toBeLessThan(80);
     expect(blue).toBeLessThan(80);
-    // The demo profile is for the embedded sandbox only; custom credentials work everywhere.
-    expect(await page.getByRole("button", { name: "Use demo credentials" }).isDisabled()).toBe(true);
-    await page.getByLabel("Client ID").fill("demo-client");
-    await page.getByLabel("Client secret").fill(DEMO_SECRET);
-    await page.keyboard.press("Control+Enter");
-    await page.getByText("Saved for demo-client: secret set.").waitFor();
+    // The demo profile is for the embedded sandbox only; the server-held credentials apply everywhere.
+    expect(await page.getByText("using them switches the environment to it").count()).toBe(1);
+    expect(await page.getByText(/^Server-held credentials/).count()).toBe(1);
+    expect(await page.getByTestId("current-client-id").textContent()).toBe("demo-client");
+    expect(
+      await page
+        .getByRole("banner")
+        .getByRole("link", { name: /demo-client\s*server-held/ })
+        .count(),
+    ).toBe(1);
+    await page.screenshot({ path: screenshotPath("console-connect-server-held-production"), fullPage: true });
 
     await page.goto(`${configured.url}/inquiry`);
     await page.getByRole("textbox", { name: "Location ID" }).fill("prod-store");
@@ -449,7 +457,7 @@ describe("console pages against configured environments (sandbox and production)
     // The token page lists the run's token event, from history.
     await page.goto(`${configured.url}/token`);
     const events = page.getByRole("region", { name: "Token events" });
-    await events.getByText("Acquired").waitFor();
+    await events.getByText("Acquired", { exact: true }).waitFor();
     expect(await events.textContent()).toContain("during Gift Balance Inquiry");
   });
 });
