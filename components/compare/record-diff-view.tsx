@@ -31,7 +31,14 @@ function Section({
         </h2>
         {aside}
       </div>
-      <div className="overflow-x-auto">{children}</div>
+      <div
+        className="relative overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+        role="region"
+        aria-label={`${title} table`}
+        tabIndex={0}
+      >
+        {children}
+      </div>
     </section>
   );
 }

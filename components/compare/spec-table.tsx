@@ -49,7 +49,13 @@ export function SpecTable({
   const head =
     "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
   return (
-    <div className="overflow-x-auto">
+    // Focusable so that keyboard users can scroll it sideways on narrow screens.
+    <div
+      className="relative overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+      role="region"
+      aria-label="Specification comparison table"
+      tabIndex={0}
+    >
       <table className="w-full min-w-[48rem] border-collapse text-sm" aria-labelledby={captionId}>
         <colgroup>
           <col className="w-[18%]" />

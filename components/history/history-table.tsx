@@ -25,7 +25,7 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
 });
 
 const head =
-  "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+  "px-2.5 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
 
 export interface RowActions {
   onOpen: (run: HistoryRun) => void;
@@ -38,7 +38,7 @@ export function HistoryTableSkeleton() {
   return (
     <div aria-hidden="true" className="divide-y divide-slate-100 dark:divide-slate-800">
       {Array.from({ length: 6 }, (_, index) => (
-        <div key={index} className="flex h-14 items-center gap-4 px-3">
+        <div key={index} className="flex h-14 items-center gap-4 px-2.5">
           <Skeleton className="h-4 w-4" />
           <Skeleton className="h-4 w-24" />
           <Skeleton className="h-4 w-48" />
@@ -63,7 +63,12 @@ export function HistoryTable({
   actions: RowActions;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <div
+      className="relative overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
+      role="region"
+      aria-label="Runs table"
+      tabIndex={0}
+    >
       <table
         className="w-full min-w-[60rem] text-sm"
         aria-labelledby={labelledBy}
@@ -102,6 +107,11 @@ export function HistoryTable({
             const { exchange } = run;
             const started = new Date(run.started_at);
             const summary = summarizeExchange(exchange);
+            // The status has its own column: a failure's result is what follows "HTTP 409 · ".
+            const result =
+              summary.outcome === "failure"
+                ? summary.label.replace(/^HTTP \d+( · )?/, "") || "no body"
+                : summary.label;
             const isSelected = selected.includes(run.id);
             const name = `${OPERATION_LABELS[exchange.operation]}${run.card ? ` ${run.card.masked}` : ""} at ${timeFormat.format(started)}`;
             return (
@@ -113,7 +123,7 @@ export function HistoryTable({
                   isSelected && "bg-indigo-50/70 dark:bg-indigo-400/10",
                 )}
               >
-                <td className="px-3">
+                <td className="px-2.5">
                   <input
                     type="checkbox"
                     checked={isSelected}
@@ -122,7 +132,7 @@ export function HistoryTable({
                     className="size-4 accent-indigo-600"
                   />
                 </td>
-                <td className="px-3 whitespace-nowrap">
+                <td className="px-2.5 whitespace-nowrap">
                   <time
                     dateTime={run.started_at}
                     title={started.toLocaleString()}
@@ -136,7 +146,7 @@ export function HistoryTable({
                     </span>
                   </time>
                 </td>
-                <td className="px-3">
+                <td className="px-2.5">
                   <span className="block font-medium whitespace-nowrap text-slate-900 dark:text-slate-100">
                     {OPERATION_LABELS[exchange.operation]}
                   </span>
@@ -145,23 +155,25 @@ export function HistoryTable({
                     {run.location_id ? ` · ${run.location_id}` : ""}
                   </span>
                 </td>
-                <td className="px-3 whitespace-nowrap text-slate-700 dark:text-slate-300">
+                <td className="px-2.5 whitespace-nowrap text-slate-700 dark:text-slate-300">
                   <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
                 </td>
-                <td className="px-3">
+                <td className="px-2.5">
                   <Badge tone={statusTone(exchange.response.status)}>
                     {statusLine(exchange.response.status)}
                   </Badge>
                 </td>
-                <td className="max-w-56 px-3">
-                  <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full truncate">
-                    {summary.label}
+                <td className="max-w-48 px-2.5">
+                  <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full">
+                    <span className="truncate" title={result}>
+                      {result}
+                    </span>
                   </Badge>
                 </td>
-                <td className="px-3 text-right whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+                <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
                   {Math.round(exchange.duration_ms)} ms
                 </td>
-                <td className="px-3">
+                <td className="px-2.5">
                   <div className="flex items-center justify-end gap-1">
                     <Button
                       size="sm"

@@ -253,7 +253,7 @@ export function HistoryView() {
                 : "\u00a0"}
             </p>
           </div>
-          <div className="mt-3 grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]">
+          <div className="mt-3 grid grid-cols-2 items-end gap-3 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]">
             <FilterSelect
               id={ids.operation}
               label="Operation"
@@ -320,7 +320,11 @@ export function HistoryView() {
                 </option>
               ))}
             </FilterSelect>
-            <Button onClick={() => setFilters(EMPTY_FILTERS)} disabled={!hasActiveFilters(filters)}>
+            <Button
+              onClick={() => setFilters(EMPTY_FILTERS)}
+              disabled={!hasActiveFilters(filters)}
+              className="col-span-2 lg:col-span-1"
+            >
               Reset filters
             </Button>
           </div>

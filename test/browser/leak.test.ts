@@ -258,8 +258,8 @@ describe("no secret, token or full card number reaches the browser or the server
       const body = { card_number: card, location_id: "leak-test" };
       const gift = await callApi("POST", "/api/inquiries/gift-balance", body);
       const balance = await callApi("POST", "/api/inquiries/balance", body);
-      expect([200, 502, 504], `gift ${card}`).toContain(gift.status);
-      expect([200, 502, 504], `balance ${card}`).toContain(balance.status);
+      expect([200, 502, 504], `gift ${card}: ${JSON.stringify(gift.body)}`).toContain(gift.status);
+      expect([200, 502, 504], `balance ${card}: ${JSON.stringify(balance.body)}`).toContain(balance.status);
     }
 
     // 5. Run both on the compare page (saved to history), for two cards.
