@@ -313,7 +313,9 @@ describe("no secret, token or full card number reaches the browser or the server
   });
 
   it("no other response the browser received holds one either", () => {
-    expect(findLeaks(responses.filter((item) => !/^(api|document|rsc) /.test(item.source))).join("\n")).toBe("");
+    expect(findLeaks(responses.filter((item) => !/^(api|document|rsc) /.test(item.source))).join("\n")).toBe(
+      "",
+    );
   });
 
   it("no JavaScript chunk, referenced by the pages or in the build, holds one", async () => {
