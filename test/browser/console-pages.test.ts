@@ -25,11 +25,19 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-async function shoot(name: string): Promise<void> {
+/** Full-page screenshots in both themes, plus (with `topHeight`) the top of the page for the README. */
+async function shoot(name: string, topHeight?: number): Promise<void> {
   for (const theme of ["light", "dark"] as const) {
     await forceTheme(page, theme);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath(`${name}-${theme}`), fullPage: true });
+    if (topHeight) {
+      await page.screenshot({
+        path: screenshotPath(`${name}-${theme}-top`),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: 1280, height: topHeight },
+      });
+    }
   }
   await forceTheme(page, "light");
 }
@@ -82,7 +90,7 @@ describe("console pages against the embedded sandbox", () => {
     }
     expect(await page.getByRole("heading", { name: "Who it is for" }).count()).toBe(1);
     expect(await page.locator('a[href="/sandbox"]').count()).toBeGreaterThan(0);
-    await shoot("console-home");
+    await shoot("console-home", 1000);
     await expectNoAxeViolations();
   });
 
@@ -96,7 +104,7 @@ describe("console pages against the embedded sandbox", () => {
     const header = page.getByRole("banner");
     expect(await header.getByRole("link", { name: /demo-client/ }).count()).toBe(1);
     expect(await header.getByRole("link", { name: "No token" }).count()).toBe(1);
-    await shoot("console-connect");
+    await shoot("console-connect", 920);
     await expectNoAxeViolations();
   });
 
@@ -132,7 +140,7 @@ describe("console pages against the embedded sandbox", () => {
     const exchange = page.getByRole("region", { name: "Last token request" });
     await exchange.getByText("Request", { exact: true }).click();
     expect(await exchange.textContent()).not.toContain(DEMO_SECRET);
-    await shoot("console-token");
+    await shoot("console-token", 1100);
     await expectNoAxeViolations();
   });
 
@@ -155,7 +163,7 @@ describe("console pages against the embedded sandbox", () => {
       ).toBe(1);
     }
     expect(await result().locator("code").first().textContent()).toMatch(/^[0-9a-f-]{36}$/);
-    await shoot("console-inquiry-gift");
+    await shoot("console-inquiry-gift", 1000);
     await expectNoAxeViolations();
 
     await page.reload();
@@ -179,7 +187,7 @@ describe("console pages against the embedded sandbox", () => {
       "Punch rewardspunch_rewards1.00",
     ]);
     expect(await result().textContent()).toContain("200 OK");
-    await shoot("console-inquiry-balance");
+    await shoot("console-inquiry-balance", 1000);
   });
 
   it("inquiry: an inactive card is declined with its response_code", async () => {
