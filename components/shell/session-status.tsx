@@ -77,7 +77,7 @@ export function TokenStatus({ session }: { session: SessionInfo | undefined }) {
                 : "text-slate-900 dark:text-slate-100",
           )}
         >
-          {clock === null ? "–:––" : clock.expired ? "expired" : formatDuration(clock.remainingSeconds)}
+          {clock === null ? "–:––:––" : clock.expired ? "expired" : formatDuration(clock.remainingSeconds)}
         </span>
       </span>
       <span
