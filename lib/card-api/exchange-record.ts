@@ -39,27 +39,28 @@ export function sanitizeDeep(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== "object") return maskCardNumbersDeep(value);
   if (depth > 64) return "[too deep]";
   if (Array.isArray(value)) return value.map((item) => sanitizeDeep(item, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    copy[maskCardNumbersInText(key)] = SECRET_KEYS.has(key.toLowerCase())
-      ? REDACTED
-      : sanitizeDeep(item, depth + 1);
-  }
-  return copy;
+  // fromEntries defines own properties: a key such as "__proto__" stays a key, not a prototype.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      maskCardNumbersInText(key),
+      SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : sanitizeDeep(item, depth + 1),
+    ]),
+  );
 }
 
 function safeHeaders(headers: Record<string, string>): Record<string, string> {
-  const copy: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    copy[name] =
-      lower === "authorization"
-        ? value.replace(/^(\w+\s+).*$/, `$1${REDACTED}`)
-        : SECRET_KEYS.has(lower)
-          ? REDACTED
-          : (sanitizeDeep(value) as string);
-  }
-  return copy;
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      const lower = name.toLowerCase();
+      const shown =
+        lower === "authorization"
+          ? value.replace(/^(\w+\s+).*$/, `$1${REDACTED}`)
+          : SECRET_KEYS.has(lower)
+            ? REDACTED
+            : (sanitizeDeep(value) as string);
+      return [maskCardNumbersInText(name), shown];
+    }),
+  );
 }
 
 export interface RecordInput {

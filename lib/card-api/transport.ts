@@ -49,10 +49,9 @@ async function readLimited(chunks: AsyncIterable<Uint8Array>, onTooLarge: () => 
   return { body: Buffer.concat(parts).toString("utf8"), truncated };
 }
 
+/** Own properties only (fromEntries): a header named "__proto__" stays a header. */
 function headersToRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => (record[name] = value));
-  return record;
+  return Object.fromEntries(headers.entries());
 }
 
 /** Any fetch-compatible function: the in-process sandbox's handler, a test double, or global fetch. */
@@ -114,13 +113,39 @@ export function undiciTransport(dispatcher: Dispatcher = sharedAgent()): Transpo
       dispatcher,
       maxRedirections: 0,
     });
-    const record: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) record[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    const { body: text, truncated } = await readLimited(response.body, () => response.body.destroy());
+    const record = Object.fromEntries(
+      Object.entries(response.headers)
+        .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+        .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value]),
+    );
+    const { body: text, truncated } = await readStreamLimited(response.body);
     return { status: response.statusCode, headers: record, body: text, truncated };
   };
+}
+
+/** Reads a Node stream up to the limit with plain data events (cheaper than async iteration). */
+function readStreamLimited(
+  stream: NodeJS.ReadableStream & { destroy(): void },
+): Promise<{ body: string; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      const room = MAX_UPSTREAM_BODY_BYTES - size;
+      if (chunk.byteLength > room) {
+        parts.push(chunk.subarray(0, room));
+        stream.removeListener("data", onData);
+        stream.destroy();
+        resolve({ body: Buffer.concat(parts).toString("utf8"), truncated: true });
+        return;
+      }
+      parts.push(chunk);
+      size += chunk.byteLength;
+    };
+    stream.on("data", onData);
+    stream.once("end", () => resolve({ body: Buffer.concat(parts).toString("utf8"), truncated: false }));
+    stream.once("error", reject);
+  });
 }
 
 // ---------- failures ----------

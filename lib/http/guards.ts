@@ -120,8 +120,13 @@ export function validationError(fields: Record<string, string[]>): ApiError {
 }
 
 export function zodFieldErrors(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  const add = (path: string, message: string) => (fields[path] ??= []).push(message);
+  // A Map, not an object: field names come from the client ("constructor", "__proto__", …).
+  const fields = new Map<string, string[]>();
+  const add = (path: string, message: string) => {
+    const messages = fields.get(path) ?? [];
+    messages.push(message);
+    fields.set(path, messages);
+  };
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) add(pathLabel([...issue.path, key]), "is not a field of this request");
@@ -131,7 +136,7 @@ export function zodFieldErrors(error: z.ZodError): Record<string, string[]> {
       add(pathLabel(issue.path), issue.message);
     }
   }
-  return fields;
+  return Object.fromEntries(fields);
 }
 
 /** Parses JSON text and validates it: 400 `invalid_json` or 400 `validation_failed` with field details. */

@@ -256,6 +256,12 @@ describe("over HTTP", () => {
             )
             .map((value) => JSON.stringify(value)),
           fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+          fc
+            .dictionary(
+              fc.constantFrom("__proto__", "constructor", "toString", "card_number", "profile"),
+              fc.jsonValue(),
+            )
+            .map((value) => JSON.stringify(value)),
           fc.string({ unit: "binary", maxLength: 100 }),
         ),
         async (path, rawBody) => {

@@ -195,6 +195,19 @@ describe("validation", () => {
     });
   }
 
+  it("names fields that shadow Object.prototype without failing (found by fuzzing)", async () => {
+    for (const key of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const rawBody = `{"card_number":"6006491000000001","location_id":"L","${key}":1}`;
+      const response = await call(balanceRoute.POST, "POST", "/api/inquiries/balance", {
+        rawBody,
+        headers: { "content-type": "application/json" },
+      });
+      expect(response.status, key).toBe(400);
+      const fields = (await readJson<ErrorShape>(response)).error.details?.fields ?? {};
+      expect(Object.keys(fields)).toContain(key);
+    }
+  });
+
   it("refuses a body that is not an object", async () => {
     for (const body of [[], "text", 42, null]) {
       const response = await call(balanceRoute.POST, "POST", "/api/inquiries/balance", { body });
@@ -272,6 +285,21 @@ describe("fuzzing request bodies (fast-check)", () => {
       )
       .map((value) => JSON.stringify(value)),
     fc.record({ environment: fc.string() }).map((value) => JSON.stringify(value)),
+    // Keys that shadow Object.prototype, mixed with real field names.
+    fc
+      .dictionary(
+        fc.constantFrom(
+          "__proto__",
+          "constructor",
+          "toString",
+          "valueOf",
+          "card_number",
+          "location_id",
+          "profile",
+        ),
+        fc.jsonValue({ maxDepth: 2 }),
+      )
+      .map((value) => JSON.stringify(value)),
     fc.string({ maxLength: 200, unit: "binary" }),
   );
 

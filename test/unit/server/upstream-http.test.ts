@@ -267,6 +267,21 @@ describe("scripted upstreams", () => {
     );
   });
 
+  it("keeps keys such as __proto__ as keys when showing an upstream body", async () => {
+    const upstream = await scriptedUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end('{"__proto__":{"polluted":true},"data":{"constructor":"x"}}');
+    });
+    cleanups.push(upstream.close);
+    configureUpstream(upstream.url);
+    const jar = await userSession();
+    const response = await call(balanceRoute.POST, "POST", "/api/inquiries/balance", inquiryBody, jar);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('"__proto__":{"polluted":true}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it("passes 429 with Retry-After through inside a 200 record, without retrying", async () => {
     const upstream = await scriptedUpstream((_request, response) => {
       response.writeHead(429, { "retry-after": "2", "content-type": "application/json" });
