@@ -1,6 +1,7 @@
 /** Configuration: defaults, environments, and a bad value refused with a message naming the variable. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, validateConfigAtStartup } from "@/lib/config";
+import { ConfigError, getConfig, loadConfig, validateConfigAtStartup } from "@/lib/config";
+import { captureLogs } from "@/lib/logger";
 
 const SECRET = "a-session-secret-that-is-long-enough-123";
 
@@ -98,6 +99,28 @@ describe("configuration", () => {
 
   it("never repeats a secret in the message", () => {
     expect(errorFor({ SESSION_SECRET: "too-short-secret" }).message).not.toContain("too-short-secret");
+  });
+
+  it("warns in the log when SESSION_SECRET is unset, without logging the generated password", () => {
+    const holder = globalThis as Record<symbol, unknown>;
+    const key = Symbol.for("card-services-console.config");
+    const saved = holder[key];
+    const previous = process.env.SESSION_SECRET;
+    delete holder[key];
+    delete process.env.SESSION_SECRET;
+    const logs = captureLogs();
+    try {
+      const config = getConfig();
+      expect(config.sessionSecretGenerated).toBe(true);
+      expect(logs.text()).toMatch(/SESSION_SECRET is not set/);
+      expect(logs.text()).not.toContain(config.sessionPasswords[0]);
+      // The same password for every later reader in the process (all of Next's bundles).
+      expect(getConfig().sessionPasswords).toEqual(config.sessionPasswords);
+    } finally {
+      logs.restore();
+      holder[key] = saved;
+      if (previous !== undefined) process.env.SESSION_SECRET = previous;
+    }
   });
 
   it("stops the start with the message when a variable is bad", () => {
