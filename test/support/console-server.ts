@@ -45,7 +45,12 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   }
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
-  for (const [key, value] of Object.entries({ ...process.env, ...DEFAULT_TEST_ENV, ...env, PORT: String(port) })) {
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    ...DEFAULT_TEST_ENV,
+    ...env,
+    PORT: String(port),
+  })) {
     if (value !== undefined) childEnv[key] = value;
   }
   const child: ChildProcess = spawn(
