@@ -25,8 +25,26 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Next may evaluate a module once per bundle, and process-wide singletons (config, token broker, clients) made by
+ * one bundle throw errors whose class is another bundle's copy. A brand in the global symbol registry makes
+ * `instanceof` hold across those copies.
+ */
+export function brandedInstanceCheck(brand: symbol): (value: unknown) => boolean {
+  return (value) =>
+    typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
+const API_ERROR_BRAND = Symbol.for("card-services-console.ApiError");
+const isApiError = brandedInstanceCheck(API_ERROR_BRAND);
+
 export class ApiError extends Error {
+  readonly [API_ERROR_BRAND] = true;
   readonly status: number;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isApiError(value);
+  }
 
   constructor(
     readonly code: ErrorCode,

@@ -6,6 +6,7 @@
  */
 import "server-only";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import { brandedInstanceCheck } from "@/lib/errors";
 
 export interface UpstreamRequest {
   method: "GET" | "POST";
@@ -152,8 +153,17 @@ function readStreamLimited(
 
 export type UpstreamFailureKind = "timeout" | "refused" | "tls" | "network";
 
+const UPSTREAM_FAILURE_BRAND = Symbol.for("card-services-console.UpstreamFailure");
+const isUpstreamFailure = brandedInstanceCheck(UPSTREAM_FAILURE_BRAND);
+
 /** The upstream did not answer. Never carries request data: only what went wrong and where. */
 export class UpstreamFailure extends Error {
+  readonly [UPSTREAM_FAILURE_BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isUpstreamFailure(value);
+  }
+
   constructor(
     readonly kind: UpstreamFailureKind,
     readonly errorCode: string | undefined,
