@@ -1,5 +1,5 @@
 /** Issues and verifies the sandbox's HS256 access tokens (jose), with revocation. */
-import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
+import { SignJWT, jwtVerify, type JWTPayload } from "jose";
 import type { DemoClient } from "./fixtures";
 
 export const TOKEN_ISSUER = "card-services-sandbox";
@@ -20,8 +20,15 @@ export interface IssuedToken {
   scope: string;
 }
 
+/** Verified tokens remembered, so a token reused for many calls has its signature checked once. */
+const VERIFIED_CACHE_SIZE = 1024;
+
 export class TokenService {
-  private readonly key: Uint8Array;
+  private readonly keyBytes: Uint8Array<ArrayBuffer>;
+  /** The HMAC key imported into WebCrypto once: jose would import raw key bytes again on every call. */
+  private keyPromise: Promise<CryptoKey> | undefined;
+  /** token → its payload, for tokens whose signature and issuer/audience already checked out. */
+  private readonly verified = new Map<string, JWTPayload>();
   /** jti → exp (seconds) of every token this instance issued that may still be valid. */
   private readonly issued = new Map<string, number>();
   /** jti → exp of revoked tokens, kept until they would have expired anyway. */
@@ -31,7 +38,39 @@ export class TokenService {
     signingKey: string,
     private readonly now: () => number,
   ) {
-    this.key = new TextEncoder().encode(signingKey);
+    this.keyBytes = new TextEncoder().encode(signingKey);
+  }
+
+  private key(): Promise<CryptoKey> {
+    this.keyPromise ??= crypto.subtle.importKey(
+      "raw",
+      this.keyBytes,
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+    return this.keyPromise;
+  }
+
+  /** Signature, algorithm, issuer and audience: facts of the token string that never change. */
+  private async verifiedPayload(token: string): Promise<JWTPayload> {
+    const cached = this.verified.get(token);
+    if (cached) return cached;
+    const { payload } = await jwtVerify(token, await this.key(), {
+      algorithms: ["HS256"],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      requiredClaims: ["exp", "iat", "sub", "jti"],
+      // Expiry is checked on every call below, against the injected clock.
+      currentDate: new Date(0),
+      clockTolerance: Number.MAX_SAFE_INTEGER,
+    });
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, payload);
+    return payload;
   }
 
   async issue(client: DemoClient): Promise<IssuedToken> {
@@ -50,25 +89,21 @@ export class TokenService {
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
       .setJti(jti)
-      .sign(this.key);
+      .sign(await this.key());
     return { accessToken, jti, expiresIn: client.expiresIn, scope };
   }
 
   async verify(token: string): Promise<VerifyResult> {
-    let payload;
+    let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.key, {
-        algorithms: ["HS256"],
-        issuer: TOKEN_ISSUER,
-        audience: TOKEN_AUDIENCE,
-        currentDate: new Date(this.now()),
-        requiredClaims: ["exp", "iat", "sub", "jti"],
-      }));
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: "The access token expired." };
+      payload = await this.verifiedPayload(token);
+    } catch {
       return { ok: false, reason: "The access token is malformed or its signature is not valid." };
     }
-    const { sub, jti, scope } = payload;
+    const { sub, jti, scope, exp } = payload;
+    if (typeof exp !== "number" || exp <= Math.floor(this.now() / 1000)) {
+      return { ok: false, reason: "The access token expired." };
+    }
     if (typeof sub !== "string" || typeof jti !== "string" || typeof scope !== "string") {
       return { ok: false, reason: "The access token lacks required claims." };
     }
