@@ -13,19 +13,8 @@ import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { PURSES, isPurse, purseLabel } from "@/lib/api/purses";
 import { TOKEN_EVENT_LABELS } from "@/components/token/token-events";
-
-/** The purses of a Balance Inquiry response, in the order of spec §2.5. */
-const PURSES = [
-  ["gift", "Gift"],
-  ["gift_rewards", "Gift rewards"],
-  ["loyalty", "Loyalty"],
-  ["loyalty_rewards", "Loyalty rewards"],
-  ["discount", "Discount"],
-  ["promotional", "Promotional"],
-  ["punch", "Punch"],
-  ["punch_rewards", "Punch rewards"],
-] as const;
 
 function text(value: unknown): string | null {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
@@ -106,8 +95,7 @@ function BalanceResult({ data }: { data: Record<string, unknown> }) {
     typeof data.balances === "object" && data.balances !== null
       ? (data.balances as Record<string, unknown>)
       : {};
-  const known = new Set<string>(PURSES.map(([key]) => key));
-  const extra = Object.keys(balances).filter((key) => !known.has(key));
+  const extra = Object.keys(balances).filter((key) => !isPurse(key));
   return (
     <div>
       <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm">
@@ -134,7 +122,8 @@ function BalanceResult({ data }: { data: Record<string, unknown> }) {
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {[...PURSES, ...extra.map((key) => [key, key] as const)].map(([key, label]) => {
+          {[...PURSES, ...extra].map((key) => {
+            const label = purseLabel(key);
             const amount = text(balances[key]);
             return (
               <tr key={key}>

@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { z } from "zod";
+import { PURSES, type Purse } from "@/lib/api/purses";
 
 const isoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
 const money = z.string().regex(/^-?\d+\.\d{2}$/, "must be a decimal string with two fraction digits");
@@ -65,34 +66,30 @@ export const giftBalanceResponseSchema = z.object({
   }),
 });
 
-const PURSES = [
-  "gift",
-  "gift_rewards",
-  "loyalty",
-  "loyalty_rewards",
-  "discount",
-  "promotional",
-  "punch",
-  "punch_rewards",
-] as const;
-
 /** Spec §2.5: Balance Inquiry, 200. */
 export const balanceResponseSchema = z.object({
   data: z.object({
     card_number: z.string(),
     system_time: isoTimestamp,
     balances: z.object(
-      Object.fromEntries(PURSES.map((purse) => [purse, money])) as Record<
-        (typeof PURSES)[number],
-        typeof money
-      >,
+      Object.fromEntries(PURSES.map((purse) => [purse, money])) as Record<Purse, typeof money>,
     ),
   }),
+});
+
+/**
+ * Lookup Transaction by Request Id, 200. The specification shows neither its path nor its body; the least
+ * the console relies on is the transaction_id of the transaction found (the sandbox answers the recorded
+ * Gift Balance Inquiry's data).
+ */
+export const transactionLookupResponseSchema = z.object({
+  data: z.object({ transaction_id: uuid }),
 });
 
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 export type GiftBalanceResponse = z.infer<typeof giftBalanceResponseSchema>;
 export type BalanceResponse = z.infer<typeof balanceResponseSchema>;
+export type TransactionLookupResponse = z.infer<typeof transactionLookupResponseSchema>;
 
 /** zod issues as short `path: message` lines for the exchange record. */
 export function describeIssues(error: z.ZodError): string[] {

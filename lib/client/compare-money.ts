@@ -4,33 +4,8 @@
  * floating point ever touches a balance.
  */
 
-/** The purses of a Balance Inquiry response, in the order the specification lists them (§2.5). */
-export const SPEC_PURSES = [
-  "gift",
-  "gift_rewards",
-  "loyalty",
-  "loyalty_rewards",
-  "discount",
-  "promotional",
-  "punch",
-  "punch_rewards",
-] as const;
-export type SpecPurse = (typeof SPEC_PURSES)[number];
-
-const PURSE_LABELS: Record<SpecPurse, string> = {
-  gift: "Gift",
-  gift_rewards: "Gift rewards",
-  loyalty: "Loyalty",
-  loyalty_rewards: "Loyalty rewards",
-  discount: "Discount",
-  promotional: "Promotional",
-  punch: "Punch",
-  punch_rewards: "Punch rewards",
-};
-
-export function purseLabel(purse: string): string {
-  return (PURSE_LABELS as Record<string, string>)[purse] ?? purse;
-}
+/** The purses of a Balance Inquiry response and their labels (spec §2.5). */
+export { PURSES as SPEC_PURSES, purseLabel } from "@/lib/api/purses";
 
 /** Exactly what the spec promises: an optional minus, digits, a point and two fraction digits. */
 const SPEC_AMOUNT = /^-?\d+\.\d{2}$/;

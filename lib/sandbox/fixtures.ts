@@ -3,6 +3,7 @@
  * The one source for the sandbox itself, its documentation page and its tests. Holds no secret:
  * the demo clients' secret is configuration (`SANDBOX_DEMO_SECRET`, default "demo-secret").
  */
+import { PURSES, type Purse } from "../api/purses";
 
 export const SCOPE_READ_TRANSACTIONS = "read:transactions";
 export const DEFAULT_DEMO_SECRET = "demo-secret";
@@ -35,17 +36,7 @@ export const DEMO_CLIENTS: readonly DemoClient[] = [
   },
 ];
 
-export const PURSES = [
-  "gift",
-  "gift_rewards",
-  "loyalty",
-  "loyalty_rewards",
-  "discount",
-  "promotional",
-  "punch",
-  "punch_rewards",
-] as const;
-export type Purse = (typeof PURSES)[number];
+export { PURSES, type Purse };
 
 /** Balances in integer cents: no floating point ever touches money. */
 export type PurseCents = Readonly<Record<Purse, number>>;
