@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ValidationErrorDetails } from "@/lib/api/contracts";
 import { ApiError } from "@/lib/errors";
 import { isSecureRequest } from "@/lib/session/cookie";
+import { readTextWithLimit } from "@/lib/web/body";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -69,21 +70,9 @@ export async function readBodyText(request: Request): Promise<string> {
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   // With a Content-Length, Node's HTTP parser delivers exactly that many bytes.
   if (declared !== null && /^\d+$/.test(declared)) return request.text();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = await readTextWithLimit(request, MAX_BODY_BYTES);
+  if (text === null) throw tooLarge();
+  return text;
 }
 
 /** C0 and C1 controls, DEL, line and paragraph separators, and bidirectional overrides. */

@@ -2,6 +2,7 @@
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 import { MAX_BODY_BYTES } from "./limits";
+import { readTextWithLimit } from "../web/body";
 
 export { MAX_BODY_BYTES };
 
@@ -84,33 +85,6 @@ export async function readJsonBody(request: Request): Promise<JsonBodyResult> {
       response: errorResponse(400, "invalid_json", "Invalid JSON", "The request body is not valid JSON."),
     };
   }
-}
-
-/** The body as UTF-8 text, or null once it grows past `limit` bytes (reading stops there). */
-async function readTextWithLimit(request: Request, limit: number): Promise<string | null> {
-  if (!request.body) return "";
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return null;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
