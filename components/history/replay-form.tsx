@@ -9,7 +9,12 @@ import { OPERATION_LABELS, summarizeExchange } from "@/lib/client/exchange-summa
 import { ApiClientError } from "@/lib/client/fetcher";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
-import { useRequestToken, useRunInquiry, useSession } from "@/lib/client/use-console-api";
+import {
+  useLookupTransaction,
+  useRequestToken,
+  useRunInquiry,
+  useSession,
+} from "@/lib/client/use-console-api";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -48,6 +53,7 @@ export function ReplayForm({
   const gift = useRunInquiry("gift_balance_inquiry");
   const balance = useRunInquiry("balance_inquiry");
   const token = useRequestToken();
+  const lookup = useLookupTransaction();
 
   const [card, setCard] = useState("");
   const [location, setLocation] = useState(run.location_id ?? "");
@@ -60,6 +66,8 @@ export function ReplayForm({
 
   const isToken = exchange.operation === "token";
   const isGift = exchange.operation === "gift_balance_inquiry";
+  /** A lookup (or token request) needs no card: it is run again as recorded. */
+  const isLookup = exchange.operation === "transaction_lookup";
   const entryMode = stringAt(exchange.request.body, ["data", "entry_mode"]);
   const pinMode = stringAt(exchange.request.body, ["data", "pin_mode"]);
   const originalRequestId = exchange.request_id ?? null;
@@ -68,7 +76,7 @@ export function ReplayForm({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     let cardNumber = "";
-    if (!isToken) {
+    if (!isToken && !isLookup) {
       cardNumber = card.replace(/[\s-]/g, "");
       if (!/^\d{12,19}$/.test(cardNumber))
         return setCardError("Enter the full card number: 12 to 19 digits.");
@@ -89,6 +97,8 @@ export function ReplayForm({
       let record: ExchangeRecord;
       if (isToken) {
         record = (await token.trigger({})).exchange;
+      } else if (isLookup) {
+        record = await lookup.trigger(originalRequestId ?? "");
       } else {
         const input = {
           card_number: cardNumber,
@@ -133,6 +143,10 @@ export function ReplayForm({
         {isToken ? (
           <p className="text-sm text-slate-700 dark:text-slate-300">
             Requests a new token with the credentials of this session. The token itself stays on the server.
+          </p>
+        ) : isLookup ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Looks up Request Id <code className="font-mono break-all">{originalRequestId}</code> again.
           </p>
         ) : (
           <div className="grid gap-4 sm:grid-cols-2">

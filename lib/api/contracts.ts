@@ -7,7 +7,7 @@ import { z } from "zod";
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
-export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry"] as const;
+export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry", "transaction_lookup"] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
 /** The one error shape of every console API error response. */
@@ -54,6 +54,9 @@ export const giftBalanceInquiryInputSchema = balanceInquiryInputSchema
   .extend({ request_id: printable(128).optional() })
   .strict();
 export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSchema>;
+
+/** `GET /api/transactions/request-id/{id}`: the Request Id as a Gift Balance Inquiry accepts it. */
+export const transactionLookupParamsSchema = z.object({ id: printable(128) }).strict();
 
 // ---------- response bodies ----------
 
@@ -139,7 +142,7 @@ export interface ExchangeRecord {
   environment: EnvironmentName;
   started_at: string; // ISO
   duration_ms: number;
-  /** The X-Request-Id sent, for gift balance inquiries. */
+  /** The X-Request-Id sent, for gift balance inquiries; the Request Id looked up, for transaction lookups. */
   request_id?: string;
   request: ExchangeHttpRequest;
   response: ExchangeHttpResponse;

@@ -14,10 +14,12 @@ import {
   describeIssues,
   giftBalanceResponseSchema,
   tokenResponseSchema,
+  transactionLookupResponseSchema,
   usableTokenSchema,
   type BalanceResponse,
   type GiftBalanceResponse,
   type TokenResponse,
+  type TransactionLookupResponse,
 } from "./schemas";
 import { classifyTransportError, UpstreamFailure, type Transport, type UpstreamResponse } from "./transport";
 
@@ -27,6 +29,8 @@ export const PATHS = {
   token: "/reporting/v1/auth/token",
   giftBalanceInquiry: "/transaction/v1/gift/balance-inquiry",
   balanceInquiry: "/transaction/v1/balance-inquiry",
+  /** The embedded sandbox's path (DESIGN.md §5); the specification does not show the real one. */
+  transactionByRequestIdPrefix: "/transaction/v1/transactions/request-id/",
 } as const;
 
 export interface CardApiClientOptions {
@@ -86,7 +90,12 @@ export interface TokenGrant {
 }
 
 export interface CardApiClient {
-  readonly urls: { token: string; giftBalanceInquiry: string; balanceInquiry: string };
+  readonly urls: {
+    token: string;
+    giftBalanceInquiry: string;
+    balanceInquiry: string;
+    transactionByRequestId(requestId: string): string;
+  };
   requestToken(
     credentials: ClientCredentials,
   ): Promise<ApiResult<TokenResponse> & { grant: TokenGrant | null }>;
@@ -96,6 +105,11 @@ export interface CardApiClient {
     card: CardRequest;
   }): Promise<ApiResult<GiftBalanceResponse>>;
   balanceInquiry(input: { accessToken: string; card: CardRequest }): Promise<ApiResult<BalanceResponse>>;
+  /** Lookup Transaction by Request Id (spec §4.3 item 3): a GET, nothing recorded upstream. */
+  transactionByRequestId(input: {
+    accessToken: string;
+    requestId: string;
+  }): Promise<ApiResult<TransactionLookupResponse>>;
 }
 
 /** Parses a body and checks it against the schema for successful (2xx) answers only. */
@@ -137,15 +151,18 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     token: authUrl + PATHS.token,
     giftBalanceInquiry: baseUrl + PATHS.giftBalanceInquiry,
     balanceInquiry: baseUrl + PATHS.balanceInquiry,
+    transactionByRequestId: (requestId: string) =>
+      baseUrl + PATHS.transactionByRequestIdPrefix + encodeURIComponent(requestId),
   };
 
   /** Sends one request with the timeout; resolves with the answer or rejects with UpstreamFailure. */
   async function send(
     url: string,
     headers: Record<string, string>,
-    body: string,
+    body: string | undefined,
     shown: { headers: Record<string, string>; body: unknown },
   ): Promise<RawExchange> {
+    const method = body === undefined ? "GET" : "POST";
     const controller = new AbortController();
     const startedAt = Date.now();
     const started = performance.now();
@@ -162,12 +179,12 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
         reject(failure);
       }, timeoutMs);
     });
-    const sending = transport({ method: "POST", url, headers, body, signal: controller.signal });
+    const sending = transport({ method, url, headers, body, signal: controller.signal });
     sending.catch(() => undefined);
     try {
       const response = await Promise.race([sending, timedOut]);
       return {
-        request: { method: "POST", url, ...shown },
+        request: { method, url, ...shown },
         response,
         startedAt,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
@@ -220,6 +237,16 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
       const body = { data: card };
       const exchange = await send(urls.balanceInquiry, sent, JSON.stringify(body), { headers: shown, body });
       return { exchange, check: checkBody(exchange.response, balanceResponseSchema) };
+    },
+
+    async transactionByRequestId({ accessToken, requestId }) {
+      // The general form of spec §4.2, Content-Type included.
+      const { sent, shown } = cardHeaders(accessToken);
+      const exchange = await send(urls.transactionByRequestId(requestId), sent, undefined, {
+        headers: shown,
+        body: null,
+      });
+      return { exchange, check: checkBody(exchange.response, transactionLookupResponseSchema) };
     },
   };
 }

@@ -4,7 +4,7 @@
  * the cookie only when it changed).
  *
  * Retry rule (spec §5.8, §4.3): after a 401 the token is renewed once and the call retried once, with the
- * same X-Request-Id. Nothing else is ever retried: a Gift Balance Inquiry records a transaction.
+ * same X-Request-Id (or, for a lookup, the same GET). Nothing else is ever retried: a Gift Balance Inquiry records a transaction.
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
@@ -138,6 +138,47 @@ export async function requestTokenNow(session: Session): Promise<TokenResult> {
   return { token: result.token ? tokenMetadata(result.token) : null, exchange };
 }
 
+/** What an authorized call did: its final answer, the token events and where the time went. */
+interface AuthorizedResult {
+  result: ApiResult<unknown>;
+  events: TokenEvent[];
+  tokenMs: number;
+  retriedMs: number | undefined;
+}
+
+/**
+ * Sends an authorized call with the session's token (renewed before expiry by the broker); after a 401 the
+ * token is renewed once and the call retried once, as spec §5.8 allows.
+ */
+async function withToken(
+  session: Session,
+  ctx: Context,
+  send: (token: AccessToken) => Promise<ApiResult<unknown>>,
+): Promise<AuthorizedResult> {
+  const tokens = tokenContext(ctx, session);
+  const broker = tokenBroker(ctx.config);
+  const events: TokenEvent[] = [];
+  const obtain = async (get: () => Promise<{ token: AccessToken; event?: TokenEvent; tokenMs: number }>) => {
+    const obtained = await callUpstream(get, "token", ctx.client.urls.token);
+    if (obtained.event) events.push(obtained.event);
+    session.update({ token: obtained.token });
+    return obtained;
+  };
+
+  const first = await obtain(() => broker.ensure(tokens, currentToken(session, ctx)));
+  let tokenMs = first.tokenMs;
+  let result = await send(first.token);
+  let retriedMs: number | undefined;
+  if (result.exchange.response.status === 401) {
+    retriedMs = result.exchange.durationMs;
+    const renewed = await obtain(() => broker.renewAfterRejection(tokens, first.token));
+    tokenMs += renewed.tokenMs;
+    result = await send(renewed.token);
+  }
+
+  return { result, events, tokenMs, retriedMs };
+}
+
 type InquiryOperation = "gift_balance_inquiry" | "balance_inquiry";
 
 export async function runInquiry(
@@ -147,8 +188,6 @@ export async function runInquiry(
 ): Promise<ExchangeRecord> {
   const started = performance.now();
   const ctx = context(session);
-  const tokens = tokenContext(ctx, session);
-  const broker = tokenBroker(ctx.config);
   const card: CardRequest = {
     entry_mode: input.entry_mode,
     card_number: input.card_number,
@@ -173,26 +212,35 @@ export async function runInquiry(
       failureDetails,
     );
 
-  const events: TokenEvent[] = [];
-  const obtain = async (get: () => Promise<{ token: AccessToken; event?: TokenEvent; tokenMs: number }>) => {
-    const obtained = await callUpstream(get, "token", ctx.client.urls.token);
-    if (obtained.event) events.push(obtained.event);
-    session.update({ token: obtained.token });
-    return obtained;
-  };
+  return authorizedRecord(operation, ctx, started, await withToken(session, ctx, send), requestId);
+}
 
-  const first = await obtain(() => broker.ensure(tokens, currentToken(session, ctx)));
-  let tokenMs = first.tokenMs;
-  let result = await send(first.token);
-  let retriedMs: number | undefined;
-  if (result.exchange.response.status === 401) {
-    retriedMs = result.exchange.durationMs;
-    const renewed = await obtain(() => broker.renewAfterRejection(tokens, first.token));
-    tokenMs += renewed.tokenMs;
-    result = await send(renewed.token);
-  }
+/**
+ * GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id (spec §4.3 item 3). A GET changes
+ * nothing upstream, so the 401 retry of withToken is safe here too.
+ */
+export async function lookupTransaction(session: Session, requestId: string): Promise<ExchangeRecord> {
+  const started = performance.now();
+  const ctx = context(session);
+  const url = ctx.client.urls.transactionByRequestId(requestId);
+  const send = (token: AccessToken): Promise<ApiResult<unknown>> =>
+    callUpstream<ApiResult<unknown>>(
+      () => ctx.client.transactionByRequestId({ accessToken: token.accessToken, requestId }),
+      "transaction_lookup",
+      url,
+      { request_id: requestId },
+    );
+  return authorizedRecord("transaction_lookup", ctx, started, await withToken(session, ctx, send), requestId);
+}
 
-  const record = buildExchangeRecord({
+function authorizedRecord(
+  operation: OperationName,
+  ctx: Context,
+  started: number,
+  { result, events, tokenMs, retriedMs }: AuthorizedResult,
+  requestId: string | undefined,
+): ExchangeRecord {
+  return buildExchangeRecord({
     operation,
     environment: ctx.environment.name,
     exchange: result.exchange,
@@ -206,7 +254,6 @@ export async function runInquiry(
       ...(retriedMs === undefined ? {} : { retried_ms: retriedMs }),
     },
   });
-  return record;
 }
 
 /** The fields of a run for the call's log line: what happened upstream, without secrets or card numbers. */

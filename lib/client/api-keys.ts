@@ -11,12 +11,18 @@ export const apiKeys = {
   token: "/api/token",
   giftBalanceInquiry: "/api/inquiries/gift-balance",
   balanceInquiry: "/api/inquiries/balance",
+  transactionLookupPrefix: "/api/transactions/request-id/",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
 
-export type InquiryOperation = Exclude<OperationName, "token">;
+export type InquiryOperation = Exclude<OperationName, "token" | "transaction_lookup">;
 
 export function inquiryKey(operation: InquiryOperation): string {
   return operation === "gift_balance_inquiry" ? apiKeys.giftBalanceInquiry : apiKeys.balanceInquiry;
+}
+
+/** Lookup Transaction by Request Id: the Request Id is one path segment, so it is percent-encoded. */
+export function transactionLookupKey(requestId: string): string {
+  return apiKeys.transactionLookupPrefix + encodeURIComponent(requestId);
 }

@@ -13,6 +13,7 @@ export const OPERATION_NAMES = [
   "token",
   "gift_balance_inquiry",
   "balance_inquiry",
+  "transaction_lookup",
 ] as const satisfies readonly OperationName[];
 
 export const ENVIRONMENT_LABELS: Record<EnvironmentName, string> = {

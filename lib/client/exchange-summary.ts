@@ -16,6 +16,7 @@ export const OPERATION_LABELS = {
   token: "Token request",
   gift_balance_inquiry: "Gift Balance Inquiry",
   balance_inquiry: "Balance Inquiry",
+  transaction_lookup: "Lookup by Request Id",
 } as const;
 
 function asRecord(value: unknown): Record<string, unknown> | null {
@@ -61,6 +62,10 @@ export function summarizeExchange(exchange: ExchangeRecord): ExchangeSummary {
     const balances = asRecord(data.balances);
     if (!balances) return { outcome: "failure", label: `HTTP ${status} · no balances` };
     return { outcome: "success", label: `${Object.keys(balances).length} purses` };
+  }
+  if (exchange.operation === "transaction_lookup") {
+    const id = typeof data.transaction_id === "string" ? data.transaction_id : null;
+    return { outcome: "success", label: id ? `found · ${id.slice(0, 8)}…` : "found" };
   }
   const attributes = asRecord(data.attributes);
   const scope = typeof attributes?.scope === "string" ? attributes.scope.split(" ").filter(Boolean) : [];

@@ -276,6 +276,7 @@ const OPERATION_LABELS: Record<ExchangeRecord["operation"], string> = {
   token: "Token",
   gift_balance_inquiry: "Gift Balance Inquiry",
   balance_inquiry: "Balance Inquiry",
+  transaction_lookup: "Lookup by Request Id",
 };
 
 export function operationLabel(operation: ExchangeRecord["operation"]): string {

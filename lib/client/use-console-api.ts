@@ -1,6 +1,6 @@
 /**
  * React hooks over the console's HTTP interface. Reads use SWR with the route URL as key; writes use
- * `useSWRMutation`. Every token request and inquiry run is saved to the browser's history.
+ * `useSWRMutation`. Every token request, inquiry run and transaction lookup is saved to the browser's history.
  */
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
@@ -13,7 +13,7 @@ import type {
   SessionInfo,
   TokenResult,
 } from "@/lib/api/contracts";
-import { apiKeys, inquiryKey, type InquiryOperation } from "./api-keys";
+import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
 import { getJson, sendJson, type ApiClientError } from "./fetcher";
 import { historyStore } from "./history-store";
 
@@ -89,6 +89,25 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
         await saveToHistory(() => historyStore().addRun({ exchange }));
         void mutate(apiKeys.history);
         // A run may have acquired or renewed the token.
+        void mutate(apiKeys.session);
+      },
+    },
+  );
+}
+
+/**
+ * Lookup Transaction by Request Id (a GET; `arg` is the Request Id). Like an inquiry, the record comes back
+ * whatever the upstream answered: a 404 is the upstream saying it has no such transaction.
+ */
+export function useLookupTransaction() {
+  const { mutate } = useSWRConfig();
+  return useSWRMutation<ExchangeRecord, ApiClientError, string, string>(
+    apiKeys.transactionLookupPrefix,
+    (_prefix, { arg }) => getJson<ExchangeRecord>(transactionLookupKey(arg)),
+    {
+      onSuccess: async (exchange) => {
+        await saveToHistory(() => historyStore().addRun({ exchange }));
+        void mutate(apiKeys.history);
         void mutate(apiKeys.session);
       },
     },

@@ -9,6 +9,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
+import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/api/contracts";
 import { captureLogs, type CapturedLogs } from "@/lib/logger";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
@@ -467,5 +468,105 @@ describe("POST /api/inquiries/gift-balance", () => {
     expect(error.code).toBe("token_refused");
     expect(error.details.exchange.response.status).toBe(400);
     expect(getEmbeddedSandbox().stats().transactions).toBe(0);
+  });
+});
+
+describe("GET /api/transactions/request-id/{id}", () => {
+  const lookup = (id: string, jar?: CookieJar) =>
+    call(lookupRoute.GET, "GET", `/api/transactions/request-id/${encodeURIComponent(id)}`, {}, jar);
+
+  it("finds a Gift Balance Inquiry's transaction by its Request Id, card masked, no token", async () => {
+    const jar = await demoSession();
+    const gift = await readJson<ExchangeRecord>(
+      await call(
+        giftRoute.POST,
+        "POST",
+        "/api/inquiries/gift-balance",
+        inquiry(ACTIVE_CARD, { request_id: "find/me?01" }),
+        jar,
+      ),
+    );
+    expect(gift.response.status).toBe(201);
+    const response = await lookup("find/me?01", jar);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const record = await readJson<ExchangeRecord>(response.clone());
+    expect(record).toMatchObject({
+      operation: "transaction_lookup",
+      environment: "embedded",
+      request_id: "find/me?01",
+      request: {
+        method: "GET",
+        url: "http://localhost:3000/sandbox/transaction/v1/transactions/request-id/find%2Fme%3F01",
+        headers: { Authorization: "Bearer [REDACTED]" },
+        body: null,
+      },
+      response: {
+        status: 200,
+        body: {
+          data: {
+            transaction_id: (gift.response.body as { data: { transaction_id: string } }).data.transaction_id,
+            card_number: "600649******0001",
+          },
+        },
+      },
+    });
+    expect(record.response.schema_issues).toBeUndefined();
+    const shown = await visible(response);
+    expect(shown).not.toContain(ACTIVE_CARD);
+    expect(shown).not.toMatch(JWT);
+    expect(logs.text()).not.toContain(ACTIVE_CARD);
+    // A lookup records nothing upstream.
+    expect(getEmbeddedSandbox().stats().transactions).toBe(1);
+  });
+
+  it("shows the upstream's 404 inside a 200 record after a Balance Inquiry (it sends no Request Id)", async () => {
+    const jar = await demoSession();
+    await call(balanceRoute.POST, "POST", "/api/inquiries/balance", inquiry(), jar);
+    const response = await lookup("never-used-request-id", jar);
+    expect(response.status).toBe(200);
+    const record = await readJson<ExchangeRecord>(response);
+    expect(record.response.status).toBe(404);
+    expect(record.response.body).toMatchObject({ errors: [{ code: "transaction_not_found" }] });
+  });
+
+  it("renews the token once after a 401 and retries the GET", async () => {
+    const jar = await demoSession();
+    await call(tokenRoute.POST, "POST", "/api/token", { body: {} }, jar);
+    getEmbeddedSandbox().revokeTokens();
+    const record = await readJson<ExchangeRecord>(await lookup("after-revoke", jar));
+    expect(record.token_events.map((event) => event.type)).toEqual(["renewed_after_401"]);
+    expect(record.response.status).toBe(404);
+  });
+
+  it("answers 400 validation_failed for an id that is too long or not printable", async () => {
+    const jar = await demoSession();
+    for (const path of [
+      `/api/transactions/request-id/${"x".repeat(129)}`,
+      "/api/transactions/request-id/tab%09here",
+      "/api/transactions/request-id/%E2%82%AC",
+      "/api/transactions/request-id/%E0%A4%A",
+    ]) {
+      const response = await call(lookupRoute.GET, "GET", path, {}, jar);
+      expect(response.status).toBe(400);
+      const body = await readJson<{ error: { code: string; details: { fields: Record<string, string[]> } } }>(
+        response,
+      );
+      expect(body.error.code).toBe("validation_failed");
+      expect(Object.keys(body.error.details.fields)).toEqual(["id"]);
+    }
+    expect(getEmbeddedSandbox().stats().tokenRequests).toBe(0);
+  });
+
+  it("answers 401 no_credentials without credentials", async () => {
+    const response = await lookup("anything");
+    expect(response.status).toBe(401);
+    expect((await readJson<{ error: { code: string } }>(response)).error.code).toBe("no_credentials");
+  });
+
+  it("serves GET only", async () => {
+    const response = await call(lookupRoute.POST, "POST", "/api/transactions/request-id/x", { body: {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, OPTIONS");
   });
 });
