@@ -6,15 +6,16 @@ import type { ExchangeRecord } from "@/lib/api/contracts";
 import { maskCardNumber } from "@/lib/client/card-mask";
 import { ApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId, storedLocationId } from "@/lib/client/preferences";
-import { isSuccessStatus } from "@/lib/client/exchange-summary";
-import { buildSpecComparison } from "@/lib/client/spec-comparison";
-import { useRunInquiry, useSession } from "@/lib/client/use-console-api";
+import { isSuccessStatus, responseData } from "@/lib/client/exchange-summary";
+import { buildSpecComparison, requestIdLookupOf } from "@/lib/client/spec-comparison";
+import { useLookupTransaction, useRunInquiry, useSession } from "@/lib/client/use-console-api";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { ExchangeView } from "@/components/exchange/exchange-view";
+import { LookupResult, lookupError, type LookupOutcome } from "@/components/exchange/request-id-lookup";
 import { RUN_SHORTCUT_ATTRIBUTE } from "@/components/shell/run-shortcut";
 import { RunResultPanel, type RunOutcome } from "./run-result-panel";
 import { SpecTable } from "./spec-table";
@@ -38,6 +39,11 @@ function toOutcome(result: PromiseSettledResult<ExchangeRecord>): RunOutcome {
   };
 }
 
+function transactionIdOf(record: ExchangeRecord): string | null {
+  const id = responseData(record)?.transaction_id;
+  return typeof id === "string" ? id : null;
+}
+
 function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {
   return outcome && "record" in outcome ? outcome.record : null;
 }
@@ -48,10 +54,18 @@ function normalizeCard(value: string): string {
 }
 
 export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) {
-  const ids = { card: useId(), location: useId(), table: useId(), gift: useId(), balance: useId() };
+  const ids = {
+    card: useId(),
+    location: useId(),
+    table: useId(),
+    gift: useId(),
+    balance: useId(),
+    lookup: useId(),
+  };
   const { data: session } = useSession();
   const gift = useRunInquiry("gift_balance_inquiry");
   const balance = useRunInquiry("balance_inquiry");
+  const lookup = useLookupTransaction();
 
   const [card, setCard] = useState("");
   // The last location is a preference kept in localStorage; the server renders the default.
@@ -71,13 +85,19 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
     balance: RunOutcome;
     card: string;
     fullCard: string;
+    /** The gift run's Request Id looked up, once both runs are done (null: nothing to look up). */
+    lookup: LookupOutcome | null;
   } | null>(null);
 
   const giftRecord = recordOf(result?.gift ?? null);
   const balanceRecord = recordOf(result?.balance ?? null);
+  const lookupRecord = result?.lookup && "record" in result.lookup ? result.lookup.record : null;
   const comparison = useMemo(
-    () => buildSpecComparison(giftRecord, balanceRecord),
-    [giftRecord, balanceRecord],
+    () =>
+      buildSpecComparison(giftRecord, balanceRecord, {
+        ...(lookupRecord ? { lookup: requestIdLookupOf(lookupRecord) } : {}),
+      }),
+    [giftRecord, balanceRecord, lookupRecord],
   );
 
   const production = session?.environment === "production";
@@ -105,7 +125,19 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
       gift.trigger(input),
       balance.trigger(input),
     ]);
+    // Findable by Request Id is verified, not inferred: look the gift run's transaction up (spec §4.3 item 3).
+    // A Balance Inquiry sends no Request Id, so its side stays inferred.
+    const giftDone = giftResult.status === "fulfilled" ? giftResult.value : null;
+    let lookupOutcome: LookupOutcome | null = null;
+    if (giftDone?.request_id && isSuccessStatus(giftDone.response.status)) {
+      try {
+        lookupOutcome = { record: await lookup.trigger(giftDone.request_id) };
+      } catch (error) {
+        lookupOutcome = lookupError(error);
+      }
+    }
     setResult({
+      lookup: lookupOutcome,
       gift: toOutcome(giftResult),
       balance: toOutcome(balanceResult),
       card: maskCardNumber(cardNumber),
@@ -307,6 +339,21 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
               title="Balance Inquiry: request and response"
               defaultOpen={!isSuccessStatus(balanceRecord.response.status)}
             />
+          ) : null}
+          {result.lookup ? (
+            <section
+              aria-labelledby={ids.lookup}
+              className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+            >
+              <h2 id={ids.lookup} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+                Lookup Transaction by Request Id{" "}
+                <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
+              </h2>
+              <LookupResult
+                outcome={result.lookup}
+                transactionId={giftRecord ? transactionIdOf(giftRecord) : null}
+              />
+            </section>
           ) : null}
         </div>
       ) : null}

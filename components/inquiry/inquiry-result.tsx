@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { environmentLabel } from "@/lib/client/environments";
 import {
@@ -9,6 +10,11 @@ import {
 import { statusLine } from "@/lib/client/http-status";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
+import {
+  LookupResult,
+  RequestIdLookupButton,
+  type LookupOutcome,
+} from "@/components/exchange/request-id-lookup";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";
@@ -33,6 +39,7 @@ function GiftResult({ exchange, data }: { exchange: ExchangeRecord; data: Record
   const verdict = text(data.response_status);
   const approved = verdict === "approved";
   const requestId = exchange.request_id ?? null;
+  const [lookup, setLookup] = useState<LookupOutcome | null>(null);
   return (
     <div>
       <div className="flex flex-wrap items-center gap-3">
@@ -75,7 +82,14 @@ function GiftResult({ exchange, data }: { exchange: ExchangeRecord; data: Record
           )}
         </Detail>
         <Detail name="Request Id">
-          {requestId ? <CopyableValue value={requestId} name="Request Id" /> : "—"}
+          {requestId ? (
+            <span className="flex flex-wrap items-center gap-2">
+              <CopyableValue value={requestId} name="Request Id" />
+              <RequestIdLookupButton requestId={requestId} onOutcome={setLookup} />
+            </span>
+          ) : (
+            "—"
+          )}
         </Detail>
         <Detail name="card_number">
           <span className="font-mono">{text(data.card_number) ?? "—"}</span>
@@ -86,6 +100,11 @@ function GiftResult({ exchange, data }: { exchange: ExchangeRecord; data: Record
           </Detail>
         ) : null}
       </dl>
+      {lookup ? (
+        <div className="mt-4" aria-live="polite">
+          <LookupResult outcome={lookup} transactionId={text(data.transaction_id)} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -9,8 +9,8 @@ import { recordCard, responseData, responseError } from "./record-diff";
 
 /**
  * - `pass`: observed in the response and matches the specification;
- * - `inferred`: consistent with the specification, but the console cannot observe it directly (e.g. that a
- *   transaction is in the card's history: the console has no history lookup, it sees the transaction_id);
+ * - `inferred`: consistent with the specification, but not observed directly (e.g. that a Balance Inquiry is
+ *   in no history: there is no Request Id to look up; or a gift run's history before its lookup answered);
  * - `fail`: observed and contradicts the specification;
  * - `unknown`: no run, or the run failed before the behaviour could show.
  */
@@ -58,6 +58,15 @@ export interface SpecComparison {
 export interface RequestIdLookup {
   found: boolean;
   status: number;
+  /** `data.transaction_id` of the transaction found, compared with the Gift Balance Inquiry's. */
+  transaction_id?: string | null;
+}
+
+/** Reads a Lookup Transaction by Request Id record: found when the upstream answered 200 with a transaction. */
+export function requestIdLookupOf(record: ExchangeRecord): RequestIdLookup {
+  const status = record.response.status;
+  const transactionId = status === 200 ? transactionIdOf(responseData(record)) : null;
+  return { found: transactionId !== null, status, transaction_id: transactionId };
 }
 
 type JsonObject = Record<string, unknown>;
@@ -146,33 +155,46 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
   const requestId = requestIdOf(record);
   const hasBalances = data !== null && "balances" in data;
 
-  const history: SpecCell = lookup
-    ? cell("history", "gift", {
-        live: lookup.found
-          ? `found (lookup answered ${lookup.status})`
-          : `not found (lookup answered ${lookup.status})`,
-        verdict: lookup.found ? "pass" : "fail",
-      })
-    : cell("history", "gift", {
-        live: transactionId ? "yes, a transaction_id was assigned" : "no transaction_id",
-        verdict: transactionId ? "inferred" : "fail",
-        note: "Inferred from the transaction_id: a complete transaction is in the card's history.",
+  // A lookup is verified only when it found this very transaction; a 404 is the upstream saying "not
+  // findable"; any other answer (5xx, 429, …) says nothing either way.
+  const sameTransaction =
+    lookup?.found === true &&
+    (lookup.transaction_id == null || transactionId === null || lookup.transaction_id === transactionId);
+  const lookupCell = (id: "history" | "request_id", inferred: Omit<SpecCell, "expected">): SpecCell => {
+    if (!lookup) return cell(id, "gift", inferred);
+    if (sameTransaction) {
+      return cell(id, "gift", {
+        live: `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with this transaction_id`,
+        verdict: "pass",
       });
-  const findable: SpecCell = lookup
-    ? cell("request_id", "gift", {
-        live: lookup.found ? `yes, by ${requestId ?? "its Request Id"}` : "no",
-        verdict: lookup.found ? "pass" : "fail",
-      })
-    : cell("request_id", "gift", {
-        live:
-          requestId && transactionId
-            ? `yes, by ${requestId}`
-            : requestId
-              ? "Request Id sent, no transaction"
-              : "no Request Id sent",
-        verdict: requestId && transactionId ? "inferred" : "fail",
-        note: "The transaction was recorded under the X-Request-Id that was sent.",
+    }
+    if (lookup.found) {
+      return cell(id, "gift", {
+        live: `lookup found another transaction_id, ${lookup.transaction_id ?? "?"}`,
+        verdict: "fail",
       });
+    }
+    return cell(id, "gift", {
+      live: `not found (lookup answered ${lookup.status})`,
+      verdict: lookup.status === 404 ? "fail" : "unknown",
+      ...(lookup.status === 404 ? {} : { note: "The lookup did not succeed." }),
+    });
+  };
+  const history = lookupCell("history", {
+    live: transactionId ? "yes, a transaction_id was assigned" : "no transaction_id",
+    verdict: transactionId ? "inferred" : "fail",
+    note: "Inferred from the transaction_id: a complete transaction is in the card's history.",
+  });
+  const findable = lookupCell("request_id", {
+    live:
+      requestId && transactionId
+        ? `yes, by ${requestId}`
+        : requestId
+          ? "Request Id sent, no transaction"
+          : "no Request Id sent",
+    verdict: requestId && transactionId ? "inferred" : "fail",
+    note: "The transaction was recorded under the X-Request-Id that was sent.",
+  });
 
   return {
     status: statusCell,

@@ -36,12 +36,15 @@ async function specCell(target: Page, rowId: string, column: number): Promise<st
   return (await target.locator(`tr[data-row="${rowId}"] > *`).nth(column).innerText()).trim();
 }
 
-/** Runs both operations and waits until both runs are in history (so a second call cannot see the first). */
+/**
+ * Runs both operations and waits until both runs and the gift run's lookup by Request Id are in history (so a
+ * second call cannot see the first).
+ */
 async function runBoth(target: Page, card: string) {
   const before = await historyCount(target);
   await target.getByLabel("Card number").fill(card);
   await target.getByRole("button", { name: /^Run both/ }).click();
-  await expect.poll(() => historyCount(target), { timeout: 20_000 }).toBe(before + 2);
+  await expect.poll(() => historyCount(target), { timeout: 20_000 }).toBe(before + 3);
   await target.getByTestId("gift-check").waitFor();
 }
 
@@ -123,7 +126,20 @@ describe("compare page", () => {
     expect(await specCell(page, "balance", 4)).toContain("balances with 8 of 8 purses");
     expect(await specCell(page, "result", 2)).toContain("approved, transaction_approved");
     expect(await specCell(page, "result", 4)).toContain("none");
-    expect(await specCell(page, "request_id", 2)).toMatch(/yes, by \S+/);
+    // Findable by Request Id and in history: verified by the lookup of the gift run's Request Id.
+    for (const row of ["request_id", "history"]) {
+      expect(await specCell(page, row, 2)).toMatch(
+        /yes, lookup by \S+ answered 200 with this transaction_id/,
+      );
+      expect(await page.locator(`tr[data-row="${row}"] [title='matches the specification']`).count()).toBe(1);
+      // A Balance Inquiry sends no Request Id: its side stays inferred.
+      expect(await page.locator(`tr[data-row="${row}"] [title$='(inferred)']`).count()).toBe(1);
+    }
+    const lookup = page.getByRole("region", { name: /Lookup Transaction by Request Id/ });
+    expect(await lookup.getByTestId("lookup-result").innerText()).toMatch(
+      /Found by Request Id\s+200 OK[\s\S]*the same transaction[\s\S]*specification does not show the real one/,
+    );
+    expect(await lookup.innerText()).toContain("/transaction/v1/transactions/request-id/");
     // Every live cell is judged: none differs from the specification.
     expect(await page.locator("tr[data-row] [title='differs from the specification']").count()).toBe(0);
 
@@ -138,8 +154,8 @@ describe("compare page", () => {
 
     // The card is shown masked, never in full, once the run is done.
     expect(await page.locator("main").innerText()).toContain("600649******0001");
-    // Both runs were saved to history.
-    await expect.poll(() => historyCount(page)).toBe(before + 2);
+    // Both runs and the lookup were saved to history.
+    await expect.poll(() => historyCount(page)).toBe(before + 3);
     await screenshotBoth(page, "compare-run-both");
   });
 
@@ -293,7 +309,7 @@ describe("compare page against a sandbox and a production upstream", () => {
 
     await page2.getByRole("button", { name: /^Run both/ }).click();
     await confirm.getByRole("button", { name: "Run both in production" }).click();
-    await expect.poll(() => historyCount(page2), { timeout: 20_000 }).toBe(before + 2);
+    await expect.poll(() => historyCount(page2), { timeout: 20_000 }).toBe(before + 3);
     await page2.getByTestId("gift-check").waitFor();
     expect(await specCell(page2, "status", 2)).toContain("201");
 

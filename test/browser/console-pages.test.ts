@@ -166,6 +166,20 @@ describe("console pages against the embedded sandbox", () => {
     await shoot("console-inquiry-gift", 1000);
     await expectNoAxeViolations();
 
+    // Spec §4.3 item 3, checked rather than assumed: the transaction is found by its Request Id.
+    await result().getByRole("button", { name: "Look up by Request Id" }).click();
+    const lookup = result().getByTestId("lookup-result");
+    await lookup.waitFor();
+    const found = await lookup.innerText();
+    expect(found).toMatch(/Found by Request Id\s+200 OK/);
+    expect(found).toContain("the same transaction");
+    expect(found).toContain(
+      "Path as implemented by the sandbox; the specification does not show the real one.",
+    );
+    expect(found).toContain("/transaction/v1/transactions/request-id/");
+    expect(found).not.toContain(ACTIVE_CARD);
+    await expectNoAxeViolations();
+
     await page.reload();
     await expect.poll(() => page.getByRole("textbox", { name: "Location ID" }).inputValue()).toBe("store-42");
     expect(await page.evaluate(() => Object.keys(localStorage).sort())).toEqual(["console.location_id"]);
@@ -263,6 +277,7 @@ describe("console pages against the embedded sandbox", () => {
     // Gift: approved, declined, 500 (the timed-out run has no exchange to keep); balance: 200, not JSON, Ctrl+Enter.
     expect(operations.filter((operation) => operation === "gift_balance_inquiry")).toHaveLength(3);
     expect(operations.filter((operation) => operation === "balance_inquiry")).toHaveLength(3);
+    expect(operations.filter((operation) => operation === "transaction_lookup")).toHaveLength(1);
     expect(runs.find((run) => run.card?.last4 === "0001")?.card?.masked).toBe(MASKED_ACTIVE);
     expect(JSON.stringify(runs)).not.toMatch(/6006491000000\d{3}/);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/api/contracts";
-import { buildSpecComparison, compareGiftBalances } from "@/lib/client/spec-comparison";
+import { buildSpecComparison, compareGiftBalances, requestIdLookupOf } from "@/lib/client/spec-comparison";
 
 const CARD = "600649******0001";
 const BALANCES = {
@@ -112,6 +112,30 @@ describe("buildSpecComparison", () => {
     const missing = buildSpecComparison(gift(), balance(), { lookup: { found: false, status: 404 } });
     expect(verdicts(missing).history).toEqual(["fail", "inferred"]);
     expect(missing.conforms).toBe(false);
+  });
+
+  it("reads a lookup record: the same transaction_id matches, another differs, a 5xx proves nothing", () => {
+    const giftId = "3f1c1f3e-8a55-4d8e-9d0c-5a8d7f6b1e21";
+    const lookupRecord = (status: number, body: unknown) =>
+      requestIdLookupOf(record("transaction_lookup", status, body));
+    const same = lookupRecord(200, { data: { transaction_id: giftId } });
+    expect(same).toEqual({ found: true, status: 200, transaction_id: giftId });
+    expect(verdicts(buildSpecComparison(gift(), balance(), { lookup: same })).request_id).toEqual([
+      "pass",
+      "inferred",
+    ]);
+    const other = lookupRecord(200, { data: { transaction_id: "00000000-0000-4000-8000-000000000000" } });
+    expect(verdicts(buildSpecComparison(gift(), balance(), { lookup: other })).request_id).toEqual([
+      "fail",
+      "inferred",
+    ]);
+    const missing = lookupRecord(404, { errors: [{ code: "transaction_not_found" }] });
+    expect(missing.found).toBe(false);
+    const failed = lookupRecord(500, { errors: [{ code: "server_error" }] });
+    expect(verdicts(buildSpecComparison(gift(), balance(), { lookup: failed })).history).toEqual([
+      "unknown",
+      "inferred",
+    ]);
   });
 
   it("a declined gift inquiry is a result, and its balance is not compared", () => {

@@ -1,0 +1,105 @@
+"use client";
+
+import { useState } from "react";
+import type { ExchangeRecord } from "@/lib/api/contracts";
+import { ApiClientError } from "@/lib/client/fetcher";
+import { statusLine } from "@/lib/client/http-status";
+import { requestIdLookupOf } from "@/lib/client/spec-comparison";
+import { useLookupTransaction } from "@/lib/client/use-console-api";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ExchangeView, statusTone } from "./exchange-view";
+import { StatusExplanation } from "./status-explanation";
+
+/** The console calls the sandbox's path everywhere (DESIGN.md §5): said wherever a lookup is shown. */
+export const LOOKUP_PATH_NOTE =
+  "Path as implemented by the sandbox; the specification does not show the real one.";
+
+/** What a lookup (or its attempt) produced: the record, or the console's error when nothing answered. */
+export type LookupOutcome = { record: ExchangeRecord } | { error: string };
+
+export function lookupError(error: unknown): LookupOutcome {
+  return {
+    error:
+      error instanceof ApiClientError
+        ? `${error.message} (${error.code})`
+        : error instanceof Error
+          ? error.message
+          : String(error),
+  };
+}
+
+/**
+ * One lookup's result: found (with the transaction_id, and whether it is the inquiry's) or not found, its
+ * status, and its exchange.
+ */
+export function LookupResult({
+  outcome,
+  transactionId,
+}: {
+  outcome: LookupOutcome;
+  /** The Gift Balance Inquiry's transaction_id, to say whether the lookup found that very transaction. */
+  transactionId?: string | null;
+}) {
+  if ("error" in outcome) {
+    return (
+      <Alert tone="danger" title="The lookup got no answer" role="alert">
+        <p>{outcome.error}</p>
+      </Alert>
+    );
+  }
+  const { record } = outcome;
+  const lookup = requestIdLookupOf(record);
+  const same = lookup.found && (!transactionId || lookup.transaction_id === transactionId);
+  return (
+    <div className="space-y-3" data-testid="lookup-result">
+      <p className="flex flex-wrap items-center gap-2 text-sm">
+        <span className="font-medium text-slate-900 dark:text-slate-100">
+          {lookup.found ? "Found by Request Id" : "Not found by Request Id"}
+        </span>
+        <Badge tone={statusTone(record.response.status)}>{statusLine(record.response.status)}</Badge>
+        {lookup.found ? (
+          <span className="text-slate-700 dark:text-slate-300">
+            transaction_id <code className="font-mono text-xs break-all">{lookup.transaction_id}</code>
+            {transactionId ? (same ? " — the same transaction" : " — a different transaction") : null}
+          </span>
+        ) : null}
+      </p>
+      <p className="text-xs text-slate-600 dark:text-slate-400">{LOOKUP_PATH_NOTE}</p>
+      {lookup.found || record.response.status === 404 ? null : <StatusExplanation exchange={record} />}
+      <ExchangeView
+        exchange={record}
+        title="Lookup by Request Id: request and response"
+        defaultOpen={!lookup.found}
+      />
+    </div>
+  );
+}
+
+/** "Look up by Request Id" for one Gift Balance Inquiry; the caller shows the outcome (LookupResult). */
+export function RequestIdLookupButton({
+  requestId,
+  onOutcome,
+}: {
+  requestId: string;
+  onOutcome: (outcome: LookupOutcome) => void;
+}) {
+  const lookup = useLookupTransaction();
+  const [busy, setBusy] = useState(false);
+  async function run() {
+    setBusy(true);
+    try {
+      onOutcome({ record: await lookup.trigger(requestId) });
+    } catch (error) {
+      onOutcome(lookupError(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Button size="sm" busy={busy} onClick={() => void run()}>
+      Look up by Request Id
+    </Button>
+  );
+}
