@@ -29,9 +29,12 @@ function optionLabel(run: HistoryRun, today: string): string {
 
 /**
  * The default pair when none is chosen: the newest run (B) and the run before it of the same operation and
- * card (A), else simply the two newest.
+ * card (A), else simply the two newest. Lookups by Request Id are left out when there are other runs: "Run
+ * both" ends with one, and it checks a run rather than being one to compare.
  */
-export function defaultPair(runs: readonly HistoryRun[]): [string, string] | null {
+export function defaultPair(allRuns: readonly HistoryRun[]): [string, string] | null {
+  const comparable = allRuns.filter((run) => run.exchange.operation !== "transaction_lookup");
+  const runs = comparable.length >= 2 ? comparable : allRuns;
   const [newest, ...older] = runs;
   if (!newest || older.length === 0) return null;
   const sameKind = older.find(
