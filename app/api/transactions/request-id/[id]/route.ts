@@ -2,24 +2,32 @@
 // answered (a 404 upstream included).
 import { transactionLookupParamsSchema } from "@/lib/api/contracts";
 import { exchangeLogFields, lookupTransaction } from "@/lib/card-api/operations";
-import { validateInput, validationError } from "@/lib/http/guards";
+import { ApiError } from "@/lib/errors";
+import { zodFieldErrors } from "@/lib/http/guards";
 import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-/** The `{id}` segment, decoded; read from the URL so the handler keeps the one-argument route shape. */
+function invalidId(fields: Record<string, string[]>): ApiError {
+  return new ApiError("validation_failed", "The Request Id in the path is not valid.", { fields });
+}
+
+/** The `{id}` segment, validated; read from the URL so the handler keeps the one-argument route shape. */
 function requestIdFrom(request: Request): string {
   const segment = new URL(request.url).pathname.split("/").pop() ?? "";
+  let id: string;
   try {
-    return decodeURIComponent(segment);
+    id = decodeURIComponent(segment);
   } catch {
-    throw validationError({ id: ["is not valid percent-encoding"] });
+    throw invalidId({ id: ["is not valid percent-encoding"] });
   }
+  const parsed = transactionLookupParamsSchema.safeParse({ id });
+  if (!parsed.success) throw invalidId(zodFieldErrors(parsed.error));
+  return parsed.data.id;
 }
 
 export const GET = apiRoute(async (context) => {
-  const { id } = validateInput({ id: requestIdFrom(context.request) }, transactionLookupParamsSchema);
-  const record = await lookupTransaction(await context.session(), id);
+  const record = await lookupTransaction(await context.session(), requestIdFrom(context.request));
   context.annotate(exchangeLogFields(record));
   return json(record);
 });
