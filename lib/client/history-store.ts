@@ -92,13 +92,18 @@ function stringAt(value: unknown, path: string[]): string | null {
   return typeof current === "string" ? current : null;
 }
 
-/** The (masked) card number and location of an inquiry, as its request body recorded them (spec §2.3). */
+/**
+ * The (masked) card number and location of a run, as its request body recorded them (spec §2.3); a lookup by
+ * Request Id sends no body, so its card is the one of the transaction it found.
+ */
 export function recordedCardFields(exchange: ExchangeRecord): {
   cardNumber: string | null;
   locationId: string | null;
 } {
   return {
-    cardNumber: stringAt(exchange.request.body, ["data", "card_number"]),
+    cardNumber:
+      stringAt(exchange.request.body, ["data", "card_number"]) ??
+      stringAt(exchange.response.body, ["data", "card_number"]),
     locationId: stringAt(exchange.request.body, ["data", "originator", "location_id"]),
   };
 }

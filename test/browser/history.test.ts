@@ -81,12 +81,13 @@ describe("history page", () => {
     expect(await page.getByRole("button", { name: "Clear…" }).isDisabled()).toBe(true);
   });
 
+  // Each Run both records three runs: the two inquiries and the lookup of the gift run's Request Id.
   it("lists every run, newest first, with masked cards and statuses", async () => {
     await runBoth(ACTIVE_CARD);
     await runBoth(INACTIVE_CARD);
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(4);
-    expect(await page.getByTestId("history-count").innerText()).toBe("4 runs");
+    await expect.poll(rowCount).toBe(6);
+    expect(await page.getByTestId("history-count").innerText()).toBe("6 runs");
     const text = await page.getByTestId("history-table").innerText();
     expect(text).toContain("600649******0001");
     expect(text).toContain("600649******0027");
@@ -102,7 +103,7 @@ describe("history page", () => {
 
   it("filters by operation, environment, card last 4 and status, and keeps them in the URL", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
 
     await page.getByLabel("Operation").selectOption("gift_balance_inquiry");
     await expect.poll(rowCount).toBe(2);
@@ -111,10 +112,10 @@ describe("history page", () => {
     await page.getByLabel("Card last 4").fill("0027");
     await expect.poll(rowCount).toBe(1);
     expect(await rows().first().innerText()).toMatch(/Gift Balance Inquiry[\s\S]*600649\*{6}0027/);
-    expect(await page.getByTestId("history-count").innerText()).toBe("1 of 4 runs");
+    expect(await page.getByTestId("history-count").innerText()).toBe("1 of 6 runs");
 
     await page.getByRole("button", { name: "Reset filters" }).first().click();
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
 
     await page.getByLabel("Status").selectOption("201");
     await expect.poll(rowCount).toBe(2);
@@ -125,7 +126,7 @@ describe("history page", () => {
     await page.locator("main").getByLabel("Environment").selectOption("production");
     await page.getByText("No run matches these filters").waitFor();
     await page.locator("main").getByLabel("Environment").selectOption("embedded");
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
 
     // A filtered view survives a reload.
     await page.getByLabel("Operation").selectOption("balance_inquiry");
@@ -137,7 +138,7 @@ describe("history page", () => {
 
   it("opens a run with its full exchange", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
     await page.getByRole("button", { name: /^Open Gift Balance Inquiry 600649\*{6}0001/ }).click();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
@@ -154,7 +155,7 @@ describe("history page", () => {
 
   it("exports JSON with masked card numbers and no full one", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export JSON" }).click(),
@@ -165,15 +166,17 @@ describe("history page", () => {
     const text = readFileSync(exportFile, "utf8");
     const document = JSON.parse(text) as { format: string; runs: { exchange: { operation: string } }[] };
     expect(document.format).toBe("card-services-console-history");
-    expect(document.runs).toHaveLength(4);
+    expect(document.runs).toHaveLength(6);
     expect(text).toContain("600649******0001");
-    expect(text).not.toMatch(/(?<!\d)\d{12,19}(?!\d)/);
+    // No 12–19 digit run once UUIDs are set aside (a UUID's last group can be 12 digits).
+    const withoutUuids = text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "");
+    expect(withoutUuids).not.toMatch(/(?<!\d)\d{12,19}(?!\d)/);
     expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\./);
   });
 
   it("replays with the same Request Id and shows the sandbox's 409 duplicate_request_id", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
     await page
       .getByRole("button", {
         name: /^Reuse Id: replay Gift Balance Inquiry 600649\*{6}0001 .* same Request Id$/,
@@ -199,13 +202,13 @@ describe("history page", () => {
     await page.screenshot({ path: screenshotPath("history-replay-409-light") });
     await dialog.getByRole("button", { name: "Close" }).click();
 
-    await expect.poll(rowCount).toBe(5);
+    await expect.poll(rowCount).toBe(7);
     expect(await rows().first().innerText()).toContain("409 Conflict");
   });
 
   it("replays with a fresh Request Id: a new 201", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(5);
+    await expect.poll(rowCount).toBe(7);
     await page.getByRole("button", { name: /^Replay Balance Inquiry 600649\*{6}0001/ }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Card number").fill(ACTIVE_CARD);
@@ -213,38 +216,38 @@ describe("history page", () => {
     await dialog.getByTestId("replay-result").waitFor({ timeout: 20_000 });
     expect(await dialog.getByTestId("replay-result").innerText()).toContain("200 OK");
     await dialog.getByRole("button", { name: "Close" }).click();
-    await expect.poll(rowCount).toBe(6);
+    await expect.poll(rowCount).toBe(8);
     await screenshotBoth(page, "history-with-replays");
   });
 
   it("clears only after confirmation, then imports the export back", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(6);
+    await expect.poll(rowCount).toBe(8);
 
     await page.getByRole("button", { name: "Clear…" }).click();
     const confirm = page.getByRole("dialog", { name: "Clear the history?" });
     await confirm.waitFor();
     await confirm.getByRole("button", { name: "Cancel" }).click();
-    expect(await rowCount()).toBe(6);
+    expect(await rowCount()).toBe(8);
 
     await page.getByRole("button", { name: "Clear…" }).click();
-    await confirm.getByRole("button", { name: "Delete 6 runs" }).click();
+    await confirm.getByRole("button", { name: "Delete 8 runs" }).click();
     await page.getByText("No runs yet").waitFor();
-    expect(await page.getByText("Deleted 6 runs from this browser.").count()).toBe(1);
+    expect(await page.getByText("Deleted 8 runs from this browser.").count()).toBe(1);
 
     const [chooser] = await Promise.all([
       page.waitForEvent("filechooser"),
       page.getByRole("button", { name: "Import JSON" }).click(),
     ]);
     await chooser.setFiles(exportFile);
-    await expect.poll(rowCount).toBe(4);
-    expect(await page.getByText(/Imported 4 runs from/).count()).toBe(1);
+    await expect.poll(rowCount).toBe(6);
+    expect(await page.getByText(/Imported 6 runs from/).count()).toBe(1);
     expect(await page.getByTestId("history-table").innerText()).toContain("600649******0027");
   });
 
   it("refuses a file that is not a history export, and masks full card numbers in an import", async () => {
     await page.goto(`${server.url}/history`);
-    await expect.poll(rowCount).toBe(4);
+    await expect.poll(rowCount).toBe(6);
     const bogus = path.join(os.tmpdir(), `history-bogus-${process.pid}.json`);
     writeFileSync(bogus, JSON.stringify({ hello: "world" }));
     const [chooser] = await Promise.all([
@@ -253,13 +256,16 @@ describe("history page", () => {
     ]);
     await chooser.setFiles(bogus);
     await page.getByText(/This is not a console history export/).waitFor();
-    expect(await rowCount()).toBe(4);
+    expect(await rowCount()).toBe(6);
 
     // An export edited to hold a full card number is masked on the way in.
     const document = JSON.parse(readFileSync(exportFile, "utf8")) as {
-      runs: { id: string; exchange: { id: string; request: { body: { data: { card_number: string } } } } }[];
+      runs: {
+        id: string;
+        exchange: { id: string; operation: string; request: { body: { data: { card_number: string } } } };
+      }[];
     };
-    const first = document.runs[0]!;
+    const first = document.runs.find((run) => run.exchange.operation === "gift_balance_inquiry")!;
     first.id = first.exchange.id = "edited-run";
     first.exchange.request.body.data.card_number = ACTIVE_CARD;
     const edited = path.join(os.tmpdir(), `history-edited-${process.pid}.json`);
@@ -269,7 +275,7 @@ describe("history page", () => {
       page.getByRole("button", { name: "Import JSON" }).click(),
     ]);
     await again.setFiles(edited);
-    await expect.poll(rowCount).toBe(5);
+    await expect.poll(rowCount).toBe(7);
     const stored = await page.evaluate(
       () =>
         new Promise<string>((resolve) => {
