@@ -357,7 +357,7 @@ describe("isVolatileField", () => {
     );
     expect(isVolatileField(["record", "token_events", 0, "at"])).toBe(true);
     expect(isVolatileField(["record", "timings", "total_ms"])).toBe(true);
-    expect(isVolatileField(["record", "token_events", 0, "type"])).toBe(false);
+    expect(isVolatileField(["record", "token_events", 0, "type"])).toBe(true);
     expect(isVolatileField(["response", "headers", "retry-after"], "2")).toBe(false);
     expect(isVolatileField(["response", "body", "data", "balances", "gift"])).toBe(false);
     expect(isVolatileField(["response", "body", "data", "response_status"])).toBe(false);
