@@ -54,6 +54,12 @@ const steps = [
   () => vitest("unit tests", ["unit"]),
   () =>
     check("production build (if needed)", process.execPath, [path.join(root, "scripts/ensure-build.mjs")]),
+  () =>
+    check("first-load JS budget (≤ 180 KB gzip per route)", process.execPath, [
+      path.join(root, "scripts/measure-bundles.mjs"),
+      "--max-kb",
+      "180",
+    ]),
   () => vitest("integration and browser tests", ["integration", "browser"]),
 ];
 
