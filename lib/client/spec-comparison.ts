@@ -120,33 +120,41 @@ function cell(id: SpecRowId, side: "gift" | "balance", rest: Omit<SpecCell, "exp
   return { expected: EXPECTED[id][side], ...rest };
 }
 
-function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Record<SpecRowId, SpecCell> {
-  if (!record) {
-    return Object.fromEntries(
-      (Object.keys(EXPECTED) as SpecRowId[]).map((id) => [id, cell(id, "gift", NOT_RUN)]),
-    ) as Record<SpecRowId, SpecCell>;
-  }
+/** Every row given the same live value: a side that did not run, or did not succeed. */
+function uniformCells(
+  side: "gift" | "balance",
+  rest: Omit<SpecCell, "expected">,
+): Record<SpecRowId, SpecCell> {
+  return Object.fromEntries(
+    (Object.keys(EXPECTED) as SpecRowId[]).map((id) => [id, cell(id, side, rest)]),
+  ) as Record<SpecRowId, SpecCell>;
+}
+
+/** The status row of a side that ran, and its whole column when the run did not succeed (then no row says more). */
+function statusRow(
+  record: ExchangeRecord,
+  side: "gift" | "balance",
+  expectedStatus: number,
+): { statusCell: SpecCell; failed: Record<SpecRowId, SpecCell> | null } {
   const status = record.response.status;
-  const statusCell = cell("status", "gift", {
+  const statusCell = cell("status", side, {
     live: String(status),
-    verdict: status === 201 ? "pass" : "fail",
-    ...(status === 201 ? {} : { note: failureSummary(record) }),
+    verdict: status === expectedStatus ? "pass" : "fail",
+    ...(status === expectedStatus ? {} : { note: failureSummary(record) }),
   });
-  if (!isSuccess(record, 201)) {
-    const unknown = {
-      live: failureSummary(record),
-      verdict: "unknown" as const,
-      note: "The run did not succeed.",
-    };
-    return {
-      status: statusCell,
-      transaction: cell("transaction", "gift", unknown),
-      balance: cell("balance", "gift", unknown),
-      result: cell("result", "gift", unknown),
-      history: cell("history", "gift", unknown),
-      request_id: cell("request_id", "gift", unknown),
-    };
-  }
+  if (isSuccess(record, expectedStatus)) return { statusCell, failed: null };
+  const unknown = {
+    live: failureSummary(record),
+    verdict: "unknown" as const,
+    note: "The run did not succeed.",
+  };
+  return { statusCell, failed: { ...uniformCells(side, unknown), status: statusCell } };
+}
+
+function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Record<SpecRowId, SpecCell> {
+  if (!record) return uniformCells("gift", NOT_RUN);
+  const { statusCell, failed } = statusRow(record, "gift", 201);
+  if (failed) return failed;
 
   const data = responseData(record);
   const transactionId = transactionIdOf(data);
@@ -221,32 +229,9 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
 }
 
 function balanceCells(record: ExchangeRecord | null): Record<SpecRowId, SpecCell> {
-  if (!record) {
-    return Object.fromEntries(
-      (Object.keys(EXPECTED) as SpecRowId[]).map((id) => [id, cell(id, "balance", NOT_RUN)]),
-    ) as Record<SpecRowId, SpecCell>;
-  }
-  const status = record.response.status;
-  const statusCell = cell("status", "balance", {
-    live: String(status),
-    verdict: status === 200 ? "pass" : "fail",
-    ...(status === 200 ? {} : { note: failureSummary(record) }),
-  });
-  if (!isSuccess(record, 200)) {
-    const unknown = {
-      live: failureSummary(record),
-      verdict: "unknown" as const,
-      note: "The run did not succeed.",
-    };
-    return {
-      status: statusCell,
-      transaction: cell("transaction", "balance", unknown),
-      balance: cell("balance", "balance", unknown),
-      result: cell("result", "balance", unknown),
-      history: cell("history", "balance", unknown),
-      request_id: cell("request_id", "balance", unknown),
-    };
-  }
+  if (!record) return uniformCells("balance", NOT_RUN);
+  const { statusCell, failed } = statusRow(record, "balance", 200);
+  if (failed) return failed;
 
   const data = responseData(record);
   const transactionId = transactionIdOf(data);
