@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const EMPTY_CARD = "6006491000000019";
@@ -46,31 +47,6 @@ async function runBoth(target: Page, card: string) {
   await target.getByRole("button", { name: /^Run both/ }).click();
   await expect.poll(() => historyCount(target), { timeout: 20_000 }).toBe(before + 3);
   await target.getByTestId("gift-check").waitFor();
-}
-
-/** Runs in the browser's history store; 0 before the console created it (never creates it itself). */
-async function historyCount(target: Page): Promise<number> {
-  return target.evaluate(async () => {
-    const names = (await indexedDB.databases()).map((database) => database.name);
-    if (!names.includes("card-services-console")) return 0;
-    return new Promise<number>((resolve, reject) => {
-      const open = indexedDB.open("card-services-console");
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const database = open.result;
-        if (!database.objectStoreNames.contains("runs")) {
-          database.close();
-          return resolve(0);
-        }
-        const request = database.transaction("runs", "readonly").objectStore("runs").count();
-        request.onsuccess = () => {
-          resolve(request.result);
-          database.close();
-        };
-        request.onerror = () => reject(request.error);
-      };
-    });
-  });
 }
 
 /** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */

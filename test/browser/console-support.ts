@@ -52,6 +52,31 @@ export interface StoredRun {
   card: { masked: string; last4: string } | null;
 }
 
+/** Runs in the browser's history store; 0 before the console created it (never creates it itself). */
+export async function historyCount(target: Page): Promise<number> {
+  return target.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((database) => database.name);
+    if (!names.includes("card-services-console")) return 0;
+    return new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open("card-services-console");
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const database = open.result;
+        if (!database.objectStoreNames.contains("runs")) {
+          database.close();
+          return resolve(0);
+        }
+        const request = database.transaction("runs", "readonly").objectStore("runs").count();
+        request.onsuccess = () => {
+          resolve(request.result);
+          database.close();
+        };
+        request.onerror = () => reject(request.error);
+      };
+    });
+  });
+}
+
 /** The console's run history as IndexedDB holds it. */
 export async function storedRuns(page: Page): Promise<StoredRun[]> {
   return page.evaluate(async () => {

@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const INACTIVE_CARD = "6006491000000027";
@@ -36,10 +37,13 @@ async function rowCount(): Promise<number> {
   return rows().count();
 }
 
+/** Run both on the compare page, until its three runs (gift, balance, lookup of the gift) are in history. */
 async function runBoth(card: string) {
   await page.goto(`${server.url}/compare`);
+  const before = await historyCount(page);
   await page.getByLabel("Card number").fill(card);
   await page.getByRole("button", { name: /^Run both/ }).click();
+  await expect.poll(() => historyCount(page), { timeout: 20_000 }).toBe(before + 3);
   await page.getByTestId("gift-check").waitFor({ timeout: 20_000 });
 }
 
