@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { historyCount } from "./console-support";
+import { connectWithDemoCredentials, historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const EMPTY_CARD = "6006491000000019";
@@ -49,30 +49,13 @@ async function runBoth(target: Page, card: string) {
   await target.getByTestId("gift-check").waitFor();
 }
 
-/** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */
-async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await read();
-    if (last === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`expected ${String(expected)}, last saw ${String(last)}`);
-}
-
 describe("compare page", () => {
   beforeAll(async () => {
     server = await startConsole();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
-    await page.goto(`${server.url}/connect`);
-    await page.getByRole("button", { name: "Use demo credentials" }).click();
-    await waitFor(
-      async () => (await page.evaluate(() => fetch("/api/session").then((r) => r.json()))).credentials.source,
-      "session",
-    );
+    await connectWithDemoCredentials(page, server.url);
   });
 
   afterAll(async () => {

@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { waitFor } from "./console-support";
 
 const SENTINEL_SECRET = `leak-sentinel-${randomBytes(12).toString("hex")}`;
 const SESSION_SECRET = `leak-session-secret-${randomBytes(24).toString("hex")}`;
@@ -193,18 +194,6 @@ async function dumpBrowserStorage(target: Page): Promise<Captured[]> {
     { source: "sessionStorage", text: dump.sessionStorage },
     { source: "IndexedDB", text: dump.indexedDB },
   ];
-}
-
-/** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */
-async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await read();
-    if (last === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`expected ${String(expected)}, last saw ${String(last)}`);
 }
 
 describe("no secret, token or full card number reaches the browser or the server log", () => {
