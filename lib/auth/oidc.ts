@@ -222,6 +222,14 @@ function classifyProviderFailure(error: unknown): SignInError {
       cause: error,
     });
   }
+  if (error instanceof client.WWWAuthenticateChallengeError) {
+    // The token or userinfo endpoint refused our credentials (a wrong OIDC_CLIENT_SECRET: invalid_client).
+    const challenge =
+      error.cause.find((item) => item.parameters.error)?.parameters.error ?? `HTTP ${error.status}`;
+    return new SignInError("provider_error", `The identity provider refused the sign-in: ${challenge}.`, {
+      cause: error,
+    });
+  }
   if (error instanceof client.AuthorizationResponseError) {
     return new SignInError("provider_error", `The identity provider refused the sign-in: ${error.error}.`, {
       cause: error,

@@ -291,6 +291,27 @@ describe("sign-out at the provider", () => {
   });
 });
 
+describe("a misconfigured client", () => {
+  it("a wrong OIDC_CLIENT_SECRET is the provider's invalid_client, said as such", async () => {
+    const wrongSecret = settingsFor(provider, { clientSecret: "not-the-secret" });
+    const { callbackUrl, pending } = await signIn("alice", { settings: wrongSecret });
+    const error = await signInError(completeSignIn(wrongSecret, callbackUrl, pending));
+    expect(error.code).toBe("provider_error");
+    expect(error.message).toContain("invalid_client");
+    expect(error.message).not.toContain("not-the-secret");
+  });
+
+  it("the test provider requires PKCE: an authorization request without a code challenge is refused", async () => {
+    const { redirectUrl } = await beginSignIn(settings, null);
+    const withoutPkce = new URL(redirectUrl);
+    withoutPkce.searchParams.delete("code_challenge");
+    withoutPkce.searchParams.delete("code_challenge_method");
+    const answer = await followUntil(new CookieJar(), withoutPkce.href, REDIRECT_URI);
+    if (!("callbackUrl" in answer)) throw new Error("expected an error redirect to the callback");
+    expect(new URL(answer.callbackUrl).searchParams.get("error")).toBe("invalid_request");
+  });
+});
+
 describe("an unreachable provider", () => {
   it("is provider_unreachable, not a crash", async () => {
     const closed = await startTestProvider({ redirectUris: [REDIRECT_URI] });
