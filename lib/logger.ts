@@ -6,7 +6,9 @@
  */
 import "server-only";
 import pino, { type DestinationStream, type Logger } from "pino";
+import { configuredLogLevel } from "@/lib/config/log-level";
 import { maskCardNumbersInText } from "@/lib/masking";
+import { processSingleton } from "@/lib/process-singleton";
 
 export const REDACTED = "[REDACTED]";
 
@@ -56,7 +58,7 @@ export function sanitizeLogLine(line: string): string {
 
 function createLogger(destination?: DestinationStream): Logger {
   const options = {
-    level: process.env.LOG_LEVEL ?? "info",
+    level: configuredLogLevel(),
     base: { service: "card-services-console" },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
@@ -81,16 +83,11 @@ function bufferedStdout(): DestinationStream {
   return stream;
 }
 
-const GLOBAL_KEY = Symbol.for("card-services-console.logger");
-type GlobalWithLogger = typeof globalThis & { [GLOBAL_KEY]?: { active: Logger; base: Logger } };
-
 function loggers(): { active: Logger; base: Logger } {
-  const holder = globalThis as GlobalWithLogger;
-  if (!holder[GLOBAL_KEY]) {
+  return processSingleton("logger", () => {
     const base = createLogger();
-    holder[GLOBAL_KEY] = { active: base, base };
-  }
-  return holder[GLOBAL_KEY];
+    return { active: base, base };
+  });
 }
 
 type LogFields = Record<string, unknown>;

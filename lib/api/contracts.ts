@@ -7,6 +7,10 @@ import { z } from "zod";
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
+/** Console roles (DESIGN.md §6), granted through ROLE_GROUPS. */
+export const ROLES = ["support", "engineer", "tester", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
 export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry", "transaction_lookup"] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 

@@ -19,6 +19,7 @@ import type {
 } from "@/lib/api/contracts";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
+import { processSingletonFor } from "@/lib/process-singleton";
 import type { AccessToken, Session } from "@/lib/session";
 import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/session/credentials";
 import type { ApiResult, CardApiClient, CardRequest } from "./client";
@@ -31,16 +32,9 @@ import { UpstreamFailure } from "./transport";
 /** A validated inquiry body with defaults applied (contracts' schemas). */
 export type InquiryInput = z.output<typeof balanceInquiryInputSchema> & { request_id?: string };
 
-const GLOBAL_KEY = Symbol.for("card-services-console.token-broker");
-type GlobalWithBroker = typeof globalThis & { [GLOBAL_KEY]?: { config: ServerConfig; broker: TokenBroker } };
-
 /** One broker per configuration, shared by every route bundle of the process. */
 export function tokenBroker(config: ServerConfig = getConfig()): TokenBroker {
-  const holder = globalThis as GlobalWithBroker;
-  if (holder[GLOBAL_KEY]?.config !== config) {
-    holder[GLOBAL_KEY] = { config, broker: new TokenBroker(config.tokenRenewSkewSeconds) };
-  }
-  return holder[GLOBAL_KEY].broker;
+  return processSingletonFor("token-broker", config, (owner) => new TokenBroker(owner.tokenRenewSkewSeconds));
 }
 
 interface Context {

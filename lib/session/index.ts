@@ -11,6 +11,7 @@ import "server-only";
 import { getConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
 import { LruCache } from "@/lib/http/lru-cache";
+import { processSingletonFor } from "@/lib/process-singleton";
 import {
   MAX_SET_COOKIE_BYTES,
   cookieName,
@@ -33,19 +34,9 @@ interface CachedSession {
   passwordIndex: number;
 }
 
-const GLOBAL_KEY = Symbol.for("card-services-console.session-cache");
-type GlobalWithCache = typeof globalThis & {
-  [GLOBAL_KEY]?: { config: ServerConfig; cache: LruCache<string, CachedSession> };
-};
-
 /** The cache belongs to one configuration: new passwords or TTL (tests) start an empty one. */
 function sessionCache(config: ServerConfig): LruCache<string, CachedSession> {
-  const holder = globalThis as GlobalWithCache;
-  const current = holder[GLOBAL_KEY];
-  if (current && current.config === config) return current.cache;
-  const cache = new LruCache<string, CachedSession>(1000);
-  holder[GLOBAL_KEY] = { config, cache };
-  return cache;
+  return processSingletonFor("session-cache", config, () => new LruCache<string, CachedSession>(1000));
 }
 
 function isEmpty(state: SessionState): boolean {
