@@ -10,17 +10,17 @@
 import "server-only";
 import { getConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
+import { isSecureRequest } from "@/lib/http/host-trust";
 import { LruCache } from "@/lib/http/lru-cache";
 import { processSingletonFor } from "@/lib/process-singleton";
 import {
   MAX_SET_COOKIE_BYTES,
   cookieName,
-  isSecureRequest,
   readCookie,
   serializeExpiredSessionCookie,
   serializeSessionCookie,
 } from "./cookie";
-import { fromSealed, toSealed, type SessionState } from "./schema";
+import { fromSealed, sealable, type SessionState } from "./schema";
 import { seal, unseal } from "./seal";
 
 export type { AccessToken, SessionCredentials, SessionState } from "./schema";
@@ -94,7 +94,14 @@ export class Session {
     const config = getConfig();
     const ttl = config.sessionTtlSeconds;
     const expiresAt = Date.now() + ttl * 1000;
-    const value = await seal(toSealed(this.current, expiresAt), config.sessionPasswords, ttl);
+    const checked = sealable(this.current, expiresAt);
+    if (!checked.ok) {
+      throw new ApiError(
+        "session_unstorable",
+        `The session cannot be stored: ${checked.issue}. Nothing was kept from this call.`,
+      );
+    }
+    const value = await seal(checked.sealed, config.sessionPasswords, ttl);
     const header = serializeSessionCookie(value, this.secure, ttl);
     if (header.length > MAX_SET_COOKIE_BYTES) {
       throw new ApiError(
@@ -112,7 +119,7 @@ export class Session {
 
 export async function getSession(request: Request): Promise<Session> {
   const config = getConfig();
-  const secure = isSecureRequest(request);
+  const secure = isSecureRequest(request, config);
   const value = readCookie(request, cookieName(secure));
   if (!value) return new Session({}, secure, false);
   if (value.length > MAX_COOKIE_VALUE_LENGTH) return new Session({}, secure, true, true);
