@@ -3,6 +3,7 @@
 // - route handlers must know the real peer (socket) address to decide whether X-Forwarded-* are believed
 //   (TRUSTED_PROXIES); Next only fills X-Forwarded-For when the client did not send one. This server
 //   overwrites `x-csc-peer-address` with the socket's address on every request (lib/http/peer-address.ts);
+//   X-Forwarded-* from any other peer are removed before Next sees them;
 // - it listens on HOSTNAME as lib/config resolves it (loopback by default when AUTH_MODE is none).
 // Environment files are loaded first, as `next start` does: .env.production.local, .env.local,
 // .env.production, .env (already-set variables win).
@@ -17,6 +18,13 @@ process.env.NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 const PEER_ADDRESS_HEADER = "x-csc-peer-address";
+const FORWARDED_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "forwarded",
+];
 // Read by lib/http/peer-address.ts: the header is this server's, not the client's.
 globalThis[Symbol.for("card-services-console.peer-address-stamped")] = true;
 
@@ -48,13 +56,25 @@ function refuseMethod(request, response) {
   });
   response.end(body);
   console.log(
-    JSON.stringify({ level: 30, time: new Date().toISOString(), method: request.method, status: 405, msg: "refused before routing" }),
+    JSON.stringify({
+      level: 30,
+      time: new Date().toISOString(),
+      method: request.method,
+      status: 405,
+      msg: "refused before routing",
+    }),
   );
 }
 
 const server = createServer((request, response) => {
   if (UNSUPPORTED_METHODS.has(request.method ?? "")) return refuseMethod(request, response);
-  request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+  const peer = request.socket.remoteAddress ?? "";
+  request.headers[PEER_ADDRESS_HEADER] = peer;
+  // Next builds the request's URL from X-Forwarded-Proto and believes X-Forwarded-For as sent: from a peer
+  // that is not a trusted proxy they are dropped here, and Next fills them from the socket instead.
+  if (!config.trustedProxies.has(peer)) {
+    for (const name of FORWARDED_HEADERS) delete request.headers[name];
+  }
   handle(request, response).catch((error) => {
     console.error("[serve] request failed", error);
     if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
