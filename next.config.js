@@ -1,6 +1,10 @@
 // @ts-check
 
-/** Security headers applied to every response; the console never embeds third-party content. */
+/**
+ * Security headers applied to every response; the console never embeds third-party content. The
+ * Content-Security-Policy (with its per-request nonce), Cross-Origin-Opener-Policy and HSTS are set by
+ * proxy.ts.
+ */
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "X-Frame-Options", value: "DENY" },

@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { THEME_BOOT_SCRIPT } from "@/lib/client/preferences";
+import { NONCE_HEADER } from "@/lib/http/security-headers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,12 +17,20 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: Readonly<{ children: ReactNode }>) {
+export default async function RootLayout({ children }: Readonly<{ children: ReactNode }>) {
+  // The per-request CSP nonce (proxy.ts): the inline theme script runs only with it. Reading it makes every
+  // page render per request, which a nonce needs.
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     // The theme script sets the `dark` class before hydration, so the server's <html> differs by design.
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        {/* Browsers hide a nonce from the DOM once applied, so the client sees "" where the server wrote it. */}
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }}
+        />
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}

@@ -6,7 +6,9 @@
 import type { ErrorBody } from "@/lib/api/contracts";
 
 export const ERROR_STATUS = {
+  bad_request: 400,
   invalid_json: 400,
+  request_aborted: 400,
   validation_failed: 400,
   environment_unavailable: 400,
   no_credentials: 401,
@@ -16,12 +18,15 @@ export const ERROR_STATUS = {
   forbidden_by_role: 403,
   not_found: 404,
   method_not_allowed: 405,
+  environment_changed: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  misdirected_request: 421,
   internal_error: 500,
   upstream_unreachable: 502,
   upstream_tls_error: 502,
   token_too_large: 502,
+  session_unstorable: 502,
   upstream_timeout: 504,
 } as const;
 

@@ -1,62 +1,51 @@
 /**
  * Structured JSON logger (pino) that never writes a secret, token, cookie or full card number.
- * Two layers: pino's `redact` for known paths, then a last pass over every serialized line that masks
- * card-like digit runs and removes anything shaped like a secret (JWTs, iron seals, secret-named fields,
- * and the exact values registered with `registerSecret`). Tests capture lines with `captureLogs()`.
+ * Two layers: pino's `redact` for known paths, then a last pass over every serialized line with the one
+ * redaction rule (lib/redaction): card numbers masked, JWTs, iron seals, secret-named fields and the exact
+ * values registered with `registerSecret` removed. Tests capture lines with `captureLogs()`.
  */
 import "server-only";
 import pino, { type DestinationStream, type Logger } from "pino";
-import { maskCardNumbersInText } from "@/lib/masking";
+import { configuredLogLevel } from "@/lib/config/log-level";
+import { processSingleton } from "@/lib/process-singleton";
+import { createRedactor, REDACTED, SECRET_KEYS, type Redactor } from "@/lib/redaction";
 
-export const REDACTED = "[REDACTED]";
-
-const SECRET_KEYS = [
-  "authorization",
-  "cookie",
-  "set-cookie",
-  "client_secret",
-  "access_token",
-  "refresh_token",
-  "id_token",
-  "password",
-  "secret",
-  "session_secret",
-  "token",
-];
+export { REDACTED } from "@/lib/redaction";
 
 /** Two levels by path (cheap for pino); deeper fields are caught by the line sanitizer below. */
-const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`]);
+const REDACT_PATHS = [...SECRET_KEYS].flatMap((key) => [`["${key}"]`, `*["${key}"]`]);
 
-const SECRET_FIELD = new RegExp(`"(${SECRET_KEYS.join("|")})":"(?:[^"\\\\]|\\\\.)*"`, "gi");
-const SECRET_FIELD_HINT = new RegExp(`"(${SECRET_KEYS.join("|")})":"`, "i");
-const JWT_LIKE = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
-const TWELVE_DIGITS = /\d{12}/;
-const IRON_SEAL = /Fe26\.2\*[^\s"]+/g;
+const SECRET_FIELD = new RegExp(`"(${[...SECRET_KEYS].join("|")})":"(?:[^"\\\\]|\\\\.)*"`, "gi");
+const SECRET_FIELD_HINT = new RegExp(`"(${[...SECRET_KEYS].join("|")})":"`, "i");
 
-const registeredSecrets = new Set<string>();
+/** Exact values registered by any bundle of the process, and the redactor that removes them. */
+function lineRedaction(): { secrets: Set<string>; redactor: Redactor } {
+  return processSingleton("logger-secrets", () => ({
+    secrets: new Set<string>(),
+    redactor: createRedactor(),
+  }));
+}
 
 /** Exact values (session passwords, the server's client secret) that must never appear in a log line. */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 8) registeredSecrets.add(value);
+  const state = lineRedaction();
+  if (!value || value.length < 8 || state.secrets.has(value)) return;
+  state.secrets.add(value);
+  state.redactor = createRedactor(state.secrets);
 }
 
 /** The last pass over a serialized line; exported so tests can check it directly. */
 export function sanitizeLogLine(line: string): string {
-  // Cheap substring checks first: most lines hold none of these, and this runs on every line.
-  let clean = SECRET_FIELD_HINT.test(line)
+  // A cheap substring check first: most lines hold no secret-named field.
+  const clean = SECRET_FIELD_HINT.test(line)
     ? line.replace(SECRET_FIELD, (_match, key: string) => `"${key}":"${REDACTED}"`)
     : line;
-  if (clean.includes("eyJ")) clean = clean.replace(JWT_LIKE, REDACTED);
-  if (clean.includes("Fe26.2*")) clean = clean.replace(IRON_SEAL, REDACTED);
-  for (const secret of registeredSecrets) {
-    if (clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
-  }
-  return TWELVE_DIGITS.test(clean) ? maskCardNumbersInText(clean) : clean;
+  return lineRedaction().redactor.text(clean);
 }
 
 function createLogger(destination?: DestinationStream): Logger {
   const options = {
-    level: process.env.LOG_LEVEL ?? "info",
+    level: configuredLogLevel(),
     base: { service: "card-services-console" },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
@@ -81,16 +70,11 @@ function bufferedStdout(): DestinationStream {
   return stream;
 }
 
-const GLOBAL_KEY = Symbol.for("card-services-console.logger");
-type GlobalWithLogger = typeof globalThis & { [GLOBAL_KEY]?: { active: Logger; base: Logger } };
-
 function loggers(): { active: Logger; base: Logger } {
-  const holder = globalThis as GlobalWithLogger;
-  if (!holder[GLOBAL_KEY]) {
+  return processSingleton("logger", () => {
     const base = createLogger();
-    holder[GLOBAL_KEY] = { active: base, base };
-  }
-  return holder[GLOBAL_KEY];
+    return { active: base, base };
+  });
 }
 
 type LogFields = Record<string, unknown>;

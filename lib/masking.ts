@@ -12,20 +12,21 @@ export function maskCardNumber(cardNumber: string): string {
 }
 
 /**
- * Finds digit runs of 12–19 digits. Two identifier forms are kept as they are, because they are not card
- * numbers and masking them would break lookups: canonical UUIDs (whose last group can be 12 digits) and
- * the spec's request ids `req-<number>-<suffix>`.
+ * Finds card numbers: 12–19 digits, written together or in groups separated by single spaces or dashes
+ * ("6006 4910 0000 0001", "6006-4910-0000-0001"). Two identifier forms are kept as they are, because they
+ * are not card numbers and masking them would break lookups: canonical UUIDs (whose groups can be all
+ * digits) and the spec's request ids `req-<number>-<suffix>`. A longer digit run is not a card.
  */
 const CARD_LIKE =
-  /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(\breq-\d+)|(?<!\d)(\d{12,19})(?!\d)/g;
+  /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(\breq-\d+)|(?<!\d[ -]?)(\d(?:[ -]?\d){11,18})(?![ -]?\d)/g;
 
-/** Masks every 12–19 digit run in free text, e.g. an upstream error message that repeats the card. */
+/** Masks every card number in free text, e.g. an upstream error message that repeats the card. */
 export function maskCardNumbersInText(text: string): string {
   if (text.length < 12) return text;
   return text.replace(
     CARD_LIKE,
     (match, _uuid: string | undefined, _requestId: string | undefined, digits?: string) =>
-      digits === undefined ? match : maskCardNumber(digits),
+      digits === undefined ? match : maskCardNumber(digits.replace(/[ -]/g, "")),
   );
 }
 

@@ -189,10 +189,10 @@ async function main(): Promise<void> {
       },
     );
     children.push(sandboxServer);
-    const nextBin = path.join(root, "node_modules/next/dist/bin/next");
     const consolePort = new URL(consoleUrl).port;
-    const consoleServer = start([process.execPath, nextBin, "start", "-H", HOST, "-p", consolePort], {
+    const consoleServer = start([process.execPath, path.join(root, "scripts/serve.mjs")], {
       NODE_ENV: "production",
+      HOSTNAME: HOST,
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: consolePort,
       SESSION_SECRET: "bench-session-secret-with-at-least-32-characters",

@@ -7,7 +7,15 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 const sources = ["app", "components", "lib", "public"];
-const files = ["next.config.js", "tailwind.config.ts", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const files = [
+  "next.config.js",
+  "proxy.ts",
+  "instrumentation.ts",
+  "tailwind.config.ts",
+  "postcss.config.mjs",
+  "package.json",
+  "tsconfig.json",
+];
 
 function newestMtime(entry) {
   if (!existsSync(entry)) return 0;

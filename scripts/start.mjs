@@ -1,4 +1,5 @@
-// `npm start`: builds when there is no current build, then serves the console (PORT, default 3000).
+// `npm start`: builds when there is no current build, then serves the console (scripts/serve.mjs: PORT,
+// HOSTNAME, .env files loaded as Next does).
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +15,10 @@ if (needsBuild()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const port = process.env.PORT ?? "3000";
-const server = spawn(process.execPath, [nextBin, "start", "-p", port], { cwd: root, stdio: "inherit", env });
+const server = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
+  cwd: root,
+  stdio: "inherit",
+  env,
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -7,6 +7,10 @@ import { z } from "zod";
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
+/** Console roles (DESIGN.md §6), granted through ROLE_GROUPS. */
+export const ROLES = ["support", "engineer", "tester", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
 export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry", "transaction_lookup"] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
@@ -22,13 +26,21 @@ export interface ValidationErrorDetails {
 
 // ---------- request bodies ----------
 
-/** Printable ASCII only: rejects control characters anywhere in free-text fields. */
+/**
+ * Printable ASCII only. The console sends these fields to the Card Services API as they are, and the
+ * specification shows only ASCII values: other characters (accents, Cyrillic, emoji) could be changed or
+ * refused upstream, so the message says so rather than blaming "printable characters".
+ */
+export const ASCII_ONLY_MESSAGE =
+  "must use ASCII characters only (letters A–Z, digits, spaces and punctuation): the console sends it to " +
+  "the Card Services API as typed, and the API's specification shows only ASCII values";
+
 const printable = (max: number) =>
   z
     .string()
     .min(1)
     .max(max)
-    .regex(/^[\x20-\x7E]+$/, "must be printable characters without control characters");
+    .regex(/^[\x20-\x7E]+$/, ASCII_ONLY_MESSAGE);
 
 export const cardNumberSchema = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
 
@@ -40,12 +52,19 @@ export type CredentialsInput = z.infer<typeof credentialsInputSchema>;
 
 export const environmentInputSchema = z.object({ environment: z.enum(ENVIRONMENTS) }).strict();
 
+/**
+ * The environment the page showed when the user ran it (DESIGN.md §6): when another tab switched the
+ * session's environment since, the call is refused with 409 `environment_changed`.
+ */
+export const expectedEnvironmentSchema = z.enum(ENVIRONMENTS).optional();
+
 export const balanceInquiryInputSchema = z
   .object({
     card_number: cardNumberSchema,
     location_id: printable(64),
     entry_mode: printable(32).default("keyed"),
     pin_mode: printable(32).default("none"),
+    environment: expectedEnvironmentSchema,
   })
   .strict();
 export type BalanceInquiryInput = z.input<typeof balanceInquiryInputSchema>;
@@ -55,8 +74,19 @@ export const giftBalanceInquiryInputSchema = balanceInquiryInputSchema
   .strict();
 export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSchema>;
 
-/** `GET /api/transactions/request-id/{id}`: the Request Id as a Gift Balance Inquiry accepts it. */
-export const transactionLookupParamsSchema = z.object({ id: printable(128) }).strict();
+/**
+ * `GET /api/transactions/request-id/{id}[?environment=…]`: the Request Id as a Gift Balance Inquiry accepts
+ * it, and optionally the environment the page showed.
+ */
+export const transactionLookupParamsSchema = z
+  .object({ id: printable(128), environment: expectedEnvironmentSchema })
+  .strict();
+
+/** `details` of a 409 `environment_changed`. */
+export interface EnvironmentChangedDetails {
+  session_environment: EnvironmentName;
+  requested_environment: EnvironmentName;
+}
 
 // ---------- response bodies ----------
 

@@ -9,6 +9,7 @@
  */
 import "server-only";
 import type { z } from "zod";
+import { REDACTED } from "@/lib/redaction";
 import {
   balanceResponseSchema,
   describeIssues,
@@ -22,8 +23,6 @@ import {
   type TransactionLookupResponse,
 } from "./schemas";
 import { classifyTransportError, UpstreamFailure, type Transport, type UpstreamResponse } from "./transport";
-
-export const REDACTED = "[REDACTED]";
 
 export const PATHS = {
   token: "/reporting/v1/auth/token",

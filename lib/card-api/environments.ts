@@ -6,6 +6,7 @@
 import "server-only";
 import type { EnvironmentInfo, EnvironmentName } from "@/lib/api/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/config";
+import { processSingletonFor } from "@/lib/process-singleton";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import { createCardApiClient, type CardApiClient } from "./client";
 import { inProcessTransport, undiciTransport } from "./transport";
@@ -33,15 +34,12 @@ export function describeEnvironments(config: ServerConfig): EnvironmentInfo[] {
   }));
 }
 
-const GLOBAL_KEY = Symbol.for("card-services-console.card-api-clients");
-type GlobalWithClients = typeof globalThis & {
-  [GLOBAL_KEY]?: { config: ServerConfig; clients: Map<EnvironmentName, CardApiClient> };
-};
-
 export function clientFor(config: ServerConfig, environment: EnvironmentConfig): CardApiClient {
-  const holder = globalThis as GlobalWithClients;
-  if (holder[GLOBAL_KEY]?.config !== config) holder[GLOBAL_KEY] = { config, clients: new Map() };
-  const { clients } = holder[GLOBAL_KEY];
+  const clients = processSingletonFor(
+    "card-api-clients",
+    config,
+    () => new Map<EnvironmentName, CardApiClient>(),
+  );
   let client = clients.get(environment.name);
   if (!client) {
     const transport =

@@ -11,6 +11,8 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
   balanceInquiryInputSchema,
+  EnvironmentChangedDetails,
+  EnvironmentName,
   ExchangeRecord,
   OperationName,
   SessionInfo,
@@ -19,6 +21,8 @@ import type {
 } from "@/lib/api/contracts";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { processSingletonFor } from "@/lib/process-singleton";
 import type { AccessToken, Session } from "@/lib/session";
 import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/session/credentials";
 import type { ApiResult, CardApiClient, CardRequest } from "./client";
@@ -31,16 +35,9 @@ import { UpstreamFailure } from "./transport";
 /** A validated inquiry body with defaults applied (contracts' schemas). */
 export type InquiryInput = z.output<typeof balanceInquiryInputSchema> & { request_id?: string };
 
-const GLOBAL_KEY = Symbol.for("card-services-console.token-broker");
-type GlobalWithBroker = typeof globalThis & { [GLOBAL_KEY]?: { config: ServerConfig; broker: TokenBroker } };
-
 /** One broker per configuration, shared by every route bundle of the process. */
 export function tokenBroker(config: ServerConfig = getConfig()): TokenBroker {
-  const holder = globalThis as GlobalWithBroker;
-  if (holder[GLOBAL_KEY]?.config !== config) {
-    holder[GLOBAL_KEY] = { config, broker: new TokenBroker(config.tokenRenewSkewSeconds) };
-  }
-  return holder[GLOBAL_KEY].broker;
+  return processSingletonFor("token-broker", config, (owner) => new TokenBroker(owner.tokenRenewSkewSeconds));
 }
 
 interface Context {
@@ -49,9 +46,21 @@ interface Context {
   client: CardApiClient;
 }
 
-function context(session: Session): Context {
+function context(session: Session, expected?: EnvironmentName): Context {
   const config = getConfig();
   const environment = currentEnvironment(config, session.state.environment);
+  if (expected !== undefined && expected !== environment.name) {
+    const details: EnvironmentChangedDetails = {
+      session_environment: environment.name,
+      requested_environment: expected,
+    };
+    throw new ApiError(
+      "environment_changed",
+      `The session's environment is now ${environment.name}, not ${expected} (it was switched, perhaps in ` +
+        "another tab): nothing was sent. Check the environment and run again.",
+      details,
+    );
+  }
   return { config, environment, client: clientFor(config, environment) };
 }
 
@@ -83,8 +92,18 @@ export function describeSession(session: Session): SessionInfo {
     environment: ctx.environment.name,
     environments: describeEnvironments(ctx.config),
     credentials: describeCredentials(session.state, ctx.config),
-    token: token ? tokenMetadata(token) : null,
+    token: token ? metadataOrNull(token) : null,
   };
+}
+
+/** GET /api/session must answer whatever a session holds: a token it cannot describe is shown as none. */
+function metadataOrNull(token: AccessToken) {
+  try {
+    return tokenMetadata(token);
+  } catch (error) {
+    logger.warn({ error: error instanceof Error ? error.message : String(error) }, "token metadata failed");
+    return null;
+  }
 }
 
 function upstreamError(
@@ -123,6 +142,7 @@ async function callUpstream<T>(
 export async function requestTokenNow(session: Session): Promise<TokenResult> {
   const ctx = context(session);
   const tokens = tokenContext(ctx, session);
+  const previousToken = session.state.token?.accessToken;
   const result = await callUpstream(
     () => tokenBroker(ctx.config).requestNow(tokens),
     "token",
@@ -134,6 +154,7 @@ export async function requestTokenNow(session: Session): Promise<TokenResult> {
     environment: ctx.environment.name,
     exchange: result.exchange,
     check: result.check,
+    secrets: [tokens.credentials.clientSecret, previousToken, result.token?.accessToken],
   });
   return { token: result.token ? tokenMetadata(result.token) : null, exchange };
 }
@@ -142,6 +163,8 @@ export async function requestTokenNow(session: Session): Promise<TokenResult> {
 interface AuthorizedResult {
   result: ApiResult<unknown>;
   events: TokenEvent[];
+  /** The client secret and every access token this call held: hidden wherever an upstream echoes them. */
+  secrets: (string | undefined)[];
   tokenMs: number;
   retriedMs: number | undefined;
 }
@@ -158,9 +181,11 @@ async function withToken(
   const tokens = tokenContext(ctx, session);
   const broker = tokenBroker(ctx.config);
   const events: TokenEvent[] = [];
+  const secrets = [tokens.credentials.clientSecret, session.state.token?.accessToken];
   const obtain = async (get: () => Promise<{ token: AccessToken; event?: TokenEvent; tokenMs: number }>) => {
     const obtained = await callUpstream(get, "token", ctx.client.urls.token);
     if (obtained.event) events.push(obtained.event);
+    secrets.push(obtained.token.accessToken);
     session.update({ token: obtained.token });
     return obtained;
   };
@@ -171,12 +196,14 @@ async function withToken(
   let retriedMs: number | undefined;
   if (result.exchange.response.status === 401) {
     retriedMs = result.exchange.durationMs;
-    const renewed = await obtain(() => broker.renewAfterRejection(tokens, first.token));
+    const renewed = await obtain(() =>
+      broker.renewAfterRejection(tokens, first.token, result.exchange.startedAt),
+    );
     tokenMs += renewed.tokenMs;
     result = await send(renewed.token);
   }
 
-  return { result, events, tokenMs, retriedMs };
+  return { result, events, secrets, tokenMs, retriedMs };
 }
 
 type InquiryOperation = "gift_balance_inquiry" | "balance_inquiry";
@@ -187,7 +214,7 @@ export async function runInquiry(
   input: InquiryInput,
 ): Promise<ExchangeRecord> {
   const started = performance.now();
-  const ctx = context(session);
+  const ctx = context(session, input.environment);
   const card: CardRequest = {
     entry_mode: input.entry_mode,
     card_number: input.card_number,
@@ -219,9 +246,13 @@ export async function runInquiry(
  * GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id (spec §4.3 item 3). A GET changes
  * nothing upstream, so the 401 retry of withToken is safe here too.
  */
-export async function lookupTransaction(session: Session, requestId: string): Promise<ExchangeRecord> {
+export async function lookupTransaction(
+  session: Session,
+  requestId: string,
+  expectedEnvironment?: EnvironmentName,
+): Promise<ExchangeRecord> {
   const started = performance.now();
-  const ctx = context(session);
+  const ctx = context(session, expectedEnvironment);
   const url = ctx.client.urls.transactionByRequestId(requestId);
   const send = (token: AccessToken): Promise<ApiResult<unknown>> =>
     callUpstream<ApiResult<unknown>>(
@@ -237,7 +268,7 @@ function authorizedRecord(
   operation: OperationName,
   ctx: Context,
   started: number,
-  { result, events, tokenMs, retriedMs }: AuthorizedResult,
+  { result, events, secrets, tokenMs, retriedMs }: AuthorizedResult,
   requestId: string | undefined,
 ): ExchangeRecord {
   return buildExchangeRecord({
@@ -247,6 +278,7 @@ function authorizedRecord(
     check: result.check,
     tokenEvents: events,
     requestId,
+    secrets,
     timings: {
       total_ms: Math.round((performance.now() - started) * 10) / 10,
       token_ms: tokenMs,

@@ -6,6 +6,19 @@
 import "server-only";
 import { z } from "zod";
 import { PURSES, type Purse } from "@/lib/api/purses";
+import { TOKEN_LIMITS } from "@/lib/session/schema";
+
+const accessToken = z
+  .string()
+  .min(1)
+  .max(TOKEN_LIMITS.accessTokenChars, `must be at most ${TOKEN_LIMITS.accessTokenChars} characters`);
+const expiresIn = z
+  .number()
+  .positive()
+  .max(TOKEN_LIMITS.expiresInSeconds, `must be at most ${TOKEN_LIMITS.expiresInSeconds} seconds (one year)`);
+const scope = z
+  .string()
+  .max(TOKEN_LIMITS.scopeChars, `must be at most ${TOKEN_LIMITS.scopeChars} characters`);
 
 const isoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
 const money = z.string().regex(/^-?\d+\.\d{2}$/, "must be a decimal string with two fraction digits");
@@ -18,10 +31,10 @@ export const tokenResponseSchema = z.object({
   data: z.object({
     type: z.literal("oauth-token"),
     attributes: z.object({
-      access_token: z.string().min(1),
+      access_token: accessToken,
       token_type: z.string().regex(/^bearer$/i, "must be Bearer"),
-      expires_in: z.number().int().positive(),
-      scope: z.string(),
+      expires_in: expiresIn.int(),
+      scope,
     }),
   }),
   meta: z.object({
@@ -36,10 +49,10 @@ export const tokenResponseSchema = z.object({
 export const usableTokenSchema = z.object({
   data: z.object({
     attributes: z.object({
-      access_token: z.string().min(1),
-      token_type: z.string().optional(),
-      expires_in: z.number().positive(),
-      scope: z.string().optional(),
+      access_token: accessToken,
+      token_type: z.string().max(TOKEN_LIMITS.tokenTypeChars).optional(),
+      expires_in: expiresIn,
+      scope: scope.optional(),
     }),
   }),
   meta: z.record(z.string(), z.unknown()).optional(),

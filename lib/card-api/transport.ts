@@ -7,6 +7,7 @@
 import "server-only";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
 import { brandedInstanceCheck } from "@/lib/errors";
+import { processSingleton } from "@/lib/process-singleton";
 
 export interface UpstreamRequest {
   method: "GET" | "POST";
@@ -88,19 +89,18 @@ export function inProcessTransport(handle: (request: Request) => Promise<Respons
   };
 }
 
-const GLOBAL_AGENT = Symbol.for("card-services-console.upstream-agent");
-type GlobalWithAgent = typeof globalThis & { [GLOBAL_AGENT]?: Agent };
-
 /** One keep-alive connection pool per process for every HTTP upstream. */
 export function sharedAgent(): Agent {
-  const holder = globalThis as GlobalWithAgent;
-  holder[GLOBAL_AGENT] ??= new Agent({
-    keepAliveTimeout: 30_000,
-    keepAliveMaxTimeout: 120_000,
-    connections: 128,
-    connect: { timeout: 10_000 },
-  });
-  return holder[GLOBAL_AGENT];
+  return processSingleton(
+    "upstream-agent",
+    () =>
+      new Agent({
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 120_000,
+        connections: 128,
+        connect: { timeout: 10_000 },
+      }),
+  );
 }
 
 /** A real upstream over HTTP(S) through an undici dispatcher (default: the shared pooled Agent). */

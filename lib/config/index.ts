@@ -6,12 +6,18 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { logger, registerSecret } from "@/lib/logger";
+import { processSingleton, setProcessSingleton } from "@/lib/process-singleton";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./schema";
 
-export { ConfigError, type EnvironmentConfig, type ServerConfig } from "./schema";
+export {
+  ConfigError,
+  rolesForGroups,
+  type AuthMode,
+  type EnvironmentConfig,
+  type ServerConfig,
+} from "./schema";
 
-const GLOBAL_KEY = Symbol.for("card-services-console.config");
-type GlobalWithConfig = typeof globalThis & { [GLOBAL_KEY]?: ServerConfig };
+const SINGLETON = "config";
 
 const generateSessionPassword = () => randomBytes(32).toString("base64url");
 
@@ -21,8 +27,7 @@ export function loadConfig(env: Record<string, string | undefined>): ServerConfi
 }
 
 export function getConfig(): ServerConfig {
-  const holder = globalThis as GlobalWithConfig;
-  if (!holder[GLOBAL_KEY]) {
+  return processSingleton(SINGLETON, () => {
     const config = loadConfig(process.env);
     for (const password of config.sessionPasswords) registerSecret(password);
     registerSecret(config.serverCredentials?.clientSecret);
@@ -33,9 +38,8 @@ export function getConfig(): ServerConfig {
           "it restarts, and several instances cannot share sessions. Set SESSION_SECRET (32+ characters).",
       );
     }
-    holder[GLOBAL_KEY] = config;
-  }
-  return holder[GLOBAL_KEY];
+    return config;
+  });
 }
 
 /** Replaces the process's configuration (tests). Returns the new configuration. */
@@ -43,7 +47,7 @@ export function setConfigForTests(env: Record<string, string | undefined>): Serv
   const config = loadConfig(env);
   for (const password of config.sessionPasswords) registerSecret(password);
   registerSecret(config.serverCredentials?.clientSecret);
-  (globalThis as GlobalWithConfig)[GLOBAL_KEY] = config;
+  setProcessSingleton(SINGLETON, config);
   return config;
 }
 
@@ -61,6 +65,10 @@ export function validateConfigAtStartup(exit: (code: number) => never = process.
         timeoutMs: config.timeoutMs,
         sessionTtlSeconds: config.sessionTtlSeconds,
         sessionPasswords: config.sessionPasswords.length,
+        authMode: config.authMode,
+        hostname: config.hostname,
+        publicOrigins: config.publicOrigins,
+        trustedProxies: config.trustedProxies.ranges,
       },
       "configuration loaded",
     );

@@ -4,9 +4,18 @@
  */
 import "server-only";
 import { z } from "zod";
-import type { EnvironmentName } from "@/lib/api/contracts";
+import { ROLES, type EnvironmentName, type Role } from "@/lib/api/contracts";
+import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/http/ip-address";
+import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "./env-values";
+import { logLevelSchema, type LogLevel } from "./log-level";
+import { sandboxSettings, type SandboxSettings } from "./sandbox";
+
+export { ConfigError } from "./env-values";
 
 export const SESSION_SECRET_MIN_LENGTH = 32;
+
+export const AUTH_MODES = ["none", "oidc", "proxy"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export interface EnvironmentConfig {
   name: EnvironmentName;
@@ -24,43 +33,34 @@ export interface ServerConfig {
   /** True when SESSION_SECRET was unset and a random per-process password is in use. */
   sessionSecretGenerated: boolean;
   sessionTtlSeconds: number;
+  sessionIdleSeconds: number;
   serverCredentials: { clientId: string; clientSecret: string } | null;
   timeoutMs: number;
   embeddedSandbox: boolean;
   sandboxDemoSecret: string;
+  sandbox: SandboxSettings;
   port: number;
+  /** HOSTNAME: the address the server listens on. */
+  hostname: string;
+  /** PUBLIC_URL: the console's own origins (`scheme://host[:port]`), first one canonical. */
+  publicOrigins: string[];
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-* (and, in proxy mode, identity headers) are believed. */
+  trustedProxies: CidrList;
+  authMode: AuthMode;
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined; groupsClaim: string } | null;
+  proxyAuth: { userHeader: string; groupsHeader: string; sharedSecret: string | undefined };
+  /** ROLE_GROUPS: for each role, the groups that grant it (a group may grant several roles). */
+  roleGroups: Record<Role, string[]>;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  auditHmacKey: string | undefined;
+  evidenceSigningKey: string | undefined;
+  supportBatch: { maxCards: number; concurrency: number };
+  logLevel: LogLevel;
   tokenRenewSkewSeconds: number;
   /** In display order; the first is the default environment. */
   environments: EnvironmentConfig[];
 }
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${message}`);
-    this.name = "ConfigError";
-  }
-}
-
-const blankToUndefined = (value: unknown) =>
-  typeof value === "string" && value.trim() === ""
-    ? undefined
-    : typeof value === "string"
-      ? value.trim()
-      : value;
-
-const integer = (min: number, max: number, fallback: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
-      .transform(Number)
-      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-      .default(fallback),
-  );
 
 /** http(s) only; no user info, query or fragment (paths are appended by the client). */
 const baseAddress = z.preprocess(
@@ -76,6 +76,12 @@ const baseAddress = z.preprocess(
     .optional(),
 );
 
+/** A base address that carries credentials or real transactions: plain http only to this machine. */
+const secureBaseAddress = baseAddress.refine(
+  (value) => value === undefined || value.startsWith("https:") || isLoopbackHost(new URL(value).hostname),
+  "must use https:// (plain http:// is allowed only for a loopback address such as http://127.0.0.1:4010)",
+);
+
 const printableSecret = (what: string) =>
   z.preprocess(
     blankToUndefined,
@@ -85,6 +91,99 @@ const printableSecret = (what: string) =>
       .regex(/^[\x20-\x7E]+$/, `must be printable ${what} without control characters`)
       .optional(),
   );
+
+/** `https://console.example.com, http://localhost:3000` → their origins. */
+const originList = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .transform((text, context) => {
+      const origins: string[] = [];
+      for (const part of text
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean)) {
+        const url = URL.canParse(part) ? new URL(part) : null;
+        if (!url || !/^https?:$/.test(url.protocol)) {
+          context.addIssue({
+            code: "custom",
+            message: "must be comma-separated http:// or https:// origins, e.g. https://console.example.com",
+          });
+          return z.NEVER;
+        }
+        if (url.username || url.password || url.search || url.hash || url.pathname !== "/") {
+          context.addIssue({
+            code: "custom",
+            message: "must be origins only (scheme, host and port), without a path, query or user name",
+          });
+          return z.NEVER;
+        }
+        if (!origins.includes(url.origin)) origins.push(url.origin);
+      }
+      return origins;
+    })
+    .optional(),
+);
+
+const cidrList = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .transform((text, context) => {
+      try {
+        return parseCidrList(text);
+      } catch (error) {
+        context.addIssue({
+          code: "custom",
+          message: `must be comma-separated CIDRs: ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+);
+
+function emptyRoleGroups(): Record<Role, string[]> {
+  return { support: [], engineer: [], tester: [], admin: [] };
+}
+
+const ROLE_GROUPS_FORMAT = "must be role:group pairs, e.g. admin:console-admins,tester:certification";
+
+/** `admin:console-admins,tester:certification,tester:console-admins` → role → groups. */
+const roleGroupsSchema = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .transform((text, context) => {
+      const map = emptyRoleGroups();
+      for (const pair of text
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const separator = pair.indexOf(":");
+        const role = pair.slice(0, separator).trim();
+        const group = pair.slice(separator + 1).trim();
+        if (separator < 1 || !group) {
+          context.addIssue({
+            code: "custom",
+            message: `${ROLE_GROUPS_FORMAT} (got ${JSON.stringify(pair)})`,
+          });
+          return z.NEVER;
+        }
+        if (!(ROLES as readonly string[]).includes(role)) {
+          context.addIssue({
+            code: "custom",
+            message: `names an unknown role ${JSON.stringify(role)}; the roles are ${ROLES.join(", ")}`,
+          });
+          return z.NEVER;
+        }
+        const groups = map[role as Role];
+        if (!groups.includes(group)) groups.push(group);
+      }
+      return map;
+    })
+    .optional(),
+);
 
 const envSchema = z.object({
   SESSION_SECRET: z.preprocess(
@@ -99,48 +198,100 @@ const envSchema = z.object({
       .optional(),
   ),
   SESSION_TTL_SECONDS: integer(60, 34_560_000, 28_800),
-  CARD_API_AUTH_URL: baseAddress,
+  SESSION_IDLE_SECONDS: integer(60, 34_560_000, 900),
+  CARD_API_AUTH_URL: secureBaseAddress,
   CARD_API_SANDBOX_URL: baseAddress,
-  CARD_API_PRODUCTION_URL: baseAddress,
+  CARD_API_PRODUCTION_URL: secureBaseAddress,
   CARD_API_CLIENT_ID: printableSecret("characters"),
   CARD_API_CLIENT_SECRET: printableSecret("characters"),
   CARD_API_TIMEOUT_MS: integer(100, 600_000, 10_000),
-  EMBEDDED_SANDBOX: z.preprocess(
-    (value) => (typeof blankToUndefined(value) === "string" ? String(value).trim().toLowerCase() : undefined),
-    z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
-  ),
-  SANDBOX_DEMO_SECRET: z.preprocess(blankToUndefined, z.string().default("demo-secret")),
   PORT: integer(1, 65_535, 3000),
+  HOSTNAME: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[\w.:[\]-]+$/, "must be an IP address or host name to listen on, e.g. 127.0.0.1")
+      .optional(),
+  ),
+  PUBLIC_URL: originList,
+  TRUSTED_PROXIES: cidrList,
+  AUTH_MODE: z.preprocess(
+    (value) => (typeof blankToUndefined(value) === "string" ? String(value).trim().toLowerCase() : undefined),
+    z.enum(AUTH_MODES, { error: "must be none, oidc or proxy" }).default("none"),
+  ),
+  OIDC_ISSUER: baseAddress,
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_GROUPS_CLAIM: z.preprocess(blankToUndefined, z.string().default("groups")),
+  ROLE_GROUPS: roleGroupsSchema,
+  PROXY_USER_HEADER: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[\w-]+$/, "must be an HTTP header name")
+      .default("X-Forwarded-User"),
+  ),
+  PROXY_GROUPS_HEADER: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[\w-]+$/, "must be an HTTP header name")
+      .default("X-Forwarded-Groups"),
+  ),
+  PROXY_SHARED_SECRET: z.preprocess(
+    blankToUndefined,
+    z.string().min(16, "must be at least 16 characters").optional(),
+  ),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection URL")
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default(".data")),
+  AUDIT_HMAC_KEY: z.preprocess(
+    blankToUndefined,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  EVIDENCE_SIGNING_KEY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((value) => value.replace(/\\n/g, "\n"))
+      .refine((value) => value.includes("-----BEGIN PRIVATE KEY-----"), "must be a PKCS#8 PEM private key")
+      .optional(),
+  ),
+  SUPPORT_BATCH_MAX_CARDS: integer(1, 1_000_000, 10_000),
+  SUPPORT_BATCH_CONCURRENCY: integer(1, 64, 4),
+  LOG_LEVEL: logLevelSchema,
   TOKEN_RENEW_SKEW_SECONDS: integer(0, 3600, 120),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
 
 /** Variables whose values must not be repeated in an error message. */
-const SECRET_VARIABLES = new Set(["SESSION_SECRET", "CARD_API_CLIENT_SECRET", "SANDBOX_DEMO_SECRET"]);
+const SECRET_VARIABLES = new Set([
+  "SESSION_SECRET",
+  "CARD_API_CLIENT_SECRET",
+  "SANDBOX_DEMO_SECRET",
+  "SANDBOX_SIGNING_KEY",
+  "OIDC_CLIENT_SECRET",
+  "PROXY_SHARED_SECRET",
+  "DATABASE_URL",
+  "AUDIT_HMAC_KEY",
+  "EVIDENCE_SIGNING_KEY",
+]);
 
 export function parseServerConfig(
   env: Record<string, string | undefined>,
   randomSecret: () => string,
 ): ServerConfig {
-  const result = envSchema.safeParse(env);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const variable = String(issue?.path[0] ?? "environment");
-    const raw = env[variable];
-    const shown = SECRET_VARIABLES.has(variable) || raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
-    throw new ConfigError(variable, `${issue?.message ?? "is invalid"}${shown}.`);
-  }
-  return buildConfig(result.data, randomSecret);
+  const parsed = parseEnv(envSchema, env, SECRET_VARIABLES);
+  return buildConfig(parsed, sandboxSettings(env), randomSecret);
 }
 
-function buildConfig(env: ParsedEnv, randomSecret: () => string): ServerConfig {
-  const hasId = env.CARD_API_CLIENT_ID !== undefined;
-  const hasSecret = env.CARD_API_CLIENT_SECRET !== undefined;
-  if (hasId !== hasSecret) {
-    const missing = hasId ? "CARD_API_CLIENT_SECRET" : "CARD_API_CLIENT_ID";
-    throw new ConfigError(missing, "must be set together with the other of CARD_API_CLIENT_ID/_SECRET.");
-  }
+function buildEnvironments(env: ParsedEnv, sandbox: SandboxSettings): EnvironmentConfig[] {
   const authUrl = env.CARD_API_AUTH_URL;
   if (!authUrl && (env.CARD_API_SANDBOX_URL || env.CARD_API_PRODUCTION_URL)) {
     throw new ConfigError(
@@ -148,9 +299,8 @@ function buildConfig(env: ParsedEnv, randomSecret: () => string): ServerConfig {
       "must be set when CARD_API_SANDBOX_URL or CARD_API_PRODUCTION_URL is (it is the token address).",
     );
   }
-
   const environments: EnvironmentConfig[] = [];
-  if (env.EMBEDDED_SANDBOX === "on") {
+  if (sandbox.embedded) {
     const local = `http://localhost:${env.PORT}/sandbox`;
     environments.push({ name: "embedded", authUrl: local, baseUrl: local, transport: "embedded" });
   }
@@ -172,21 +322,96 @@ function buildConfig(env: ParsedEnv, randomSecret: () => string): ServerConfig {
         "or CARD_API_PRODUCTION_URL.",
     );
   }
+  return environments;
+}
+
+/** The sign-in settings each mode needs (DESIGN.md §6). */
+function checkAuthMode(env: ParsedEnv, hostname: string, hasServerCredentials: boolean): void {
+  if (env.AUTH_MODE === "none") {
+    if (hasServerCredentials && !isLoopbackHost(hostname)) {
+      throw new ConfigError(
+        "AUTH_MODE",
+        `is none (everyone who reaches the console uses it as the local user) while server-held credentials ` +
+          `are configured and HOSTNAME is ${JSON.stringify(hostname)}, not a loopback address: set AUTH_MODE ` +
+          "to oidc or proxy, or HOSTNAME to 127.0.0.1.",
+      );
+    }
+    return;
+  }
+  if (env.AUTH_MODE === "oidc" && (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID)) {
+    throw new ConfigError(
+      env.OIDC_ISSUER ? "OIDC_CLIENT_ID" : "OIDC_ISSUER",
+      "must be set when AUTH_MODE=oidc.",
+    );
+  }
+  if (env.AUTH_MODE === "proxy") {
+    if (!env.PROXY_SHARED_SECRET)
+      throw new ConfigError("PROXY_SHARED_SECRET", "must be set when AUTH_MODE=proxy.");
+    if (!env.TRUSTED_PROXIES) throw new ConfigError("TRUSTED_PROXIES", "must be set when AUTH_MODE=proxy.");
+  }
+  // Sign-in is not built yet: starting without it would let anyone in as the local user on 0.0.0.0.
+  throw new ConfigError(
+    "AUTH_MODE",
+    `is ${env.AUTH_MODE}, which this version of the console does not implement yet; use AUTH_MODE=none.`,
+  );
+}
+
+function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () => string): ServerConfig {
+  const hasId = env.CARD_API_CLIENT_ID !== undefined;
+  const hasSecret = env.CARD_API_CLIENT_SECRET !== undefined;
+  if (hasId !== hasSecret) {
+    const missing = hasId ? "CARD_API_CLIENT_SECRET" : "CARD_API_CLIENT_ID";
+    throw new ConfigError(missing, "must be set together with the other of CARD_API_CLIENT_ID/_SECRET.");
+  }
+  const environments = buildEnvironments(env, sandbox);
+  const hostname = env.HOSTNAME ?? (env.AUTH_MODE === "none" ? "127.0.0.1" : "0.0.0.0");
+  checkAuthMode(env, hostname, hasId);
 
   const configuredSecrets = env.SESSION_SECRET;
   return {
     sessionPasswords: configuredSecrets ?? [randomSecret()],
     sessionSecretGenerated: configuredSecrets === undefined,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    sessionIdleSeconds: env.SESSION_IDLE_SECONDS,
     serverCredentials:
       env.CARD_API_CLIENT_ID && env.CARD_API_CLIENT_SECRET
         ? { clientId: env.CARD_API_CLIENT_ID, clientSecret: env.CARD_API_CLIENT_SECRET }
         : null,
     timeoutMs: env.CARD_API_TIMEOUT_MS,
-    embeddedSandbox: env.EMBEDDED_SANDBOX === "on",
-    sandboxDemoSecret: env.SANDBOX_DEMO_SECRET,
+    embeddedSandbox: sandbox.embedded,
+    sandboxDemoSecret: sandbox.demoSecret ?? "demo-secret",
+    sandbox,
     port: env.PORT,
+    hostname,
+    publicOrigins: env.PUBLIC_URL ?? [`http://localhost:${env.PORT}`],
+    trustedProxies: env.TRUSTED_PROXIES ?? parseCidrList(""),
+    authMode: env.AUTH_MODE,
+    oidc: env.OIDC_ISSUER
+      ? {
+          issuer: env.OIDC_ISSUER,
+          clientId: env.OIDC_CLIENT_ID ?? "",
+          clientSecret: env.OIDC_CLIENT_SECRET,
+          groupsClaim: env.OIDC_GROUPS_CLAIM,
+        }
+      : null,
+    proxyAuth: {
+      userHeader: env.PROXY_USER_HEADER,
+      groupsHeader: env.PROXY_GROUPS_HEADER,
+      sharedSecret: env.PROXY_SHARED_SECRET,
+    },
+    roleGroups: env.ROLE_GROUPS ?? emptyRoleGroups(),
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    auditHmacKey: env.AUDIT_HMAC_KEY,
+    evidenceSigningKey: env.EVIDENCE_SIGNING_KEY,
+    supportBatch: { maxCards: env.SUPPORT_BATCH_MAX_CARDS, concurrency: env.SUPPORT_BATCH_CONCURRENCY },
+    logLevel: env.LOG_LEVEL,
     tokenRenewSkewSeconds: env.TOKEN_RENEW_SKEW_SECONDS,
     environments,
   };
+}
+
+/** The roles a user's groups grant through ROLE_GROUPS. */
+export function rolesForGroups(config: Pick<ServerConfig, "roleGroups">, groups: readonly string[]): Role[] {
+  return ROLES.filter((role) => config.roleGroups[role].some((group) => groups.includes(group)));
 }

@@ -6,36 +6,32 @@ import "server-only";
 import type { z } from "zod";
 import type { ValidationErrorDetails } from "@/lib/api/contracts";
 import { ApiError } from "@/lib/errors";
-import { isSecureRequest } from "@/lib/session/cookie";
+import { publicOriginForHost, requestHost, requestOrigin } from "./host-trust";
+import type { ServerConfig } from "@/lib/config";
 import { readTextWithLimit } from "@/lib/web/body";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
-/** The origin this request was addressed to, as a browser on that page would send it in `Origin`. */
-export function expectedOrigin(request: Request): string | null {
-  try {
-    const host =
-      request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ||
-      request.headers.get("host") ||
-      new URL(request.url).host;
-    const protocol = isSecureRequest(request) ? "https:" : "http:";
-    return new URL(`${protocol}//${host}`).origin;
-  } catch {
-    return null;
-  }
-}
-
-/** Cross-site, `null` and absent origins are refused: a mutating call must come from the console's own pages. */
-export function assertSameOrigin(request: Request): void {
+/**
+ * Cross-site, `null` and absent origins are refused: a mutating call must come from the console's own pages,
+ * on the (already accepted) host it was addressed to. The expected origin comes from that host and the
+ * protocol, or from PUBLIC_URL when the host is a public one (TLS ended by a proxy not listed as trusted).
+ */
+export function assertSameOrigin(
+  request: Request,
+  config: Pick<ServerConfig, "publicOrigins" | "trustedProxies" | "authMode">,
+): void {
   const origin = request.headers.get("origin");
-  const expected = expectedOrigin(request);
+  const expected = requestOrigin(request, config);
+  const host = requestHost(request, config);
+  const publicOrigin = host ? publicOriginForHost(host, config) : null;
   let actual: string | null = null;
   try {
     actual = origin && origin !== "null" ? new URL(origin).origin : null;
   } catch {
     actual = null;
   }
-  if (!actual || !expected || actual !== expected) {
+  if (!actual || !expected || (actual !== expected && actual !== publicOrigin)) {
     throw new ApiError(
       "invalid_origin",
       origin
@@ -68,9 +64,17 @@ function tooLarge(): ApiError {
 export async function readBodyText(request: Request): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  // With a Content-Length, Node's HTTP parser delivers exactly that many bytes.
-  if (declared !== null && /^\d+$/.test(declared)) return request.text();
-  const text = await readTextWithLimit(request, MAX_BODY_BYTES);
+  let text: string | null;
+  try {
+    // With a Content-Length, Node's HTTP parser delivers exactly that many bytes.
+    text =
+      declared !== null && /^\d+$/.test(declared)
+        ? await request.text()
+        : await readTextWithLimit(request, MAX_BODY_BYTES);
+  } catch {
+    // The client went away mid-body (aborted, reset): its failure, not the server's.
+    throw new ApiError("request_aborted", "The client closed the connection before the whole body arrived.");
+  }
   if (text === null) throw tooLarge();
   return text;
 }

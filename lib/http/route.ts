@@ -5,10 +5,13 @@
  */
 import "server-only";
 import type { z } from "zod";
+import { getConfig } from "@/lib/config";
 import { ApiError, internalError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { getSession, type Session } from "@/lib/session";
 import { assertJsonContentType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
+import { assertAcceptedHost } from "./host-trust";
+import { clientAddress } from "./peer-address";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
@@ -44,9 +47,11 @@ export function apiRoute(
     let response: Response;
     let errorCode: string | undefined;
     let annotations: Record<string, unknown> = {};
+    const config = getConfig();
     try {
+      assertAcceptedHost(request, config);
       if (MUTATING.has(request.method)) {
-        assertSameOrigin(request);
+        assertSameOrigin(request, config);
         if (WITH_BODY.has(request.method)) assertJsonContentType(request);
       }
       const context: RouteContext = {
@@ -78,6 +83,7 @@ export function apiRoute(
       path: new URL(request.url).pathname,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      client: clientAddress(request, config.trustedProxies),
       ...(errorCode ? { code: errorCode } : {}),
       ...annotations,
     };

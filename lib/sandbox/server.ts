@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { sandboxSettings, type SandboxSettings } from "../config/sandbox";
 import { DEFAULT_DEMO_SECRET, DEMO_CLIENTS } from "./fixtures";
 import { createSandbox, type Sandbox } from "./index";
 
@@ -107,13 +108,20 @@ function runningDirectly(): boolean {
 }
 
 if (runningDirectly()) {
-  const port = Number(process.env.SANDBOX_PORT ?? 4010);
-  const demoSecretConfigured = Boolean(process.env.SANDBOX_DEMO_SECRET);
+  let settings: SandboxSettings;
+  try {
+    settings = sandboxSettings();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const port = settings.port;
+  const demoSecretConfigured = settings.demoSecret !== undefined;
   const sandbox = createSandbox({
-    demoSecret: process.env.SANDBOX_DEMO_SECRET || undefined,
-    signingKey: process.env.SANDBOX_SIGNING_KEY || undefined,
-    testHooks: process.env.SANDBOX_TEST_HOOKS === "on",
-    slowResponseMs: process.env.SANDBOX_SLOW_MS ? Number(process.env.SANDBOX_SLOW_MS) : undefined,
+    demoSecret: settings.demoSecret,
+    signingKey: settings.signingKey,
+    testHooks: settings.testHooks,
+    slowResponseMs: settings.slowResponseMs,
   });
   startSandboxServer({ port, host: "127.0.0.1", sandbox }).then(
     ({ url, close }) => {

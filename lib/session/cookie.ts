@@ -10,13 +10,6 @@ export const PLAIN_COOKIE_NAME = "csc_session";
 /** Browsers keep at least 4096 bytes per cookie, name, value and attributes included (RFC 6265 §6.1). */
 export const MAX_SET_COOKIE_BYTES = 4096;
 
-/** https when the request came over TLS, directly or (per the proxy's X-Forwarded-Proto) through a proxy. */
-export function isSecureRequest(request: Request): boolean {
-  const forwarded = request.headers.get("x-forwarded-proto");
-  if (forwarded) return forwarded.split(",")[0]?.trim().toLowerCase() === "https";
-  return request.url.startsWith("https:");
-}
-
 export function cookieName(secure: boolean): string {
   return secure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
 }

@@ -10,16 +10,17 @@
 import "server-only";
 import { getConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
+import { isSecureRequest } from "@/lib/http/host-trust";
 import { LruCache } from "@/lib/http/lru-cache";
+import { processSingletonFor } from "@/lib/process-singleton";
 import {
   MAX_SET_COOKIE_BYTES,
   cookieName,
-  isSecureRequest,
   readCookie,
   serializeExpiredSessionCookie,
   serializeSessionCookie,
 } from "./cookie";
-import { fromSealed, toSealed, type SessionState } from "./schema";
+import { fromSealed, sealable, type SessionState } from "./schema";
 import { seal, unseal } from "./seal";
 
 export type { AccessToken, SessionCredentials, SessionState } from "./schema";
@@ -33,19 +34,9 @@ interface CachedSession {
   passwordIndex: number;
 }
 
-const GLOBAL_KEY = Symbol.for("card-services-console.session-cache");
-type GlobalWithCache = typeof globalThis & {
-  [GLOBAL_KEY]?: { config: ServerConfig; cache: LruCache<string, CachedSession> };
-};
-
 /** The cache belongs to one configuration: new passwords or TTL (tests) start an empty one. */
 function sessionCache(config: ServerConfig): LruCache<string, CachedSession> {
-  const holder = globalThis as GlobalWithCache;
-  const current = holder[GLOBAL_KEY];
-  if (current && current.config === config) return current.cache;
-  const cache = new LruCache<string, CachedSession>(1000);
-  holder[GLOBAL_KEY] = { config, cache };
-  return cache;
+  return processSingletonFor("session-cache", config, () => new LruCache<string, CachedSession>(1000));
 }
 
 function isEmpty(state: SessionState): boolean {
@@ -103,7 +94,14 @@ export class Session {
     const config = getConfig();
     const ttl = config.sessionTtlSeconds;
     const expiresAt = Date.now() + ttl * 1000;
-    const value = await seal(toSealed(this.current, expiresAt), config.sessionPasswords, ttl);
+    const checked = sealable(this.current, expiresAt);
+    if (!checked.ok) {
+      throw new ApiError(
+        "session_unstorable",
+        `The session cannot be stored: ${checked.issue}. Nothing was kept from this call.`,
+      );
+    }
+    const value = await seal(checked.sealed, config.sessionPasswords, ttl);
     const header = serializeSessionCookie(value, this.secure, ttl);
     if (header.length > MAX_SET_COOKIE_BYTES) {
       throw new ApiError(
@@ -121,7 +119,7 @@ export class Session {
 
 export async function getSession(request: Request): Promise<Session> {
   const config = getConfig();
-  const secure = isSecureRequest(request);
+  const secure = isSecureRequest(request, config);
   const value = readCookie(request, cookieName(secure));
   if (!value) return new Session({}, secure, false);
   if (value.length > MAX_COOKIE_VALUE_LENGTH) return new Session({}, secure, true, true);

@@ -30,6 +30,18 @@ export interface SessionState {
 
 const record = z.record(z.string(), z.unknown());
 
+/**
+ * What a kept token may hold: the session schema below and the token response schemas (lib/card-api)
+ * share these bounds, so a token the console accepts is always one its session can store and read back.
+ */
+export const TOKEN_LIMITS = {
+  accessTokenChars: 8192,
+  tokenTypeChars: 64,
+  scopeChars: 2048,
+  /** One year: beyond it an upstream's expires_in is a schema issue (and dates would overflow). */
+  expiresInSeconds: 31_536_000,
+} as const;
+
 const sealedSchema = z.object({
   v: z.literal(1),
   /** Epoch milliseconds after which the session is over (the seal's own expiry is the same). */
@@ -43,11 +55,12 @@ const sealedSchema = z.object({
     .optional(),
   tok: z
     .object({
-      at: z.string().min(1).max(8192),
-      ty: z.string().max(64),
-      sc: z.string().max(2048),
-      ei: z.number().int().nonnegative(),
-      ia: z.number().int().nonnegative(),
+      at: z.string().min(1).max(TOKEN_LIMITS.accessTokenChars),
+      ty: z.string().max(TOKEN_LIMITS.tokenTypeChars),
+      sc: z.string().max(TOKEN_LIMITS.scopeChars),
+      ei: z.number().int().nonnegative().max(TOKEN_LIMITS.expiresInSeconds),
+      // Epoch milliseconds, well inside what a Date can hold (8.64e15).
+      ia: z.number().int().nonnegative().max(4e15),
       ck: z.string().min(1).max(64),
       m: record.nullable(),
       j: record.nullable(),
@@ -56,6 +69,20 @@ const sealedSchema = z.object({
 });
 
 export type SealedSession = z.infer<typeof sealedSchema>;
+
+/**
+ * The sealed form of a state, validated with the same schema that unsealing uses: a state that would be
+ * silently dropped when read back (another instance, a restart) is refused now, with the reason.
+ */
+export function sealable(
+  state: SessionState,
+  expiresAt: number,
+): { ok: true; sealed: SealedSession } | { ok: false; issue: string } {
+  const parsed = sealedSchema.safeParse(toSealed(state, expiresAt));
+  if (parsed.success) return { ok: true, sealed: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, issue: `${issue?.path.join(".") ?? "(session)"}: ${issue?.message ?? "invalid"}` };
+}
 
 export function toSealed(state: SessionState, expiresAt: number): SealedSession {
   const { environment, credentials, token } = state;

@@ -1,5 +1,5 @@
 /**
- * Starts the production build of the console (`next start`) on a free port with the given environment,
+ * Starts the production build of the console (scripts/serve.mjs, as `npm start` does) on a free port with the given environment,
  * capturing its log lines. Used by integration and browser tests. Requires `.next/BUILD_ID`
  * (`node scripts/ensure-build.mjs` runs before those projects in `npm test`).
  */
@@ -53,11 +53,11 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   })) {
     if (value !== undefined) childEnv[key] = value;
   }
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port)],
-    { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
+    cwd: root,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -1,6 +1,6 @@
 /** Configuration: defaults, environments, and a bad value refused with a message naming the variable. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, getConfig, loadConfig, validateConfigAtStartup } from "@/lib/config";
+import { ConfigError, getConfig, loadConfig, rolesForGroups, validateConfigAtStartup } from "@/lib/config";
 import { captureLogs } from "@/lib/logger";
 
 const SECRET = "a-session-secret-that-is-long-enough-123";
@@ -87,6 +87,37 @@ describe("configuration", () => {
     [{ CARD_API_CLIENT_ID: "id" }, "CARD_API_CLIENT_SECRET", /together/],
     [{ EMBEDDED_SANDBOX: "off" }, "EMBEDDED_SANDBOX", /no other environment/],
     [{ TOKEN_RENEW_SKEW_SECONDS: "1.5" }, "TOKEN_RENEW_SKEW_SECONDS", /whole number/],
+    // Issue 8 item 9: production and the token endpoint over plain http only on this machine.
+    [
+      { CARD_API_AUTH_URL: "https://a.example", CARD_API_PRODUCTION_URL: "http://api.example" },
+      "CARD_API_PRODUCTION_URL",
+      /https/,
+    ],
+    [
+      { CARD_API_AUTH_URL: "http://auth.example", CARD_API_SANDBOX_URL: "https://s.example" },
+      "CARD_API_AUTH_URL",
+      /https/,
+    ],
+    [{ SANDBOX_SLOW_MS: "0" }, "SANDBOX_SLOW_MS", /at least 1/],
+    [{ SANDBOX_SLOW_MS: "soon" }, "SANDBOX_SLOW_MS", /whole number/],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL", /one of/],
+    [{ PUBLIC_URL: "console.example.com" }, "PUBLIC_URL", /origins/],
+    [{ PUBLIC_URL: "https://console.example.com/app" }, "PUBLIC_URL", /without a path/],
+    [{ TRUSTED_PROXIES: "10.0.0.0/40" }, "TRUSTED_PROXIES", /prefix/],
+    [{ TRUSTED_PROXIES: "proxy.local" }, "TRUSTED_PROXIES", /CIDR/],
+    [{ ROLE_GROUPS: "wizard:magicians" }, "ROLE_GROUPS", /unknown role/],
+    [{ ROLE_GROUPS: "admin" }, "ROLE_GROUPS", /role:group/],
+    [{ AUTH_MODE: "ldap" }, "AUTH_MODE", /none, oidc or proxy/],
+    [{ AUTH_MODE: "oidc" }, "OIDC_ISSUER", /AUTH_MODE=oidc/],
+    [{ AUTH_MODE: "proxy" }, "PROXY_SHARED_SECRET", /AUTH_MODE=proxy/],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL", /postgres/],
+    [{ SUPPORT_BATCH_CONCURRENCY: "0" }, "SUPPORT_BATCH_CONCURRENCY", /at least 1/],
+    // DESIGN.md §6: server-held credentials on a reachable address need sign-in.
+    [
+      { CARD_API_CLIENT_ID: "id", CARD_API_CLIENT_SECRET: "secret", HOSTNAME: "0.0.0.0" },
+      "AUTH_MODE",
+      /set AUTH_MODE/,
+    ],
   ];
   for (const [env, variable, message] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
@@ -96,6 +127,63 @@ describe("configuration", () => {
       expect(error.message).toMatch(message);
     });
   }
+
+  it("allows plain http for loopback upstreams only, and keeps the sandbox instance's address free", () => {
+    const config = loadConfig({
+      CARD_API_AUTH_URL: "http://127.0.0.1:4010",
+      CARD_API_SANDBOX_URL: "http://sandbox.internal",
+      CARD_API_PRODUCTION_URL: "http://localhost:4010",
+    });
+    expect(config.environments.map((environment) => environment.name)).toEqual([
+      "embedded",
+      "sandbox",
+      "production",
+    ]);
+  });
+
+  it("listens on loopback by default, pins PUBLIC_URL, and reads every DESIGN.md §3 variable", () => {
+    const defaults = loadConfig({ PORT: "4000" });
+    expect(defaults).toMatchObject({
+      authMode: "none",
+      hostname: "127.0.0.1",
+      publicOrigins: ["http://localhost:4000"],
+      sessionIdleSeconds: 900,
+      dataDir: ".data",
+      supportBatch: { maxCards: 10_000, concurrency: 4 },
+      logLevel: "info",
+      proxyAuth: { userHeader: "X-Forwarded-User", groupsHeader: "X-Forwarded-Groups" },
+      roleGroups: { admin: [], tester: [], engineer: [], support: [] },
+      sandbox: { slowResponseMs: 30_000, testHooks: false, port: 4010 },
+    });
+    expect(defaults.trustedProxies.has("127.0.0.1")).toBe(false);
+
+    const configured = loadConfig({
+      PUBLIC_URL: "https://console.example.com/, http://localhost:3000",
+      TRUSTED_PROXIES: "10.0.0.0/8, ::1",
+      ROLE_GROUPS: "admin:console-admins,tester:certification,tester:console-admins,support:desk",
+      HOSTNAME: "0.0.0.0",
+      SANDBOX_SLOW_MS: "1500",
+    });
+    expect(configured.publicOrigins).toEqual(["https://console.example.com", "http://localhost:3000"]);
+    expect(configured.hostname).toBe("0.0.0.0");
+    expect(configured.trustedProxies.has("10.1.2.3")).toBe(true);
+    expect(configured.trustedProxies.has("::ffff:10.1.2.3")).toBe(true);
+    expect(configured.trustedProxies.has("::1")).toBe(true);
+    expect(configured.trustedProxies.has("192.168.0.1")).toBe(false);
+    expect(configured.roleGroups).toEqual({
+      admin: ["console-admins"],
+      tester: ["certification", "console-admins"],
+      engineer: [],
+      support: ["desk"],
+    });
+    expect(rolesForGroups(configured, ["console-admins"])).toEqual(["tester", "admin"]);
+    expect(configured.sandbox.slowResponseMs).toBe(1500);
+  });
+
+  it("accepts server-held credentials on loopback with AUTH_MODE=none", () => {
+    const config = loadConfig({ CARD_API_CLIENT_ID: "id", CARD_API_CLIENT_SECRET: "secret-value" });
+    expect(config.serverCredentials?.clientId).toBe("id");
+  });
 
   it("never repeats a secret in the message", () => {
     expect(errorFor({ SESSION_SECRET: "too-short-secret" }).message).not.toContain("too-short-secret");

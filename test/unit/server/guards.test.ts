@@ -13,6 +13,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/http/peer-address";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import { call, configure, CookieJar, readJson } from "./support";
 
@@ -78,18 +79,32 @@ describe("Origin (CSRF)", () => {
     });
   }
 
-  it("compares with the forwarded host and protocol behind a proxy", async () => {
-    const headers = { "x-forwarded-host": "console.example", "x-forwarded-proto": "https" };
-    const ok = await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", {
-      body: { profile: "demo" },
-      headers: { ...headers, origin: "https://console.example" },
-    });
-    expect(ok.status).toBe(200);
-    const refused = await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", {
-      body: { profile: "demo" },
-      headers: { ...headers, origin: "http://localhost:3000" },
-    });
-    expect(refused.status).toBe(403);
+  it("compares with the forwarded host and protocol only behind a trusted proxy", async () => {
+    configure({ PUBLIC_URL: "https://console.example", TRUSTED_PROXIES: "10.0.0.0/8" });
+    setPeerHeaderStamped(true);
+    try {
+      const headers = { "x-forwarded-host": "console.example", "x-forwarded-proto": "https" };
+      const viaProxy = { ...headers, [PEER_ADDRESS_HEADER]: "10.1.2.3" };
+      const ok = await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", {
+        body: { profile: "demo" },
+        headers: { ...viaProxy, origin: "https://console.example" },
+      });
+      expect(ok.status).toBe(200);
+      const refused = await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", {
+        body: { profile: "demo" },
+        headers: { ...viaProxy, origin: "http://localhost:3000" },
+      });
+      expect(refused.status).toBe(403);
+      // The same headers from a peer that is not a trusted proxy are not believed.
+      const direct = await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", {
+        body: { profile: "demo" },
+        headers: { ...headers, [PEER_ADDRESS_HEADER]: "192.168.7.7", origin: "https://console.example" },
+      });
+      expect(direct.status).toBe(403);
+    } finally {
+      setPeerHeaderStamped(false);
+      configure();
+    }
   });
 });
 

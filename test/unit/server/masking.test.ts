@@ -23,6 +23,18 @@ describe("maskCardNumbersInText", () => {
     );
   });
 
+  it("masks card numbers written in groups with spaces or dashes (issue 8 item 3)", () => {
+    expect(maskCardNumbersInText("card 6006 4910 0000 0001 is inactive")).toBe(
+      "card 600649******0001 is inactive",
+    );
+    expect(maskCardNumbersInText("6006-4910-0000-0001")).toBe("600649******0001");
+    expect(maskCardNumbersInText('{"pan":"6006 491000 000001"}')).toBe('{"pan":"600649******0001"}');
+    expect(maskCardNumbersDeep({ echo: "6006-4910-0000-0019" })).toEqual({ echo: "600649******0019" });
+    // Dates, times and short groups are not cards.
+    const text = "2026-11-22 23:42:49, 1 2 3, 600-649";
+    expect(maskCardNumbersInText(text)).toBe(text);
+  });
+
   it("leaves shorter and longer digit runs, UUIDs and req-<number> request ids alone", () => {
     const text =
       "id 12345678901 ts 12345678901234567890 uuid 123e4567-e89b-12d3-a456-426614174000 req-17953109459860001-8b7cb0aa";

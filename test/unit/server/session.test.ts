@@ -8,6 +8,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
 import type { SessionInfo } from "@/lib/api/contracts";
 import { getSession, type AccessToken } from "@/lib/session";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/http/peer-address";
 import { MAX_SET_COOKIE_BYTES } from "@/lib/session/cookie";
 import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
 
@@ -90,11 +91,31 @@ describe("cookie flags", () => {
     expect(cookie).not.toContain("Domain");
   });
 
-  it("over https (direct or via X-Forwarded-Proto): __Host- name and Secure", async () => {
+  it("over https (direct or via a trusted proxy's X-Forwarded-Proto): __Host- name and Secure", async () => {
+    configure({ PUBLIC_URL: "https://console.example,http://localhost:3000", TRUSTED_PROXIES: "127.0.0.1" });
     const direct = await demoCookie({ base: "https://console.example" });
-    const proxied = await demoCookie({
-      headers: { "x-forwarded-proto": "https", origin: "https://localhost:3000" },
-    });
+    setPeerHeaderStamped(true);
+    let proxied: string;
+    let untrusted: string;
+    try {
+      proxied = await demoCookie({
+        headers: {
+          "x-forwarded-proto": "https",
+          origin: "https://localhost:3000",
+          [PEER_ADDRESS_HEADER]: "127.0.0.1",
+        },
+      });
+      untrusted = await demoCookie({
+        headers: {
+          "x-forwarded-proto": "https",
+          origin: "http://localhost:3000",
+          [PEER_ADDRESS_HEADER]: "10.9.9.9",
+        },
+      });
+    } finally {
+      setPeerHeaderStamped(false);
+    }
+    expect(untrusted).toMatch(/^csc_session=/);
     for (const cookie of [direct, proxied]) {
       expect(cookie).toMatch(/^__Host-csc_session=/);
       expect(cookie).toContain("; Secure");

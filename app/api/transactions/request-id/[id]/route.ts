@@ -1,5 +1,6 @@
 // GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id; 200 with the exchange record when
 // answered (a 404 upstream included).
+import type { z } from "zod";
 import { transactionLookupParamsSchema } from "@/lib/api/contracts";
 import { exchangeLogFields, lookupTransaction } from "@/lib/card-api/operations";
 import { ApiError } from "@/lib/errors";
@@ -9,25 +10,33 @@ import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/rou
 export const dynamic = "force-dynamic";
 
 function invalidId(fields: Record<string, string[]>): ApiError {
-  return new ApiError("validation_failed", "The Request Id in the path is not valid.", { fields });
+  return new ApiError("validation_failed", "The Request Id or environment of this lookup is not valid.", {
+    fields,
+  });
 }
 
-/** The `{id}` segment, validated; read from the URL so the handler keeps the one-argument route shape. */
-function requestIdFrom(request: Request): string {
-  const segment = new URL(request.url).pathname.split("/").pop() ?? "";
+/**
+ * The `{id}` segment and the optional `?environment=`, validated; read from the URL so the handler keeps the
+ * one-argument route shape.
+ */
+function lookupParams(request: Request): z.output<typeof transactionLookupParamsSchema> {
+  const url = new URL(request.url);
+  const segment = url.pathname.split("/").pop() ?? "";
   let id: string;
   try {
     id = decodeURIComponent(segment);
   } catch {
     throw invalidId({ id: ["is not valid percent-encoding"] });
   }
-  const parsed = transactionLookupParamsSchema.safeParse({ id });
+  const environment = url.searchParams.get("environment") ?? undefined;
+  const parsed = transactionLookupParamsSchema.safeParse({ id, environment });
   if (!parsed.success) throw invalidId(zodFieldErrors(parsed.error));
-  return parsed.data.id;
+  return parsed.data;
 }
 
 export const GET = apiRoute(async (context) => {
-  const record = await lookupTransaction(await context.session(), requestIdFrom(context.request));
+  const { id, environment } = lookupParams(context.request);
+  const record = await lookupTransaction(await context.session(), id, environment);
   context.annotate(exchangeLogFields(record));
   return json(record);
 });

@@ -1,0 +1,104 @@
+/**
+ * The one redaction rule of the console (issue 8 item 2), for exchange records, error details, log lines
+ * and what the browser keeps or exports. Isomorphic on purpose: no secrets live here and it imports
+ * nothing server-only; the server passes the exact values it must hide (the session's client secret, its
+ * current and previous access tokens) into `createRedactor`.
+ *
+ * Redacted: secret-named fields and headers (by key), anything shaped like a JWT or an iron seal (by form),
+ * and the given values wherever they appear, under any key or inside any text (so an upstream that echoes
+ * the secret under another name, or issues opaque non-JWT tokens, cannot leak them). Card numbers are
+ * masked to first 6 + last 4 in the same pass.
+ */
+import { maskCardNumbersDeep, maskCardNumbersInText } from "./masking";
+
+export const REDACTED = "[REDACTED]";
+
+/** Field and header names whose values are never shown (compared lower-case). */
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-proxy-secret",
+  "client_secret",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "password",
+  "secret",
+  "session_secret",
+  "token",
+]);
+
+const JWT_LIKE = /eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+const IRON_SEAL = /Fe26\.2\*[^\s"]+/g;
+/** Shorter exact values would redact ordinary words; real secrets and tokens are longer. */
+export const MIN_EXACT_SECRET_LENGTH = 6;
+const MAX_DEPTH = 64;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase());
+}
+
+export interface Redactor {
+  /** Free text: JWTs, seals and the exact secrets removed, card numbers masked. */
+  text(value: string): string;
+  /** A JSON-like value, deep: secret-named fields redacted, every string cleaned, keys masked. */
+  value(value: unknown): unknown;
+  /** HTTP headers: Authorization keeps its scheme (`Bearer [REDACTED]`), other secret headers go whole. */
+  headers(headers: Record<string, string>): Record<string, string>;
+}
+
+/** A redactor that also removes each of `secrets` (undefined and short values are ignored). */
+export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
+  // Longest first: a token that contains another secret is removed whole.
+  const exact = [...new Set([...secrets].filter((secret): secret is string => !!secret))]
+    .filter((secret) => secret.length >= MIN_EXACT_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+
+  function text(value: string): string {
+    let clean = value;
+    for (const secret of exact) {
+      if (clean.includes(secret)) clean = clean.split(secret).join(REDACTED);
+    }
+    if (clean.includes("eyJ")) clean = clean.replace(JWT_LIKE, REDACTED);
+    if (clean.includes("Fe26.2*")) clean = clean.replace(IRON_SEAL, REDACTED);
+    return maskCardNumbersInText(clean);
+  }
+
+  function walk(value: unknown, depth: number): unknown {
+    if (typeof value === "string") return text(value);
+    if (value === null || typeof value !== "object") return maskCardNumbersDeep(value);
+    if (depth >= MAX_DEPTH) return "[too deep]";
+    if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
+    // fromEntries defines own properties: a key such as "__proto__" stays a key, not a prototype.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        text(key),
+        isSecretKey(key) && item !== "" && item !== null ? REDACTED : walk(item, depth + 1),
+      ]),
+    );
+  }
+
+  function headers(input: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(input).map(([name, raw]) => {
+        const value = String(raw);
+        const lower = name.toLowerCase();
+        let shown: string;
+        if (lower === "authorization" || lower === "proxy-authorization") {
+          const scheme = /^(\w+)\s/.exec(value)?.[1];
+          shown = scheme ? `${scheme} ${REDACTED}` : REDACTED;
+        } else {
+          shown = isSecretKey(lower) ? REDACTED : text(value);
+        }
+        return [text(name), shown];
+      }),
+    );
+  }
+
+  return { text, value: (value) => walk(value, 0), headers };
+}
+
+/** Redaction by key and form only, for code that knows no exact secret (the browser, imported files). */
+export const defaultRedactor: Redactor = createRedactor();

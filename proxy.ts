@@ -1,0 +1,71 @@
+/**
+ * Runs before every route (pages, /api, /sandbox): refuses a Host the console does not answer to (DNS
+ * rebinding), answers malformed %-encoding (which Next itself would turn into a plain-text 500) with a 400
+ * in the error shape (TRACE never gets here: scripts/serve.mjs refuses it), and sets the security headers with a fresh CSP nonce that the pages'
+ * inline scripts (Next's own and the theme script) carry.
+ */
+import { NextResponse, type NextRequest } from "next/server";
+import { getConfig } from "@/lib/config";
+import { ApiError } from "@/lib/errors";
+import { assertAcceptedHost, isSecureRequest } from "@/lib/http/host-trust";
+import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/http/security-headers";
+import { logger } from "@/lib/logger";
+
+/** The error shape, logged like an API call (Next would answer without a log line). */
+function refuse(request: NextRequest, error: ApiError): NextResponse {
+  logger.info(
+    {
+      method: request.method.slice(0, 16),
+      path: request.nextUrl.pathname.slice(0, 200),
+      status: error.status,
+      code: error.code,
+    },
+    "refused before routing",
+  );
+  return NextResponse.json(error.toBody(), {
+    status: error.status,
+    headers: { "Cache-Control": "no-store", ...error.headers },
+  });
+}
+
+/** Whether every %-escape of the raw path decodes (Next answers 500 when one does not). */
+function hasMalformedEncoding(rawUrl: string): boolean {
+  const path = rawUrl.replace(/^[a-z]+:\/\/[^/]*/i, "").split("?")[0] ?? "";
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export function proxy(request: NextRequest): NextResponse {
+  const config = getConfig();
+  try {
+    assertAcceptedHost(request, config);
+  } catch (error) {
+    if (error instanceof ApiError) return refuse(request, error);
+    throw error;
+  }
+  if (hasMalformedEncoding(request.url)) {
+    return refuse(request, new ApiError("bad_request", "The request path has malformed %-encoding."));
+  }
+
+  const nonce = newNonce();
+  const headers = securityHeaders(nonce, {
+    secure: isSecureRequest(request, config),
+    dev: process.env.NODE_ENV === "development",
+  });
+  const forwarded = new Headers(request.headers);
+  forwarded.set(NONCE_HEADER, nonce);
+  // Next reads the nonce for its own scripts from the request's CSP header.
+  forwarded.set("content-security-policy", headers["Content-Security-Policy"] as string);
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+export const config = {
+  // Static build output is public and the same for everyone: no host or nonce work for it.
+  matcher: ["/((?!_next/static|_next/image).*)"],
+};

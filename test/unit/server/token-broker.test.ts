@@ -1,0 +1,143 @@
+/**
+ * The token broker alone, with an injected clock and a scripted client (issue 8 "test quality" and items
+ * 6 and 20): reuse, renewal inside the margin, the event for an already expired token, single-flight, and
+ * after a 401 the reuse of a shared token only when it was asked for after the rejected call started.
+ */
+import { describe, expect, it } from "vitest";
+import type { CardApiClient } from "@/lib/card-api/client";
+import { TokenBroker, type TokenContext } from "@/lib/card-api/token-broker";
+import type { AccessToken } from "@/lib/session";
+
+const HOUR = 3_600_000;
+
+/** A client whose token endpoint answers when the test releases it, numbering its tokens. */
+function scriptedClient() {
+  let issued = 0;
+  const waiting: (() => void)[] = [];
+  let manual = false;
+  const client = {
+    urls: {} as CardApiClient["urls"],
+    async requestToken() {
+      if (manual) await new Promise<void>((resolve) => waiting.push(resolve));
+      issued += 1;
+      return {
+        exchange: {
+          request: { method: "POST", url: "http://auth/token", headers: {}, body: null },
+          response: { status: 200, headers: {}, body: "", truncated: false },
+          startedAt: 0,
+          durationMs: 1,
+        },
+        check: { isJson: true, value: {}, data: null, issues: [] },
+        grant: {
+          accessToken: `token-${issued}`,
+          tokenType: "Bearer",
+          scope: "read:transactions",
+          expiresIn: 7200,
+          meta: null,
+          jsonapi: null,
+        },
+      };
+    },
+  } as unknown as CardApiClient;
+  return {
+    client,
+    issued: () => issued,
+    hold: () => void (manual = true),
+    release: () => waiting.splice(0).forEach((resolve) => resolve()),
+  };
+}
+
+function setup() {
+  let clock = 10 * HOUR;
+  const scripted = scriptedClient();
+  const broker = new TokenBroker(120, () => clock);
+  const context: TokenContext = {
+    client: scripted.client,
+    environment: "sandbox",
+    credentials: { source: "session", clientId: "c", clientSecret: "s" },
+    credentialsKey: "key-1",
+  };
+  return {
+    broker,
+    context,
+    scripted,
+    now: () => clock,
+    advance: (ms: number) => void (clock += ms),
+  };
+}
+
+describe("TokenBroker", () => {
+  it("keeps a fresh token, renews inside the margin, and says so", async () => {
+    const { broker, context, advance, scripted } = setup();
+    const first = await broker.ensure(context, undefined);
+    expect(first.event?.type).toBe("acquired");
+    const again = await broker.ensure(context, first.token);
+    expect(again.token).toBe(first.token);
+    expect(again.event).toBeUndefined();
+
+    advance(7200_000 - 60_000); // 60 s left: inside the 120 s margin
+    const renewed = await broker.ensure(context, first.token);
+    expect(renewed.event?.type).toBe("renewed_before_expiry");
+    expect(renewed.event?.detail).toMatch(/within the renewal margin/);
+    expect(renewed.token.accessToken).not.toBe(first.token.accessToken);
+    expect(scripted.issued()).toBe(2);
+  });
+
+  it("says that a token had already expired, not that it was renewed within the margin (item 20)", async () => {
+    const { broker, context, advance } = setup();
+    const first = await broker.ensure(context, undefined);
+    advance(3 * HOUR);
+    const renewed = await broker.ensure(context, first.token);
+    expect(renewed.event?.detail).toMatch(/had expired at/);
+    expect(renewed.event?.detail).not.toMatch(/within the renewal margin/);
+  });
+
+  it("shares one token request among concurrent callers", async () => {
+    const { broker, context, scripted } = setup();
+    scripted.hold();
+    const calls = [1, 2, 3].map(() => broker.ensure(context, undefined));
+    scripted.release();
+    const tokens = await Promise.all(calls);
+    expect(new Set(tokens.map(({ token }) => token.accessToken)).size).toBe(1);
+    expect(scripted.issued()).toBe(1);
+  });
+
+  it("after a 401 does not reuse a shared token asked for before the rejected call started (item 6)", async () => {
+    const { broker, context, scripted, advance, now } = setup();
+    // Call A holds token-1; call B renews and shares token-2 a moment before call A's request starts.
+    const a = await broker.ensure(context, undefined);
+    const shared = await broker.renewAfterRejection(context, a.token, now());
+    expect(shared.token.accessToken).toBe("token-2");
+    advance(1000);
+    const rejectedCallStarted = now();
+    // Call A's request, sent with token-1 after token-2 existed, is rejected: token-2 may be revoked too.
+    const retry = await broker.renewAfterRejection(context, a.token, rejectedCallStarted);
+    expect(retry.token.accessToken).toBe("token-3");
+    expect(scripted.issued()).toBe(3);
+  });
+
+  it("after a 401 reuses a token another call obtained after the rejected call started", async () => {
+    const { broker, context, scripted, advance, now } = setup();
+    const first = await broker.ensure(context, undefined);
+    const rejectedCallStarted = now();
+    advance(500);
+    // Another call, also rejected, renewed first.
+    const other = await broker.renewAfterRejection(context, first.token, rejectedCallStarted);
+    advance(500);
+    const mine: { token: AccessToken; event?: { detail?: string } } = await broker.renewAfterRejection(
+      context,
+      first.token,
+      rejectedCallStarted,
+    );
+    expect(mine.token.accessToken).toBe(other.token.accessToken);
+    expect(mine.event?.detail).toMatch(/just obtained/);
+    expect(scripted.issued()).toBe(2);
+  });
+
+  it("never hands back the rejected token itself", async () => {
+    const { broker, context } = setup();
+    const first = await broker.ensure(context, undefined);
+    const renewed = await broker.renewAfterRejection(context, first.token, 0);
+    expect(renewed.token.accessToken).not.toBe(first.token.accessToken);
+  });
+});
