@@ -4,7 +4,7 @@
  * epoch (e.g. each whole minute), so every instance agrees on it. `now` is injectable for tests.
  */
 import "server-only";
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
 
@@ -48,12 +48,12 @@ export function createRateLimiter({ db, now = () => new Date() }: { db: Database
       };
     },
 
-    /** Deletes counters whose window ended more than `olderThanSeconds` ago. */
+    /** Deletes counters whose window began more than `olderThanSeconds` ago (use more than the longest window). */
     async purge(olderThanSeconds: number): Promise<number> {
       const before = new Date(now().getTime() - olderThanSeconds * 1000);
       const purged = await db
         .delete(rateLimits)
-        .where(sql`${rateLimits.windowStart} < ${before}`)
+        .where(lt(rateLimits.windowStart, before))
         .returning({ key: rateLimits.key });
       return purged.length;
     },
