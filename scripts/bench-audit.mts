@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:audit`: audit append throughput (rows/s) on PGlite and on PostgreSQL, with one writer and with
+ * two concurrent writers. PGlite is single-process, so its two writers are two concurrent loops in one process;
+ * on PostgreSQL they are two separate processes (as two console instances). A throwaway PostgreSQL cluster is
+ * started on 127.0.0.1 (Debian's `postgresql` binaries) and removed after. AUDIT_BENCH_ROWS (default 2000) rows
+ * per writer. Ends by verifying the chain.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAuditLog } from "@/lib/audit";
+import { closeDatabases, getDatabase, type StorageSettings } from "@/lib/db";
+import { startPostgres } from "../test/support/postgres";
+
+const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 2000);
+const HMAC_KEY = "bench-audit-hmac-key";
+const self = fileURLToPath(import.meta.url);
+const root = path.resolve(path.dirname(self), "..");
+
+async function appendRows(settings: StorageSettings, writer: string, rows: number): Promise<void> {
+  const { db } = await getDatabase(settings);
+  const audit = createAuditLog({ db, hmacKey: HMAC_KEY });
+  for (let index = 0; index < rows; index += 1) {
+    await audit.append({
+      event: "inquiry.balance",
+      outcome: "success",
+      userId: writer,
+      roles: ["engineer"],
+      clientAddress: "127.0.0.1",
+      environment: "sandbox",
+      operation: "balance_inquiry",
+      card: "6006491000000001",
+      upstreamStatus: 200,
+      requestId: `req-${index}-bench`,
+    });
+  }
+}
+
+function rate(rows: number, started: number): string {
+  return `${Math.round(rows / ((performance.now() - started) / 1000))} rows/s`;
+}
+
+async function verify(settings: StorageSettings, expected: number): Promise<void> {
+  const { db } = await getDatabase(settings);
+  const result = await createAuditLog({ db, hmacKey: HMAC_KEY }).verify();
+  if (!result.ok || result.rows !== expected)
+    throw new Error(`chain check failed: ${JSON.stringify(result)}`);
+}
+
+if (process.argv[2] === "--writer") {
+  // A child: one writer process on PostgreSQL. Says "ready" once connected, starts on "go" from the parent.
+  const settings = { databaseUrl: process.argv[3]!, maxConnections: 1 };
+  await getDatabase(settings);
+  process.stdout.write("ready\n");
+  await new Promise((resolve) => process.stdin.once("data", resolve));
+  await appendRows(settings, process.argv[4]!, ROWS);
+  await closeDatabases();
+  process.exit(0);
+}
+
+/** Starts a writer process and resolves once it is connected; `go()` starts it and resolves when it is done. */
+function writerProcess(databaseUrl: string, name: string): Promise<{ go: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", self, "--writer", databaseUrl, name],
+    { cwd: root, env: { ...process.env, LOG_LEVEL: "warn" }, stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const exited = new Promise<void>((resolve, reject) =>
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`writer ${name} exited with ${code}`)),
+    ),
+  );
+  return new Promise((resolve, reject) => {
+    exited.catch(reject);
+    child.stdout.once("data", () =>
+      resolve({
+        go: () => {
+          child.stdin.end("go\n");
+          return exited;
+        },
+      }),
+    );
+  });
+}
+
+// Keep the bench's own output readable: audit log lines go nowhere.
+process.env.LOG_LEVEL ??= "warn";
+console.log(`audit append throughput, ${ROWS} rows per writer`);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-audit-"));
+const cluster = await startPostgres();
+try {
+  // PGlite
+  const pglite = { dataDir };
+  await getDatabase(pglite);
+  let started = performance.now();
+  await appendRows(pglite, "one", ROWS);
+  console.log(`PGlite      1 writer : ${rate(ROWS, started)}`);
+  started = performance.now();
+  await Promise.all([appendRows(pglite, "a", ROWS), appendRows(pglite, "b", ROWS)]);
+  console.log(`PGlite      2 writers (one process): ${rate(2 * ROWS, started)}`);
+  await verify(pglite, 3 * ROWS);
+
+  // PostgreSQL
+  const postgres = { databaseUrl: cluster.createDatabase("bench") };
+  await getDatabase(postgres);
+  started = performance.now();
+  await appendRows(postgres, "one", ROWS);
+  console.log(`PostgreSQL  1 writer : ${rate(ROWS, started)}`);
+  const writers = await Promise.all([
+    writerProcess(postgres.databaseUrl, "a"),
+    writerProcess(postgres.databaseUrl, "b"),
+  ]);
+  started = performance.now();
+  await Promise.all(writers.map((writer) => writer.go()));
+  console.log(`PostgreSQL  2 writers (two processes): ${rate(2 * ROWS, started)}`);
+  await verify(postgres, 3 * ROWS);
+  console.log("chains verified: ok");
+} finally {
+  await closeDatabases();
+  await cluster.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
