@@ -2,26 +2,42 @@
  * `npm run bench:audit`: audit append throughput (rows/s) on PGlite and on PostgreSQL, with one writer and with
  * two concurrent writers. PGlite is single-process, so its two writers are two concurrent loops in one process;
  * on PostgreSQL they are two separate processes (as two console instances). A throwaway PostgreSQL cluster is
- * started on 127.0.0.1 (Debian's `postgresql` binaries) and removed after. AUDIT_BENCH_ROWS (default 2000) rows
- * per writer. Ends by verifying the chain.
+ * started on 127.0.0.1 (Debian's `postgresql` binaries) and removed after. A last case has 16 concurrent callers
+ * share one audit log (concurrent requests in one console: their appends batch). AUDIT_BENCH_ROWS (default
+ * 2000) rows per writer. Ends by verifying both chains.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAuditLog } from "@/lib/audit";
+import { createAuditLog, type AuditLog } from "@/lib/audit";
 import { closeDatabases, getDatabase, type StorageSettings } from "@/lib/db";
 import { startPostgres } from "../test/support/postgres";
 
 const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 2000);
+const CALLERS = 16;
 const HMAC_KEY = "bench-audit-hmac-key";
 const self = fileURLToPath(import.meta.url);
 const root = path.resolve(path.dirname(self), "..");
 
-async function appendRows(settings: StorageSettings, writer: string, rows: number): Promise<void> {
+/** `rows` appends by `callers` concurrent callers sharing one audit log (as concurrent requests in one console). */
+async function appendRows(
+  settings: StorageSettings,
+  writer: string,
+  rows: number,
+  callers = 1,
+): Promise<void> {
   const { db } = await getDatabase(settings);
   const audit = createAuditLog({ db, hmacKey: HMAC_KEY });
+  await Promise.all(
+    Array.from({ length: callers }, (_, caller) =>
+      callerLoop(audit, writer, caller, Math.ceil(rows / callers)),
+    ),
+  );
+}
+
+async function callerLoop(audit: AuditLog, writer: string, caller: number, rows: number): Promise<void> {
   for (let index = 0; index < rows; index += 1) {
     await audit.append({
       event: "inquiry.balance",
@@ -33,7 +49,7 @@ async function appendRows(settings: StorageSettings, writer: string, rows: numbe
       operation: "balance_inquiry",
       card: "6006491000000001",
       upstreamStatus: 200,
-      requestId: `req-${index}-bench`,
+      requestId: `req-${index}-bench${caller}`,
     });
   }
 }
@@ -100,8 +116,11 @@ try {
   console.log(`PGlite      1 writer : ${rate(ROWS, started)}`);
   started = performance.now();
   await Promise.all([appendRows(pglite, "a", ROWS), appendRows(pglite, "b", ROWS)]);
-  console.log(`PGlite      2 writers (one process): ${rate(2 * ROWS, started)}`);
-  await verify(pglite, 3 * ROWS);
+  console.log(`PGlite      2 writers (one process, two audit logs): ${rate(2 * ROWS, started)}`);
+  started = performance.now();
+  await appendRows(pglite, "c", ROWS, CALLERS);
+  console.log(`PGlite      ${CALLERS} concurrent callers, one audit log: ${rate(ROWS, started)}`);
+  await verify(pglite, 4 * ROWS);
 
   // PostgreSQL
   const postgres = { databaseUrl: cluster.createDatabase("bench") };
@@ -116,7 +135,10 @@ try {
   started = performance.now();
   await Promise.all(writers.map((writer) => writer.go()));
   console.log(`PostgreSQL  2 writers (two processes): ${rate(2 * ROWS, started)}`);
-  await verify(postgres, 3 * ROWS);
+  started = performance.now();
+  await appendRows(postgres, "c", ROWS, CALLERS);
+  console.log(`PostgreSQL  ${CALLERS} concurrent callers, one audit log: ${rate(ROWS, started)}`);
+  await verify(postgres, 4 * ROWS);
   console.log("chains verified: ok");
 } finally {
   await closeDatabases();

@@ -4,7 +4,7 @@
  */
 import "server-only";
 import type { Database } from "@/lib/db";
-import { appendAuditRow } from "./append";
+import { createAuditAppender } from "./append";
 import { auditCsvLines, auditCsvStream } from "./csv";
 import type { AuditEntryInput } from "./entry";
 import { queryAuditLog, type AuditQuery } from "./query";
@@ -26,8 +26,10 @@ export interface AuditLogOptions {
 
 export function createAuditLog({ db, hmacKey, now }: AuditLogOptions) {
   if (!hmacKey) throw new Error("The audit log needs an HMAC key (AUDIT_HMAC_KEY).");
+  const append = createAuditAppender(db, hmacKey, now);
   return {
-    append: (entry: AuditEntryInput) => appendAuditRow(db, hmacKey, entry, now),
+    /** Resolves once the row is committed. Use one audit log per process so that concurrent appends batch. */
+    append: (entry: AuditEntryInput) => append(entry),
     verify: () => verifyAuditChain(db),
     query: (query: AuditQuery = {}) => queryAuditLog(db, hmacKey, query),
     csvLines: (filters: AuditQuery = {}) => auditCsvLines(db, hmacKey, filters),

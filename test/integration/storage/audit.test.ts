@@ -36,23 +36,30 @@ async function resetLog(backend: Backend): Promise<void> {
   });
 }
 
+/** Appends `count` varied rows, up to 100 at once (they batch), in order: row i gets seq i + 1. */
 async function appendMany(audit: AuditLog, count: number): Promise<AuditRow[]> {
   const rows: AuditRow[] = [];
-  for (let index = 0; index < count; index += 1) {
+  for (let start = 0; start < count; start += 100) {
+    const indexes = Array.from({ length: Math.min(100, count - start) }, (_, offset) => start + offset);
     rows.push(
-      await audit.append({
-        event: index % 2 === 0 ? "inquiry.balance" : "inquiry.gift_balance",
-        outcome: index % 5 === 0 ? "failure" : "success",
-        userId: `user-${index % 3}`,
-        roles: ["engineer"],
-        environment: "embedded",
-        card: index % 4 === 0 ? OTHER_CARD : CARD,
-        upstreamStatus: 200,
-        requestId: `req-${index}-abc`,
-        reason: index === 7 ? 'ticket "CS-7", urgent\nsecond line' : null,
-      }),
+      ...(await Promise.all(
+        indexes.map((index) =>
+          audit.append({
+            event: index % 2 === 0 ? "inquiry.balance" : "inquiry.gift_balance",
+            outcome: index % 5 === 0 ? "failure" : "success",
+            userId: `user-${index % 3}`,
+            roles: ["engineer"],
+            environment: "embedded",
+            card: index % 4 === 0 ? OTHER_CARD : CARD,
+            upstreamStatus: 200,
+            requestId: `req-${index}-abc`,
+            reason: index === 7 ? 'ticket "CS-7", urgent\nsecond line' : null,
+          }),
+        ),
+      )),
     );
   }
+  expect(rows.map((row) => row.seq)).toEqual(rows.map((_, index) => rows[0]!.seq + index));
   return rows;
 }
 
