@@ -32,7 +32,7 @@ async function appendRows(
   const audit = createAuditLog({ db, hmacKey: HMAC_KEY });
   await Promise.all(
     Array.from({ length: callers }, (_, caller) =>
-      callerLoop(audit, writer, caller, Math.ceil(rows / callers)),
+      callerLoop(audit, writer, caller, Math.floor(rows / callers) + (caller < rows % callers ? 1 : 0)),
     ),
   );
 }
