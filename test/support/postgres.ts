@@ -91,6 +91,17 @@ export async function startPostgres(): Promise<PostgresCluster> {
       sqlText,
     ]);
   let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+  // A test run that ends without its afterAll (a crash, a time-out) still leaves no server behind.
+  process.once("exit", stopNow);
   return {
     url,
     port,
@@ -100,13 +111,8 @@ export async function startPostgres(): Promise<PostgresCluster> {
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      try {
-        run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
-      } finally {
-        rmSync(folder, { recursive: true, force: true });
-      }
+      process.removeListener("exit", stopNow);
+      stopNow();
     },
   };
 }
