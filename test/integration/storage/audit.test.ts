@@ -214,9 +214,8 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     expect(await log.verify()).toEqual({ ok: true, rows: 40 });
   });
 
-  test.runIf(kind === "postgres")(
-    "two console processes appending at once on one PostgreSQL keep one unbroken chain",
-    async () => {
+  if (kind === "postgres")
+    test("two console processes appending at once on one PostgreSQL keep one unbroken chain", async () => {
       await resetLog(backend);
       const run = promisify(execFile);
       const writer = (name: string) =>
@@ -246,8 +245,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
       const order = all.sort((a, b) => a.seq - b.seq).map((row) => row.userId);
       const switches = order.filter((user, index) => index > 0 && user !== order[index - 1]).length;
       expect(switches).toBeGreaterThan(1);
-    },
-  );
+    });
 
   test("keyset paging walks 1,200 rows with filters, newest first, each row once; a full card is searched by its hash", async () => {
     await resetLog(backend);
