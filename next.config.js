@@ -18,8 +18,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   poweredByHeader: false,
-  // pino is loaded from node_modules at runtime rather than bundled (it spawns worker threads).
-  serverExternalPackages: ["pino"],
+  // Loaded from node_modules at runtime rather than bundled: pino spawns worker threads, PGlite loads its wasm and data files.
+  serverExternalPackages: ["pino", "@electric-sql/pglite"],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

@@ -4,8 +4,9 @@
  * (`node scripts/ensure-build.mjs` runs before those projects in `npm test`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
@@ -44,11 +45,15 @@ export async function startConsole(env: Record<string, string | undefined> = {})
     throw new Error("No production build: run `node scripts/ensure-build.mjs` (npm test does) first.");
   }
   const port = await freePort();
+  // PGlite is single-process: each console gets its own embedded database, removed when it stops.
+  const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), "console-data-"));
+  const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
   const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [key, value] of Object.entries({
     ...process.env,
     ...DEFAULT_TEST_ENV,
     ...env,
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
     PORT: String(port),
   })) {
     if (value !== undefined) childEnv[key] = value;
@@ -65,7 +70,10 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   const url = `http://localhost:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`console server exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      removeDataDir();
+      throw new Error(`console server exited early:\n${output}`);
+    }
     try {
       const response = await fetch(`${url}/`, { redirect: "manual" });
       await response.arrayBuffer();
@@ -73,6 +81,7 @@ export async function startConsole(env: Record<string, string | undefined> = {})
     } catch {
       if (Date.now() > deadline) {
         child.kill("SIGKILL");
+        child.once("exit", removeDataDir);
         throw new Error(`console server did not start within 60 s:\n${output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -85,8 +94,14 @@ export async function startConsole(env: Record<string, string | undefined> = {})
     logs: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        if (child.exitCode !== null) {
+          removeDataDir();
+          return resolve();
+        }
+        child.once("exit", () => {
+          removeDataDir();
+          resolve();
+        });
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
       }),

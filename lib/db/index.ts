@@ -1,0 +1,61 @@
+/**
+ * The process's one database: opened and migrated on first use, shared by every caller (and by Next's bundle
+ * copies of this module, through a global). `storageSettingsFromEnv` is a stop-gap until lib/config carries
+ * DATABASE_URL and DATA_DIR.
+ */
+import "server-only";
+import { openDatabase, type DatabaseHandle, type StorageSettings } from "./connection";
+import { migrate } from "./migrate";
+
+export {
+  openDatabase,
+  resolveDataDir,
+  type Database,
+  type DatabaseHandle,
+  type StorageSettings,
+} from "./connection";
+export { migrate, pendingMigrations } from "./migrate";
+
+const GLOBAL_KEY = Symbol.for("card-services-console.database");
+type Holder = typeof globalThis & { [GLOBAL_KEY]?: Map<string, Promise<DatabaseHandle>> };
+
+function handles(): Map<string, Promise<DatabaseHandle>> {
+  const holder = globalThis as Holder;
+  return (holder[GLOBAL_KEY] ??= new Map());
+}
+
+function keyOf(settings: StorageSettings): string {
+  return settings.databaseUrl ? `url:${settings.databaseUrl}` : `dir:${settings.dataDir ?? ""}`;
+}
+
+/** The opened and migrated database for these settings; a failed open is retried on the next call. */
+export function getDatabase(settings: StorageSettings): Promise<DatabaseHandle> {
+  const key = keyOf(settings);
+  let handle = handles().get(key);
+  if (!handle) {
+    handle = (async () => {
+      const opened = await openDatabase(settings);
+      try {
+        await migrate(opened.db);
+      } catch (error) {
+        await opened.close().catch(() => {});
+        throw error;
+      }
+      return opened;
+    })();
+    handles().set(key, handle);
+    handle.catch(() => handles().delete(key));
+  }
+  return handle;
+}
+
+/** Closes every database this process opened (tests, shutdown). */
+export async function closeDatabases(): Promise<void> {
+  const all = [...handles().values()];
+  handles().clear();
+  await Promise.all(all.map(async (handle) => (await handle.catch(() => null))?.close()));
+}
+
+export function storageSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StorageSettings {
+  return { databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR || undefined };
+}

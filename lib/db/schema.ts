@@ -1,0 +1,70 @@
+/**
+ * The console's one PostgreSQL schema (DESIGN.md §7). `drizzle-kit generate` turns changes here into a new
+ * committed SQL migration under db/migrations; the migrations runner applies them at start.
+ */
+import "server-only";
+import { bigint, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
+
+/** Append-only, hash-chained audit rows. `seq` is assigned from `audit_chain_head` inside the appending transaction. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey(),
+    time: timestamptz("time").notNull(),
+    userId: text("user_id"),
+    roles: text("roles").array().notNull(),
+    clientAddress: text("client_address"),
+    event: text("event").notNull(),
+    environment: text("environment"),
+    operation: text("operation"),
+    cardMasked: text("card_masked"),
+    cardLast4: text("card_last4"),
+    cardHmac: text("card_hmac"),
+    upstreamStatus: smallint("upstream_status"),
+    requestId: text("request_id"),
+    outcome: text("outcome").notNull(),
+    reason: text("reason"),
+    details: jsonb("details").$type<Record<string, string | number | boolean | null>>(),
+    prevHash: text("prev_hash").notNull(),
+    rowHash: text("row_hash").notNull(),
+  },
+  (table) => [
+    index("audit_log_user_seq").on(table.userId, table.seq),
+    index("audit_log_event_seq").on(table.event, table.seq),
+    index("audit_log_card_hmac_seq").on(table.cardHmac, table.seq),
+    index("audit_log_card_last4_seq").on(table.cardLast4, table.seq),
+    index("audit_log_time").on(table.time),
+  ],
+);
+
+/** One row (id 1): the last sequence number and row hash; locked FOR UPDATE by every append, so writers form one chain. */
+export const auditChainHead = pgTable("audit_chain_head", {
+  id: smallint("id").primaryKey(),
+  lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+  lastHash: text("last_hash").notNull(),
+});
+
+/** Server-side sessions: a sign-out or an expiry recorded here holds on every instance. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    roles: text("roles").array().notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    lastSeenAt: timestamptz("last_seen_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    endedAt: timestamptz("ended_at"),
+    endReason: text("end_reason"),
+  },
+  (table) => [index("sessions_user").on(table.userId), index("sessions_expires").on(table.expiresAt)],
+);
+
+/** Fixed-window counters shared by every instance. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamptz("window_start").notNull(),
+  count: integer("count").notNull(),
+});

@@ -1,0 +1,23 @@
+/**
+ * A separate console process appending to the audit log, for the concurrent-writers test:
+ * `node --conditions=react-server --import tsx audit-writer.mts <databaseUrl> <writer> <count>`.
+ * It migrates first (as a starting console does), so two writers also race on the migrations, prints "ready",
+ * and appends once it reads a line on stdin.
+ */
+import { closeDatabases, getDatabase } from "@/lib/db";
+import { createAuditLog } from "@/lib/audit";
+
+const [databaseUrl, writer, count] = process.argv.slice(2);
+if (!databaseUrl || !writer || !count)
+  throw new Error("usage: audit-writer.mts <databaseUrl> <writer> <count>");
+
+const { db } = await getDatabase({ databaseUrl, maxConnections: 2 });
+const audit = createAuditLog({ db, hmacKey: "concurrent-writers-test-key" });
+// Connected and migrated: wait for the test's signal so that both writers start together.
+process.stdout.write("ready\n");
+await new Promise((resolve) => process.stdin.once("data", resolve));
+for (let index = 0; index < Number(count); index += 1) {
+  await audit.append({ event: "test.write", outcome: "success", userId: writer, details: { index } });
+}
+await closeDatabases();
+process.stdout.write("done\n");
