@@ -9,16 +9,20 @@ const GIFT = "/transaction/v1/gift/balance-inquiry";
 const BALANCE = "/transaction/v1/balance-inquiry";
 const TOKEN = "/reporting/v1/auth/token";
 
+// Test doubles edit arbitrary upstream JSON: a loose type keeps each rewrite one line.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
 /** Rewrites the JSON body (and optionally the status) of answers to one path. */
 function rewrite(
   path: string,
-  change: (body: Record<string, any>, status: number) => { body?: unknown; status?: number },
+  change: (body: Record<string, Json>, status: number) => { body?: unknown; status?: number },
 ) {
   return (handler: Handler): Handler =>
     async (request) => {
       const response = await handler(request);
       if (new URL(request.url).pathname !== path || !response.ok) return response;
-      const body = (await response.json()) as Record<string, any>;
+      const body = (await response.json()) as Record<string, Json>;
       const changed = change(body, response.status);
       return Response.json(changed.body ?? body, {
         status: changed.status ?? response.status,
