@@ -28,6 +28,9 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 table { border-collapse: collapse; width: 100%; margin: 8px 0; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; font-weight: 600; }
+td.id { white-space: nowrap; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
+.pair pre { margin: 0; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 dl.meta dt { color: var(--muted); } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
@@ -78,8 +81,8 @@ function exchangeBlock(record: ExchangeRecord): string {
   return `<div class="exchange">
 <div class="line"><strong>${h(record.request.method)}</strong> ${h(record.request.url)} → <strong>${record.response.status}</strong> · ${record.duration_ms} ms · ${h(record.started_at)} · <span class="muted">exchange ${h(record.id)}</span></div>
 ${events}
-<pre>${h(headers(record.request.headers))}${record.request.body === null || record.request.body === undefined ? "" : `\n\n${h(shortBody(record.request.body))}`}</pre>
-<pre>HTTP ${record.response.status}\n${h(headers(record.response.headers))}\n\n${h(shortBody(record.response.body, record.response.body_is_text))}</pre>
+<div class="pair"><pre>${h(headers(record.request.headers))}${record.request.body === null || record.request.body === undefined ? "" : `\n\n${h(shortBody(record.request.body))}`}</pre>
+<pre>HTTP ${record.response.status}\n${h(headers(record.response.headers))}\n\n${h(shortBody(record.response.body, record.response.body_is_text))}</pre></div>
 ${record.response.schema_issues ? `<div class="fail">Schema issues: ${h(record.response.schema_issues.join("; "))}</div>` : ""}
 </div>`;
 }
@@ -153,7 +156,7 @@ export function buildReportHtml(
   const rows = run.results
     .map(
       (result) =>
-        `<tr><td><a href="#${h(result.id)}">${h(result.id)}</a></td><td>${h(result.title)}</td><td>${h(result.spec_sections.map((section) => `§${section}`).join(", "))}</td><td>${badge(result.verdict)}</td><td>${h(result.reason ?? "")}</td></tr>`,
+        `<tr><td class="id"><a href="#${h(result.id)}">${h(result.id)}</a></td><td>${h(result.title)}</td><td>${h(result.spec_sections.map((section) => `§${section}`).join(", "))}</td><td>${badge(result.verdict)}</td><td>${h(result.reason ?? "")}</td></tr>`,
     )
     .join("\n");
   return `<!doctype html>
