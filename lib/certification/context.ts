@@ -50,8 +50,8 @@ export class RunLedger {
   sessionToken: AccessToken | undefined;
   /** The session token's own token response, for TOK-01 and VER-01. */
   sessionTokenResult: { record: ExchangeRecord; value: unknown; status: number } | undefined;
-  /** How many token requests were made for the session token (TOK-06). */
-  sessionTokenRequests = 0;
+  /** Token requests for the run's token (TOK-06): the first, and renewals before expiry (§5.8). */
+  sessionTokenRequests = { acquired: 0, renewed: 0 };
   readonly broker: TokenBroker;
 
   constructor(readonly settings: RunSettings) {
@@ -215,7 +215,7 @@ export class CaseContext {
     const { ledger } = this;
     const context = this.tokenContext(this.profile.primary, "session");
     if (!ledger.sessionToken) {
-      ledger.sessionTokenRequests += 1;
+      ledger.sessionTokenRequests.acquired += 1;
       const obtained = await ledger.broker.requestNow({ ...context, client: this.env.client });
       const record = this.record("token", obtained);
       if (obtained.grant) this.noteToken(obtained.grant, this.profile.primary, "session");
@@ -239,7 +239,7 @@ export class CaseContext {
     }
     const ensured = await ledger.broker.ensure(context, ledger.sessionToken);
     if (ensured.event) {
-      ledger.sessionTokenRequests += 1;
+      ledger.sessionTokenRequests.renewed += 1;
       this.pendingEvents.push(ensured.event);
     }
     ledger.sessionToken = ensured.token;

@@ -115,21 +115,43 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   const emit = (event: RunEvent) => options.onEvent?.(event);
   await options.store.save(run);
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
-  for (const [index, definition] of definitions.entries()) {
-    const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
+  try {
+    for (const [index, definition] of definitions.entries()) {
+      const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
+      emit({
+        type: "case_started",
+        run_id: run.id,
+        case: info,
+        index,
+        total: run.total,
+        at: new Date(now()).toISOString(),
+      });
+      const result = await runCase(definition, ledger, now);
+      run.results.push(result);
+      run.done += 1;
+      await options.store.save(run);
+      emit({
+        type: "case_finished",
+        run_id: run.id,
+        result,
+        index,
+        total: run.total,
+        at: result.finished_at,
+      });
+    }
+  } catch (error) {
+    // Cases catch their own failures; reaching here means the run itself broke (e.g. the store failed).
+    run.status = "interrupted";
+    run.finished_at = new Date(now()).toISOString();
+    await options.store.save(run).catch(() => undefined);
     emit({
-      type: "case_started",
+      type: "run_finished",
       run_id: run.id,
-      case: info,
-      index,
-      total: run.total,
-      at: new Date(now()).toISOString(),
+      status: run.status,
+      summary: countVerdicts(run.results),
+      at: run.finished_at,
     });
-    const result = await runCase(definition, ledger, now);
-    run.results.push(result);
-    run.done += 1;
-    await options.store.save(run);
-    emit({ type: "case_finished", run_id: run.id, result, index, total: run.total, at: result.finished_at });
+    throw error;
   }
   run.status = "done";
   run.finished_at = new Date(now()).toISOString();
@@ -147,4 +169,29 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
 /** 0 when every applicable case passed (observed counts as passed), 1 when one failed. */
 export function runExitCode(run: RunState): 0 | 1 {
   return run.results.some((result) => result.verdict === "fail") ? 1 : 0;
+}
+
+/**
+ * Starts a run in the background, as a route does (202 with the id): the run is in the store, status
+ * `running`, before this returns; `finished` settles when it ends. Throws UnknownCaseError at once.
+ */
+export async function startCertification(
+  options: RunOptions,
+): Promise<{ id: string; finished: Promise<RunState> }> {
+  selectCases(options.caseIds);
+  const id = options.runId ?? randomUUID();
+  let started!: () => void;
+  const saved = new Promise<void>((resolve) => (started = resolve));
+  const store: RunStore = {
+    save: async (run) => {
+      await options.store.save(run);
+      started();
+    },
+    get: (runId) => options.store.get(runId),
+    list: () => options.store.list(),
+  };
+  const finished = runCertification({ ...options, runId: id, store });
+  finished.catch(() => started());
+  await saved;
+  return { id, finished };
 }

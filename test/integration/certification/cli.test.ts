@@ -25,6 +25,7 @@ function run(script: string, args: string[], env: Record<string, string> = {}): 
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ["--conditions=react-server", `scripts/${script}.ts`, ...args], {
       env: {
+        NODE_ENV: "production",
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? work,
         DATA_DIR: path.join(work, "data"),

@@ -44,6 +44,8 @@ export async function certify(
     allowProductionGift?: boolean;
     maxExpiryWaitMs?: number;
     revoke?: boolean;
+    /** A production instance behind the same token endpoint: the same sandbox, or another one. */
+    sibling?: "same" | "other";
   } = {},
 ) {
   const clock = fakeClock();
@@ -55,6 +57,17 @@ export async function certify(
     baseUrl: BASE,
     timeoutMs: 5000,
   });
+  const siblingSandbox = options.sibling === "other" ? createSandbox({ now: clock.now }) : sandbox;
+  const sibling = options.sibling && {
+    name: "production" as const,
+    baseUrl: "http://production.test",
+    client: createCardApiClient({
+      transport: inProcessTransport((request) => siblingSandbox.handle(request)),
+      authUrl: BASE,
+      baseUrl: "http://production.test",
+      timeoutMs: 5000,
+    }),
+  };
   const environment: CertificationEnvironment = {
     name: options.environmentName ?? "embedded",
     authUrl: BASE,
@@ -62,6 +75,7 @@ export async function certify(
     transport: "embedded",
     client,
     ...(options.revoke === false ? {} : { revokeTokens: () => sandbox.revokeTokens() }),
+    ...(sibling ? { sibling } : {}),
   };
   const events: RunEvent[] = [];
   const store = new InMemoryRunStore();

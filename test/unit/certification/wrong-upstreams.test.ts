@@ -163,3 +163,17 @@ describe("applicability", () => {
     expect(run.results[0]!.checks[0]!.expected).toContain("tampered");
   });
 });
+
+describe("one token for sandbox and production (TOK-07)", () => {
+  it("passes when the production instance accepts the sandbox's token", async () => {
+    const { run } = await certify({ caseIds: ["TOK-07"], environmentName: "sandbox", sibling: "same" });
+    expect(run.results[0]!.verdict).toBe("pass");
+    expect(run.exchanges.map((record) => record.environment)).toEqual(["sandbox", "sandbox", "production"]);
+  });
+
+  it("fails when the production instance rejects it", async () => {
+    const { run } = await certify({ caseIds: ["TOK-07"], environmentName: "sandbox", sibling: "other" });
+    expect(run.results[0]!.verdict).toBe("fail");
+    expect(run.results[0]!.reason).toContain("the token is accepted by production: expected not 401/403");
+  });
+});
