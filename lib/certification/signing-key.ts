@@ -62,7 +62,15 @@ export async function loadEvidenceSigningKey(options: {
   if (pem) return describeKey(parseKey(pem, file), "data_dir");
   const { privateKey } = generateKeyPairSync("ed25519");
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
+  try {
+    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Another process generated one a moment ago: use that, so that both sign with one key.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      return describeKey(parseKey(readFileSync(file, "utf8"), file), "data_dir");
+    }
+    throw error;
+  }
   options.warn?.(
     `EVIDENCE_SIGNING_KEY is not set: generated an Ed25519 evidence signing key in ${file}. Set ` +
       "EVIDENCE_SIGNING_KEY (PKCS#8 PEM) so that every instance signs with one key you keep.",

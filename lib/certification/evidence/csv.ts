@@ -30,7 +30,7 @@ export function buildResultsCsv(results: readonly CaseResult[]): string {
   const rows = results.map((result) => [
     result.id,
     result.title,
-    result.spec_sections.map((section) => `§${section}`).join(" "),
+    result.spec_sections.join(" "),
     result.verdict,
     result.reason ?? "",
     String(result.checks.filter((check) => check.passed === true).length),
