@@ -99,16 +99,26 @@ export interface CardApiClient {
     credentials: ClientCredentials,
   ): Promise<ApiResult<TokenResponse> & { grant: TokenGrant | null }>;
   giftBalanceInquiry(input: {
-    accessToken: string;
+    accessToken: string | null;
     requestId: string;
     card: CardRequest;
   }): Promise<ApiResult<GiftBalanceResponse>>;
-  balanceInquiry(input: { accessToken: string; card: CardRequest }): Promise<ApiResult<BalanceResponse>>;
+  /** `requestId` is optional: the spec's Balance Inquiry takes none (certification sends one to prove §4.4.3). */
+  balanceInquiry(input: {
+    accessToken: string | null;
+    card: CardRequest;
+    requestId?: string;
+  }): Promise<ApiResult<BalanceResponse>>;
   /** Lookup Transaction by Request Id (spec §4.3 item 3): a GET, nothing recorded upstream. */
   transactionByRequestId(input: {
-    accessToken: string;
+    accessToken: string | null;
     requestId: string;
   }): Promise<ApiResult<TransactionLookupResponse>>;
+  /**
+   * A token request with a body chosen by the caller (certification's malformed-request cases, spec §7).
+   * The body must not hold a secret unless it is JSON, whose client_secret is redacted in the copy kept.
+   */
+  requestTokenWithBody(body: string): Promise<ApiResult<TokenResponse>>;
 }
 
 /** Parses a body and checks it against the schema for successful (2xx) answers only. */
@@ -198,9 +208,11 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     }
   }
 
-  function cardHeaders(accessToken: string, requestId?: string) {
+  /** A null token sends no Authorization header at all (certification's "no token" case). */
+  function cardHeaders(accessToken: string | null, requestId?: string) {
     const common = { "Content-Type": "application/json", Accept: "application/json" };
     const withId: Record<string, string> = requestId === undefined ? {} : { "X-Request-Id": requestId };
+    if (accessToken === null) return { sent: { ...common, ...withId }, shown: { ...common, ...withId } };
     return {
       sent: { ...common, Authorization: `Bearer ${accessToken}`, ...withId },
       shown: { ...common, Authorization: `Bearer ${REDACTED}`, ...withId },
@@ -231,8 +243,24 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
       return { exchange, check: checkBody(exchange.response, giftBalanceResponseSchema) };
     },
 
-    async balanceInquiry({ accessToken, card }) {
-      const { sent, shown } = cardHeaders(accessToken);
+    async requestTokenWithBody(body) {
+      const headers = { "Content-Type": "application/json; charset=utf-8", Accept: "application/json" };
+      let shownBody: unknown = body;
+      try {
+        const parsed: unknown = JSON.parse(body);
+        shownBody =
+          parsed && typeof parsed === "object" && !Array.isArray(parsed) && "client_secret" in parsed
+            ? { ...parsed, client_secret: REDACTED }
+            : parsed;
+      } catch {
+        // Not JSON (deliberately malformed): kept as the text that was sent.
+      }
+      const exchange = await send(urls.token, headers, body, { headers, body: shownBody });
+      return { exchange, check: checkBody(exchange.response, tokenResponseSchema) };
+    },
+
+    async balanceInquiry({ accessToken, card, requestId }) {
+      const { sent, shown } = cardHeaders(accessToken, requestId);
       const body = { data: card };
       const exchange = await send(urls.balanceInquiry, sent, JSON.stringify(body), { headers: shown, body });
       return { exchange, check: checkBody(exchange.response, balanceResponseSchema) };

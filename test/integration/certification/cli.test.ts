@@ -1,0 +1,152 @@
+/**
+ * The two CLIs as a CI runs them: spawned, with their exit codes. Against the embedded sandbox in-process,
+ * and against a sandbox served over HTTP on 127.0.0.1 (the real-upstream path) that answers 200 instead of
+ * 201 to Gift Balance Inquiry.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox } from "@/lib/sandbox";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+
+const TSX = path.resolve("node_modules/.bin/tsx");
+const work = mkdtempSync(path.join(tmpdir(), "certify-cli-"));
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(script: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ["--conditions=react-server", `scripts/${script}.ts`, ...args], {
+      env: {
+        NODE_ENV: "production",
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? work,
+        DATA_DIR: path.join(work, "data"),
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function bundleIn(dir: string): string {
+  const [file] = readdirSync(dir).filter((name) => name.endsWith(".zip"));
+  if (!file) throw new Error(`no bundle in ${dir}`);
+  return path.join(dir, file);
+}
+
+describe("npm run certify / verify-evidence", () => {
+  let upstream: SandboxServer;
+
+  beforeAll(async () => {
+    const sandbox = createSandbox();
+    upstream = await startSandboxServer({
+      port: 0,
+      sandbox: {
+        ...sandbox,
+        handle: async (request) => {
+          const response = await sandbox.handle(request);
+          return response.status === 201
+            ? new Response(response.body, { status: 200, headers: response.headers })
+            : response;
+        },
+      },
+    });
+  });
+  afterAll(() => upstream?.close());
+
+  it("certifies the embedded sandbox: a line per case, a summary, exit 0, and a bundle that verifies", async () => {
+    const out = path.join(work, "embedded");
+    const result = await run("certify", [
+      "--env",
+      "embedded",
+      "--out",
+      out,
+      "--cases",
+      "TOK-01,GBI-01,BI-01,TOK-09",
+    ]);
+    expect(result.stderr).toContain("generated an Ed25519 evidence signing key");
+    expect(result.code).toBe(0);
+    for (const id of ["TOK-01", "GBI-01", "BI-01", "TOK-09"])
+      expect(result.stdout).toMatch(new RegExp(`\\] ${id}\\s+pass`));
+    expect(result.stdout).toContain("4 cases in");
+    const bundle = bundleIn(out);
+    const verified = await run("verify-evidence", [bundle]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain("intact");
+
+    const files = unzipSync(readFileSync(bundle));
+    const tampered = path.join(work, "tampered.zip");
+    writeFileSync(tampered, zipSync({ ...files, "results.csv": strToU8("case_id\r\nTOK-01\r\n") }));
+    const broken = await run("verify-evidence", [tampered]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain("results.csv was changed");
+  });
+
+  it("exits 1 when a case fails against an upstream over HTTP, naming what differed", async () => {
+    const profile = path.join(work, "profile.json");
+    writeFileSync(
+      profile,
+      JSON.stringify({
+        primary: { client_id: "demo-client", client_secret_env: "CERT_PRIMARY_SECRET" },
+        cards: { active: "6006491000000001", declined: "6006491000000027" },
+        transaction_lookup: true,
+      }),
+    );
+    const out = path.join(work, "http");
+    const result = await run(
+      "certify",
+      ["--env", "sandbox", "--out", out, "--profile", profile, "--cases", "GBI-01,GBI-02,BI-01"],
+      {
+        EMBEDDED_SANDBOX: "off",
+        CARD_API_AUTH_URL: upstream.url,
+        CARD_API_SANDBOX_URL: upstream.url,
+        CERT_PRIMARY_SECRET: "demo-secret",
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/GBI-01\s+FAIL .*HTTP status: expected HTTP 201, observed HTTP 200/);
+    expect(result.stdout).toMatch(/GBI-02\s+pass/);
+    expect(result.stdout).toMatch(/BI-01\s+pass/);
+    const junit = unzipSync(readFileSync(bundleIn(out)))["junit.xml"]!;
+    expect(Buffer.from(junit).toString()).toContain(
+      '<failure message="HTTP status: expected HTTP 201, observed HTTP 200"',
+    );
+  });
+
+  it("exits 2 on a usage or configuration error, saying which", async () => {
+    const unknownEnv = await run("certify", ["--env", "staging"]);
+    expect(unknownEnv.code).toBe(2);
+    expect(unknownEnv.stderr).toContain("--env must be one of");
+    const unknownCase = await run("certify", ["--env", "embedded", "--cases", "XYZ-99"]);
+    expect(unknownCase.code).toBe(2);
+    expect(unknownCase.stderr).toContain("Unknown case id(s): XYZ-99");
+    const notConfigured = await run("certify", ["--env", "production"]);
+    expect(notConfigured.code).toBe(2);
+    expect(notConfigured.stderr).toContain("Environment production is not configured");
+    const badConfig = await run("certify", ["--env", "embedded"], { CARD_API_TIMEOUT_MS: "fast" });
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toContain("CARD_API_TIMEOUT_MS");
+    const noCards = await run("certify", ["--env", "sandbox"], {
+      CARD_API_AUTH_URL: upstream.url,
+      CARD_API_SANDBOX_URL: upstream.url,
+    });
+    expect(noCards.code).toBe(2);
+    expect(noCards.stderr).toContain("No test cards for sandbox");
+    const noFile = await run("verify-evidence", []);
+    expect(noFile.code).toBe(2);
+  });
+});
