@@ -46,6 +46,8 @@ export const balanceInquiryInputSchema = z
     location_id: printable(64),
     entry_mode: printable(32).default("keyed"),
     pin_mode: printable(32).default("none"),
+    /** The environment the page shows (DESIGN.md §6); a different session environment is a 409. */
+    environment: z.enum(ENVIRONMENTS).optional(),
   })
   .strict();
 export type BalanceInquiryInput = z.input<typeof balanceInquiryInputSchema>;
