@@ -454,7 +454,7 @@ describe("console pages against configured environments (sandbox and production)
 
     // Confirm: it runs against the configured production address.
     await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
-    await dialog.getByRole("button", { name: "Run in production" }).click();
+    await dialog.getByRole("button", { name: "Run Gift Balance Inquiry in production" }).click();
     await result().getByText("✓ Approved").waitFor();
     expect(inquiries).toBe(1);
     // No token was requested first: the run acquired one, and says so.
