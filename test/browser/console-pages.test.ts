@@ -2,12 +2,12 @@
  * The console pages end to end in Chromium against the embedded sandbox: connect, token inspector,
  * inquiry runner (gift, balance, declined, fault cards), the shell (theme, Ctrl+Enter, header status),
  * copy as code, history, custom credentials and forgetting the session. Screenshots of each page, light
- * and dark, go to test-results/screenshots/.
+ * and dark (README screenshots: `npm run screenshots`).
  */
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations, forceTheme, overflowsHorizontally, storedRuns } from "./console-support";
 
@@ -24,23 +24,6 @@ let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-
-/** Full-page screenshots in both themes, plus (with `topHeight`) the top of the page for the README. */
-async function shoot(name: string, topHeight?: number): Promise<void> {
-  for (const theme of ["light", "dark"] as const) {
-    await forceTheme(page, theme);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: screenshotPath(`${name}-${theme}`), fullPage: true });
-    if (topHeight) {
-      await page.screenshot({
-        path: screenshotPath(`${name}-${theme}-top`),
-        fullPage: true,
-        clip: { x: 0, y: 0, width: 1280, height: topHeight },
-      });
-    }
-  }
-  await forceTheme(page, "light");
-}
 
 async function expectNoAxeViolations(): Promise<void> {
   for (const theme of ["light", "dark"] as const) {
@@ -90,21 +73,18 @@ describe("console pages against the embedded sandbox", () => {
     }
     expect(await page.getByRole("heading", { name: "Who it is for" }).count()).toBe(1);
     expect(await page.locator('a[href="/sandbox"]').count()).toBeGreaterThan(0);
-    await shoot("console-home", 1000);
     await expectNoAxeViolations();
   });
 
   it("connect: demo credentials connect the session and the header shows the client", async () => {
     await page.goto(`${server.url}/connect`);
     await page.getByText("No credentials yet.").waitFor();
-    await shoot("console-connect-empty");
     await page.getByRole("button", { name: "Use demo credentials" }).click();
     await page.getByText("Secret set", { exact: true }).waitFor();
     expect(await page.getByTestId("current-client-id").textContent()).toBe("demo-client");
     const header = page.getByRole("banner");
     expect(await header.getByRole("link", { name: /demo-client/ }).count()).toBe(1);
     expect(await header.getByRole("link", { name: "No token" }).count()).toBe(1);
-    await shoot("console-connect", 920);
     await expectNoAxeViolations();
   });
 
@@ -140,7 +120,6 @@ describe("console pages against the embedded sandbox", () => {
     const exchange = page.getByRole("region", { name: "Last token request" });
     await exchange.getByText("Request", { exact: true }).click();
     expect(await exchange.textContent()).not.toContain(DEMO_SECRET);
-    await shoot("console-token", 1100);
     await expectNoAxeViolations();
   });
 
@@ -163,7 +142,6 @@ describe("console pages against the embedded sandbox", () => {
       ).toBe(1);
     }
     expect(await result().locator("code").first().textContent()).toMatch(/^[0-9a-f-]{36}$/);
-    await shoot("console-inquiry-gift", 1000);
     await expectNoAxeViolations();
 
     // Spec §4.3 item 3, checked rather than assumed: the transaction is found by its Request Id.
@@ -201,7 +179,6 @@ describe("console pages against the embedded sandbox", () => {
       "Punch rewardspunch_rewards1.00",
     ]);
     expect(await result().textContent()).toContain("200 OK");
-    await shoot("console-inquiry-balance", 1000);
   });
 
   it("inquiry: an inactive card is declined with its response_code", async () => {
@@ -217,7 +194,6 @@ describe("console pages against the embedded sandbox", () => {
     // The response section opens by itself for a failure, with the body in the JSON viewer.
     expect(await raw.getByRole("group", { name: "Response body" }).isVisible()).toBe(true);
     expect(await raw.getByRole("group", { name: "Response body" }).textContent()).toContain('"errors"');
-    await shoot("console-inquiry-500");
     await expectNoAxeViolations();
 
     await runInquiry("Balance Inquiry", NOT_JSON_CARD);
@@ -342,7 +318,6 @@ describe("console pages against the embedded sandbox", () => {
     );
     await explanation.waitFor();
     expect(await page.getByRole("link", { name: "Check credentials" }).count()).toBe(1);
-    await shoot("console-token-400");
     await expectNoAxeViolations();
   });
 
@@ -366,7 +341,6 @@ describe("console pages against the embedded sandbox", () => {
         expect(await overflowsHorizontally(page), route).toBe(false);
       }
       await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
-      await page.screenshot({ path: screenshotPath("console-inquiry-720px"), fullPage: true });
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
@@ -434,7 +408,6 @@ describe("console pages against configured environments (sandbox and production)
         .getByRole("link", { name: /demo-client\s*server-held/ })
         .count(),
     ).toBe(1);
-    await page.screenshot({ path: screenshotPath("console-connect-server-held-production"), fullPage: true });
 
     await page.goto(`${configured.url}/inquiry`);
     await page.getByRole("textbox", { name: "Location ID" }).fill("prod-store");
@@ -442,7 +415,6 @@ describe("console pages against configured environments (sandbox and production)
     await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
     const dialog = page.getByRole("dialog", { name: "Run a Gift Balance Inquiry in production?" });
     await dialog.waitFor();
-    await page.screenshot({ path: screenshotPath("console-production-confirm"), fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
     // Cancel: nothing ran.
     let inquiries = 0;
@@ -467,7 +439,6 @@ describe("console pages against configured environments (sandbox and production)
     await runInquiry("Balance Inquiry", ACTIVE_CARD);
     await page.getByRole("table", { name: "Purse balances" }).waitFor();
     expect(await dialog.isVisible()).toBe(false);
-    await page.screenshot({ path: screenshotPath("console-production-inquiry"), fullPage: true });
 
     // The configured sandbox: not red, no confirmation.
     await page.getByRole("combobox", { name: "Environment" }).selectOption("sandbox");
