@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     await page.goto(`${server.url}/inquiry`);
     await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
     await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
+    await page.getByRole("textbox", { name: "Location ID" }).fill("store-001");
     await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
     await page.getByTestId("gift-balance").waitFor();
     await shot(page, "inquiry");

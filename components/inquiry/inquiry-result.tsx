@@ -202,13 +202,10 @@ export function InquiryResult({
     <div className="space-y-4">
       <section
         aria-labelledby="result-heading"
-        className="scroll-mt-36 rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
       >
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
-          <h2
-            id="result-heading"
-            className="scroll-mt-36 text-sm font-semibold text-slate-900 dark:text-slate-100"
-          >
+          <h2 id="result-heading" className="text-sm font-semibold text-slate-900 dark:text-slate-100">
             {OPERATION_LABELS[exchange.operation]}
           </h2>
           <Badge tone={statusTone(exchange.response.status)}>{statusLine(exchange.response.status)}</Badge>

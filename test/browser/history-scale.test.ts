@@ -156,6 +156,7 @@ describe("IndexedDB failures are shown, nothing is lost silently", () => {
     });
     await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
     await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
+    await page.getByRole("textbox", { name: "Location ID" }).fill("store-1");
     await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
     await page.getByTestId("gift-balance").waitFor();
     const alert = page.getByRole("alert").filter({ hasText: "A run was not saved to history" });

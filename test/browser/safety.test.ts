@@ -87,6 +87,7 @@ async function api(page: Page, method: string, route: string, body?: unknown): P
 async function runGift(page: Page, card: string): Promise<void> {
   await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
   await page.getByRole("textbox", { name: "Card number" }).fill(card);
+  await page.getByRole("textbox", { name: "Location ID" }).fill("store-1");
   await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
 }
 
@@ -101,6 +102,7 @@ describe("one submission, one transaction (item 11)", () => {
     const sent = recordInquiries(page);
     await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
     await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
+    await page.getByRole("textbox", { name: "Location ID" }).fill("store-1");
     await page.evaluate(() => {
       const button = [...document.querySelectorAll("button")].find((candidate) =>
         candidate.textContent?.includes("Run Gift Balance Inquiry"),
@@ -206,6 +208,7 @@ describe("the operation and the environment each run names (items 13, 14)", () =
     await page.goto(`${server.url}/inquiry`);
     await page.getByRole("radio", { name: /^Balance Inquiry/ }).check();
     await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
+    await page.getByRole("textbox", { name: "Location ID" }).fill("store-1");
     await page.getByRole("button", { name: "Run Balance Inquiry" }).click();
     await resultRegion(page).waitFor();
 
