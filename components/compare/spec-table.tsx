@@ -55,7 +55,10 @@ export function SpecTable({
   return (
     // Fits from 390 px up: five columns from md, one stacked card per behaviour below.
     <div role="region" aria-label="Specification comparison table">
-      <table className="w-full border-collapse text-sm max-md:block" aria-labelledby={captionId}>
+      <table
+        className="w-full border-collapse text-sm [overflow-wrap:anywhere] max-md:block md:table-fixed"
+        aria-labelledby={captionId}
+      >
         <colgroup>
           <col className="w-[18%]" />
           <col className="w-[15%]" />

@@ -96,7 +96,7 @@ describe("history beyond 500 runs (item 17)", () => {
 
     // A pasted full card number keeps its last 4; the filter finds all 200 runs of that card.
     await page.getByLabel("Card last 4").fill("6006491000000035");
-    expect(await page.getByLabel("Card last 4").inputValue()).toBe("0035");
+    await expect.poll(() => page.getByLabel("Card last 4").inputValue()).toBe("0035");
     await expect
       .poll(() => page.getByTestId("history-count").innerText())
       .toBe(`200 of ${IMPORTED} runs match · showing 100`);
@@ -180,7 +180,10 @@ describe("tables fit at 1440, 768 and 390 px (item 19)", () => {
       expect(await overflowsHorizontally(layoutPage), `compare at ${width}`).toBe(false);
       const box = await table.boundingBox();
       expect(box!.x + box!.width, `spec table at ${width}`).toBeLessThanOrEqual(width);
-      expect(await table.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+      expect(
+        await table.evaluate((element) => element.scrollWidth <= element.clientWidth + 1),
+        `spec table scrolls sideways at ${width}`,
+      ).toBe(true);
     }
 
     await layoutPage.goto(`${server.url}/history`);
