@@ -219,26 +219,28 @@ describe("console pages against the embedded sandbox", () => {
     await page.getByRole("table", { name: "Purse balances" }).waitFor();
   });
 
-  it("copy as cURL: $ACCESS_TOKEN and the masked card, the full number only on explicit opt-in", async () => {
+  it("copy as cURL: ACCESS_TOKEN and CARD_NUMBER from the shell, the full number only on explicit opt-in", async () => {
     const raw = page.getByRole("region", { name: "Request and response" });
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
     await raw.getByRole("button", { name: "Copy as cURL" }).click();
-    await expect.poll(clipboard).toContain("curl -X POST");
+    await expect.poll(clipboard).toContain("curl -sS -i -X POST");
     let copied = await clipboard();
-    expect(copied).toContain('-H "Authorization: Bearer $ACCESS_TOKEN"');
-    expect(copied).toContain(MASKED_ACTIVE);
+    expect(copied).toContain('-H "Authorization: Bearer ${ACCESS_TOKEN:?');
+    expect(copied).toContain('"${CARD_NUMBER:?');
+    expect(copied).toContain(`the console keeps only ${MASKED_ACTIVE}`);
     expect(copied).not.toContain(ACTIVE_CARD);
 
     await raw.getByRole("button", { name: "Copy as fetch" }).click();
     await expect.poll(clipboard).toContain("await fetch(");
     copied = await clipboard();
-    expect(copied).toContain("Bearer $ACCESS_TOKEN");
+    expect(copied).toContain('env("ACCESS_TOKEN")');
+    expect(copied).toContain('env("CARD_NUMBER")');
     expect(copied).not.toContain(ACTIVE_CARD);
 
     await raw.getByRole("checkbox", { name: "Unmask the card in copied code" }).check();
     await raw.getByRole("button", { name: "Copy as cURL" }).click();
     await expect.poll(clipboard).toContain(ACTIVE_CARD);
-    expect(await clipboard()).toContain("curl -X POST");
+    expect(await clipboard()).toContain("curl -sS -i -X POST");
 
     await raw.getByText("Code", { exact: true }).click();
     expect(await raw.getByTestId("code-snippet").textContent()).toContain(ACTIVE_CARD);
@@ -250,8 +252,10 @@ describe("console pages against the embedded sandbox", () => {
     const runs = await storedRuns(page);
     const operations = runs.map((run) => run.operation);
     expect(operations.filter((operation) => operation === "token")).toHaveLength(1);
-    // Gift: approved, declined, 500 (the timed-out run has no exchange to keep); balance: 200, not JSON, Ctrl+Enter.
-    expect(operations.filter((operation) => operation === "gift_balance_inquiry")).toHaveLength(3);
+    // Gift: approved, declined, 500, and the timed-out run as "outcome unknown" (status 0); balance: 200, not
+    // JSON, Ctrl+Enter.
+    expect(operations.filter((operation) => operation === "gift_balance_inquiry")).toHaveLength(4);
+    expect(runs.filter((run) => run.status === 0)).toHaveLength(1);
     expect(operations.filter((operation) => operation === "balance_inquiry")).toHaveLength(3);
     expect(operations.filter((operation) => operation === "transaction_lookup")).toHaveLength(1);
     expect(runs.find((run) => run.card?.last4 === "0001")?.card?.masked).toBe(MASKED_ACTIVE);
