@@ -51,12 +51,13 @@ export function SpecTable({
   captionId?: string;
 }) {
   const head =
-    "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+    // Upper case from lg only: at 768 px "SPECIFICATION" is wider than its column.
+    "px-3 py-2 text-left text-xs font-semibold text-slate-600 lg:tracking-wide lg:uppercase dark:text-slate-400";
   return (
     // Fits from 390 px up: five columns from md, one stacked card per behaviour below.
     <div role="region" aria-label="Specification comparison table">
       <table
-        className="w-full border-collapse text-sm [overflow-wrap:anywhere] max-md:block md:table-fixed"
+        className="w-full border-collapse text-sm max-md:block md:table-fixed"
         aria-labelledby={captionId}
       >
         <colgroup>
@@ -102,7 +103,7 @@ export function SpecTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 max-md:block dark:divide-slate-800">
+        <tbody className="divide-y divide-slate-100 [overflow-wrap:anywhere] max-md:block dark:divide-slate-800">
           {comparison.rows.map((row) => (
             <tr key={row.id} data-row={row.id} className="max-md:block max-md:py-2">
               <th

@@ -140,34 +140,34 @@ export function HistoryTable({
                     </span>
                   </time>
                 </td>
-                <td className="px-2.5 max-lg:min-w-0 max-lg:flex-1 max-lg:px-0">
-                  <span className="block font-medium whitespace-nowrap text-slate-900 dark:text-slate-100">
+                <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
+                  <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-slate-900 dark:text-slate-100">
                     {OPERATION_LABELS[exchange.operation]}
                   </span>
-                  <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-400">
+                  <span className="block font-mono text-xs break-all text-slate-600 lg:whitespace-nowrap dark:text-slate-400">
                     {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
                     {run.location_id ? ` · ${run.location_id}` : ""}
                   </span>
                 </td>
-                <td className="px-2.5 whitespace-nowrap text-slate-700 max-lg:px-0 max-lg:text-xs dark:text-slate-300">
+                <td className="px-2.5 whitespace-nowrap text-slate-700 max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-300">
                   <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
                 </td>
-                <td className="px-2.5 max-lg:px-0">
+                <td className="px-2.5 max-lg:order-2 max-lg:px-0">
                   <Badge tone={statusTone(exchange.response.status)}>
                     {statusLine(exchange.response.status)}
                   </Badge>
                 </td>
-                <td className="max-w-48 px-2.5 max-lg:max-w-full max-lg:min-w-0 max-lg:px-0">
+                <td className="max-w-48 px-2.5 max-lg:order-2 max-lg:max-w-full max-lg:min-w-0 max-lg:px-0">
                   <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full">
                     <span className="truncate" title={result}>
                       {result}
                     </span>
                   </Badge>
                 </td>
-                <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums max-lg:px-0 max-lg:text-xs dark:text-slate-400">
+                <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-400">
                   {Math.round(exchange.duration_ms)} ms
                 </td>
-                <td className="px-2.5 max-lg:w-full max-lg:px-0">
+                <td className="px-2.5 max-lg:order-3 max-lg:w-full max-lg:px-0">
                   <div className="flex items-center justify-end gap-1 max-lg:justify-start">
                     <Button
                       size="sm"

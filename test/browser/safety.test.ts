@@ -371,6 +371,19 @@ describe("not connected, focus, the sticky header, favicon and theme (item 20)",
     await context.close();
   });
 
+  it("keeps focus on Use demo credentials on /connect while it works and after", async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${server.url}/connect`);
+    const button = page.getByRole("button", { name: "Use demo credentials" });
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Demo credentials saved.").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? "")).toContain(
+      "Use demo credentials",
+    );
+    await context.close();
+  });
+
   it("the result heading is not under the sticky header after scrolling to it", async () => {
     const { context, page } = await newPage(390);
     await connectWithDemoCredentials(page, server.url);
