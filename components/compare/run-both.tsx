@@ -129,6 +129,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
     // A Balance Inquiry sends no Request Id, so its side stays inferred.
     const giftDone = giftResult.status === "fulfilled" ? giftResult.value : null;
     let lookupOutcome: LookupOutcome | null = null;
+    // Also when the answer could not be read (a 2xx whose body is not JSON): the lookup proves or disproves it.
     if (giftDone?.request_id && isSuccessStatus(giftDone.response.status)) {
       try {
         lookupOutcome = { record: await lookup.trigger(giftDone.request_id) };

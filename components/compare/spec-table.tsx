@@ -2,16 +2,20 @@ import type { SpecCell, SpecComparison } from "@/lib/client/spec-comparison";
 import { Skeleton } from "@/components/ui/skeleton";
 import { VerdictMark } from "./verdict-mark";
 
-function LiveCell({ cell, busy }: { cell: SpecCell; busy: boolean }) {
+/** Below md the table stacks: each cell is a block that names its column (data-label). */
+const STACKED_CELL =
+  "max-md:block max-md:before:mb-0.5 max-md:before:block max-md:before:text-xs max-md:before:font-semibold max-md:before:tracking-wide max-md:before:text-slate-600 max-md:before:uppercase max-md:before:content-[attr(data-label)] dark:max-md:before:text-slate-400";
+
+function LiveCell({ cell, busy, label }: { cell: SpecCell; busy: boolean; label: string }) {
   if (busy) {
     return (
-      <td className="px-3 py-2.5 align-top">
+      <td data-label={label} className={`px-3 py-2.5 align-top ${STACKED_CELL}`}>
         <Skeleton className="h-5 w-32" />
       </td>
     );
   }
   return (
-    <td className="px-3 py-2.5 align-top">
+    <td data-label={label} className={`px-3 py-2.5 align-top ${STACKED_CELL}`}>
       <div className="flex items-start gap-2">
         <VerdictMark verdict={cell.verdict} className="mt-0.5" />
         <div className="min-w-0">
@@ -47,16 +51,15 @@ export function SpecTable({
   captionId?: string;
 }) {
   const head =
-    "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+    // Upper case from lg only: at 768 px "SPECIFICATION" is wider than its column.
+    "px-3 py-2 text-left text-xs font-semibold text-slate-600 lg:tracking-wide lg:uppercase dark:text-slate-400";
   return (
-    // Focusable so that keyboard users can scroll it sideways on narrow screens.
-    <div
-      className="relative overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
-      role="region"
-      aria-label="Specification comparison table"
-      tabIndex={0}
-    >
-      <table className="w-full min-w-[48rem] border-collapse text-sm" aria-labelledby={captionId}>
+    // Fits from 390 px up: five columns from md, one stacked card per behaviour below.
+    <div role="region" aria-label="Specification comparison table">
+      <table
+        className="w-full border-collapse text-sm max-md:block md:table-fixed"
+        aria-labelledby={captionId}
+      >
         <colgroup>
           <col className="w-[18%]" />
           <col className="w-[15%]" />
@@ -64,7 +67,7 @@ export function SpecTable({
           <col className="w-[15%]" />
           <col className="w-[26%]" />
         </colgroup>
-        <thead>
+        <thead className="max-md:sr-only">
           <tr className="border-b border-slate-200 dark:border-slate-800">
             <td className="px-3 pt-2" />
             <th
@@ -100,23 +103,29 @@ export function SpecTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+        <tbody className="divide-y divide-slate-100 [overflow-wrap:anywhere] max-md:block dark:divide-slate-800">
           {comparison.rows.map((row) => (
-            <tr key={row.id} data-row={row.id}>
+            <tr key={row.id} data-row={row.id} className="max-md:block max-md:py-2">
               <th
                 scope="row"
-                className="px-3 py-2.5 text-left align-top font-medium text-slate-800 dark:text-slate-200"
+                className="px-3 py-2.5 text-left align-top font-medium text-slate-800 max-md:block max-md:pb-0 dark:text-slate-200"
               >
                 {row.label}
               </th>
-              <td className="border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 dark:border-slate-800 dark:text-slate-400">
+              <td
+                data-label="Gift · specification"
+                className={`border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 max-md:border-l-0 dark:border-slate-800 dark:text-slate-400 ${STACKED_CELL}`}
+              >
                 {row.gift.expected}
               </td>
-              <LiveCell cell={row.gift} busy={busy} />
-              <td className="border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 dark:border-slate-800 dark:text-slate-400">
+              <LiveCell cell={row.gift} busy={busy} label="Gift · this run" />
+              <td
+                data-label="Balance · specification"
+                className={`border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 max-md:border-l-0 dark:border-slate-800 dark:text-slate-400 ${STACKED_CELL}`}
+              >
                 {row.balance.expected}
               </td>
-              <LiveCell cell={row.balance} busy={busy} />
+              <LiveCell cell={row.balance} busy={busy} label="Balance · this run" />
             </tr>
           ))}
         </tbody>

@@ -1,23 +1,43 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
-import { exchangeToCurl, exchangeToFetch, type CodeExportOptions } from "@/lib/client/code-export";
+import {
+  exchangeToCurl,
+  exchangeToFetch,
+  type CodeExportOptions,
+  type TokenRequestTarget,
+} from "@/lib/client/code-export";
+import { useSession } from "@/lib/client/use-console-api";
+import { PATHS } from "@/lib/sandbox/paths";
 import { cx } from "@/components/ui/class-names";
 import { CopyButton } from "./copy-button";
 
 type Language = "curl" | "fetch";
 
-/** The exchange as cURL or fetch code with `$ACCESS_TOKEN` (or `$CLIENT_SECRET`) placeholders. */
+/**
+ * The exchange as cURL or fetch code that runs as copied: variables for what the browser never holds,
+ * a fresh Request Id per run, and optionally the token request first.
+ */
 export function CodeExport({ exchange, options }: { exchange: ExchangeRecord; options: CodeExportOptions }) {
   const [language, setLanguage] = useState<Language>("curl");
-  const snippet =
-    language === "curl" ? exchangeToCurl(exchange, options) : exchangeToFetch(exchange, options);
+  const [withToken, setWithToken] = useState(false);
+  const withTokenId = useId();
+  const { data: session } = useSession();
   const isToken = exchange.operation === "token";
+  const environment = session?.environments.find((item) => item.name === exchange.environment);
+  const clientId = session?.credentials.client_id;
+  // The token request the code can make first: the environment's token address and the session's client_id.
+  const tokenTarget: TokenRequestTarget | null =
+    !isToken && environment && clientId ? { url: `${environment.auth_url}${PATHS.token}`, clientId } : null;
+  const fullOptions: CodeExportOptions = { ...options, token: withToken ? tokenTarget : null };
+  const snippet =
+    language === "curl" ? exchangeToCurl(exchange, fullOptions) : exchangeToFetch(exchange, fullOptions);
+  const needs = isToken || (withToken && tokenTarget) ? "CLIENT_SECRET" : "ACCESS_TOKEN";
 
   return (
     <div className="space-y-2">
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <div
           role="radiogroup"
           aria-label="Code language"
@@ -41,9 +61,24 @@ export function CodeExport({ exchange, options }: { exchange: ExchangeRecord; op
             </button>
           ))}
         </div>
+        {tokenTarget ? (
+          <label
+            htmlFor={withTokenId}
+            className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300"
+          >
+            <input
+              id={withTokenId}
+              type="checkbox"
+              checked={withToken}
+              onChange={(event) => setWithToken(event.target.checked)}
+              className="size-4 accent-indigo-600"
+            />
+            With token request
+          </label>
+        ) : null}
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          Set <code className="font-mono">{isToken ? "CLIENT_SECRET" : "ACCESS_TOKEN"}</code> first: the
-          browser never holds the {isToken ? "secret" : "token"}.
+          Set <code className="font-mono">{needs}</code> first: the browser never holds the{" "}
+          {needs === "CLIENT_SECRET" ? "secret" : "token"}.
         </p>
         <CopyButton className="ml-auto" text={snippet} label="Copy code" />
       </div>

@@ -63,18 +63,11 @@ export function HistoryTable({
   actions: RowActions;
 }) {
   return (
-    <div
-      className="relative overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
-      role="region"
-      aria-label="Runs table"
-      tabIndex={0}
-    >
-      <table
-        className="w-full min-w-[60rem] text-sm"
-        aria-labelledby={labelledBy}
-        data-testid="history-table"
-      >
-        <thead className="border-b border-slate-200 dark:border-slate-800">
+    // Fits from 390 px up without scrolling sideways: a table from lg, one wrapped card per run below, with
+    // every action (Open, Replay, Reuse Id, Delete) always on screen.
+    <div role="region" aria-label="Runs table">
+      <table className="w-full text-sm max-lg:block" aria-labelledby={labelledBy} data-testid="history-table">
+        <thead className="border-b border-slate-200 max-lg:sr-only dark:border-slate-800">
           <tr>
             <th scope="col" className={cx(head, "w-10")}>
               <span className="sr-only">Select for diff</span>
@@ -102,7 +95,7 @@ export function HistoryTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+        <tbody className="divide-y divide-slate-100 max-lg:block dark:divide-slate-800">
           {runs.map((run) => {
             const { exchange } = run;
             const started = new Date(run.started_at);
@@ -120,10 +113,11 @@ export function HistoryTable({
                 data-run-id={run.id}
                 className={cx(
                   "h-14 hover:bg-slate-50 dark:hover:bg-slate-800/40",
+                  "max-lg:flex max-lg:h-auto max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-1.5 max-lg:px-2.5 max-lg:py-3",
                   isSelected && "bg-indigo-50/70 dark:bg-indigo-400/10",
                 )}
               >
-                <td className="px-2.5">
+                <td className="px-2.5 max-lg:px-0">
                   <input
                     type="checkbox"
                     checked={isSelected}
@@ -132,7 +126,7 @@ export function HistoryTable({
                     className="size-4 accent-indigo-600"
                   />
                 </td>
-                <td className="px-2.5 whitespace-nowrap">
+                <td className="px-2.5 whitespace-nowrap max-lg:px-0">
                   <time
                     dateTime={run.started_at}
                     title={started.toLocaleString()}
@@ -146,35 +140,35 @@ export function HistoryTable({
                     </span>
                   </time>
                 </td>
-                <td className="px-2.5">
-                  <span className="block font-medium whitespace-nowrap text-slate-900 dark:text-slate-100">
+                <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
+                  <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-slate-900 dark:text-slate-100">
                     {OPERATION_LABELS[exchange.operation]}
                   </span>
-                  <span className="block font-mono text-xs whitespace-nowrap text-slate-600 dark:text-slate-400">
+                  <span className="block font-mono text-xs break-all text-slate-600 lg:whitespace-nowrap dark:text-slate-400">
                     {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
                     {run.location_id ? ` · ${run.location_id}` : ""}
                   </span>
                 </td>
-                <td className="px-2.5 whitespace-nowrap text-slate-700 dark:text-slate-300">
+                <td className="px-2.5 whitespace-nowrap text-slate-700 max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-300">
                   <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
                 </td>
-                <td className="px-2.5">
+                <td className="px-2.5 max-lg:order-2 max-lg:px-0">
                   <Badge tone={statusTone(exchange.response.status)}>
                     {statusLine(exchange.response.status)}
                   </Badge>
                 </td>
-                <td className="max-w-48 px-2.5">
+                <td className="max-w-48 px-2.5 max-lg:order-2 max-lg:max-w-full max-lg:min-w-0 max-lg:px-0">
                   <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full">
                     <span className="truncate" title={result}>
                       {result}
                     </span>
                   </Badge>
                 </td>
-                <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400">
+                <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-400">
                   {Math.round(exchange.duration_ms)} ms
                 </td>
-                <td className="px-2.5">
-                  <div className="flex items-center justify-end gap-1">
+                <td className="px-2.5 max-lg:order-3 max-lg:w-full max-lg:px-0">
+                  <div className="flex items-center justify-end gap-1 max-lg:justify-start">
                     <Button
                       size="sm"
                       variant="ghost"
@@ -203,7 +197,7 @@ export function HistoryTable({
                       </Button>
                     ) : (
                       // Keeps the columns aligned whether or not the row offers the action.
-                      <span aria-hidden="true" className="invisible h-8 px-2.5 text-xs">
+                      <span aria-hidden="true" className="invisible h-8 px-2.5 text-xs max-lg:hidden">
                         Reuse Id
                       </span>
                     )}

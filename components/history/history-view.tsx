@@ -11,6 +11,7 @@ import {
   filtersFromSearch,
   filtersToSearch,
   hasActiveFilters,
+  lastFourDigits,
   statusesIn,
   type HistoryFilters,
   type StatusFilter,
@@ -135,8 +136,11 @@ export function HistoryView() {
 
   async function exportHistory() {
     setBusy("export");
+    // Export is what the page shows: the filtered runs when a filter is set, every run otherwise.
+    const filteredView = hasActiveFilters(filters);
+    const exported = filteredView ? filtered : (runs ?? []);
     try {
-      const json = await historyStore().exportRuns();
+      const json = await historyStore().exportRuns(exported);
       const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
       const link = document.createElement("a");
       link.href = url;
@@ -145,7 +149,12 @@ export function HistoryView() {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setNotice({ tone: "success", text: `Exported ${runs?.length ?? 0} runs as ${link.download}.` });
+      setNotice({
+        tone: "success",
+        text: filteredView
+          ? `Exported the ${exported.length} filtered run${exported.length === 1 ? "" : "s"} (of ${runs?.length ?? 0}) as ${link.download}.`
+          : `Exported all ${exported.length} run${exported.length === 1 ? "" : "s"} as ${link.download}.`,
+      });
     } catch (exportError) {
       setNotice({ tone: "danger", text: `Export failed: ${(exportError as Error).message}` });
     } finally {
@@ -178,13 +187,29 @@ export function HistoryView() {
   async function clearHistory() {
     setConfirmClear(false);
     const count = runs?.length ?? 0;
-    await historyStore().clearRuns();
+    try {
+      await historyStore().clearRuns();
+    } catch (clearError) {
+      setNotice({
+        tone: "danger",
+        text: `The history could not be cleared: ${(clearError as Error).message}. Nothing was deleted.`,
+      });
+      return;
+    }
     setSelected([]);
     setNotice({ tone: "success", text: `Deleted ${count} run${count === 1 ? "" : "s"} from this browser.` });
   }
 
   async function deleteRun(run: HistoryRun) {
-    await historyStore().deleteRun(run.id);
+    try {
+      await historyStore().deleteRun(run.id);
+    } catch (deleteError) {
+      setNotice({
+        tone: "danger",
+        text: `The run could not be deleted: ${(deleteError as Error).message}. It is still in the history.`,
+      });
+      return;
+    }
     setSelected((current) => current.filter((id) => id !== run.id));
   }
 
@@ -193,7 +218,7 @@ export function HistoryView() {
     <>
       <PageHeader
         title="History"
-        description="Every run kept in this browser (IndexedDB), with card numbers masked. Tokens and secrets are never stored."
+        description="Every run, kept in this browser (IndexedDB) until you delete it, with card numbers masked. Tokens and secrets are never stored."
         action={
           <>
             <input
@@ -207,8 +232,12 @@ export function HistoryView() {
             <Button onClick={() => fileInput.current?.click()} busy={busy === "import"}>
               Import JSON
             </Button>
-            <Button onClick={() => void exportHistory()} busy={busy === "export"} disabled={!hasRuns}>
-              Export JSON
+            <Button
+              onClick={() => void exportHistory()}
+              busy={busy === "export"}
+              disabled={!hasRuns || (hasActiveFilters(filters) && filtered.length === 0)}
+            >
+              {hasActiveFilters(filters) ? `Export ${filtered.length} filtered` : "Export JSON"}
             </Button>
             <Button variant="danger" onClick={() => setConfirmClear(true)} disabled={!hasRuns}>
               Clear…
@@ -248,8 +277,8 @@ export function HistoryView() {
             <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="history-count">
               {runs
                 ? hasActiveFilters(filters)
-                  ? `${filtered.length} of ${runs.length} run${runs.length === 1 ? "" : "s"}`
-                  : `${runs.length} run${runs.length === 1 ? "" : "s"}`
+                  ? `${filtered.length} of ${runs.length} run${runs.length === 1 ? "" : "s"} match · showing ${Math.min(visible.length, filtered.length)}`
+                  : `${runs.length} run${runs.length === 1 ? "" : "s"} kept · showing ${visible.length}`
                 : "\u00a0"}
             </p>
           </div>
@@ -295,11 +324,10 @@ export function HistoryView() {
                 id={ids.card}
                 value={filters.cardLast4}
                 onChange={(event) =>
-                  setFilters({ ...filters, cardLast4: event.target.value.replace(/\D/g, "").slice(0, 4) })
+                  setFilters({ ...filters, cardLast4: lastFourDigits(event.target.value) })
                 }
                 inputMode="numeric"
                 autoComplete="off"
-                maxLength={4}
                 placeholder="e.g. 0001"
                 className={cx(inputClasses, "font-mono")}
               />
@@ -402,9 +430,14 @@ export function HistoryView() {
             />
             {filtered.length > visible.length ? (
               <div className="border-t border-slate-200 px-5 py-3 text-center dark:border-slate-800">
-                <Button size="sm" onClick={() => setLimit((current) => current + PAGE_SIZE)}>
-                  Show {Math.min(PAGE_SIZE, filtered.length - visible.length)} more
-                </Button>
+                <div className="flex flex-wrap items-center justify-center gap-2">
+                  <Button size="sm" onClick={() => setLimit((current) => current + PAGE_SIZE)}>
+                    Show {Math.min(PAGE_SIZE, filtered.length - visible.length)} more
+                  </Button>
+                  <Button size="sm" variant="ghost" onClick={() => setLimit(filtered.length)}>
+                    Show all {filtered.length}
+                  </Button>
+                </div>
               </div>
             ) : null}
           </>

@@ -162,6 +162,31 @@ function BalanceResult({ data }: { data: Record<string, unknown> }) {
   );
 }
 
+/**
+ * The Request Id of a Gift Balance Inquiry whose answer could not be read (e.g. a 201 whose body is not
+ * JSON): the transaction may exist, so its Request Id and the lookup are offered.
+ */
+function UnreadGiftRequestId({ requestId }: { requestId: string }) {
+  const [lookup, setLookup] = useState<LookupOutcome | null>(null);
+  return (
+    <div className="space-y-3">
+      <dl className="divide-y divide-slate-100 border-y border-slate-100 dark:divide-slate-800 dark:border-slate-800">
+        <Detail name="Request Id">
+          <span className="flex flex-wrap items-center gap-2">
+            <CopyableValue value={requestId} name="Request Id" />
+            <RequestIdLookupButton requestId={requestId} onOutcome={setLookup} />
+          </span>
+        </Detail>
+      </dl>
+      {lookup ? (
+        <div aria-live="polite">
+          <LookupResult outcome={lookup} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 /** One inquiry's result: the outcome first, then the exact exchange. */
 export function InquiryResult({
   exchange,
@@ -217,6 +242,9 @@ export function InquiryResult({
               The raw response below shows what came back.
             </Alert>
           )}
+          {!success && exchange.operation === "gift_balance_inquiry" && exchange.request_id ? (
+            <UnreadGiftRequestId requestId={exchange.request_id} />
+          ) : null}
         </div>
       </section>
       <ExchangeView exchange={exchange} fullCardNumber={fullCardNumber} defaultOpen={!success} />

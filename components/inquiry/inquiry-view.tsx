@@ -1,15 +1,20 @@
 "use client";
 
-import Link from "next/link";
 import { useRef, useState, useSyncExternalStore, type FormEvent } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
 import type { InquiryOperation } from "@/lib/client/api-keys";
 import { environmentLabel } from "@/lib/client/environments";
 import type { ApiClientError } from "@/lib/client/fetcher";
-import { storedLocationId, storeLocationId } from "@/lib/client/preferences";
-import { useRunInquiry, useSession } from "@/lib/client/use-console-api";
-import { Alert } from "@/components/ui/alert";
-import { Button, buttonClasses } from "@/components/ui/button";
+import {
+  chooseOperation,
+  storedLocationId,
+  storedOperation,
+  storeLocationId,
+  subscribeOperation,
+} from "@/lib/client/preferences";
+import { newRequestId } from "@/lib/client/request-id";
+import { useRunInquiry, useSaveCredentials, useSession } from "@/lib/client/use-console-api";
+import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
@@ -17,8 +22,7 @@ import { RunShortcutHint } from "@/components/ui/kbd";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
-import { ExchangeView } from "@/components/exchange/exchange-view";
-import { StatusExplanation } from "@/components/exchange/status-explanation";
+import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { InquiryResult } from "./inquiry-result";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
 
@@ -36,6 +40,8 @@ interface FormValues {
 type FieldErrors = Partial<Record<keyof FormValues, string>>;
 
 const noSubscription = () => () => {};
+const DEFAULT_OPERATION: InquiryOperation = "gift_balance_inquiry";
+const currentOperation = () => storedOperation() ?? DEFAULT_OPERATION;
 
 function validate(
   values: Required<{ [K in keyof FormValues]: string }>,
@@ -71,56 +77,11 @@ interface Run {
   typedCard: string;
 }
 
-const ERROR_TITLES: Record<string, string> = {
-  no_credentials: "Connect first",
-  token_refused: "The token endpoint refused the credentials",
-  upstream_timeout: "The upstream did not answer in time",
-  upstream_unreachable: "The upstream could not be reached",
-  upstream_tls_error: "The upstream's TLS connection failed",
-  validation_failed: "Check the highlighted fields",
-};
-
-/** The exchange record an error carries, e.g. the refused token request of `token_refused`. */
-function errorExchange(error: ApiClientError): ExchangeRecord | null {
-  const details = error.details as { exchange?: ExchangeRecord } | undefined;
-  return details?.exchange && typeof details.exchange === "object" ? details.exchange : null;
-}
-
-function ApiErrorAlert({ error }: { error: ApiClientError }) {
-  const title = ERROR_TITLES[error.code] ?? "The inquiry could not run";
-  const noAnswer = error.status === 502 || error.status === 504;
-  const exchange = errorExchange(error);
-  return (
-    <div className="space-y-4">
-      <Alert
-        tone="danger"
-        role="alert"
-        title={title}
-        action={
-          error.code === "no_credentials" || error.code === "token_refused" ? (
-            <Link href="/connect" className={buttonClasses("secondary", "sm")}>
-              Go to Connect
-            </Link>
-          ) : null
-        }
-      >
-        <p>{error.message}</p>
-        <p className="font-mono text-xs opacity-80">
-          {error.status ? `HTTP ${error.status} · ` : ""}
-          {error.code}
-        </p>
-        {noAnswer ? (
-          <p>No response came back, so there is no exchange to show, and nothing was saved to history.</p>
-        ) : null}
-      </Alert>
-      {exchange ? (
-        <>
-          <StatusExplanation exchange={exchange} />
-          <ExchangeView exchange={exchange} title="The refused token request" defaultOpen />
-        </>
-      ) : null}
-    </div>
-  );
+/** One press of Run: its inputs, and for a Gift Balance Inquiry the Request Id made for it, once. */
+interface Submission {
+  operation: InquiryOperation;
+  input: GiftBalanceInquiryInput;
+  typedCard: string;
 }
 
 /** Field names of the console's validation details → the form's fields. */
@@ -188,7 +149,8 @@ function RunningResult() {
 
 export function InquiryView() {
   const { data: session } = useSession();
-  const [operation, setOperation] = useState<InquiryOperation>("gift_balance_inquiry");
+  // The operation is remembered per browser: a support agent who chose Balance Inquiry keeps it.
+  const operation = useSyncExternalStore(subscribeOperation, currentOperation, () => DEFAULT_OPERATION);
   const [values, setValues] = useState<FormValues>({
     cardNumber: "",
     locationId: null,
@@ -197,13 +159,20 @@ export function InquiryView() {
     requestId: "",
   });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<Submission | null>(null);
   const [run, setRun] = useState<Run | null>(null);
   const [runError, setRunError] = useState<ApiClientError | null>(null);
+  /** The last submission, for "Retry with the same Request Id" after no answer. */
+  const [lastSubmission, setLastSubmission] = useState<Submission | null>(null);
+  const [connectedNotice, setConnectedNotice] = useState(false);
   const gift = useRunInquiry("gift_balance_inquiry");
   const balance = useRunInquiry("balance_inquiry");
+  const saveCredentials = useSaveCredentials();
   const running = gift.isMutating || balance.isMutating;
   const cardInput = useRef<HTMLInputElement>(null);
+  const runButton = useRef<HTMLButtonElement>(null);
+  // Set synchronously on submit, before any re-render: two clicks in one frame start one run.
+  const submitting = useRef(false);
 
   // The remembered location_id applies until the user edits the field (read after hydration: the server
   // has no localStorage).
@@ -211,46 +180,78 @@ export function InquiryView() {
   const locationId = values.locationId ?? rememberedLocation ?? "";
 
   const production = session?.environment === "production";
+  const embeddedAvailable = Boolean(session?.environments.some((item) => item.name === "embedded"));
   const set = (key: keyof FormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [key]: event.target.value }));
 
-  async function execute() {
-    const typedCard = values.cardNumber.replace(/[\s-]/g, "");
-    const base = {
-      card_number: typedCard,
-      location_id: locationId.trim(),
-      entry_mode: values.entryMode.trim(),
-      pin_mode: values.pinMode.trim(),
-    };
-    storeLocationId(base.location_id);
+  async function execute(submission: Submission) {
+    storeLocationId(submission.input.location_id);
+    // A new run replaces the previous result at once: an old balance never stands under a new error.
+    setRun(null);
     setRunError(null);
+    setConnectedNotice(false);
+    setLastSubmission(submission);
     try {
       const exchange =
-        operation === "gift_balance_inquiry"
-          ? await gift.trigger(
-              values.requestId.trim() ? { ...base, request_id: values.requestId.trim() } : base,
-            )
-          : await balance.trigger(base);
-      setRun({ exchange, typedCard });
+        submission.operation === "gift_balance_inquiry"
+          ? await gift.trigger(submission.input)
+          : await balance.trigger(submission.input);
+      setRun({ exchange, typedCard: submission.typedCard });
     } catch (caught) {
       const error = caught as ApiClientError;
       setRunError(error);
       if (error.code === "validation_failed") setErrors(fieldErrorsOf(error));
+    } finally {
+      submitting.current = false;
     }
+  }
+
+  /** A Gift Balance Inquiry in production records a real transaction: ask first. */
+  function start(submission: Submission) {
+    if (production && submission.operation === "gift_balance_inquiry") setConfirming(submission);
+    else void execute(submission);
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (running) return;
+    if (submitting.current) return;
     const found = validate({ ...values, locationId }, operation);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       if (found.cardNumber) cardInput.current?.focus();
       return;
     }
-    // A Gift Balance Inquiry in production records a real transaction: ask first.
-    if (production && operation === "gift_balance_inquiry") setConfirming(true);
-    else void execute();
+    submitting.current = true;
+    const typedCard = values.cardNumber.replace(/[\s-]/g, "");
+    const input: GiftBalanceInquiryInput = {
+      card_number: typedCard,
+      location_id: locationId.trim(),
+      entry_mode: values.entryMode.trim(),
+      pin_mode: values.pinMode.trim(),
+      // Made here, once per submission: a retry of this submission sends the same id.
+      ...(operation === "gift_balance_inquiry"
+        ? { request_id: values.requestId.trim() || newRequestId() }
+        : {}),
+    };
+    start({ operation, input, typedCard });
+  }
+
+  function retrySameRequestId(requestId: string) {
+    if (submitting.current || !lastSubmission) return;
+    submitting.current = true;
+    start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
+  }
+
+  async function connectWithDemoCredentials() {
+    try {
+      await saveCredentials.trigger({ profile: "demo" });
+      setRunError(null);
+      setConnectedNotice(true);
+      // The alert that held the button is gone: focus goes to what the user does next.
+      runButton.current?.focus();
+    } catch (caught) {
+      setRunError(caught as ApiClientError);
+    }
   }
 
   const choice = OPERATION_CHOICES[operation];
@@ -269,7 +270,7 @@ export function InquiryView() {
             className="space-y-4"
             aria-labelledby="inquiry-form-title"
           >
-            <OperationChoice value={operation} onChange={setOperation} />
+            <OperationChoice value={operation} onChange={chooseOperation} />
             <Field
               ref={cardInput}
               id="card-number"
@@ -336,7 +337,7 @@ export function InquiryView() {
                 labelAside={
                   <span className="text-xs text-slate-600 dark:text-slate-400">optional · X-Request-Id</span>
                 }
-                hint="Unique per Gift Balance Inquiry (spec §8). Empty: the console sends a fresh UUID."
+                hint="Unique per Gift Balance Inquiry (spec §8). Empty: a fresh UUID per press of Run, kept for a retry."
                 value={values.requestId}
                 onChange={set("requestId")}
                 error={errors.requestId}
@@ -356,6 +357,7 @@ export function InquiryView() {
             </div>
             <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
               <Button
+                ref={runButton}
                 type="submit"
                 variant={production && operation === "gift_balance_inquiry" ? "danger" : "primary"}
                 size="lg"
@@ -388,19 +390,29 @@ export function InquiryView() {
         </Panel>
 
         <div className="min-w-0 space-y-4" aria-busy={running}>
-          {runError && !running ? <ApiErrorAlert error={runError} /> : null}
-          {running && !run ? (
+          {connectedNotice ? (
+            <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+              Connected with the demo credentials of the embedded sandbox. Run the inquiry again.
+            </p>
+          ) : null}
+          {runError && !running ? (
+            <ApiErrorAlert
+              error={runError}
+              actions={{
+                ...(embeddedAvailable
+                  ? { onUseDemoCredentials: () => void connectWithDemoCredentials() }
+                  : {}),
+                useDemoBusy: saveCredentials.isMutating,
+                ...(lastSubmission?.operation === "gift_balance_inquiry"
+                  ? { onRetrySameRequestId: retrySameRequestId }
+                  : {}),
+              }}
+            />
+          ) : null}
+          {running ? (
             <RunningResult />
           ) : run ? (
-            // While the next run is under way the previous result stays, dimmed: nothing jumps.
-            <div className={cx("relative transition-opacity", running && "pointer-events-none opacity-50")}>
-              {running ? (
-                <span role="status" className="sr-only">
-                  Running…
-                </span>
-              ) : null}
-              <InquiryResult key={run.exchange.id} exchange={run.exchange} fullCardNumber={run.typedCard} />
-            </div>
+            <InquiryResult key={run.exchange.id} exchange={run.exchange} fullCardNumber={run.typedCard} />
           ) : runError ? null : (
             <EmptyResult />
           )}
@@ -408,13 +420,17 @@ export function InquiryView() {
       </div>
 
       <ConfirmDialog
-        open={confirming}
-        title="Run a Gift Balance Inquiry in production?"
-        confirmLabel="Run in production"
-        onCancel={() => setConfirming(false)}
+        open={confirming !== null}
+        title={`Run a ${OPERATION_CHOICES[confirming?.operation ?? operation].label} in production?`}
+        confirmLabel={`Run ${OPERATION_CHOICES[confirming?.operation ?? operation].label} in production`}
+        onCancel={() => {
+          setConfirming(null);
+          submitting.current = false;
+        }}
         onConfirm={() => {
-          setConfirming(false);
-          void execute();
+          const submission = confirming;
+          setConfirming(null);
+          if (submission) void execute(submission);
         }}
       >
         <p>

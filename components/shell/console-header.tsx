@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useEffect, useRef } from "react";
 import { useSession } from "@/lib/client/use-console-api";
 import { cx } from "@/components/ui/class-names";
 import { EnvironmentSwitcher } from "./environment-switcher";
@@ -21,8 +22,25 @@ function Logo() {
 export function ConsoleHeader() {
   const { data: session, error } = useSession();
   const production = session?.environment === "production";
+  const header = useRef<HTMLElement>(null);
+  // Whatever the header's height (it wraps on narrow screens), scrolling to a heading or an anchor stops
+  // below it, not under it: the page's scroll padding follows the header.
+  useEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      root.style.scrollPaddingTop = `${element.offsetHeight + 16}px`;
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.scrollPaddingTop = "";
+    };
+  }, []);
   return (
     <header
+      ref={header}
       className={cx(
         "sticky top-0 z-30 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85 dark:bg-slate-950/95 dark:supports-[backdrop-filter]:bg-slate-950/85",
         production ? "border-red-600 dark:border-red-500" : "border-slate-200 dark:border-slate-800",

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ConsoleHeader } from "./console-header";
+import { HistorySaveAlert } from "./history-save-alert";
 import { RunShortcut } from "./run-shortcut";
 import { SessionProvider } from "./session-provider";
 
@@ -23,6 +24,7 @@ export function ConsoleShell({ children }: { children: ReactNode }) {
           {children}
         </main>
         <RunShortcut />
+        <HistorySaveAlert />
       </div>
     </SessionProvider>
   );

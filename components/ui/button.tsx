@@ -33,7 +33,10 @@ export function buttonClasses(variant: ButtonVariant = "secondary", size: keyof 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   size?: keyof typeof SIZES;
-  /** Shows a spinner and disables the button; the label stays, so the width does not jump. */
+  /**
+   * Shows a spinner and ignores clicks; the label stays, so the width does not jump. The button stays
+   * focusable (aria-disabled, not disabled), so that keyboard focus is not lost while it works.
+   */
   busy?: boolean;
   ref?: Ref<HTMLButtonElement>;
 }
@@ -46,14 +49,21 @@ export function Button({
   children,
   disabled,
   type = "button",
+  onClick,
   ...props
 }: ButtonProps) {
   return (
     <button
       type={type}
-      className={cx(buttonClasses(variant, size), className)}
-      disabled={disabled || busy}
+      className={cx(buttonClasses(variant, size), busy && "cursor-progress opacity-80", className)}
+      disabled={disabled}
+      aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
+      onClick={(event) => {
+        // A busy submit button must not submit its form again.
+        if (busy) event.preventDefault();
+        else onClick?.(event);
+      }}
       {...props}
     >
       {busy ? <Spinner /> : null}

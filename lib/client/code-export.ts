@@ -1,21 +1,44 @@
 /**
- * "Copy as cURL" and "Copy as fetch" for an exchange record. The snippets replay the recorded request with
- * placeholders for what the browser never has: `$ACCESS_TOKEN` for the bearer token and `$CLIENT_SECRET`
- * for the client secret. The card number stays masked as recorded unless the caller passes the full number
- * the user typed (explicit opt-in), and then only if it matches the recorded mask.
+ * "Copy as cURL" and "Copy as fetch" for an exchange record: code that runs as copied, in a POSIX shell
+ * (bash, zsh) or in Node 20+ (as an ES module: `node request.mjs`), against the same address.
+ *
+ * - What the browser never has is read from the environment the language's way: `$ACCESS_TOKEN` /
+ *   `process.env.ACCESS_TOKEN`, and `CLIENT_SECRET` for a token request; a missing one stops with a message.
+ * - A Gift Balance Inquiry gets a fresh Request Id on every run (a reused one is a 409 duplicate_request_id):
+ *   `$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)` in the shell — the Linux kernel's UUID file
+ *   needs no package, and macOS, which has no /proc, ships uuidgen — and `crypto.randomUUID()` in Node.
+ * - The card number is never the masked one (the API refuses it): the full number the user typed, when the
+ *   caller passes it and it matches the recorded mask, else `CARD_NUMBER` from the environment.
+ * - With `token`, the code first requests a token with the session's client_id and `CLIENT_SECRET`.
  */
 import type { ExchangeRecord } from "@/lib/api/contracts";
+
+export interface TokenRequestTarget {
+  /** `{auth_url}/reporting/v1/auth/token` of the environment. */
+  url: string;
+  clientId: string;
+}
 
 export interface CodeExportOptions {
   /** The full card number as the user typed it; used only when it matches the recorded masked number. */
   fullCardNumber?: string | null;
+  /** Fetch the access token first ("with token request"); otherwise ACCESS_TOKEN must be set. */
+  token?: TokenRequestTarget | null;
 }
 
-export const ACCESS_TOKEN_PLACEHOLDER = "$ACCESS_TOKEN";
-export const CLIENT_SECRET_PLACEHOLDER = "$CLIENT_SECRET";
+export const ACCESS_TOKEN_VARIABLE = "ACCESS_TOKEN";
+export const CLIENT_SECRET_VARIABLE = "CLIENT_SECRET";
+export const CARD_NUMBER_VARIABLE = "CARD_NUMBER";
 
-/** Stand-in written into the JSON text, then turned into each language's form of `$CLIENT_SECRET`. */
-const SECRET_SENTINEL = "__console_placeholder_client_secret__";
+/** The shell's fresh UUID, portable across Linux (kernel file) and macOS (uuidgen). */
+export const SHELL_UUID = "$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)";
+
+/** Stand-ins written into JSON text, then turned into each language's expression. */
+const SENTINEL = {
+  secret: "__console_client_secret__",
+  card: "__console_card_number__",
+} as const;
+type Sentinel = keyof typeof SENTINEL;
 
 /** Headers a client sets by itself or that must not be replayed. */
 const DROPPED_HEADERS = new Set([
@@ -34,57 +57,75 @@ export function matchesMask(masked: string, full: string): boolean {
   return [...masked].every((char, index) => char === "*" || char === full[index]);
 }
 
-function prepareBody(body: unknown, options: CodeExportOptions, key?: string): unknown {
+function prepareBody(body: unknown, options: CodeExportOptions, used: Set<Sentinel>, key?: string): unknown {
   if (typeof body === "string") {
-    if (key === "client_secret") return SECRET_SENTINEL;
-    if (key === "card_number" && options.fullCardNumber && matchesMask(body, options.fullCardNumber)) {
-      return options.fullCardNumber;
+    if (key === "client_secret") {
+      used.add("secret");
+      return SENTINEL.secret;
+    }
+    if (key === "card_number") {
+      if (options.fullCardNumber && matchesMask(body, options.fullCardNumber)) return options.fullCardNumber;
+      if (/^\d+$/.test(body)) return body;
+      used.add("card");
+      return SENTINEL.card;
     }
     return body;
   }
-  if (Array.isArray(body)) return body.map((item) => prepareBody(item, options));
+  if (Array.isArray(body)) return body.map((item) => prepareBody(item, options, used));
   if (typeof body === "object" && body !== null) {
     return Object.fromEntries(
-      Object.entries(body).map(([childKey, child]) => [childKey, prepareBody(child, options, childKey)]),
+      Object.entries(body).map(([childKey, child]) => [
+        childKey,
+        prepareBody(child, options, used, childKey),
+      ]),
     );
   }
   return body;
 }
 
+type HeaderValue = { literal: string } | { bearer: true } | { requestId: true };
+
 interface PreparedRequest {
   method: string;
   url: string;
-  headers: Array<[string, string]>;
+  headers: Array<[string, HeaderValue]>;
   /** JSON text (pretty) or raw text; null when the request had no body. */
   bodyText: string | null;
   bodyIsJson: boolean;
+  /** The environment variables the body needs. */
+  variables: Set<Sentinel>;
 }
 
 function prepareRequest(exchange: ExchangeRecord, options: CodeExportOptions): PreparedRequest {
   const { method, url, headers, body } = exchange.request;
-  const prepared: Array<[string, string]> = [];
+  const prepared: Array<[string, HeaderValue]> = [];
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (DROPPED_HEADERS.has(lower)) continue;
-    prepared.push(lower === "authorization" ? [name, `Bearer ${ACCESS_TOKEN_PLACEHOLDER}`] : [name, value]);
+    if (lower === "authorization") prepared.push([name, { bearer: true }]);
+    else if (lower === "x-request-id" && exchange.operation === "gift_balance_inquiry")
+      prepared.push([name, { requestId: true }]);
+    else prepared.push([name, { literal: value }]);
   }
   const needsBearer = exchange.operation !== "token";
-  const hasAuthorization = prepared.some(([name]) => name.toLowerCase() === "authorization");
   // The record may lack the header (e.g. a call refused before sending); every inquiry needs it.
-  if (needsBearer && !hasAuthorization)
-    prepared.unshift(["Authorization", `Bearer ${ACCESS_TOKEN_PLACEHOLDER}`]);
+  if (needsBearer && !prepared.some(([name]) => name.toLowerCase() === "authorization"))
+    prepared.unshift(["Authorization", { bearer: true }]);
+  if (
+    exchange.operation === "gift_balance_inquiry" &&
+    !prepared.some(([name]) => name.toLowerCase() === "x-request-id")
+  )
+    prepared.push(["X-Request-Id", { requestId: true }]);
 
+  const variables = new Set<Sentinel>();
   if (body === undefined || body === null || body === "") {
-    return { method, url, headers: prepared, bodyText: null, bodyIsJson: false };
+    return { method, url, headers: prepared, bodyText: null, bodyIsJson: false, variables };
   }
-  if (typeof body === "string") return { method, url, headers: prepared, bodyText: body, bodyIsJson: false };
-  return {
-    method,
-    url,
-    headers: prepared,
-    bodyText: JSON.stringify(prepareBody(body, options), null, 2),
-    bodyIsJson: true,
-  };
+  if (typeof body === "string") {
+    return { method, url, headers: prepared, bodyText: body, bodyIsJson: false, variables };
+  }
+  const bodyText = JSON.stringify(prepareBody(body, options, variables), null, 2);
+  return { method, url, headers: prepared, bodyText, bodyIsJson: true, variables };
 }
 
 /** Quotes a value for a POSIX shell: nothing inside single quotes is expanded. */
@@ -92,27 +133,69 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A shell word for text that may contain the secret sentinel: quoted text joined with "$CLIENT_SECRET". */
-function shellWordWithPlaceholders(text: string): string {
+const SHELL_EXPANSIONS: Record<Sentinel, string> = {
+  secret: `"\${${CLIENT_SECRET_VARIABLE}:?set ${CLIENT_SECRET_VARIABLE} to the client secret}"`,
+  card: `"\${${CARD_NUMBER_VARIABLE}:?set ${CARD_NUMBER_VARIABLE} to the full card number}"`,
+};
+
+/** One shell word for text holding sentinels: quoted text joined with the variables' expansions. */
+function shellWord(text: string): string {
+  const pattern = new RegExp(`(${Object.values(SENTINEL).join("|")})`);
   return text
-    .split(SECRET_SENTINEL)
-    .map((part) => (part === "" ? "" : shellQuote(part)))
-    .join(`"${CLIENT_SECRET_PLACEHOLDER}"`);
+    .split(pattern)
+    .map((part) => {
+      const sentinel = (Object.keys(SENTINEL) as Sentinel[]).find((name) => SENTINEL[name] === part);
+      if (sentinel) return SHELL_EXPANSIONS[sentinel];
+      return part === "" ? "" : shellQuote(part);
+    })
+    .join("");
+}
+
+function cardNote(exchange: ExchangeRecord): string {
+  const masked = JSON.stringify(exchange.request.body).match(/"card_number":"([^"]*)"/)?.[1];
+  return masked ? ` (the console keeps only ${masked})` : "";
 }
 
 export function exchangeToCurl(exchange: ExchangeRecord, options: CodeExportOptions = {}): string {
   const request = prepareRequest(exchange, options);
-  const lines = [`curl -X ${request.method} ${shellQuote(request.url)}`];
-  for (const [name, value] of request.headers) {
-    // Double quotes only around the token placeholder, so that the shell expands $ACCESS_TOKEN.
-    lines.push(
-      value.includes(ACCESS_TOKEN_PLACEHOLDER) && name.toLowerCase() === "authorization"
-        ? `  -H "${name}: Bearer ${ACCESS_TOKEN_PLACEHOLDER}"`
-        : `  -H ${shellQuote(`${name}: ${value}`)}`,
+  const comments: string[] = [];
+  const prelude: string[] = [];
+  const needsToken = request.headers.some(([, value]) => "bearer" in value);
+  if (needsToken && options.token) {
+    comments.push(`# Needs ${CLIENT_SECRET_VARIABLE}: the token is requested first.`);
+    const tokenBody = JSON.stringify({
+      client_id: options.token.clientId,
+      client_secret: SENTINEL.secret,
+      grant_type: "client_credentials",
+    });
+    prelude.push(
+      `${ACCESS_TOKEN_VARIABLE}=$(curl -sS -X POST ${shellQuote(options.token.url)} \\`,
+      `  -H 'Content-Type: application/json; charset=utf-8' \\`,
+      `  --data-raw ${shellWord(tokenBody)} \\`,
+      `  | sed -n 's/.*"access_token" *: *"\\([^"]*\\)".*/\\1/p')`,
+      `: "\${${ACCESS_TOKEN_VARIABLE}:?the token request failed}"`,
     );
+  } else if (needsToken) {
+    comments.push(`# Needs ${ACCESS_TOKEN_VARIABLE}: the browser never holds the token.`);
   }
-  if (request.bodyText !== null) lines.push(`  --data-raw ${shellWordWithPlaceholders(request.bodyText)}`);
-  return lines.join(" \\\n");
+  if (request.variables.has("secret") && !options.token)
+    comments.push(`# Needs ${CLIENT_SECRET_VARIABLE}: the browser never holds the secret.`);
+  if (request.variables.has("card"))
+    comments.push(`# Needs ${CARD_NUMBER_VARIABLE}: the full card number${cardNote(exchange)}.`);
+  if (exchange.operation === "gift_balance_inquiry")
+    comments.push("# A fresh Request Id per run: the same one twice is a 409 duplicate_request_id.");
+
+  const lines = [`curl -sS -i -X ${request.method} ${shellQuote(request.url)}`];
+  for (const [name, value] of request.headers) {
+    if ("bearer" in value)
+      lines.push(
+        `  -H "${name}: Bearer \${${ACCESS_TOKEN_VARIABLE}:?set ${ACCESS_TOKEN_VARIABLE} to an access token}"`,
+      );
+    else if ("requestId" in value) lines.push(`  -H "${name}: ${SHELL_UUID}"`);
+    else lines.push(`  -H ${shellQuote(`${name}: ${value.literal}`)}`);
+  }
+  if (request.bodyText !== null) lines.push(`  --data-raw ${shellWord(request.bodyText)}`);
+  return [...comments, ...prelude, lines.join(" \\\n")].join("\n");
 }
 
 function indent(text: string, spaces: number): string {
@@ -123,24 +206,82 @@ function indent(text: string, spaces: number): string {
     .join("\n");
 }
 
+const JS_EXPRESSIONS: Record<Sentinel, string> = {
+  secret: `env("${CLIENT_SECRET_VARIABLE}")`,
+  card: `env("${CARD_NUMBER_VARIABLE}")`,
+};
+
+/** JSON text with each quoted sentinel replaced by its JavaScript expression. */
+function jsWithExpressions(jsonText: string): string {
+  let text = jsonText;
+  for (const name of Object.keys(SENTINEL) as Sentinel[]) {
+    text = text.split(JSON.stringify(SENTINEL[name])).join(JS_EXPRESSIONS[name]);
+  }
+  return text;
+}
+
 export function exchangeToFetch(exchange: ExchangeRecord, options: CodeExportOptions = {}): string {
   const request = prepareRequest(exchange, options);
-  const headerLines = request.headers.map(
-    ([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)},`,
-  );
+  const needsToken = request.headers.some(([, value]) => "bearer" in value);
+  const needed = [
+    ...(needsToken && !options.token ? [ACCESS_TOKEN_VARIABLE] : []),
+    ...(request.variables.has("secret") || (needsToken && options.token) ? [CLIENT_SECRET_VARIABLE] : []),
+    ...(request.variables.has("card") ? [CARD_NUMBER_VARIABLE] : []),
+  ];
   const lines = [
+    `// Node 20+ as an ES module (save as request.mjs, run \`node request.mjs\`).`,
+    ...(needed.length > 0 ? [`// Reads ${needed.join(", ")} from the environment.`] : []),
+    ...(request.variables.has("card")
+      ? [`// ${CARD_NUMBER_VARIABLE}: the full card number${cardNote(exchange)}.`]
+      : []),
+  ];
+  if (needed.length > 0) {
+    lines.push(
+      `const env = (name) => {`,
+      `  const value = process.env[name];`,
+      `  if (!value) throw new Error(\`Set \${name} in the environment first.\`);`,
+      `  return value;`,
+      `};`,
+    );
+  }
+  let bearer = `env(${JSON.stringify(ACCESS_TOKEN_VARIABLE)})`;
+  if (needsToken && options.token) {
+    lines.push(
+      `const tokenResponse = await fetch(${JSON.stringify(options.token.url)}, {`,
+      `  method: "POST",`,
+      `  headers: { "Content-Type": "application/json; charset=utf-8" },`,
+      `  body: JSON.stringify({`,
+      `    client_id: ${JSON.stringify(options.token.clientId)},`,
+      `    client_secret: env(${JSON.stringify(CLIENT_SECRET_VARIABLE)}),`,
+      `    grant_type: "client_credentials",`,
+      `  }),`,
+      `});`,
+      `if (!tokenResponse.ok) throw new Error(\`token request: \${tokenResponse.status} \${await tokenResponse.text()}\`);`,
+      `const accessToken = (await tokenResponse.json()).data.attributes.access_token;`,
+    );
+    bearer = "accessToken";
+  }
+  const headerLines = request.headers.map(([name, value]) => {
+    const expression =
+      "bearer" in value
+        ? `\`Bearer \${${bearer}}\``
+        : "requestId" in value
+          ? "crypto.randomUUID()"
+          : JSON.stringify(value.literal);
+    return `    ${JSON.stringify(name)}: ${expression},`;
+  });
+  lines.push(
     `const response = await fetch(${JSON.stringify(request.url)}, {`,
     `  method: ${JSON.stringify(request.method)},`,
     `  headers: {`,
     ...headerLines,
     `  },`,
-  ];
+  );
   if (request.bodyText !== null) {
-    const withPlaceholder = request.bodyText.split(SECRET_SENTINEL).join(CLIENT_SECRET_PLACEHOLDER);
     lines.push(
       request.bodyIsJson
-        ? `  body: JSON.stringify(${indent(withPlaceholder, 2)}),`
-        : `  body: ${JSON.stringify(withPlaceholder)},`,
+        ? `  body: JSON.stringify(${indent(jsWithExpressions(request.bodyText), 2)}),`
+        : `  body: ${JSON.stringify(request.bodyText)},`,
     );
   }
   lines.push(`});`, `console.log(response.status, await response.text());`);

@@ -46,6 +46,7 @@ function failureLabel(exchange: ExchangeRecord): string {
 export function summarizeExchange(exchange: ExchangeRecord): ExchangeSummary {
   const { status } = exchange.response;
   const data = responseData(exchange);
+  if (status === 0) return { outcome: "failure", label: "outcome unknown · look up by Request Id" };
   if (!isSuccessStatus(status) || !data) return { outcome: "failure", label: failureLabel(exchange) };
 
   if (exchange.operation === "gift_balance_inquiry") {

@@ -30,6 +30,11 @@ function statusMatches(status: number, filter: StatusFilter): boolean {
   return status === Number(filter);
 }
 
+/** The "Card last 4" filter's value from what was typed or pasted: a full card number gives its last 4. */
+export function lastFourDigits(input: string): string {
+  return input.replace(/\D/g, "").slice(-4);
+}
+
 export function filterRuns(runs: readonly HistoryRun[], filters: HistoryFilters): HistoryRun[] {
   const last4 = filters.cardLast4.replace(/\D/g, "");
   return runs.filter(
@@ -53,7 +58,7 @@ const ENVIRONMENTS = new Set<string>(ENVIRONMENT_NAMES);
 export function filtersFromSearch(params: URLSearchParams): HistoryFilters {
   const operation = params.get("operation") ?? "";
   const environment = params.get("environment") ?? "";
-  const card = (params.get("card") ?? "").replace(/\D/g, "").slice(0, 4);
+  const card = lastFourDigits(params.get("card") ?? "");
   const status = params.get("status") ?? "";
   return {
     operation: OPERATIONS.has(operation) ? (operation as OperationName) : "",

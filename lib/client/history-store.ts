@@ -51,8 +51,8 @@ export interface HistoryStore {
   getRun(id: string): Promise<HistoryRun | undefined>;
   deleteRun(id: string): Promise<void>;
   clearRuns(): Promise<void>;
-  /** Every run as a JSON document (HistoryExport). */
-  exportRuns(): Promise<string>;
+  /** The given runs (by default every run) as a JSON document (HistoryExport). */
+  exportRuns(runs?: readonly HistoryRun[]): Promise<string>;
   /** Validates, cleans and adds (or replaces, by id) the runs of an exported document. */
   importRuns(json: string): Promise<{ imported: number }>;
   /** Called after every change; returns the unsubscribe function. */
@@ -216,12 +216,12 @@ export function createHistoryStore(
       notify();
     },
 
-    async exportRuns() {
+    async exportRuns(runs) {
       const document: HistoryExport = {
         format: HISTORY_EXPORT_FORMAT,
         version: HISTORY_EXPORT_VERSION,
         exported_at: new Date().toISOString(),
-        runs: (await listRuns()).map(cleanRun),
+        runs: (runs ?? (await listRuns())).map(cleanRun),
       };
       return JSON.stringify(document, null, 2);
     },

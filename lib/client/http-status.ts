@@ -18,6 +18,8 @@ const REASONS: Record<number, string> = {
 
 /** "201 Created"; just the number for a status without a well-known reason. */
 export function statusLine(status: number): string {
+  // A Gift Balance Inquiry sent without an answer (lib/client/outcome-unknown.ts).
+  if (status === 0) return "No answer";
   const reason = REASONS[status];
   return reason ? `${status} ${reason}` : String(status);
 }

@@ -1,10 +1,16 @@
 /**
- * What the console keeps in localStorage: the theme and the last location_id. Nothing else, and never
+ * What the console keeps in localStorage: the theme, the last location_id and the operation chosen on
+ * /inquiry. Nothing else, and never
  * anything secret (credentials and tokens live only in the server's encrypted session cookie).
  */
 
 export const THEME_STORAGE_KEY = "console.theme";
 export const LOCATION_STORAGE_KEY = "console.location_id";
+export const OPERATION_STORAGE_KEY = "console.inquiry_operation";
+
+/** The operations /inquiry offers (the same names as InquiryOperation in api-keys.ts). */
+const INQUIRY_OPERATIONS = ["gift_balance_inquiry", "balance_inquiry"] as const;
+export type StoredOperation = (typeof INQUIRY_OPERATIONS)[number];
 
 export type ThemeChoice = "light" | "dark";
 
@@ -41,6 +47,42 @@ export function storedLocationId(): string | null {
 
 export function storeLocationId(locationId: string): void {
   writeItem(LOCATION_STORAGE_KEY, locationId.trim() === "" ? null : locationId.trim());
+}
+
+/** The operation last chosen on /inquiry in this browser: a support agent's Balance Inquiry stays chosen. */
+export function storedOperation(): StoredOperation | null {
+  const value = readItem(OPERATION_STORAGE_KEY);
+  return (INQUIRY_OPERATIONS as readonly string[]).includes(value ?? "")
+    ? (value as StoredOperation)
+    : chosenInMemory;
+}
+
+/** The choice when storage is disabled: it then lasts for this page only. */
+let chosenInMemory: StoredOperation | null = null;
+
+export function storeOperation(operation: StoredOperation): void {
+  writeItem(OPERATION_STORAGE_KEY, operation);
+}
+
+/** Same-tab listeners of the operation preference (the storage event fires in other tabs only). */
+const operationListeners = new Set<() => void>();
+
+export function subscribeOperation(listener: () => void): () => void {
+  operationListeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === OPERATION_STORAGE_KEY) listener();
+  };
+  window.addEventListener("storage", onStorage);
+  return () => {
+    operationListeners.delete(listener);
+    window.removeEventListener("storage", onStorage);
+  };
+}
+
+export function chooseOperation(operation: StoredOperation): void {
+  chosenInMemory = operation;
+  storeOperation(operation);
+  for (const listener of operationListeners) listener();
 }
 
 /**

@@ -154,9 +154,7 @@ function statusRow(
 function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Record<SpecRowId, SpecCell> {
   if (!record) return uniformCells("gift", NOT_RUN);
   const { statusCell, failed } = statusRow(record, "gift", 201);
-  if (failed) return failed;
-
-  const data = responseData(record);
+  const data = failed ? null : responseData(record);
   const transactionId = transactionIdOf(data);
   const balance = data?.balance;
   const responseStatus = data?.response_status;
@@ -172,7 +170,10 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
     if (!lookup) return cell(id, "gift", inferred);
     if (sameTransaction) {
       return cell(id, "gift", {
-        live: `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with this transaction_id`,
+        live:
+          transactionId === null
+            ? `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with transaction_id ${lookup.transaction_id ?? "?"}`
+            : `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with this transaction_id`,
         verdict: "pass",
       });
     }
@@ -203,6 +204,9 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
     verdict: requestId && transactionId ? "inferred" : "fail",
     note: "The transaction was recorded under the X-Request-Id that was sent.",
   });
+  // The lookup is the one source of truth for history and findability, also when the inquiry's own answer
+  // could not be read (e.g. a 201 whose body is not JSON): the table then says what the lookup proved.
+  if (failed) return lookup ? { ...failed, history, request_id: findable } : failed;
 
   return {
     status: statusCell,

@@ -14,15 +14,22 @@ import type {
   TokenResult,
 } from "@/lib/api/contracts";
 import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
+import { OPERATION_LABELS } from "./exchange-summary";
 import { getJson, sendJson, type ApiClientError } from "./fetcher";
-import { historyStore } from "./history-store";
+import { historyStore, recordedCardFields } from "./history-store";
+import { reportHistorySaveFailure } from "./history-save-status";
+import { isNoAnswerError, outcomeUnknownRecord, requestIdOfError } from "./outcome-unknown";
 
-/** History is a convenience: a browser without IndexedDB (or a full disk) must not break a run. */
-async function saveToHistory(save: () => Promise<unknown>): Promise<void> {
+/**
+ * History must not break a run (a browser without IndexedDB, a full disk), but a run that was not kept is
+ * said on the page (history-save-status.ts), never dropped silently.
+ */
+async function saveToHistory(exchange: ExchangeRecord, save: () => Promise<unknown>): Promise<void> {
   try {
     await save();
   } catch (error) {
-    console.warn("[history] run not saved:", error instanceof Error ? error.message : error);
+    const card = recordedCardFields(exchange).cardNumber;
+    reportHistorySaveFailure(`${OPERATION_LABELS[exchange.operation]}${card ? ` ${card}` : ""}`, error);
   }
 }
 
@@ -63,7 +70,9 @@ export function useRequestToken() {
     sendJson("POST"),
     {
       onSuccess: async (result) => {
-        await saveToHistory(() => historyStore().addRun({ exchange: result.exchange, token: result.token }));
+        await saveToHistory(result.exchange, () =>
+          historyStore().addRun({ exchange: result.exchange, token: result.token }),
+        );
         void mutate(apiKeys.history);
         void mutate(apiKeys.session);
       },
@@ -78,18 +87,56 @@ export type InquiryInput<O extends InquiryOperation> = O extends "gift_balance_i
 /**
  * Runs one inquiry. The exchange record comes back whatever the upstream answered (2xx, 4xx, 5xx, not
  * JSON); an ApiClientError means the console could not get an answer (no credentials, timeout, …).
+ *
+ * Every run names the environment the page shows (DESIGN.md §6): when another tab switched it, the server
+ * answers 409 `environment_changed` and sends nothing; the session is then read again so that the page shows
+ * the new one. A Gift Balance Inquiry that got no answer (502/504) is kept in history as "outcome unknown"
+ * with the Request Id that was sent.
  */
 export function useRunInquiry<O extends InquiryOperation>(operation: O) {
-  const { mutate } = useSWRConfig();
+  const { mutate, cache } = useSWRConfig();
+  const post = sendJson<ExchangeRecord, InquiryInput<O>>("POST");
   return useSWRMutation<ExchangeRecord, ApiClientError, string, InquiryInput<O>>(
     inquiryKey(operation),
-    sendJson("POST"),
+    async (url, { arg }) => {
+      const shown = (cache.get(apiKeys.session)?.data as SessionInfo | undefined)?.environment;
+      const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
+      const started = new Date();
+      try {
+        return await post(url, { arg: input });
+      } catch (caught) {
+        const error = caught as ApiClientError;
+        const requestId = requestIdOfError(error);
+        if (
+          operation === "gift_balance_inquiry" &&
+          isNoAnswerError(error) &&
+          requestId &&
+          input.environment
+        ) {
+          const exchange = outcomeUnknownRecord({
+            input,
+            requestId,
+            error,
+            environment: input.environment,
+            startedAt: started,
+            durationMs: Date.now() - started.getTime(),
+            url,
+          });
+          await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
+          void mutate(apiKeys.history);
+        }
+        throw error;
+      }
+    },
     {
       onSuccess: async (exchange) => {
-        await saveToHistory(() => historyStore().addRun({ exchange }));
+        await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
         void mutate(apiKeys.history);
         // A run may have acquired or renewed the token.
         void mutate(apiKeys.session);
+      },
+      onError: (error) => {
+        if (error.code === "environment_changed") void mutate(apiKeys.session);
       },
     },
   );
@@ -106,7 +153,7 @@ export function useLookupTransaction() {
     (_prefix, { arg }) => getJson<ExchangeRecord>(transactionLookupKey(arg)),
     {
       onSuccess: async (exchange) => {
-        await saveToHistory(() => historyStore().addRun({ exchange }));
+        await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
         void mutate(apiKeys.history);
         void mutate(apiKeys.session);
       },

@@ -4,13 +4,12 @@ import type { OperationName, TokenEvent } from "@/lib/api/contracts";
 import { apiKeys } from "./api-keys";
 import { historyStore, type HistoryRun } from "./history-store";
 
-const DEFAULT_LIMIT = 500;
-
-/** The browser's runs, newest first, revalidated whenever the store changes (in this tab). */
+/**
+ * Every run of the browser's history, newest first, revalidated whenever the store changes (in this tab).
+ * All of them: the pages filter and page through the whole history, never a silent first few hundred.
+ */
 export function useHistoryRuns() {
-  const result = useSWR<HistoryRun[], Error>(apiKeys.history, () =>
-    historyStore().listRuns({ limit: DEFAULT_LIMIT }),
-  );
+  const result = useSWR<HistoryRun[], Error>(apiKeys.history, () => historyStore().listRuns());
   const { mutate } = result;
   useEffect(() => historyStore().subscribe(() => void mutate()), [mutate]);
   return result;

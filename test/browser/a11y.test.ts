@@ -6,8 +6,9 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { transitionsFinished } from "./console-support";
 
 const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
 const CARD = "6006491000000001";
@@ -150,9 +151,7 @@ describe("accessibility (axe-core): no violations on any page, light and dark", 
             document.documentElement.classList.toggle("dark", dark);
             document.documentElement.style.colorScheme = dark ? "dark" : "light";
           }, scheme === "dark");
-          await page.waitForTimeout(400); // colour transitions settle: not an assertion on timing
-          const name = `a11y-${route === "/" ? "home" : route.slice(1).replace(/\W+/g, "-")}-${scheme}`;
-          await page.screenshot({ path: screenshotPath(name), fullPage: true });
+          await transitionsFinished(page); // axe reads colours as they end up, not mid-transition
           expect(describeViolations(await axeViolations(page)).join("\n")).toBe("");
         } finally {
           await page.close();

@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
@@ -17,20 +17,6 @@ let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-
-async function setDark(target: Page, dark: boolean) {
-  await target.evaluate((on) => document.documentElement.classList.toggle("dark", on), dark);
-  // Lets colour transitions finish before a screenshot; nothing is asserted on time.
-  await target.waitForTimeout(400);
-}
-
-async function screenshotBoth(target: Page, name: string) {
-  for (const dark of [false, true]) {
-    await setDark(target, dark);
-    await target.screenshot({ path: screenshotPath(`${name}-${dark ? "dark" : "light"}`), fullPage: true });
-  }
-  await setDark(target, false);
-}
 
 /** Text of a spec-table cell: the row is a behaviour, the column 0–4 (behaviour, spec, live, spec, live). */
 async function specCell(target: Page, rowId: string, column: number): Promise<string> {
@@ -115,7 +101,6 @@ describe("compare page", () => {
     expect(await page.locator("main").innerText()).toContain("600649******0001");
     // Both runs and the lookup were saved to history.
     await expect.poll(() => historyCount(page)).toBe(before + 3);
-    await screenshotBoth(page, "compare-run-both");
   });
 
   it("rejects a card number that is not 12 to 19 digits, without calling the API", async () => {
@@ -184,7 +169,6 @@ describe("compare page", () => {
     // Two runs made one after the other always differ in started_at (durations may happen to be equal).
     expect(await fields.locator("tr[data-field='record.started_at']").count()).toBe(1);
     await page.getByLabel("Show volatile fields").uncheck();
-    await screenshotBoth(page, "compare-diff");
   });
 
   it("two runs of the same inquiry match apart from volatile fields", async () => {

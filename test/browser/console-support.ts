@@ -133,3 +133,10 @@ export async function connectWithDemoCredentials(page: Page, consoleUrl: string)
     "session",
   );
 }
+
+/** Resolves when every running CSS transition and animation has finished (e.g. after a theme change). */
+export async function transitionsFinished(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
+}

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
 
@@ -20,15 +20,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let exportFile = "";
-
-async function screenshotBoth(target: Page, name: string) {
-  for (const dark of [false, true]) {
-    await target.evaluate((on) => document.documentElement.classList.toggle("dark", on), dark);
-    await target.waitForTimeout(400); // colour transitions settle before the screenshot
-    await target.screenshot({ path: screenshotPath(`${name}-${dark ? "dark" : "light"}`), fullPage: true });
-  }
-  await target.evaluate(() => document.documentElement.classList.remove("dark"));
-}
 
 const rows = () => page.getByTestId("history-table").locator("tbody tr");
 
@@ -74,7 +65,7 @@ describe("history page", () => {
     await runBoth(INACTIVE_CARD);
     await page.goto(`${server.url}/history`);
     await expect.poll(rowCount).toBe(6);
-    expect(await page.getByTestId("history-count").innerText()).toBe("6 runs");
+    expect(await page.getByTestId("history-count").innerText()).toBe("6 runs kept · showing 6");
     const text = await page.getByTestId("history-table").innerText();
     expect(text).toContain("600649******0001");
     expect(text).toContain("600649******0027");
@@ -85,7 +76,6 @@ describe("history page", () => {
     expect(text).toMatch(/approved · 25\.00/);
     // Newest first: the inactive card's runs come before the active card's.
     expect(await rows().first().innerText()).toContain("600649******0027");
-    await screenshotBoth(page, "history");
   });
 
   it("filters by operation, environment, card last 4 and status, and keeps them in the URL", async () => {
@@ -99,7 +89,7 @@ describe("history page", () => {
     await page.getByLabel("Card last 4").fill("0027");
     await expect.poll(rowCount).toBe(1);
     expect(await rows().first().innerText()).toMatch(/Gift Balance Inquiry[\s\S]*600649\*{6}0027/);
-    expect(await page.getByTestId("history-count").innerText()).toBe("1 of 6 runs");
+    expect(await page.getByTestId("history-count").innerText()).toBe("1 of 6 runs match · showing 1");
 
     await page.getByRole("button", { name: "Reset filters" }).first().click();
     await expect.poll(rowCount).toBe(6);
@@ -134,7 +124,6 @@ describe("history page", () => {
     expect(text).toContain("201 Created");
     expect(text).toContain("/transaction/v1/gift/balance-inquiry");
     expect(page.url()).toMatch(/run=/);
-    await page.screenshot({ path: screenshotPath("history-open-light"), fullPage: false });
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "hidden" });
     expect(page.url()).not.toMatch(/run=/);
@@ -186,7 +175,6 @@ describe("history page", () => {
     expect(text).toContain("409 Conflict");
     expect(text).toMatch(/Request Id was already used/);
     expect(text).toContain("duplicate_request_id");
-    await page.screenshot({ path: screenshotPath("history-replay-409-light") });
     await dialog.getByRole("button", { name: "Close" }).click();
 
     await expect.poll(rowCount).toBe(7);
@@ -204,7 +192,6 @@ describe("history page", () => {
     expect(await dialog.getByTestId("replay-result").innerText()).toContain("200 OK");
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect.poll(rowCount).toBe(8);
-    await screenshotBoth(page, "history-with-replays");
   });
 
   it("clears only after confirmation, then imports the export back", async () => {

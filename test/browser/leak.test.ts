@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { waitFor } from "./console-support";
 
@@ -289,7 +289,6 @@ describe("no secret, token or full card number reaches the browser or the server
       await page.goto(`${server.url}${route}`);
       await page.waitForLoadState("networkidle");
     }
-    await page.screenshot({ path: screenshotPath("leak-final-page"), fullPage: true });
     storage.push(...(await dumpBrowserStorage(page)));
     await Promise.all(pendingCaptures);
   });

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CLIENTS, TEST_CARDS } from "@/lib/sandbox/fixtures";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -50,10 +50,7 @@ describe("sandbox page and mount, default configuration", () => {
     expect(text).toContain("demo-secret");
     expect(text).toContain("Answers after 0.3 seconds.");
     expect(text).toContain("Where the specification is silent");
-
-    await page.screenshot({ path: screenshotPath("sandbox-page"), fullPage: true });
     await page.evaluate(() => document.documentElement.classList.add("dark"));
-    await page.screenshot({ path: screenshotPath("sandbox-page-dark"), fullPage: true });
     await context.close();
   });
 

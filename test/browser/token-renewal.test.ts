@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations } from "./console-support";
 
@@ -73,13 +73,11 @@ describe("token renewal after a 401", () => {
     const result = page.getByRole("region", { name: "Gift Balance Inquiry" });
     await result.getByText("✓ Approved").waitFor();
     await result.getByText("Token renewed after a 401").waitFor();
-    await page.screenshot({ path: screenshotPath("token-renewed-after-401-inquiry"), fullPage: true });
 
     await page.goto(`${server.url}/token`);
     const events = page.getByRole("region", { name: "Token events" });
     await events.getByText("Renewed after a 401").waitFor();
     await expect.poll(async () => (await fingerprint.textContent())?.trim()).not.toBe(before);
     expect((await axeViolations(page)).join("\n")).toBe("");
-    await page.screenshot({ path: screenshotPath("token-renewed-after-401-token"), fullPage: true });
   });
 });

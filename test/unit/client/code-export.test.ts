@@ -22,54 +22,89 @@ interface CapturedFetch {
   init: { method: string; headers: Record<string, string>; body?: string };
 }
 
-/** Evaluates a fetch snippet with a stub `fetch` and returns what it was called with. */
-async function runFetchSnippet(snippet: string): Promise<CapturedFetch> {
-  let captured: CapturedFetch | undefined;
+/** Evaluates a fetch snippet with a stub `fetch` and the given environment; returns the calls it made. */
+async function runFetchSnippet(
+  snippet: string,
+  env: Record<string, string> = {},
+): Promise<CapturedFetch & { calls: CapturedFetch[] }> {
+  const calls: CapturedFetch[] = [];
   const fakeFetch = async (url: string, init: CapturedFetch["init"]) => {
-    captured = { url, init };
-    return { status: 201, text: async () => "{}" };
+    calls.push({ url, init });
+    const token = { data: { attributes: { access_token: "fetched-token" } } };
+    return { ok: true, status: 201, text: async () => "{}", json: async () => token };
   };
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     ...args: string[]
   ) => (...values: unknown[]) => Promise<void>;
-  await new AsyncFunction("fetch", "console", snippet)(fakeFetch, { log: () => {} });
-  if (!captured) throw new Error("fetch was not called");
-  return captured;
+  await new AsyncFunction("fetch", "console", "process", snippet)(fakeFetch, { log: () => {} }, { env });
+  const last = calls.at(-1);
+  if (!last) throw new Error("fetch was not called");
+  return { ...last, calls };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const TOKEN_TARGET = {
+  url: "http://localhost:3000/sandbox/reporting/v1/auth/token",
+  clientId: "demo-client",
+};
+
 describe("copy as cURL", () => {
-  it("replays method, URL, headers and body, with the token as a shell variable", () => {
-    const args = curlArguments(exchangeToCurl(giftExchange()), { ACCESS_TOKEN: "tok-123" });
-    expect(args.slice(0, 3)).toEqual([
+  it("replays method, URL, headers and body, with the token from $ACCESS_TOKEN", () => {
+    const args = curlArguments(exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD }), {
+      ACCESS_TOKEN: "tok-123",
+    });
+    expect(args.slice(0, 5)).toEqual([
+      "-sS",
+      "-i",
       "-X",
       "POST",
       "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",
     ]);
     expect(args).toContain("Authorization: Bearer tok-123");
-    expect(args).toContain("X-Request-Id: 6b4b7b38-1d47-4a0e-9f1e-1d0f3e0c6a11");
     expect(args).toContain("Content-Type: application/json");
     const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as { data: { card_number: string } };
-    expect(body.data.card_number).toBe(MASKED_CARD);
+    expect(body.data.card_number).toBe(FULL_CARD);
   });
 
-  it("writes $ACCESS_TOKEN literally, never a token, and masks the card by default", () => {
+  it("sends a fresh Request Id on every run, never the recorded one", () => {
+    const run = () =>
+      curlArguments(exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD }), { ACCESS_TOKEN: "t" })
+        .find((arg) => arg.startsWith("X-Request-Id: "))!
+        .slice("X-Request-Id: ".length);
+    const [first, second] = [run(), run()];
+    expect(first).toMatch(UUID);
+    expect(second).toMatch(UUID);
+    expect(first).not.toBe(second);
+    expect(first).not.toBe("6b4b7b38-1d47-4a0e-9f1e-1d0f3e0c6a11");
+  });
+
+  it("never sends the masked card: it reads $CARD_NUMBER when the typed number is not given", () => {
     const snippet = exchangeToCurl(giftExchange());
-    expect(snippet).toContain('-H "Authorization: Bearer $ACCESS_TOKEN"');
-    expect(snippet).not.toContain("[redacted]");
-    expect(snippet).not.toContain(FULL_CARD);
+    expect(snippet).toContain("CARD_NUMBER");
+    expect(snippet).toContain(MASKED_CARD); // named in the comment, so the user knows which card
+    const args = curlArguments(snippet, { ACCESS_TOKEN: "t", CARD_NUMBER: FULL_CARD });
+    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as { data: { card_number: string } };
+    expect(body.data.card_number).toBe(FULL_CARD);
   });
 
-  it("includes the full card number only on opt-in, and only when it matches the recorded mask", () => {
+  it("stops with a message when a variable is missing, before calling curl", () => {
+    expect(() => curlArguments(exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD }))).toThrow(
+      /set ACCESS_TOKEN/,
+    );
+  });
+
+  it("includes the typed card number only when it matches the recorded mask", () => {
     expect(exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD })).toContain(FULL_CARD);
     const other = exchangeToCurl(giftExchange(), { fullCardNumber: "6006491000000019" });
     expect(other).not.toContain("6006491000000019");
-    expect(other).toContain(MASKED_CARD);
   });
 
   it("quotes values so that the shell expands nothing else", () => {
     const exchange = giftExchange();
     exchange.request.headers["X-Note"] = `it's $(whoami) \`id\` "quoted"`;
-    const args = curlArguments(exchangeToCurl(exchange));
+    const args = curlArguments(exchangeToCurl(exchange, { fullCardNumber: FULL_CARD }), {
+      ACCESS_TOKEN: "t",
+    });
     expect(args).toContain(`X-Note: it's $(whoami) \`id\` "quoted"`);
     expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
   });
@@ -86,29 +121,55 @@ describe("copy as cURL", () => {
       grant_type: "client_credentials",
     });
   });
+
+  it("with the token request, asks for CLIENT_SECRET and no ACCESS_TOKEN", () => {
+    const snippet = exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD, token: TOKEN_TARGET });
+    expect(snippet).toContain(TOKEN_TARGET.url);
+    expect(snippet).toContain("CLIENT_SECRET");
+    expect(snippet).not.toContain("Needs ACCESS_TOKEN");
+  });
 });
 
 describe("copy as fetch", () => {
-  it("is valid JavaScript that calls fetch with the recorded request and $ACCESS_TOKEN", async () => {
-    const { url, init } = await runFetchSnippet(exchangeToFetch(giftExchange()));
+  it("calls fetch with the recorded request, the token from process.env and a fresh Request Id", async () => {
+    const snippet = exchangeToFetch(giftExchange(), { fullCardNumber: FULL_CARD });
+    expect(snippet).not.toContain("$ACCESS_TOKEN");
+    const { url, init } = await runFetchSnippet(snippet, { ACCESS_TOKEN: "tok-env" });
     expect(url).toBe("http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry");
     expect(init.method).toBe("POST");
-    expect(init.headers.Authorization).toBe("Bearer $ACCESS_TOKEN");
-    expect(init.headers["X-Request-Id"]).toBe("6b4b7b38-1d47-4a0e-9f1e-1d0f3e0c6a11");
+    expect(init.headers.Authorization).toBe("Bearer tok-env");
+    expect(init.headers["X-Request-Id"]).toMatch(UUID);
+    expect(init.headers["X-Request-Id"]).not.toBe("6b4b7b38-1d47-4a0e-9f1e-1d0f3e0c6a11");
     const body = JSON.parse(init.body ?? "") as { data: { card_number: string; originator: object } };
-    expect(body.data.card_number).toBe(MASKED_CARD);
+    expect(body.data.card_number).toBe(FULL_CARD);
     expect(body.data.originator).toEqual({ location_id: "store-1" });
   });
 
-  it("includes the full card number only on opt-in", async () => {
-    expect(exchangeToFetch(giftExchange())).not.toContain(FULL_CARD);
-    const { init } = await runFetchSnippet(exchangeToFetch(giftExchange(), { fullCardNumber: FULL_CARD }));
+  it("reads CARD_NUMBER from process.env when the typed number is not given, never the masked one", async () => {
+    const snippet = exchangeToFetch(giftExchange());
+    expect(snippet).not.toContain(FULL_CARD);
+    const { init } = await runFetchSnippet(snippet, { ACCESS_TOKEN: "t", CARD_NUMBER: FULL_CARD });
     expect(JSON.parse(init.body ?? "")).toMatchObject({ data: { card_number: FULL_CARD } });
+    await expect(runFetchSnippet(snippet, { ACCESS_TOKEN: "t" })).rejects.toThrow(/CARD_NUMBER/);
   });
 
-  it("uses $CLIENT_SECRET for a token request", async () => {
-    const { init } = await runFetchSnippet(exchangeToFetch(tokenExchange()));
-    expect(JSON.parse(init.body ?? "")).toMatchObject({ client_secret: "$CLIENT_SECRET" });
+  it("uses process.env.CLIENT_SECRET for a token request", async () => {
+    const { init } = await runFetchSnippet(exchangeToFetch(tokenExchange()), { CLIENT_SECRET: "s3" });
+    expect(JSON.parse(init.body ?? "")).toMatchObject({ client_secret: "s3" });
+  });
+
+  it("with the token request, fetches the token first and uses it", async () => {
+    const snippet = exchangeToFetch(giftExchange(), { fullCardNumber: FULL_CARD, token: TOKEN_TARGET });
+    const { calls } = await runFetchSnippet(snippet, { CLIENT_SECRET: "s3" });
+    expect(calls.map((call) => call.url)).toEqual([
+      TOKEN_TARGET.url,
+      "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",
+    ]);
+    expect(JSON.parse(calls[0]!.init.body ?? "")).toMatchObject({
+      client_id: "demo-client",
+      client_secret: "s3",
+    });
+    expect(calls[1]!.init.headers.Authorization).toBe("Bearer fetched-token");
   });
 });
 

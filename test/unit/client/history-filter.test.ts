@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import {
+  lastFourDigits,
   EMPTY_FILTERS,
   filterRuns,
   filtersFromSearch,
@@ -95,10 +96,19 @@ describe("filters in the URL", () => {
     ).toEqual({
       operation: "",
       environment: "",
-      cardLast4: "1234",
+      cardLast4: "2345",
       status: "",
     });
     expect(filtersToSearch(EMPTY_FILTERS, params).toString()).toBe("run=abc");
+  });
+});
+
+describe("lastFourDigits", () => {
+  it("keeps the last 4 of a pasted full card number, whatever its separators", () => {
+    expect(lastFourDigits("6006491000000035")).toBe("0035");
+    expect(lastFourDigits("6006 4910 0000 0035")).toBe("0035");
+    expect(lastFourDigits("600649******0035")).toBe("0035");
+    expect(lastFourDigits("35")).toBe("35");
   });
 });
 

@@ -97,6 +97,41 @@ describe("history store", () => {
     expect(await other.listRuns()).toEqual(await store.listRuns());
   });
 
+  it("exports only the runs it is given (the filtered view), and every run by default", async () => {
+    await store.addRun({ exchange: tokenExchange() });
+    const gift = await store.addRun({ exchange: giftExchange() });
+    const filtered = JSON.parse(await store.exportRuns([gift])) as { runs: Array<{ id: string }> };
+    expect(filtered.runs.map((run) => run.id)).toEqual([gift.id]);
+    const all = JSON.parse(await store.exportRuns()) as { runs: unknown[] };
+    expect(all.runs).toHaveLength(2);
+  });
+
+  it("lists every run, beyond 500", async () => {
+    const runs = Array.from({ length: 620 }, (_, index) =>
+      giftExchange({
+        id: `bulk-${index}`,
+        started_at: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString(),
+      }),
+    );
+    const document = JSON.parse(await store.exportRuns()) as Record<string, unknown>;
+    const imported = await store.importRuns(
+      JSON.stringify({
+        ...document,
+        runs: runs.map((exchange) => ({
+          id: exchange.id,
+          started_at: exchange.started_at,
+          saved_at: exchange.started_at,
+          exchange,
+          card: null,
+          location_id: null,
+          token: null,
+        })),
+      }),
+    );
+    expect(imported).toEqual({ imported: 620 });
+    expect(await store.listRuns()).toHaveLength(620);
+  });
+
   it("masks and redacts again what it imports", async () => {
     await store.addRun({ exchange: giftExchange() });
     const document = JSON.parse(await store.exportRuns()) as {

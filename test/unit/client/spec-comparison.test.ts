@@ -224,6 +224,24 @@ describe("buildSpecComparison", () => {
     expect(comparison.giftCheck.message).toMatch(/Gift Balance Inquiry did not succeed \(500 server_error\)/);
   });
 
+  it("takes history and findability of a gift run whose body is not JSON from the lookup (one source of truth)", () => {
+    const notJsonGift = record("gift_balance_inquiry", 201, "<html>not json</html>", {
+      bodyIsText: true,
+      request_id: "req-unread",
+    });
+    const found = { found: true, status: 200, transaction_id: "txn-found" };
+    const rows = buildSpecComparison(notJsonGift, null, { lookup: found }).rows;
+    for (const id of ["history", "request_id"] as const) {
+      const row = rows.find((candidate) => candidate.id === id)!;
+      expect(row.gift.verdict).toBe("pass");
+      expect(row.gift.live).toContain("txn-found");
+    }
+    const missing = buildSpecComparison(notJsonGift, null, {
+      lookup: { found: false, status: 404, transaction_id: null },
+    }).rows;
+    expect(missing.find((row) => row.id === "history")!.gift.verdict).toBe("fail");
+  });
+
   it("shows 'not run' for a missing side", () => {
     const comparison = buildSpecComparison(gift(), null);
     expect(

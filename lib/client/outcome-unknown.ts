@@ -1,0 +1,74 @@
+/**
+ * A Gift Balance Inquiry the console sent but got no answer for (504 upstream_timeout, 502
+ * upstream_unreachable / upstream_tls_error): the upstream may or may not have recorded a transaction. History
+ * keeps it as a record with status 0 ("no answer") and the Request Id sent, so that it can be looked up or
+ * retried with the same id later, instead of vanishing.
+ */
+import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
+import { maskCardNumber } from "./card-mask";
+import type { ApiClientError } from "./fetcher";
+
+/** The status of a record that got no answer. */
+export const NO_ANSWER_STATUS = 0;
+
+export function isOutcomeUnknown(exchange: ExchangeRecord): boolean {
+  return exchange.response.status === NO_ANSWER_STATUS;
+}
+
+/** The Request Id the console sent, as the 502/504 error's details name it. */
+export function requestIdOfError(error: ApiClientError): string | null {
+  const details = error.details as { request_id?: unknown } | undefined;
+  return typeof details?.request_id === "string" ? details.request_id : null;
+}
+
+/** True for the errors after which the upstream may have acted: it was called, and did not answer. */
+export function isNoAnswerError(error: ApiClientError): boolean {
+  return error.status === 502 || error.status === 504;
+}
+
+export function outcomeUnknownRecord({
+  input,
+  requestId,
+  error,
+  environment,
+  startedAt,
+  durationMs,
+  url,
+}: {
+  input: GiftBalanceInquiryInput;
+  requestId: string;
+  error: ApiClientError;
+  environment: EnvironmentName;
+  startedAt: Date;
+  durationMs: number;
+  /** The console route the browser called (the upstream address is the server's). */
+  url: string;
+}): ExchangeRecord {
+  return {
+    id: `outcome-unknown-${requestId}-${startedAt.getTime()}`,
+    operation: "gift_balance_inquiry",
+    environment,
+    started_at: startedAt.toISOString(),
+    duration_ms: Math.round(durationMs),
+    request_id: requestId,
+    request: {
+      method: "POST",
+      url,
+      headers: { "X-Request-Id": requestId },
+      body: {
+        data: {
+          entry_mode: input.entry_mode ?? "keyed",
+          card_number: maskCardNumber(input.card_number),
+          pin_mode: input.pin_mode ?? "none",
+          originator: { location_id: input.location_id },
+        },
+      },
+    },
+    response: {
+      status: NO_ANSWER_STATUS,
+      headers: {},
+      body: { error: { code: error.code, message: error.message } },
+    },
+    token_events: [],
+  };
+}

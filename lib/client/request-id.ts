@@ -1,0 +1,14 @@
+/**
+ * The browser makes the Request Id of a Gift Balance Inquiry (spec §8): once per submission, so that a
+ * retry of the same submission after "no answer" can send the same id and never records a second transaction.
+ */
+
+/** A version 4 UUID. `crypto.randomUUID` exists only in secure contexts; getRandomValues exists everywhere. */
+export function newRequestId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
