@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// expect.poll waits for what a user would see; on a loaded 2-core machine a page can take seconds to show it.
+const expectOptions = { poll: { timeout: 15_000, interval: 50 } };
+
 const root = fileURLToPath(new URL(".", import.meta.url));
 const alias = {
   "@/": `${root}/`,
@@ -23,6 +26,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
+          expect: expectOptions,
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
@@ -33,6 +37,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "browser",
+          expect: expectOptions,
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           // One Chromium and one console server at a time on a 2-core machine.
