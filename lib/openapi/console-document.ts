@@ -3,6 +3,7 @@
  * Request bodies and parameters come from the zod schemas the routes validate with (lib/api/contracts.ts),
  * responses from lib/openapi/console-schemas.ts and lib/auth/me.ts.
  */
+import { z } from "zod";
 import {
   balanceInquiryInputSchema,
   credentialsInputSchema,
@@ -121,6 +122,11 @@ const PATHS = {
     post: {
       operationId: "requestToken",
       summary: "Request a new token now: its metadata (never the token) and the exchange record",
+      requestBody: {
+        required: false,
+        description: "Empty, or `{}` (still sent as application/json).",
+        content: jsonContent(jsonSchema(z.object({}).strict(), "input")),
+      },
       responses: { "200": ok("The upstream answered.", "TokenResult"), ...ERRORS, ...UPSTREAM_ERRORS },
     },
   },
