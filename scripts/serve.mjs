@@ -135,19 +135,20 @@ const SHUTDOWN_GRACE_MS =
   Number(process.env.SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.SHUTDOWN_GRACE_MS) : 8000;
 let allCallsFinished = () => {};
 
+/** One JSON line at info level, like the console's pino logs. */
+function log(fields) {
+  console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields }));
+}
+
 async function drain(signal) {
   if (draining) return;
   draining = true;
-  console.log(
-    JSON.stringify({
-      level: 30,
-      time: new Date().toISOString(),
-      signal,
-      in_flight: inFlight,
-      grace_ms: SHUTDOWN_GRACE_MS,
-      msg: "shutting down: no new connections; finishing the calls in flight",
-    }),
-  );
+  log({
+    signal,
+    in_flight: inFlight,
+    grace_ms: SHUTDOWN_GRACE_MS,
+    msg: "shutting down: no new connections; finishing the calls in flight",
+  });
   // Stops listening at once (new connections are refused) and closes idle keep-alive connections.
   server.close();
   server.closeIdleConnections();
@@ -163,10 +164,13 @@ async function drain(signal) {
   // lib/db registers its closer here when the process opened a database (PGlite flushes and unlocks
   // DATA_DIR; the PostgreSQL pool ends its connections).
   const closeDatabases = globalThis[Symbol.for("card-services-console.close-databases")];
-  try {
-    if (typeof closeDatabases === "function") await closeDatabases();
-  } catch (error) {
-    console.error("[serve] closing the database failed:", error);
+  if (typeof closeDatabases === "function") {
+    try {
+      await closeDatabases();
+      log({ msg: "database closed" });
+    } catch (error) {
+      console.error("[serve] closing the database failed:", error);
+    }
   }
   process.exit(0);
 }
