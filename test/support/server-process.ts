@@ -46,7 +46,9 @@ export async function startServerProcess(options: StartOptions): Promise<ServerP
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code: number | null) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code: number | null) => resolve(code)),
+  );
 
   const deadline = Date.now() + 60_000;
   for (;;) {
