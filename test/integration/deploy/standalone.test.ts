@@ -77,6 +77,15 @@ describe("the standalone server (node .next/standalone/server.js)", () => {
     const script = html.match(/\/_next\/static\/[^"']+\.js/)?.[0];
     expect(script).toBeDefined();
     expect((await fetch(`${server.url}${script}`)).status).toBe(200);
+    // The sandbox page links its OpenAPI document for API clients to import by URL.
+    const sandboxPage = await (await fetch(`${server.url}/sandbox`)).text();
+    const link = sandboxPage.match(
+      /<a[^>]*href="([^"]+)"[^>]*>Import into Postman \/ Insomnia \/ Bruno<\/a>/,
+    )?.[1];
+    expect(link).toBe(`${server.url}/sandbox/openapi.json`);
+    const imported = await fetch(link!);
+    expect(imported.status).toBe(200);
+    expect(await imported.json()).toMatchObject({ openapi: "3.1.0", servers: [{ url: "/sandbox" }] });
     const robots = await fetch(`${server.url}/robots.txt`);
     expect(robots.status).toBe(200);
     expect(await robots.text()).toContain("Disallow: /");
