@@ -20,6 +20,14 @@ const nextConfig = {
   poweredByHeader: false,
   // Loaded from node_modules at runtime rather than bundled: pino spawns worker threads, PGlite loads its wasm and data files.
   serverExternalPackages: ["pino", "@electric-sql/pglite"],
+  // A self-contained server folder (<distDir>/standalone) for the container image; scripts/standalone.mjs
+  // then puts our own server (scripts/serve.mjs) and the static files in it.
+  output: "standalone",
+  // Read at runtime from files, so not found by tracing imports: the SQL migrations (lib/db/migrate.ts) and
+  // PGlite's wasm and data files (loaded by URL relative to its module).
+  outputFileTracingIncludes: {
+    "/**": ["./db/migrations/**/*", "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}"],
+  },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

@@ -1,12 +1,14 @@
-// Runs `next build` when there is no production build or when a source file is newer than it.
+// Runs the production build (`next build`, then scripts/standalone.mjs) when there is no build or when a
+// source file is newer than it.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { completeStandalone } from "./standalone.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-const sources = ["app", "components", "lib", "public"];
+const sources = ["app", "components", "lib", "public", "db"];
 const files = [
   "next.config.js",
   "proxy.ts",
@@ -15,6 +17,9 @@ const files = [
   "postcss.config.mjs",
   "package.json",
   "tsconfig.json",
+  "scripts/serve.mjs",
+  "scripts/standalone.mjs",
+  "scripts/healthcheck.mjs",
 ];
 
 function newestMtime(entry) {
@@ -33,19 +38,23 @@ export function needsBuild() {
   return newest > built;
 }
 
+/** `next build`, then the standalone folder completed; returns the exit status. */
+export async function build(env = process.env) {
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) return result.status ?? 1;
+  await completeStandalone(env.NEXT_DIST_DIR || ".next");
+  return 0;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (needsBuild()) {
     console.log("[ensure-build] building the console (next build)…");
-    const result = spawnSync(
-      process.execPath,
-      [path.join(root, "node_modules/next/dist/bin/next"), "build"],
-      {
-        cwd: root,
-        stdio: "inherit",
-        env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-      },
-    );
-    if (result.status !== 0) process.exit(result.status ?? 1);
+    const status = await build();
+    if (status !== 0) process.exit(status);
   } else {
     console.log("[ensure-build] production build is current");
   }

@@ -1,21 +1,45 @@
 // The console's production server: Next's request handler behind a plain Node HTTP server that we own, for
-// two reasons Next's `next start` cannot serve:
+// reasons Next's `next start` (and the standalone output's generated server.js) cannot serve:
 // - route handlers must know the real peer (socket) address to decide whether X-Forwarded-* are believed
 //   (TRUSTED_PROXIES); Next only fills X-Forwarded-For when the client did not send one. This server
 //   overwrites `x-csc-peer-address` with the socket's address on every request (lib/http/peer-address.ts);
 //   X-Forwarded-* from any other peer are removed before Next sees them;
-// - it listens on HOSTNAME as lib/config resolves it (loopback by default when AUTH_MODE is none).
+// - it listens on HOSTNAME as lib/config resolves it (loopback by default when AUTH_MODE is none);
+// - on SIGTERM it drains: stops accepting, lets in-flight calls finish (bounded), closes the database, exits 0.
+// It runs from the repository (scripts/serve.mjs, `npm start`) and, copied by scripts/standalone.mjs, as the
+// standalone output's server (`node .next/standalone/server.js`, the container image). Both start Next the
+// way the generated standalone server.js does: with the configuration the build recorded
+// (<distDir>/required-server-files.json), so next.config.js is not needed at runtime.
 // Environment files are loaded first, as `next start` does: .env.production.local, .env.local,
 // .env.production, .env (already-set variables win).
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const here = path.dirname(fileURLToPath(import.meta.url));
+// scripts/serve.mjs → the repository; <distDir>/standalone/serve.mjs → the standalone folder.
+const root = path.basename(here) === "scripts" ? path.resolve(here, "..") : here;
+// Relative paths (DATA_DIR, db/migrations) resolve against the application folder, wherever we were started.
+process.chdir(root);
 nextEnv.loadEnvConfig(root, false, { info: () => {}, error: (...args) => console.error(...args) });
 process.env.NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+let builtConfig;
+try {
+  builtConfig = JSON.parse(
+    readFileSync(path.join(root, distDir, "required-server-files.json"), "utf8"),
+  ).config;
+} catch {
+  console.error(`[serve] no production build in ${path.join(root, distDir)}: run \`npm run build\` first.`);
+  process.exit(1);
+}
+// What the generated standalone server.js does: Next then uses this configuration instead of loading
+// next.config.js (absent from the standalone folder), and does not warn that `next start` is unsupported.
+process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(builtConfig);
 
 const PEER_ADDRESS_HEADER = "x-csc-peer-address";
 const FORWARDED_HEADERS = [
@@ -66,7 +90,21 @@ function refuseMethod(request, response) {
   );
 }
 
+// Calls still being answered; a draining server waits for them (bounded by SHUTDOWN_GRACE_MS).
+let inFlight = 0;
+let draining = false;
+
 const server = createServer((request, response) => {
+  inFlight += 1;
+  response.once("close", () => {
+    inFlight -= 1;
+    // While draining, a keep-alive connection whose call just ended must not wait for another one.
+    if (draining) {
+      server.closeIdleConnections();
+      if (inFlight === 0) allCallsFinished();
+    }
+  });
+  if (draining) response.setHeader("connection", "close");
   if (UNSUPPORTED_METHODS.has(request.method ?? "")) return refuseMethod(request, response);
   const peer = request.socket.remoteAddress ?? "";
   request.headers[PEER_ADDRESS_HEADER] = peer;
@@ -91,9 +129,50 @@ server.on("error", (error) => {
   console.error(`[serve] cannot listen on ${config.hostname}:${config.port}:`, error.message);
   process.exit(1);
 });
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 3000).unref();
-  });
+
+// Below the 10 s a container runtime waits between SIGTERM and SIGKILL by default.
+const SHUTDOWN_GRACE_MS =
+  Number(process.env.SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.SHUTDOWN_GRACE_MS) : 8000;
+let allCallsFinished = () => {};
+
+/** One JSON line at info level, like the console's pino logs. */
+function log(fields) {
+  console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields }));
 }
+
+async function drain(signal) {
+  if (draining) return;
+  draining = true;
+  log({
+    signal,
+    in_flight: inFlight,
+    grace_ms: SHUTDOWN_GRACE_MS,
+    msg: "shutting down: no new connections; finishing the calls in flight",
+  });
+  // Stops listening at once (new connections are refused) and closes idle keep-alive connections.
+  server.close();
+  server.closeIdleConnections();
+  const finished = await new Promise((resolve) => {
+    if (inFlight === 0) return resolve(true);
+    allCallsFinished = () => resolve(true);
+    setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS).unref();
+  });
+  if (!finished) {
+    console.error(`[serve] ${inFlight} call(s) still running after ${SHUTDOWN_GRACE_MS} ms: closing them.`);
+    server.closeAllConnections();
+  }
+  // lib/db registers its closer here when the process opened a database (PGlite flushes and unlocks
+  // DATA_DIR; the PostgreSQL pool ends its connections).
+  const closeDatabases = globalThis[Symbol.for("card-services-console.close-databases")];
+  if (typeof closeDatabases === "function") {
+    try {
+      await closeDatabases();
+      log({ msg: "database closed" });
+    } catch (error) {
+      console.error("[serve] closing the database failed:", error);
+    }
+  }
+  process.exit(0);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void drain(signal));

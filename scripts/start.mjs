@@ -1,18 +1,17 @@
 // `npm start`: builds when there is no current build, then serves the console (scripts/serve.mjs: PORT,
 // HOSTNAME, .env files loaded as Next does).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { needsBuild } from "./ensure-build.mjs";
+import { build, needsBuild } from "./ensure-build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
 if (needsBuild()) {
   console.log("[start] no current production build: running next build first…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, stdio: "inherit", env });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = await build(env);
+  if (status !== 0) process.exit(status);
 }
 
 const server = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {

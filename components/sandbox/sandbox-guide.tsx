@@ -309,6 +309,16 @@ export function SandboxGuide({
               text={`Against \`npm run sandbox\`, set \`BASE=${standaloneUrl}\` instead. Find the transaction again with \`curl -sS "$BASE${SANDBOX_PATHS.transactionByRequestId.replace("{request_id}", "<X-Request-Id>")}" -H "Authorization: Bearer $TOKEN"\`.`}
             />
           </p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            <a
+              href={`${mountedUrl}/openapi.json`}
+              className="font-medium text-indigo-700 underline dark:text-indigo-300"
+            >
+              Import into Postman / Insomnia / Bruno
+            </a>
+            : their import takes this OpenAPI 3.1 document&apos;s URL,{" "}
+            <InlineCode text={`\`${mountedUrl}/openapi.json\``} />.
+          </p>
         </div>
       </Panel>
 

@@ -32,7 +32,8 @@ export const tokenResponseSchema = z.object({
     type: z.literal("oauth-token"),
     attributes: z.object({
       access_token: accessToken,
-      token_type: z.string().regex(/^bearer$/i, "must be Bearer"),
+      // Spelled out rather than /i: JSON Schema patterns (lib/openapi) carry no flags.
+      token_type: z.string().regex(/^[Bb][Ee][Aa][Rr][Ee][Rr]$/, "must be Bearer"),
       expires_in: expiresIn.int(),
       scope,
     }),

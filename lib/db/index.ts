@@ -56,6 +56,9 @@ export async function closeDatabases(): Promise<void> {
   await Promise.all(all.map(async (handle) => (await handle.catch(() => null))?.close()));
 }
 
+// scripts/serve.mjs closes the database on SIGTERM through this slot: it cannot import this (bundled) module.
+(globalThis as Record<symbol, unknown>)[Symbol.for("card-services-console.close-databases")] = closeDatabases;
+
 export function storageSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StorageSettings {
   return { databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR || undefined };
 }

@@ -25,6 +25,10 @@ const journalSchema = z.object({
   entries: z.array(z.object({ idx: z.number(), tag: z.string().regex(/^[\w-]+$/) })),
 });
 
+/**
+ * db/migrations of the application folder: the server (scripts/serve.mjs, in the repository or in the
+ * standalone output) makes that folder the working directory before Next starts, wherever it was launched from.
+ */
 export function defaultMigrationsDir(): string {
   return path.join(process.cwd(), "db", "migrations");
 }
@@ -35,9 +39,14 @@ export interface Migration {
 }
 
 export async function readMigrations(migrationsDir = defaultMigrationsDir()): Promise<Migration[]> {
-  const journal = journalSchema.parse(
-    JSON.parse(await readFile(path.join(migrationsDir, "meta", "_journal.json"), "utf8")),
-  );
+  const journalFile = path.join(migrationsDir, "meta", "_journal.json");
+  const journalText = await readFile(journalFile, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `cannot read the database migrations (${journalFile}: ${error.code ?? error.message}); ` +
+        "db/migrations must ship next to the server",
+    );
+  });
+  const journal = journalSchema.parse(JSON.parse(journalText));
   const entries = [...journal.entries].sort((a, b) => a.idx - b.idx);
   return Promise.all(
     entries.map(async ({ tag }) => ({

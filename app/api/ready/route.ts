@@ -1,20 +1,34 @@
-// GET /api/ready: 200 when the database answers and has every migration; 503 in the error shape otherwise.
+// GET /api/ready: 200 when the configuration fits a deployment and the database answers with every migration;
+// 503 in the error shape, listing every reason, otherwise.
 import type { ErrorBody } from "@/lib/api/contracts";
+import { ConfigError, getConfig } from "@/lib/config";
 import { storageSettingsFromEnv } from "@/lib/db";
-import { checkReadiness } from "@/lib/db/readiness";
+import { checkReadiness, sharedSettingProblems } from "@/lib/db/readiness";
 import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
+function configurationProblems(): string[] {
+  try {
+    return sharedSettingProblems(getConfig());
+  } catch (error) {
+    if (error instanceof ConfigError) return [`configuration invalid: ${error.message}`];
+    throw error;
+  }
+}
+
 export const GET = apiRoute(
   async () => {
-    const readiness = await checkReadiness(storageSettingsFromEnv());
+    const readiness = await checkReadiness(storageSettingsFromEnv(), configurationProblems());
     if (readiness.ready) return json({ status: "ready", database: readiness.database });
     const body: ErrorBody = {
       error: {
         code: "not_ready",
-        message: `The console is not ready: ${readiness.reason}.`,
-        ...(readiness.pending ? { details: { pending_migrations: readiness.pending } } : {}),
+        message: `The console is not ready: ${readiness.reasons.join("; ")}.`,
+        details: {
+          reasons: readiness.reasons,
+          ...(readiness.pending ? { pending_migrations: readiness.pending } : {}),
+        },
       },
     };
     return json(body, 503);

@@ -57,7 +57,7 @@ describe.each(BACKENDS)("storage on %s", (kind) => {
       });
       expect(unreachable).toMatchObject({
         ready: false,
-        reason: expect.stringMatching(/^database unreachable/),
+        reasons: [expect.stringMatching(/^database unreachable/)],
       });
       expect(JSON.stringify(unreachable)).not.toContain("pw@");
       await closeDatabases();

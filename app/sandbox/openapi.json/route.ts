@@ -1,0 +1,22 @@
+// GET /sandbox/openapi.json: the OpenAPI 3.1 document of the embedded sandbox (lib/openapi), for importing
+// into Postman, Insomnia or Bruno by URL. Answered like the sandbox's other paths: 404 when it is off.
+import { sandboxOpenApiDocument } from "@/lib/openapi/sandbox-document";
+import { isEmbeddedSandboxEnabled } from "@/lib/sandbox/embedded";
+import { errorResponse, jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(): Promise<Response> {
+  if (!isEmbeddedSandboxEnabled()) {
+    return errorResponse(
+      404,
+      "sandbox_disabled",
+      "Not found",
+      "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
+    );
+  }
+  return jsonResponse(200, sandboxOpenApiDocument());
+}
+
+const refuse = async (request: Request) => methodNotAllowed(request.method, ["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
