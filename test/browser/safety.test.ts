@@ -244,31 +244,7 @@ describe("the operation and the environment each run names (items 13, 14)", () =
       location_id: "probe",
       environment: "sandbox",
     });
-    if (probe !== 409) {
-      // Until the server's check (the server branch) is merged, the route answers as DESIGN.md §6 says, for
-      // this page only, so that the browser's half is tested today; after the merge the real check answers.
-      console.warn(`[safety] the server does not check the environment yet (answered ${probe}): emulated`);
-      await page.route("**/api/inquiries/**", async (route) => {
-        const session = (await (await context.request.get(`${server.url}/api/session`)).json()) as {
-          environment: string;
-        };
-        const requested = (JSON.parse(route.request().postData() ?? "{}") as { environment?: string })
-          .environment;
-        if (requested && requested !== session.environment) {
-          await route.fulfill({
-            status: 409,
-            contentType: "application/json",
-            body: JSON.stringify({
-              error: {
-                code: "environment_changed",
-                message: "The session's environment changed.",
-                details: { session_environment: session.environment, requested_environment: requested },
-              },
-            }),
-          });
-        } else await route.continue();
-      });
-    }
+    expect(probe).toBe(409);
     await page.goto(`${server.url}/inquiry`);
     await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).waitFor();
     const other = await context.newPage();
