@@ -161,6 +161,20 @@ export class Session {
       return response;
     }
     const config = getConfig();
+    // Checked before a row is made: a state that cannot be stored creates nothing.
+    const provisional = this.binding ?? {
+      sessionId: "0".repeat(43),
+      ownerId: this.owner?.id ?? "unknown",
+      expiresAt: Date.now() + config.sessionTtlSeconds * 1000,
+      ...(this.pendingSignIn ? { signedInUser: this.pendingSignIn } : {}),
+    };
+    const precheck = sealable(this.current, provisional);
+    if (!precheck.ok) {
+      throw new ApiError(
+        "session_unstorable",
+        `The session cannot be stored: ${precheck.issue}. Nothing was kept from this call.`,
+      );
+    }
     const binding = this.binding ?? (await this.createRow());
     const remainingSeconds = Math.ceil((binding.expiresAt - Date.now()) / 1000);
     if (remainingSeconds <= 0) {

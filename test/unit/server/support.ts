@@ -5,7 +5,9 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { LOCAL_USER } from "@/lib/auth";
 import { setConfigForTests, type ServerConfig } from "@/lib/config";
+import { getSession, type Session } from "@/lib/session";
 
 export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
 export const ORIGIN = "http://localhost:3000";
@@ -83,4 +85,11 @@ export async function call(
 
 export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** The request's session, owned by the local user (as the route wrapper does in AUTH_MODE=none). */
+export async function openSession(request: Request): Promise<Session> {
+  const session = await getSession(request);
+  session.setOwner({ id: LOCAL_USER.id, roles: LOCAL_USER.roles });
+  return session;
 }
