@@ -22,8 +22,8 @@ function routeFiles(folder: string): string[] {
 const files = routeFiles(path.join(root, "app/api"));
 
 async function accessOf(relative: string, method: string): Promise<RouteAccess | undefined> {
-  const module = (await import(path.join(root, relative))) as Record<string, unknown>;
-  return declaredAccess(module[method]);
+  const routeModule = (await import(path.join(root, relative))) as Record<string, unknown>;
+  return declaredAccess(routeModule[method]);
 }
 
 describe("route access declarations", () => {
@@ -34,11 +34,11 @@ describe("route access declarations", () => {
   it.each(files.map((file) => [path.relative(root, file)]))(
     "%s: every exported method handler declares its access",
     async (relative) => {
-      const module = (await import(path.join(root, relative))) as Record<string, unknown>;
-      const exported = METHODS.filter((method) => typeof module[method] === "function");
+      const routeModule = (await import(path.join(root, relative))) as Record<string, unknown>;
+      const exported = METHODS.filter((method) => typeof routeModule[method] === "function");
       expect(exported.length).toBeGreaterThan(0);
       for (const method of exported) {
-        expect(declaredAccess(module[method]), `${relative} ${method}`).toBeDefined();
+        expect(declaredAccess(routeModule[method]), `${relative} ${method}`).toBeDefined();
       }
     },
   );
