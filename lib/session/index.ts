@@ -257,11 +257,8 @@ export async function getSession(request: Request, sessionStore?: SessionStore):
     opened = { ...parsed, passwordIndex: unsealed.passwordIndex };
     cache.set(value, opened);
   }
-  if (opened.binding.expiresAt <= Date.now()) {
-    cache.delete(value);
-    return over();
-  }
-  // The liveness check is never skipped: a sign-out elsewhere must hold here at once.
+  // The liveness check is never skipped, not even for a cookie past its own end (the row is then ended and the
+  // end audited once): a sign-out elsewhere must hold here at once.
   const result = await store.check(opened.binding.sessionId);
   if (!("live" in result)) {
     cache.delete(value);
