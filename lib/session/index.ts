@@ -264,7 +264,7 @@ export async function getSession(request: Request, sessionStore?: SessionStore):
     cache.delete(value);
     return over("endedNow" in result ? { reason: result.endedNow, userId: result.userId } : undefined);
   }
-  if (result.live.userId !== opened.binding.ownerId) return over();
+  if (result.live.userId !== opened.binding.ownerId || opened.binding.expiresAt <= Date.now()) return over();
   const binding: SessionBinding = { ...opened.binding, expiresAt: result.live.expiresAt.getTime() };
   // Opened by an older password: reseal with the newest at the end of this request.
   return new Session(opened.state, secure, true, store, binding, opened.passwordIndex > 0);
