@@ -1,10 +1,11 @@
 // GET /api/openapi.json: the OpenAPI 3.1 document of the console's interface (lib/openapi).
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 import { consoleOpenApiDocument } from "@/lib/openapi/console-document";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async () => json(consoleOpenApiDocument()), { quiet: true });
+// Public: API clients (Postman, Insomnia, Bruno) import it by URL without a session; it holds no secret.
+export const GET = apiRoute(PUBLIC, async () => json(consoleOpenApiDocument()), { quiet: true });
 
 const refuse = methodNotAllowed(["GET"]);
 export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };

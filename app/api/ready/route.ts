@@ -4,7 +4,7 @@ import type { ErrorBody } from "@/lib/api/contracts";
 import { ConfigError, getConfig } from "@/lib/config";
 import { storageSettingsFromEnv } from "@/lib/db";
 import { checkReadiness, sharedSettingProblems } from "@/lib/db/readiness";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +18,7 @@ function configurationProblems(): string[] {
 }
 
 export const GET = apiRoute(
+  PUBLIC,
   async () => {
     const readiness = await checkReadiness(storageSettingsFromEnv(), configurationProblems());
     if (readiness.ready) return json({ status: "ready", database: readiness.database });
