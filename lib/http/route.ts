@@ -9,7 +9,7 @@ import { getConfig } from "@/lib/config";
 import { ApiError, internalError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { getSession, type Session } from "@/lib/session";
-import { assertJsonContentType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
+import { assertBodyType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
 import { assertAcceptedHost } from "./host-trust";
 import { clientAddress } from "./peer-address";
 
@@ -29,6 +29,8 @@ export interface RouteContext {
 export interface RouteOptions {
   /** Log at debug instead of info (the health check). */
   quiet?: boolean;
+  /** The one media type a body must have: JSON unless a route takes an upload (an evidence zip). */
+  bodyType?: "application/json" | "application/zip";
 }
 
 export type RouteHandler = (request: Request) => Promise<Response>;
@@ -52,7 +54,7 @@ export function apiRoute(
       assertAcceptedHost(request, config);
       if (MUTATING.has(request.method)) {
         assertSameOrigin(request, config);
-        if (WITH_BODY.has(request.method)) assertJsonContentType(request);
+        if (WITH_BODY.has(request.method)) assertBodyType(request, options.bodyType ?? "application/json");
       }
       const context: RouteContext = {
         request,
