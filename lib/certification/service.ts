@@ -31,6 +31,7 @@ import {
   ProfileError,
   profileFileSchema,
   resolveProfile,
+  type CertificationClient,
   type CertificationProfile,
 } from "./profile";
 import { startCertification } from "./runner";
@@ -57,9 +58,10 @@ function environmentUnavailable(message: string): ApiError {
 function profileFor(
   config: ServerConfig,
   environment: EnvironmentConfig,
+  primary: CertificationClient,
   env: Record<string, string | undefined>,
 ): CertificationProfile {
-  if (environment.transport === "embedded") return embeddedProfile(config);
+  if (environment.transport === "embedded") return { ...embeddedProfile(config), primary };
   const file = env.CERTIFICATION_PROFILE?.trim();
   if (!file) {
     throw environmentUnavailable(
@@ -77,7 +79,12 @@ function profileFor(
   if (!parsed.success) {
     throw environmentUnavailable("The server's CERTIFICATION_PROFILE file is not a valid profile.");
   }
-  return resolveProfile(config, environment, parsed.data, env);
+  // The run's client is the session's (or the server's): never the profile's primary.
+  const { primary: _ignored, ...withoutPrimary } = parsed.data;
+  return {
+    ...resolveProfile({ ...config, serverCredentials: primary }, environment, withoutPrimary, env),
+    primary,
+  };
 }
 
 export class CertificationService {
@@ -121,13 +128,12 @@ export class CertificationService {
     let profile: CertificationProfile;
     let environment;
     try {
-      profile = {
-        ...profileFor(config, environmentConfig, this.env),
-        primary: {
-          clientId: resolution.credentials.clientId,
-          clientSecret: resolution.credentials.clientSecret,
-        },
-      };
+      profile = profileFor(
+        config,
+        environmentConfig,
+        { clientId: resolution.credentials.clientId, clientSecret: resolution.credentials.clientSecret },
+        this.env,
+      );
       environment = certificationEnvironment(config, input.environment);
     } catch (error) {
       if (error instanceof ProfileError || error instanceof EnvironmentNotConfiguredError) {
