@@ -35,7 +35,7 @@ export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
   }, []);
 
   return (
-    <div className="grid gap-6">
+    <div className="grid min-w-0 grid-cols-1 gap-6">
       <StartRunForm catalogue={catalogue} onStarted={showRun} />
       {runId ? <RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} /> : null}
       <RunsList selected={runId} onSelect={showRun} />

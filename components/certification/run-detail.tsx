@@ -1,5 +1,6 @@
 "use client";
 
+import { useId } from "react";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
@@ -22,6 +23,7 @@ export function RunDetail({
 }) {
   const { data: run, error } = useRun(id);
   const { data: list } = useRuns();
+  const titleId = useId();
 
   if (error) {
     return (
@@ -36,6 +38,8 @@ export function RunDetail({
   const percent = run.total === 0 ? 100 : Math.round((run.done / run.total) * 100);
   return (
     <Panel
+      className="min-w-0"
+      titleId={titleId}
       title={
         <span className="flex flex-wrap items-center gap-2">
           Run on {environmentLabel(run.environment.name)} <RunStatusBadge status={run.status} />

@@ -1,5 +1,6 @@
 "use client";
 
+import { useId } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -16,8 +17,14 @@ export function RunsList({
   onSelect: (id: string) => void;
 }) {
   const { data, error } = useRuns();
+  const titleId = useId();
   return (
-    <Panel title="Runs" description="Every run kept on the server, newest first, whoever started it.">
+    <Panel
+      className="min-w-0"
+      title="Runs"
+      titleId={titleId}
+      description="Every run kept on the server, newest first, whoever started it."
+    >
       {error ? (
         <Alert tone="danger" title="The runs cannot be listed" role="alert">
           {error.message}

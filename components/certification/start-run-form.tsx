@@ -66,6 +66,7 @@ export function StartRunForm({
 
   return (
     <Panel
+      className="min-w-0"
       title="New run"
       titleId={`${baseId}-title`}
       description="The server runs the selected cases against one environment with this session's credentials (or the server's), keeps every exchange and signs the evidence."
@@ -103,7 +104,7 @@ export function StartRunForm({
             return (
               <fieldset
                 key={group.prefix}
-                className="rounded-lg border border-slate-200 px-4 pt-2 pb-3 dark:border-slate-800"
+                className="min-w-0 rounded-lg border border-slate-200 px-4 pt-2 pb-3 dark:border-slate-800"
               >
                 <legend className="px-1 text-sm font-semibold text-slate-900 dark:text-slate-100">
                   {group.title} <span className="font-mono text-xs text-slate-500">{group.prefix}</span>

@@ -9,6 +9,7 @@ import { useVerifyBundle } from "@/lib/certification/use-certification-api";
 /** Upload a bundle: the server checks every file's SHA-256, SHA256SUMS and the EdDSA signature. */
 export function VerifyBundle() {
   const inputId = useId();
+  const titleId = useId();
   const [file, setFile] = useState<File | null>(null);
   const { trigger, data, error, isMutating, reset } = useVerifyBundle();
 
@@ -19,7 +20,9 @@ export function VerifyBundle() {
 
   return (
     <Panel
+      className="min-w-0"
       title="Verify a bundle"
+      titleId={titleId}
       description="Check an evidence bundle you received or kept: every file's SHA-256, SHA256SUMS and the EdDSA signature over the manifest (as npm run verify-evidence does)."
     >
       <form onSubmit={submit} className="grid gap-3">

@@ -65,12 +65,13 @@ describe("certification page", () => {
 
   it("runs the catalogue on the embedded sandbox with live progress, and shows each case's checks", async () => {
     await page.goto(`${server.url}/certification`);
-    await page.getByRole("link", { name: "Certification" }).waitFor();
+    // The runs list comes from the server after hydration: the form's buttons now act through React.
+    await page.getByRole("region", { name: "Runs" }).getByText("No run yet.").waitFor();
     await expect.poll(() => page.getByRole("group", { name: /Tokens/ }).count()).toBe(1);
     for (const group of ["Authorization", "Gift Balance Inquiry", "Balance Inquiry", "Versioning"]) {
       await page.getByRole("group", { name: new RegExp(`^${group}`) }).waitFor();
     }
-    await page.getByLabel("Environment").selectOption("embedded");
+    await page.getByRole("region", { name: "New run" }).getByLabel("Environment").selectOption("embedded");
     await page.getByRole("button", { name: "Start run on Embedded sandbox" }).click();
     await page.getByRole("progressbar", { name: "Run progress" }).waitFor();
     expect(page.url()).toMatch(/\?run=[0-9a-f-]{36}/);
@@ -115,7 +116,7 @@ describe("certification page", () => {
   });
 
   it("warns before production, runs it without Gift Balance Inquiry, and compares it with the sandbox run", async () => {
-    await page.getByLabel("Environment").selectOption("production");
+    await page.getByRole("region", { name: "New run" }).getByLabel("Environment").selectOption("production");
     await page.getByText("Gift Balance Inquiry cases record real transactions").first().waitFor();
     const optIn = page.getByLabel("Run Gift Balance Inquiry cases in production (records real transactions)");
     expect(await optIn.isChecked()).toBe(false);
