@@ -31,7 +31,7 @@ export function RunComparison({
   const differing = comparison?.changes.filter((change) => change.kind !== "same") ?? [];
 
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <div className="flex flex-wrap items-center gap-2">
         <label htmlFor={selectId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
           Compare with
@@ -40,7 +40,7 @@ export function RunComparison({
           id={selectId}
           value={baseline?.id ?? ""}
           onChange={(event) => onBaseline(event.target.value || null)}
-          className="h-9 max-w-full rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm dark:border-slate-600 dark:bg-slate-950"
+          className="h-9 w-full min-w-0 rounded-md sm:w-auto sm:max-w-full border border-slate-300 bg-white px-3 text-sm shadow-sm dark:border-slate-600 dark:bg-slate-950"
         >
           <option value="">an earlier run…</option>
           {candidates.map((run) => (

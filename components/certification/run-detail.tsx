@@ -61,7 +61,7 @@ export function RunDetail({
         ) : null
       }
     >
-      <div className="grid gap-4">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
         <div className="grid gap-1.5">
           <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
             <span className="flex items-center gap-2 text-slate-700 dark:text-slate-300" aria-live="polite">
