@@ -27,7 +27,7 @@ export function RunDetail({
 
   if (error) {
     return (
-      <Alert tone="danger" title="This run cannot be shown" role="alert">
+      <Alert tone="danger" title="This run cannot be shown" role="alert" className="[overflow-wrap:anywhere]">
         {error.message}
       </Alert>
     );

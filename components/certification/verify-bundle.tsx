@@ -25,7 +25,7 @@ export function VerifyBundle() {
       titleId={titleId}
       description="Check an evidence bundle you received or kept: every file's SHA-256, SHA256SUMS and the EdDSA signature over the manifest (as npm run verify-evidence does)."
     >
-      <form onSubmit={submit} className="grid gap-3">
+      <form onSubmit={submit} className="grid grid-cols-[minmax(0,1fr)] gap-3">
         <div className="flex flex-wrap items-end gap-3">
           <label
             htmlFor={inputId}
@@ -56,6 +56,7 @@ export function VerifyBundle() {
           <Alert
             tone={data.ok ? "success" : "danger"}
             role="status"
+            className="[overflow-wrap:anywhere]"
             title={data.ok ? "Intact: the bundle verifies" : "Not intact: the bundle does not verify"}
           >
             {data.run?.id ? (
