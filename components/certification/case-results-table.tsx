@@ -12,7 +12,7 @@ function CheckRows({ result, exchanges }: { result: CaseResult; exchanges: RunVi
     <div className="grid gap-3 text-sm">
       {result.reason ? <p className="text-slate-700 dark:text-slate-300">{result.reason}</p> : null}
       {result.checks.length > 0 ? (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full min-w-[36rem] text-left text-xs">
             <thead className="text-slate-500 dark:text-slate-400">
               <tr>
@@ -83,7 +83,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
     });
 
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Verdict of every case</caption>
         <thead className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">

@@ -58,7 +58,7 @@ export function RunComparison({
               : `${comparison.changed} case${comparison.changed === 1 ? "" : "s"} changed verdict (${comparison.same} the same).`}
           </p>
           {differing.length > 0 ? (
-            <div className="overflow-x-auto">
+            <div className="relative overflow-x-auto">
               <table className="w-full max-w-xl text-left text-sm">
                 <caption className="sr-only">Cases that differ between the two runs</caption>
                 <thead className="text-xs text-slate-500 dark:text-slate-400">

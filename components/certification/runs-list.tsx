@@ -34,7 +34,7 @@ export function RunsList({
       ) : data.runs.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">No run yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Certification runs</caption>
             <thead className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">

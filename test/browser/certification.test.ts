@@ -144,7 +144,10 @@ describe("certification page", () => {
     await page
       .getByRole("region", { name: /Run on Production/ })
       .screenshot({ path: screenshotPath("certification-run-1440") });
+    // On a phone: the same run and comparison (from the URL), laid out at 390 px.
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByText(/\d+ cases? changed verdict/).waitFor();
     await page.screenshot({ path: screenshotPath("certification-390"), fullPage: true });
     // Nothing wider than the screen, except inside its own horizontal scroller.
     const overflowing = await page.evaluate(() => {
