@@ -85,6 +85,7 @@ describe("certification page", () => {
     expect(await checks.innerText()).toMatch(/Exchanges \(\d+\)/);
     expect(await checks.innerText()).toContain("balance_inquiry · HTTP 200");
 
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath("certification-1440"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
   }, 240_000);
@@ -141,13 +142,17 @@ describe("certification page", () => {
     const runs = page.getByRole("table", { name: "Certification runs" });
     await expect.poll(() => runs.locator("tbody tr").count()).toBe(2);
 
+    // The README's picture: the production run, its verdicts and the comparison, below the sticky header.
+    await page.setViewportSize({ width: 1440, height: 1800 });
     await page
       .getByRole("region", { name: /Run on Production/ })
-      .screenshot({ path: screenshotPath("certification-run-1440") });
+      .evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 120));
+    await page.screenshot({ path: screenshotPath("certification-run-1440") });
     // On a phone: the same run and comparison (from the URL), laid out at 390 px.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByText(/\d+ cases? changed verdict/).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath("certification-390"), fullPage: true });
     // Nothing wider than the screen, except inside its own horizontal scroller.
     const overflowing = await page.evaluate(() => {
