@@ -10,6 +10,7 @@ export const CONSOLE_PAGES = [
   { href: "/inquiry", label: "Inquiry" },
   { href: "/compare", label: "Compare" },
   { href: "/history", label: "History" },
+  { href: "/certification", label: "Certification" },
 ] as const;
 
 export function NavLinks() {

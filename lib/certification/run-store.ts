@@ -1,14 +1,14 @@
 /**
- * Where runs are kept. In memory for now (the CLI, tests); the storage branch adds a database-backed
- * implementation of the same interface so that routes can list runs and read one's progress.
+ * Where runs are kept: in memory for the CLI and unit tests; in the database for the console's routes
+ * (./db-run-store.ts), so that every instance lists the runs and reads one's progress.
  */
-import type { RunState } from "./types";
+import { summarizeRun, type RunState, type RunSummary } from "./types";
 
 export interface RunStore {
   save(run: RunState): Promise<void>;
   get(id: string): Promise<RunState | undefined>;
   /** Newest first. */
-  list(): Promise<RunState[]>;
+  list(): Promise<RunSummary[]>;
 }
 
 /** Keeps copies, so that a reader never sees a run change under it. */
@@ -32,9 +32,9 @@ export class InMemoryRunStore implements RunStore {
     return run ? structuredClone(run) : undefined;
   }
 
-  async list(): Promise<RunState[]> {
+  async list(): Promise<RunSummary[]> {
     return [...this.runs.values()]
-      .map((run) => structuredClone(run))
+      .map((run) => summarizeRun(run))
       .sort((a, b) => b.started_at.localeCompare(a.started_at));
   }
 }

@@ -14,6 +14,7 @@ import { UpstreamFailure } from "@/lib/card-api/transport";
 
 export interface RunOptions extends Omit<RunSettings, "now" | "sleep"> {
   operator: string;
+  operatorId?: string;
   clientId?: string;
   caseIds?: readonly string[];
   store: RunStore;
@@ -103,6 +104,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     environment: { name: environment.name, auth_url: environment.authUrl, base_url: environment.baseUrl },
     client_id: options.clientId ?? options.profile.primary.clientId,
     operator: options.operator,
+    ...(options.operatorId === undefined ? {} : { operator_id: options.operatorId }),
     allow_production_gift: options.allowProductionGift,
     case_ids: definitions.map((definition) => definition.id),
     total: definitions.length,

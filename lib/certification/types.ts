@@ -77,7 +77,10 @@ export interface RunState {
   status: RunStatus;
   environment: RunEnvironment;
   client_id: string;
+  /** Who ran it, for people (the signed-in user's name; the CLI's `local:<user>`). */
   operator: string;
+  /** The signed-in user's id (`local` in AUTH_MODE=none), when a console route started the run. */
+  operator_id?: string;
   allow_production_gift: boolean;
   case_ids: string[];
   total: number;
@@ -87,6 +90,42 @@ export interface RunState {
   results: CaseResult[];
   exchanges: ExchangeRecord[];
   tokens: TokenRecord[];
+}
+
+/** A run in the list of runs: no checks, no exchanges. */
+export interface RunSummary {
+  id: string;
+  status: RunStatus;
+  environment: EnvironmentName;
+  client_id: string;
+  operator: string;
+  operator_id?: string;
+  allow_production_gift: boolean;
+  total: number;
+  done: number;
+  started_at: string;
+  finished_at?: string;
+  summary: VerdictCounts;
+  /** Every finished case's verdict, in run order. */
+  verdicts: { id: string; verdict: Verdict }[];
+}
+
+export function summarizeRun(run: RunState): RunSummary {
+  return {
+    id: run.id,
+    status: run.status,
+    environment: run.environment.name,
+    client_id: run.client_id,
+    operator: run.operator,
+    ...(run.operator_id === undefined ? {} : { operator_id: run.operator_id }),
+    allow_production_gift: run.allow_production_gift,
+    total: run.total,
+    done: run.done,
+    started_at: run.started_at,
+    ...(run.finished_at === undefined ? {} : { finished_at: run.finished_at }),
+    summary: countVerdicts(run.results),
+    verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
+  };
 }
 
 export type RunEvent =

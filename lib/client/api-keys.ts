@@ -12,6 +12,8 @@ export const apiKeys = {
   giftBalanceInquiry: "/api/inquiries/gift-balance",
   balanceInquiry: "/api/inquiries/balance",
   transactionLookupPrefix: "/api/transactions/request-id/",
+  certificationRuns: "/api/certification/runs",
+  certificationVerify: "/api/certification/verify",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -25,4 +27,9 @@ export function inquiryKey(operation: InquiryOperation): string {
 /** Lookup Transaction by Request Id: the Request Id is one path segment, so it is percent-encoded. */
 export function transactionLookupKey(requestId: string): string {
   return apiKeys.transactionLookupPrefix + encodeURIComponent(requestId);
+}
+
+/** One certification run (progress and results); its evidence bundle is `${key}/evidence`. */
+export function certificationRunKey(id: string): string {
+  return `${apiKeys.certificationRuns}/${encodeURIComponent(id)}`;
 }

@@ -3,7 +3,18 @@
  * committed SQL migration under db/migrations; the migrations runner applies them at start.
  */
 import "server-only";
-import { bigint, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 
@@ -68,3 +79,46 @@ export const rateLimits = pgTable("rate_limits", {
   windowStart: timestamptz("window_start").notNull(),
   count: integer("count").notNull(),
 });
+
+/** Raw bytes (the signed evidence zip); both drivers hand back a Uint8Array (a Buffer under postgres-js). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => value,
+  fromDriver: (value) => new Uint8Array(value),
+});
+
+/**
+ * Certification runs (DESIGN.md §8): the run as the runner keeps it, rewritten after every case, and the
+ * signed evidence zip, stored once when the run ends so that every later download is the same bundle.
+ * `heartbeatAt` moves while the owning process runs it; a run whose heartbeat went stale is `interrupted`.
+ */
+export const certificationRuns = pgTable(
+  "certification_runs",
+  {
+    id: text("id").primaryKey(),
+    environment: text("environment").notNull(),
+    status: text("status").notNull(),
+    operatorId: text("operator_id").notNull(),
+    operatorName: text("operator_name").notNull(),
+    clientId: text("client_id").notNull(),
+    allowProductionGift: boolean("allow_production_gift").notNull(),
+    caseIds: text("case_ids").array().notNull(),
+    total: integer("total").notNull(),
+    done: integer("done").notNull(),
+    startedAt: timestamptz("started_at").notNull(),
+    finishedAt: timestamptz("finished_at"),
+    heartbeatAt: timestamptz("heartbeat_at").notNull(),
+    /** The RunState without results and exchanges (environment addresses, tokens). */
+    state: jsonb("state").$type<Record<string, unknown>>().notNull(),
+    /** Case id and verdict of every finished case, in order: what the list and a comparison need. */
+    verdicts: jsonb("verdicts").$type<{ id: string; verdict: string }[]>().notNull(),
+    results: jsonb("results").$type<unknown[]>().notNull(),
+    exchanges: jsonb("exchanges").$type<unknown[]>().notNull(),
+    bundle: bytea("bundle"),
+    bundleFileName: text("bundle_file_name"),
+  },
+  (table) => [
+    index("certification_runs_started").on(table.startedAt),
+    index("certification_runs_status").on(table.status),
+  ],
+);

@@ -56,6 +56,15 @@ export function assertJsonContentType(request: Request): void {
   }
 }
 
+/** The route's media type: JSON (see assertJsonContentType), or exactly `application/zip` for an upload. */
+export function assertBodyType(request: Request, mediaType: "application/json" | "application/zip"): void {
+  if (mediaType === "application/json") return assertJsonContentType(request);
+  const value = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (value !== mediaType) {
+    throw new ApiError("unsupported_media_type", `Send the body with Content-Type: ${mediaType}.`);
+  }
+}
+
 function tooLarge(): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }

@@ -21,7 +21,7 @@ import { logger } from "@/lib/logger";
 import { getServices, type Services } from "@/lib/services";
 import type { Session } from "@/lib/session";
 import { ROUTE_ACCESS, REFUSAL, type RouteAccess } from "./access";
-import { assertJsonContentType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
+import { assertBodyType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
 import { assertAcceptedHost } from "./host-trust";
 import { clientAddress } from "./peer-address";
 
@@ -73,6 +73,8 @@ export interface RouteOptions {
   quiet?: boolean;
   /** The call reaches the upstream: the per-user rate limit applies (RATE_LIMIT_PER_MINUTE). */
   upstream?: boolean;
+  /** The one media type a body must have: JSON unless a route takes an upload (an evidence zip). */
+  bodyType?: "application/json" | "application/zip";
 }
 
 export type RouteHandler = ((request: Request) => Promise<Response>) & { [ROUTE_ACCESS]: RouteAccess };
@@ -163,7 +165,7 @@ export function apiRoute(
       assertAcceptedHost(request, config);
       if (MUTATING.has(request.method)) {
         assertSameOrigin(request, config);
-        if (WITH_BODY.has(request.method)) assertJsonContentType(request);
+        if (WITH_BODY.has(request.method)) assertBodyType(request, options.bodyType ?? "application/json");
       }
       if (access.kind !== "public" && access.kind !== "refusal") {
         const found = await identity();

@@ -2,7 +2,7 @@
 // 503 in the error shape, listing every reason, otherwise.
 import type { ErrorBody } from "@/lib/api/contracts";
 import { ConfigError, getConfig } from "@/lib/config";
-import { storageSettingsFromEnv } from "@/lib/db";
+import { storageSettingsFromConfig, storageSettingsFromEnv } from "@/lib/db";
 import { checkReadiness, sharedSettingProblems } from "@/lib/db/readiness";
 import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
@@ -17,10 +17,20 @@ function configurationProblems(): string[] {
   }
 }
 
+/** The settings lib/services opens the database with (one handle per process), or the raw variables when the
+ * configuration itself is invalid (that is reported as a reason). */
+function storageSettings() {
+  try {
+    return storageSettingsFromConfig(getConfig());
+  } catch {
+    return storageSettingsFromEnv();
+  }
+}
+
 export const GET = apiRoute(
   PUBLIC,
   async () => {
-    const readiness = await checkReadiness(storageSettingsFromEnv(), configurationProblems());
+    const readiness = await checkReadiness(storageSettings(), configurationProblems());
     if (readiness.ready) return json({ status: "ready", database: readiness.database });
     const body: ErrorBody = {
       error: {

@@ -102,6 +102,7 @@ export async function buildEvidenceBundle({
       id: run.id,
       status: run.status,
       operator: run.operator,
+      ...(run.operator_id === undefined ? {} : { operator_id: run.operator_id }),
       started_at: run.started_at,
       finished_at: run.finished_at ?? null,
       allow_production_gift: run.allow_production_gift,

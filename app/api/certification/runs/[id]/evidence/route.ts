@@ -1,0 +1,23 @@
+// GET /api/certification/runs/{id}/evidence: the run's signed evidence bundle (application/zip attachment).
+import { certificationService } from "@/lib/certification/service";
+import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(allowSomewhere("certification_run"), async (context) => {
+  const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
+  const service = await certificationService();
+  const bundle = await service.bundle(id);
+  context.annotate({ run_id: id, bytes: bundle.zip.byteLength });
+  return new Response(bundle.zip as Uint8Array<ArrayBuffer>, {
+    headers: {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${bundle.fileName.replace(/[^\w.-]/g, "_")}"`,
+      "Content-Length": String(bundle.zip.byteLength),
+    },
+  });
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

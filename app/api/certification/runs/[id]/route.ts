@@ -1,0 +1,15 @@
+// GET /api/certification/runs/{id}: one run's progress and per-case results (exchange bodies are in the bundle).
+import { certificationService } from "@/lib/certification/service";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(allowSomewhere("certification_run"), async (context) => {
+  const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
+  const service = await certificationService();
+  return json(await service.view(id));
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

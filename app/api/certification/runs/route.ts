@@ -1,0 +1,31 @@
+// GET /api/certification/runs: the runs kept, newest first. POST: starts a run in the background, 202 {id}.
+import { startRunInputSchema, type RunListResponse, type StartRunResponse } from "@/lib/certification/api";
+import { operatorOf } from "@/lib/certification/operator";
+import { certificationService } from "@/lib/certification/service";
+import { getConfig } from "@/lib/config";
+import { assertAllowed } from "@/lib/auth/enforce";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(allowSomewhere("certification_run"), async () => {
+  const service = await certificationService();
+  const body: RunListResponse = { runs: await service.list() };
+  return json(body);
+});
+
+export const POST = apiRoute(allowSomewhere("certification_run"), async (context) => {
+  const input = await context.body(startRunInputSchema);
+  // The run acts on the environment it names, not the session's: the role must allow it there.
+  const user = await context.user();
+  assertAllowed(user.roles, "certification_run", input.environment);
+  const service = await certificationService();
+  const { id } = await service.start(await context.session(), input, operatorOf(getConfig(), user));
+  context.annotate({ run_id: id, environment: input.environment, cases: input.cases?.length ?? "all" });
+  const body: StartRunResponse = { id };
+  return Response.json(body, { status: 202, headers: { Location: `/api/certification/runs/${id}` } });
+});
+
+const refuse = methodNotAllowed(["GET", "POST"]);
+export { refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET", "POST"]);

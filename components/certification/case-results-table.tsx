@@ -1,0 +1,165 @@
+"use client";
+
+import { Fragment, useState } from "react";
+import { cx } from "@/components/ui/class-names";
+import type { CaseResult } from "@/lib/certification/types";
+import type { RunView } from "@/lib/certification/api";
+import { VerdictBadge } from "./verdict-badge";
+
+function CheckRows({ result, exchanges }: { result: CaseResult; exchanges: RunView["exchanges"] }) {
+  const byId = new Map(exchanges.map((exchange) => [exchange.id, exchange]));
+  return (
+    <div className="grid gap-3 text-sm">
+      {result.reason ? <p className="text-slate-700 dark:text-slate-300">{result.reason}</p> : null}
+      {result.checks.length > 0 ? (
+        <div className="relative overflow-x-auto">
+          <table className="w-full min-w-[36rem] text-left text-xs">
+            <thead className="text-slate-500 dark:text-slate-400">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Check</th>
+                <th className="py-1 pr-3 font-medium">Expected</th>
+                <th className="py-1 pr-3 font-medium">Observed</th>
+                <th className="py-1 font-medium">Result</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+              {result.checks.map((check, index) => (
+                <tr key={index} className="align-top">
+                  <td className="py-1.5 pr-3 text-slate-800 dark:text-slate-200">{check.name}</td>
+                  <td className="py-1.5 pr-3 font-mono break-all">{check.expected}</td>
+                  <td className="py-1.5 pr-3 font-mono break-all">{check.observed}</td>
+                  <td
+                    className={cx(
+                      "py-1.5 font-medium",
+                      check.passed === false
+                        ? "text-red-700 dark:text-red-300"
+                        : check.passed
+                          ? "text-emerald-700 dark:text-emerald-300"
+                          : "text-sky-700 dark:text-sky-300",
+                    )}
+                  >
+                    {check.passed === null ? "recorded" : check.passed ? "held" : "differed"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {result.exchange_ids.length > 0 ? (
+        <div>
+          <p className="text-xs font-medium text-slate-600 dark:text-slate-400">
+            Exchanges ({result.exchange_ids.length}) — full records in the evidence bundle
+          </p>
+          <ul className="mt-1 grid gap-0.5 font-mono text-xs text-slate-700 dark:text-slate-300">
+            {result.exchange_ids.map((id) => {
+              const exchange = byId.get(id);
+              return (
+                <li key={id} className="break-all">
+                  {id}
+                  {exchange ? ` · ${exchange.operation} · HTTP ${exchange.status}` : ""}
+                  {exchange?.request_id ? ` · X-Request-Id ${exchange.request_id}` : ""}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** One row per case of the run; a pending case shows as queued or running; a row opens to its checks. */
+export function CaseResultsTable({ run }: { run: RunView }) {
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const results = new Map(run.results.map((result) => [result.id, result]));
+  const runningId = run.status === "running" ? run.case_ids.find((id) => !results.has(id)) : undefined;
+  const toggle = (id: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  return (
+    <div className="relative overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Verdict of every case</caption>
+        <thead className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Case
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Title
+            </th>
+            <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
+              Spec
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              Verdict
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          {run.case_ids.map((id) => {
+            const result = results.get(id);
+            const expanded = open.has(id);
+            return (
+              <Fragment key={id}>
+                <tr className="align-top" data-case={id}>
+                  <td className="py-2 pr-3">
+                    {result ? (
+                      <button
+                        type="button"
+                        aria-expanded={expanded}
+                        aria-controls={`case-${id}`}
+                        onClick={() => toggle(id)}
+                        className="inline-flex items-center gap-1 font-mono text-xs font-semibold whitespace-nowrap text-indigo-700 hover:underline dark:text-indigo-300"
+                      >
+                        <span aria-hidden="true">{expanded ? "▾" : "▸"}</span>
+                        {id}
+                      </button>
+                    ) : (
+                      <span className="pl-4 font-mono text-xs font-semibold text-slate-500">{id}</span>
+                    )}
+                  </td>
+                  <td className="py-2 pr-3 text-slate-800 dark:text-slate-200">
+                    {result?.title ?? ""}
+                    {result?.verdict === "fail" && result.reason ? (
+                      <p className="mt-0.5 text-xs text-red-700 dark:text-red-300">{result.reason}</p>
+                    ) : null}
+                  </td>
+                  <td className="hidden py-2 pr-3 text-xs whitespace-nowrap text-slate-500 sm:table-cell dark:text-slate-400">
+                    {result ? `§${result.spec_sections.join(", §")}` : ""}
+                  </td>
+                  <td className="py-2">
+                    {result ? (
+                      <VerdictBadge verdict={result.verdict} />
+                    ) : (
+                      <span className="text-xs text-slate-500 dark:text-slate-400">
+                        {id === runningId
+                          ? "running…"
+                          : run.status === "running" || run.status === "queued"
+                            ? "waiting"
+                            : "not run"}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+                {result && expanded ? (
+                  <tr id={`case-${id}`}>
+                    <td colSpan={4} className="bg-slate-50 px-3 py-3 dark:bg-slate-950/50">
+                      <CheckRows result={result} exchanges={run.exchanges} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

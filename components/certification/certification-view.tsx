@@ -1,0 +1,45 @@
+"use client";
+
+import { useSearchParams } from "next/navigation";
+import { useCallback } from "react";
+import type { CaseInfo } from "@/lib/certification/types";
+import { RunDetail } from "./run-detail";
+import { RunsList } from "./runs-list";
+import { StartRunForm } from "./start-run-form";
+import { VerifyBundle } from "./verify-bundle";
+
+/** The run shown and the run it is compared with live in the URL (?run=…&compare=…), so both can be linked. */
+function replaceSearch(update: (params: URLSearchParams) => void) {
+  const params = new URLSearchParams(window.location.search);
+  update(params);
+  const query = params.toString();
+  window.history.replaceState(null, "", query ? `?${query}` : window.location.pathname);
+}
+
+export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
+  const search = useSearchParams();
+  const runId = search.get("run");
+  const baselineId = search.get("compare");
+
+  const showRun = useCallback((id: string) => {
+    replaceSearch((params) => {
+      params.set("run", id);
+      params.delete("compare");
+    });
+  }, []);
+  const setBaseline = useCallback((id: string | null) => {
+    replaceSearch((params) => {
+      if (id) params.set("compare", id);
+      else params.delete("compare");
+    });
+  }, []);
+
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-6">
+      <StartRunForm catalogue={catalogue} onStarted={showRun} />
+      {runId ? <RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} /> : null}
+      <RunsList selected={runId} onSelect={showRun} />
+      <VerifyBundle />
+    </div>
+  );
+}

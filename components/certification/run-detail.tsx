@@ -1,0 +1,114 @@
+"use client";
+
+import { useId } from "react";
+import { Alert } from "@/components/ui/alert";
+import { buttonClasses } from "@/components/ui/button";
+import { Panel } from "@/components/ui/panel";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
+import { evidenceUrl, isActive, useRun, useRuns } from "@/lib/certification/use-certification-api";
+import { environmentLabel } from "@/lib/client/environments";
+import { CaseResultsTable } from "./case-results-table";
+import { RunComparison } from "./run-comparison";
+import { RunStatusBadge, VerdictCountsLine } from "./verdict-badge";
+
+export function RunDetail({
+  id,
+  baselineId,
+  onBaseline,
+}: {
+  id: string;
+  baselineId: string | null;
+  onBaseline: (id: string | null) => void;
+}) {
+  const { data: run, error } = useRun(id);
+  const { data: list } = useRuns();
+  const titleId = useId();
+
+  if (error) {
+    return (
+      <Alert tone="danger" title="This run cannot be shown" role="alert" className="[overflow-wrap:anywhere]">
+        {error.message}
+      </Alert>
+    );
+  }
+  if (!run) return <Skeleton className="h-64 w-full rounded-xl" />;
+
+  const active = isActive(run.status);
+  const percent = run.total === 0 ? 100 : Math.round((run.done / run.total) * 100);
+  return (
+    <Panel
+      className="min-w-0"
+      titleId={titleId}
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          Run on {environmentLabel(run.environment.name)} <RunStatusBadge status={run.status} />
+        </span>
+      }
+      description={
+        <>
+          Started {new Date(run.started_at).toLocaleString()} by {run.operator} as {run.client_id}
+          {run.allow_production_gift ? " · production Gift Balance Inquiry allowed" : ""}
+          {" · "}
+          <span className="font-mono text-xs">{run.id}</span>
+        </>
+      }
+      actions={
+        run.evidence_ready ? (
+          <a href={evidenceUrl(run.id)} download className={buttonClasses("primary")}>
+            Download evidence (.zip)
+          </a>
+        ) : null
+      }
+    >
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+        <div className="grid gap-1.5">
+          <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <span className="flex items-center gap-2 text-slate-700 dark:text-slate-300" aria-live="polite">
+              {active ? <Spinner /> : null}
+              <span data-testid="run-progress">
+                {run.done} of {run.total} cases {active ? "done" : "run"}
+              </span>
+            </span>
+            <VerdictCountsLine summary={run.summary} />
+          </div>
+          <div
+            role="progressbar"
+            aria-label="Run progress"
+            aria-valuemin={0}
+            aria-valuemax={run.total}
+            aria-valuenow={run.done}
+            className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+          >
+            <div
+              className={
+                run.summary.fail > 0
+                  ? "h-full bg-red-600 transition-all"
+                  : "h-full bg-indigo-600 transition-all"
+              }
+              style={{ width: `${percent}%` }}
+            />
+          </div>
+        </div>
+        {run.status === "interrupted" ? (
+          <Alert tone="warning" title="Interrupted">
+            The server running it stopped before the end. A run is never resumed (its Gift Balance Inquiry
+            cases recorded transactions); start a new one. The evidence of what ran is signed.
+          </Alert>
+        ) : null}
+        <CaseResultsTable run={run} />
+        {!active ? (
+          <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
+            <RunComparison
+              current={run.id}
+              verdicts={run.results.map((result) => ({ id: result.id, verdict: result.verdict }))}
+              runs={(list?.runs ?? []).filter((item) => !isActive(item.status))}
+              baselineId={baselineId}
+              onBaseline={onBaseline}
+            />
+          </div>
+        ) : null}
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,115 @@
+"use client";
+
+import { useId } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Panel } from "@/components/ui/panel";
+import { Skeleton } from "@/components/ui/skeleton";
+import { cx } from "@/components/ui/class-names";
+import { evidenceUrl, isActive, useRuns } from "@/lib/certification/use-certification-api";
+import { environmentLabel } from "@/lib/client/environments";
+import { RunStatusBadge, VerdictCountsLine } from "./verdict-badge";
+
+export function RunsList({
+  selected,
+  onSelect,
+}: {
+  selected: string | null;
+  onSelect: (id: string) => void;
+}) {
+  const { data, error } = useRuns();
+  const titleId = useId();
+  return (
+    <Panel
+      className="min-w-0"
+      title="Runs"
+      titleId={titleId}
+      description="Every run kept on the server, newest first, whoever started it."
+    >
+      {error ? (
+        <Alert tone="danger" title="The runs cannot be listed" role="alert">
+          {error.message}
+        </Alert>
+      ) : !data ? (
+        <Skeleton className="h-24 w-full" />
+      ) : data.runs.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">No run yet.</p>
+      ) : (
+        <div className="relative overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Certification runs</caption>
+            <thead className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Started
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Environment
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Verdicts
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Operator
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+              {data.runs.map((run) => (
+                <tr
+                  key={run.id}
+                  data-run={run.id}
+                  className={cx(run.id === selected && "bg-indigo-50/60 dark:bg-indigo-400/5")}
+                >
+                  <td className="py-2 pr-3 whitespace-nowrap tabular-nums">
+                    {new Date(run.started_at).toLocaleString()}
+                  </td>
+                  <td className="py-2 pr-3">{environmentLabel(run.environment)}</td>
+                  <td className="py-2 pr-3">
+                    <RunStatusBadge status={run.status} />{" "}
+                    {isActive(run.status) ? (
+                      <span className="text-xs text-slate-500 tabular-nums">
+                        {run.done}/{run.total}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="py-2 pr-3">
+                    <VerdictCountsLine summary={run.summary} />
+                  </td>
+                  <td className="py-2 pr-3">{run.operator}</td>
+                  <td className="py-2 text-right whitespace-nowrap">
+                    <button
+                      type="button"
+                      onClick={() => onSelect(run.id)}
+                      aria-current={run.id === selected ? "true" : undefined}
+                      className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                    >
+                      Open<span className="sr-only"> run of {new Date(run.started_at).toLocaleString()}</span>
+                    </button>
+                    {!isActive(run.status) ? (
+                      <>
+                        {" · "}
+                        <a
+                          href={evidenceUrl(run.id)}
+                          download
+                          className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                        >
+                          Bundle
+                        </a>
+                      </>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}

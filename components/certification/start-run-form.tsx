@@ -1,0 +1,210 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/class-names";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Panel } from "@/components/ui/panel";
+import type { EnvironmentName } from "@/lib/api/contracts";
+import { CASE_GROUPS, caseGroup } from "@/lib/certification/compare";
+import type { CaseInfo } from "@/lib/certification/types";
+import { useStartRun } from "@/lib/certification/use-certification-api";
+import { environmentLabel } from "@/lib/client/environments";
+import { useSession } from "@/lib/client/use-console-api";
+
+export const PRODUCTION_GIFT_WARNING = "Gift Balance Inquiry cases record real transactions";
+
+export function StartRunForm({
+  catalogue,
+  onStarted,
+}: {
+  catalogue: CaseInfo[];
+  onStarted: (id: string) => void;
+}) {
+  const { data: session } = useSession();
+  const { trigger, isMutating, error, reset } = useStartRun();
+  const [chosenEnvironment, setEnvironment] = useState<EnvironmentName | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(catalogue.map((item) => item.id)));
+  const [allowGift, setAllowGift] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const baseId = useId();
+
+  const environment = chosenEnvironment ?? session?.environment ?? "embedded";
+  const production = environment === "production";
+  const giftSelected = [...selected].some((id) => caseGroup(id) === "GBI");
+
+  function toggle(ids: string[], on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  }
+
+  async function start() {
+    setConfirming(false);
+    const cases = catalogue.map((item) => item.id).filter((id) => selected.has(id));
+    const answer = await trigger({
+      environment,
+      cases: cases.length === catalogue.length ? undefined : cases,
+      allow_production_gift: production ? allowGift : false,
+    }).catch(() => null);
+    if (answer) onStarted(answer.id);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    reset();
+    if (production) setConfirming(true);
+    else void start();
+  }
+
+  return (
+    <Panel
+      className="min-w-0"
+      title="New run"
+      titleId={`${baseId}-title`}
+      description="The server runs the selected cases against one environment with this session's credentials (or the server's), keeps every exchange and signs the evidence."
+    >
+      <form onSubmit={submit} className="grid gap-5">
+        <div className="flex flex-wrap items-end gap-4">
+          <label className="grid gap-1 text-sm font-medium text-slate-800 dark:text-slate-200">
+            Environment
+            <select
+              value={environment}
+              onChange={(event) => {
+                setEnvironment(event.target.value as EnvironmentName);
+                setAllowGift(false);
+              }}
+              className="h-9 rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm dark:border-slate-600 dark:bg-slate-950"
+            >
+              {(session?.environments ?? [{ name: "embedded" as const }]).map((item) => (
+                <option key={item.name} value={item.name}>
+                  {environmentLabel(item.name)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <p className="pb-2 text-sm text-slate-600 dark:text-slate-400">
+            {selected.size} of {catalogue.length} cases selected
+          </p>
+        </div>
+
+        <div className="grid gap-4 md:grid-cols-2">
+          {CASE_GROUPS.map((group) => {
+            const cases = catalogue.filter((item) => caseGroup(item.id) === group.prefix);
+            if (cases.length === 0) return null;
+            const ids = cases.map((item) => item.id);
+            const all = ids.every((id) => selected.has(id));
+            return (
+              <fieldset
+                key={group.prefix}
+                className="min-w-0 rounded-lg border border-slate-200 px-4 pt-2 pb-3 dark:border-slate-800"
+              >
+                <legend className="px-1 text-sm font-semibold text-slate-900 dark:text-slate-100">
+                  {group.title} <span className="font-mono text-xs text-slate-500">{group.prefix}</span>
+                </legend>
+                <div className="mb-2 flex items-center justify-between gap-2">
+                  <p className="text-xs text-slate-600 dark:text-slate-400">{group.description}</p>
+                  <button
+                    type="button"
+                    onClick={() => toggle(ids, !all)}
+                    className="text-xs font-medium whitespace-nowrap text-indigo-700 hover:underline dark:text-indigo-300"
+                  >
+                    {all ? "Select none" : "Select all"}
+                    <span className="sr-only"> in {group.title}</span>
+                  </button>
+                </div>
+                <ul className="grid gap-1.5">
+                  {cases.map((item) => (
+                    <li key={item.id}>
+                      <label className="flex items-start gap-2 text-sm">
+                        <input
+                          type="checkbox"
+                          checked={selected.has(item.id)}
+                          onChange={(event) => toggle([item.id], event.target.checked)}
+                          className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+                        />
+                        <span>
+                          <span className="font-mono text-xs font-semibold">{item.id}</span>{" "}
+                          <span className="text-slate-800 dark:text-slate-200">{item.title}</span>{" "}
+                          <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">
+                            §{item.spec_sections.join(", §")}
+                          </span>
+                        </span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              </fieldset>
+            );
+          })}
+        </div>
+
+        {production ? (
+          <Alert tone="danger" title={`Production: ${PRODUCTION_GIFT_WARNING}`}>
+            <p>
+              Each Gift Balance Inquiry case records a real transaction on the card in production. Without the
+              opt-in below they are not applicable and nothing is sent for them.
+            </p>
+            <label className="mt-2 flex items-start gap-2 font-medium">
+              <input
+                type="checkbox"
+                checked={allowGift}
+                onChange={(event) => setAllowGift(event.target.checked)}
+                className="mt-0.5 size-4 shrink-0 accent-red-700"
+              />
+              Run Gift Balance Inquiry cases in production (records real transactions)
+            </label>
+          </Alert>
+        ) : null}
+
+        {error ? (
+          <Alert tone="danger" title="The run did not start" role="alert">
+            <p>{error.message}</p>
+            {error.code === "no_credentials" ? (
+              <p className="mt-1">
+                <Link href="/connect" className="font-medium underline">
+                  Connect credentials
+                </Link>{" "}
+                first.
+              </p>
+            ) : null}
+          </Alert>
+        ) : null}
+
+        <div className="flex flex-wrap items-center gap-3">
+          <Button
+            type="submit"
+            variant={production ? "danger" : "primary"}
+            busy={isMutating}
+            disabled={selected.size === 0}
+          >
+            Start run on {environmentLabel(environment)}
+          </Button>
+          {production && giftSelected && !allowGift ? (
+            <span className={cx("text-sm text-slate-600 dark:text-slate-400")}>
+              Gift Balance Inquiry cases will be not applicable.
+            </span>
+          ) : null}
+        </div>
+      </form>
+      <ConfirmDialog
+        open={confirming}
+        title="Start a certification run in production?"
+        confirmLabel="Start production run"
+        onConfirm={() => void start()}
+        onCancel={() => setConfirming(false)}
+      >
+        {allowGift && giftSelected
+          ? `${PRODUCTION_GIFT_WARNING}: the selected Gift Balance Inquiry cases will each record real transactions.`
+          : "Only read-only calls and token requests are sent: Gift Balance Inquiry cases are not applicable."}
+      </ConfirmDialog>
+    </Panel>
+  );
+}
