@@ -17,7 +17,13 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["test/unit/**/*.test.{ts,tsx}"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.{ts,tsx}"],
+          environment: "node",
+          // Route tests open an embedded database (PGlite) on first use.
+          testTimeout: 30_000,
+        },
       },
       {
         resolve: { alias },

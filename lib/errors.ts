@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   environment_changed: 409,
   payload_too_large: 413,
+  rate_limited: 429,
   unsupported_media_type: 415,
   misdirected_request: 421,
   internal_error: 500,
@@ -27,6 +28,7 @@ export const ERROR_STATUS = {
   upstream_tls_error: 502,
   token_too_large: 502,
   session_unstorable: 502,
+  storage_unavailable: 503,
   upstream_timeout: 504,
 } as const;
 

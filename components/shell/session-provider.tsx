@@ -1,12 +1,11 @@
 import "server-only";
 import { headers } from "next/headers";
+import { getPageSessionInfo } from "@/lib/auth/page-identity";
 import type { ReactNode } from "react";
 import { SWRConfig } from "swr";
 import type { SessionInfo } from "@/lib/api/contracts";
-import { describeSession } from "@/lib/card-api/operations";
 import { apiKeys } from "@/lib/client/api-keys";
 import { logger } from "@/lib/logger";
-import { getSession } from "@/lib/session";
 
 /**
  * Renders the page with the session already known (what GET /api/session would answer), so that the
@@ -15,11 +14,10 @@ import { getSession } from "@/lib/session";
  */
 async function currentSessionInfo(): Promise<SessionInfo | null> {
   // Outside the try: reading headers is how Next.js learns that the page is rendered per request.
-  const incoming = await headers();
+  await headers();
   try {
-    // getSession reads a Request: the cookie, and the protocol (X-Forwarded-Proto, set by Next.js).
-    const request = new Request("http://console.invalid/", { headers: new Headers(incoming) });
-    return describeSession(await getSession(request));
+    // The caller's identity and role decide what is shown (no token details for support).
+    return await getPageSessionInfo();
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "session not pre-rendered");
     return null;

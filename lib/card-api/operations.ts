@@ -85,9 +85,16 @@ function currentToken(session: Session, ctx: Context): AccessToken | undefined {
   return token.credentialsKey === credentialsKey(resolution.credentials, ctx.environment) ? token : undefined;
 }
 
-export function describeSession(session: Session): SessionInfo {
+/**
+ * GET /api/session's answer. `tokenDetails` says whether the caller may see token metadata in the session's
+ * environment (the `token_details` action; support may not): without it, `token` is null.
+ */
+export function describeSession(
+  session: Session,
+  tokenDetails: (environment: EnvironmentName) => boolean,
+): SessionInfo {
   const ctx = context(session);
-  const token = currentToken(session, ctx);
+  const token = tokenDetails(ctx.environment.name) ? currentToken(session, ctx) : undefined;
   return {
     environment: ctx.environment.name,
     environments: describeEnvironments(ctx.config),
@@ -301,5 +308,21 @@ export function exchangeLogFields(record: ExchangeRecord): Record<string, unknow
       ? { token_events: record.token_events.map((event) => event.type) }
       : {}),
     ...(record.response.schema_issues ? { schema_issues: record.response.schema_issues.length } : {}),
+  };
+}
+
+/** An answered call's audit fields: the upstream's status and X-Request-Id; success when it answered 1xx–3xx. */
+export function exchangeAuditFields(record: ExchangeRecord): {
+  outcome: "success" | "failure";
+  upstreamStatus: number;
+  requestId?: string;
+  environment: EnvironmentName;
+} {
+  const status = record.response.status;
+  return {
+    outcome: status < 400 ? "success" : "failure",
+    upstreamStatus: Math.min(599, Math.max(100, status)),
+    environment: record.environment,
+    ...(record.request_id === undefined ? {} : { requestId: record.request_id }),
   };
 }

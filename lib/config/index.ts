@@ -31,6 +31,8 @@ export function getConfig(): ServerConfig {
     const config = loadConfig(process.env);
     for (const password of config.sessionPasswords) registerSecret(password);
     registerSecret(config.serverCredentials?.clientSecret);
+    registerSecret(config.oidc?.clientSecret);
+    registerSecret(config.proxyAuth.sharedSecret);
     if (config.sessionSecretGenerated) {
       logger.warn(
         { variable: "SESSION_SECRET" },

@@ -34,6 +34,8 @@ export interface ServerConfig {
   sessionSecretGenerated: boolean;
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
+  /** RATE_LIMIT_PER_MINUTE: calls that reach the upstream, per user and minute, across every instance. */
+  rateLimitPerMinute: number;
   serverCredentials: { clientId: string; clientSecret: string } | null;
   timeoutMs: number;
   embeddedSandbox: boolean;
@@ -197,8 +199,10 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  SESSION_TTL_SECONDS: integer(60, 34_560_000, 28_800),
-  SESSION_IDLE_SECONDS: integer(60, 34_560_000, 900),
+  // Short lifetimes (down to 5 s) are for tests of expiry; a deployment uses minutes or hours.
+  SESSION_TTL_SECONDS: integer(5, 34_560_000, 28_800),
+  SESSION_IDLE_SECONDS: integer(5, 34_560_000, 900),
+  RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000, 120),
   CARD_API_AUTH_URL: secureBaseAddress,
   CARD_API_SANDBOX_URL: baseAddress,
   CARD_API_PRODUCTION_URL: secureBaseAddress,
@@ -344,16 +348,14 @@ function checkAuthMode(env: ParsedEnv, hostname: string, hasServerCredentials: b
       "must be set when AUTH_MODE=oidc.",
     );
   }
+  if (env.AUTH_MODE === "oidc" && !env.OIDC_CLIENT_SECRET) {
+    throw new ConfigError("OIDC_CLIENT_SECRET", "must be set when AUTH_MODE=oidc (a confidential client).");
+  }
   if (env.AUTH_MODE === "proxy") {
     if (!env.PROXY_SHARED_SECRET)
       throw new ConfigError("PROXY_SHARED_SECRET", "must be set when AUTH_MODE=proxy.");
     if (!env.TRUSTED_PROXIES) throw new ConfigError("TRUSTED_PROXIES", "must be set when AUTH_MODE=proxy.");
   }
-  // Sign-in is not built yet: starting without it would let anyone in as the local user on 0.0.0.0.
-  throw new ConfigError(
-    "AUTH_MODE",
-    `is ${env.AUTH_MODE}, which this version of the console does not implement yet; use AUTH_MODE=none.`,
-  );
 }
 
 function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () => string): ServerConfig {
@@ -373,6 +375,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     sessionSecretGenerated: configuredSecrets === undefined,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     sessionIdleSeconds: env.SESSION_IDLE_SECONDS,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     serverCredentials:
       env.CARD_API_CLIENT_ID && env.CARD_API_CLIENT_SECRET
         ? { clientId: env.CARD_API_CLIENT_ID, clientSecret: env.CARD_API_CLIENT_SECRET }

@@ -1,7 +1,7 @@
 /**
  * The process's one database: opened and migrated on first use, shared by every caller (and by Next's bundle
- * copies of this module, through a global). `storageSettingsFromEnv` is a stop-gap until lib/config carries
- * DATABASE_URL and DATA_DIR.
+ * copies of this module, through a global). The console's settings come from lib/config
+ * (`storageSettingsFromConfig`); `storageSettingsFromEnv` reads the same two variables for scripts without it.
  */
 import "server-only";
 import { openDatabase, type DatabaseHandle, type StorageSettings } from "./connection";
@@ -54,6 +54,14 @@ export async function closeDatabases(): Promise<void> {
   const all = [...handles().values()];
   handles().clear();
   await Promise.all(all.map(async (handle) => (await handle.catch(() => null))?.close()));
+}
+
+/** DATABASE_URL and DATA_DIR as lib/config validated them. */
+export function storageSettingsFromConfig(config: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}): StorageSettings {
+  return { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
 }
 
 export function storageSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StorageSettings {

@@ -1,65 +1,203 @@
 /**
- * The wrapper of every console API route handler: guards (Origin, content type, body size), one error
- * shape, `Cache-Control: no-store`, the session cookie written back only when it changed, and one log line
- * per call. An unexpected throw becomes a logged 500 in the same shape.
+ * The wrapper of every console API route handler: guards (Host, Origin, content type, body size), the caller's
+ * identity and the access the route declares (401 `not_signed_in`, 403 `forbidden_by_role`), the per-user rate
+ * limit of calls that reach the upstream (429 `rate_limited`), one error shape, `Cache-Control: no-store`, the
+ * session cookie written back only when it changed, an audit row for every refusal (401/403/409/429), and one log
+ * line per call. An unexpected throw becomes a logged 500 in the same shape.
  */
 import "server-only";
 import type { z } from "zod";
-import { getConfig } from "@/lib/config";
+import type { EnvironmentName } from "@/lib/api/contracts";
+import type { AuditEntryInput } from "@/lib/audit";
+import { toAuditEntry } from "@/lib/audit/entry";
+import { assertAllowed, requireUser } from "@/lib/auth/enforce";
+import type { SignedInUser } from "@/lib/auth/me";
+import { resolveIdentity, type RequestIdentity } from "@/lib/auth/request-identity";
+import { can, cardNumberDisplay, ENVIRONMENT_ACTIONS } from "@/lib/auth/roles";
+import { currentEnvironment } from "@/lib/card-api/environments";
+import { getConfig, type ServerConfig } from "@/lib/config";
 import { ApiError, internalError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { getSession, type Session } from "@/lib/session";
+import { getServices, type Services } from "@/lib/services";
+import type { Session } from "@/lib/session";
+import { ROUTE_ACCESS, REFUSAL, type RouteAccess } from "./access";
 import { assertJsonContentType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
 import { assertAcceptedHost } from "./host-trust";
 import { clientAddress } from "./peer-address";
 
+export { PUBLIC, SIGNED_IN, allowGlobal, allowIn, allowSomewhere, type RouteAccess } from "./access";
+
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+/** Refusals that are audited (DESIGN.md §7). */
+const AUDITED_REFUSALS = new Set([401, 403, 409, 429]);
+const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/** An audit row's fields that the route knows; the wrapper adds who, from where, and the environment. */
+export type AuditFields = Omit<AuditEntryInput, "clientAddress" | "cardMask">;
 
 export interface RouteContext {
   request: Request;
   /** The session, read on first use; written back after the handler when it changed. */
   session(): Promise<Session>;
+  /** The caller and their session (resolved before the handler on every route that is not public). */
+  identity(): Promise<RequestIdentity>;
+  /** The signed-in caller; 401 `not_signed_in` when there is none. */
+  user(): Promise<SignedInUser>;
+  /** The environment the call acts on: the session's. */
+  environment(): Promise<EnvironmentName>;
+  services(): Promise<Services>;
+  config: ServerConfig;
   /** The JSON body validated with `schema` (400 with field details otherwise). */
   body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
   /** Adds fields to this call's one log line (never secrets; card numbers are masked anyway). */
   annotate(fields: Record<string, unknown>): void;
+  /**
+   * Writes one audit row now (awaited). When it cannot be written the call fails with 503
+   * `storage_unavailable`, and the row goes to the server log instead, so that the record is never lost.
+   */
+  audit(fields: AuditFields): Promise<void>;
+  /**
+   * Runs `call` and audits it: `describe` turns its result into the row's outcome fields; a thrown ApiError is
+   * audited as a failure with its code as the reason (and not audited again as a refusal).
+   */
+  audited<T>(
+    fields: AuditFields,
+    call: () => Promise<T>,
+    describe: (result: T) => Partial<AuditFields>,
+  ): Promise<T>;
 }
 
 export interface RouteOptions {
   /** Log at debug instead of info (the health check). */
   quiet?: boolean;
+  /** The call reaches the upstream: the per-user rate limit applies (RATE_LIMIT_PER_MINUTE). */
+  upstream?: boolean;
 }
 
-export type RouteHandler = (request: Request) => Promise<Response>;
+export type RouteHandler = ((request: Request) => Promise<Response>) & { [ROUTE_ACCESS]: RouteAccess };
 
 export function json(body: unknown, status = 200): Response {
   return Response.json(body, { status });
 }
 
+/** Errors already written to the audit log by `audited` (not audited again as refusals). */
+const auditedErrors = new WeakSet<object>();
+
+function declare(access: RouteAccess, handler: (request: Request) => Promise<Response>): RouteHandler {
+  return Object.assign(handler, { [ROUTE_ACCESS]: access });
+}
+
+/** A failure of the database behind sessions, rate limits and the audit log: 503, nothing sent upstream. */
+function storageFailure(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  logger.error({ error: error instanceof Error ? error.message : String(error) }, "storage failed");
+  return new ApiError(
+    "storage_unavailable",
+    "The console's database did not answer; nothing was sent upstream. Try again in a moment.",
+  );
+}
+
 export function apiRoute(
+  access: RouteAccess,
   handler: (context: RouteContext) => Promise<Response>,
   options: RouteOptions = {},
 ): RouteHandler {
-  return async (request) => {
+  return declare(access, async (request) => {
     const started = performance.now();
-    let sessionPromise: Promise<Session> | undefined;
     let response: Response;
     let errorCode: string | undefined;
     let annotations: Record<string, unknown> = {};
     const config = getConfig();
+    const client = clientAddress(request, config.trustedProxies);
+    let servicesPromise: Promise<Services> | undefined;
+    let identityPromise: Promise<RequestIdentity> | undefined;
+    const services = () =>
+      (servicesPromise ??= getServices(config).catch((error) => Promise.reject(storageFailure(error))));
+    const identity = () =>
+      (identityPromise ??= services().then((ready) =>
+        resolveIdentity(request, config, ready).catch((error) => Promise.reject(storageFailure(error))),
+      ));
+    const environment = async () =>
+      currentEnvironment(config, (await identity()).session.state.environment).name;
+
+    /** The row with who, from where and where; the card shown as the caller may see it. */
+    const fullEntry = async (fields: AuditFields): Promise<AuditEntryInput> => {
+      const user = identityPromise
+        ? await identityPromise.then((found) => found.user).catch(() => null)
+        : null;
+      const roles = user?.roles ?? [];
+      return {
+        userId: user?.id ?? null,
+        roles: [...roles],
+        clientAddress: client,
+        cardMask: user && cardNumberDisplay(roles) === "last4" ? "last4" : "first6last4",
+        ...fields,
+      };
+    };
+    const audit = async (fields: AuditFields): Promise<void> => {
+      const entry = await fullEntry(fields);
+      const ready = await services();
+      try {
+        await ready.auditLog.append(entry);
+      } catch (error) {
+        // Never lost: the row, made safe as it would have been stored, goes to the server log.
+        let safe: unknown = null;
+        try {
+          safe = toAuditEntry(entry, ready.hmacKey);
+        } catch {
+          safe = { event: entry.event, outcome: entry.outcome };
+        }
+        logger.error(
+          { audit_unwritten: safe, error: error instanceof Error ? error.message : String(error) },
+          "audit row could not be written",
+        );
+        throw new ApiError(
+          "storage_unavailable",
+          "The console could not write this call's audit row, so it reports it as failed; the row was logged.",
+        );
+      }
+    };
+
     try {
       assertAcceptedHost(request, config);
       if (MUTATING.has(request.method)) {
         assertSameOrigin(request, config);
         if (WITH_BODY.has(request.method)) assertJsonContentType(request);
       }
+      if (access.kind !== "public" && access.kind !== "refusal") {
+        const found = await identity();
+        const user = requireUser(found.user);
+        annotations.user = user.id;
+        await checkAccess(access, user, () => environment(), config);
+        if (options.upstream) await consumeRateLimit(await services(), config, user);
+      }
       const context: RouteContext = {
         request,
-        session: () => (sessionPromise ??= getSession(request)),
+        config,
+        session: async () => (await identity()).session,
+        identity,
+        user: async () => requireUser((await identity()).user),
+        environment,
+        services,
         body: async (schema) => parseJsonBody(await readBodyText(request), schema),
         annotate: (fields) => {
           annotations = { ...annotations, ...fields };
+        },
+        audit,
+        audited: async (fields, call, describe) => {
+          let result;
+          try {
+            result = await call();
+          } catch (error) {
+            if (error instanceof ApiError) {
+              await audit({ ...fields, outcome: "failure", reason: error.code });
+              auditedErrors.add(error);
+            }
+            throw error;
+          }
+          await audit({ ...fields, ...describe(result) });
+          return result;
         },
       };
       response = await handler(context);
@@ -68,10 +206,31 @@ export function apiRoute(
       errorCode = error instanceof ApiError ? error.code : "internal_error";
       if (error instanceof ApiError && error.status >= 500)
         annotations = { ...annotations, error: error.message };
+      if (error instanceof ApiError && AUDITED_REFUSALS.has(error.status) && !auditedErrors.has(error)) {
+        await audit({
+          event: "refused",
+          outcome: "failure",
+          reason: error.code,
+          operation: `${request.method} ${new URL(request.url).pathname}`.slice(0, 64),
+        }).catch(() => {
+          // Logged by audit(); the refusal stands.
+        });
+      }
     }
-    if (sessionPromise) {
+    if (identityPromise) {
       try {
-        response = await (await sessionPromise).commit(response);
+        const found = await identityPromise.catch(() => null);
+        const endedNow = found?.session.endedNow;
+        if (endedNow) {
+          // This request found the session idle or past its lifetime (one instance sees that, once).
+          await audit({
+            event: "session_end",
+            outcome: "success",
+            userId: endedNow.userId,
+            reason: endedNow.reason,
+          }).catch(() => {});
+        }
+        if (found) response = await found.session.commit(response);
       } catch (error) {
         response = errorResponse(error, request);
         errorCode = error instanceof ApiError ? error.code : "internal_error";
@@ -83,14 +242,64 @@ export function apiRoute(
       path: new URL(request.url).pathname,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
-      client: clientAddress(request, config.trustedProxies),
+      client,
       ...(errorCode ? { code: errorCode } : {}),
       ...annotations,
     };
     if (options.quiet && !errorCode) logger.debug(fields, "api call");
     else logger.info(fields, "api call");
     return response;
-  };
+  });
+}
+
+async function checkAccess(
+  access: RouteAccess,
+  user: SignedInUser,
+  environment: () => Promise<EnvironmentName>,
+  config: ServerConfig,
+): Promise<void> {
+  switch (access.kind) {
+    case "public":
+    case "refusal":
+    case "signed_in":
+      return;
+    case "environment": {
+      const where = await environment();
+      for (const action of access.actions) assertAllowed(user.roles, action, where);
+      return;
+    }
+    case "somewhere": {
+      const somewhere = config.environments.some(({ name }) => can(user.roles, access.action, name));
+      if (!somewhere) assertAllowed(user.roles, access.action, await environment());
+      return;
+    }
+    case "global":
+      for (const action of access.actions) assertAllowed(user.roles, action);
+      return;
+  }
+}
+
+async function consumeRateLimit(services: Services, config: ServerConfig, user: SignedInUser): Promise<void> {
+  const limit = config.rateLimitPerMinute;
+  let result;
+  try {
+    result = await services.rateLimiter.consume(`upstream:${user.id}`, limit, RATE_LIMIT_WINDOW_SECONDS);
+  } catch (error) {
+    throw storageFailure(error);
+  }
+  if (result.allowed) return;
+  throw new ApiError(
+    "rate_limited",
+    `You made more than ${limit} calls to the Card Services API in a minute; try again in ` +
+      `${result.retryAfterSeconds} s.`,
+    { limit, window_seconds: RATE_LIMIT_WINDOW_SECONDS, retry_after_seconds: result.retryAfterSeconds },
+    { "Retry-After": String(result.retryAfterSeconds) },
+  );
+}
+
+/** Whether `user` may do anything at all in `environment` (e.g. to switch to it). */
+export function canActIn(user: SignedInUser, environment: EnvironmentName): boolean {
+  return ENVIRONMENT_ACTIONS.some((action) => can(user.roles, action, environment));
 }
 
 function errorResponse(error: unknown, request: Request): Response {
@@ -112,7 +321,7 @@ function errorResponse(error: unknown, request: Request): Response {
 /** The handler for methods a route does not serve: 405 in the one error shape, with Allow. */
 export function methodNotAllowed(allowed: readonly string[]): RouteHandler {
   const allow = [...allowed, "OPTIONS"].join(", ");
-  return async (request) => {
+  return declare(REFUSAL, async (request) => {
     const error = new ApiError(
       "method_not_allowed",
       `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
@@ -121,12 +330,14 @@ export function methodNotAllowed(allowed: readonly string[]): RouteHandler {
     );
     logger.info({ method: request.method, path: new URL(request.url).pathname, status: 405 }, "api call");
     return error.toResponse();
-  };
+  });
 }
 
 /** OPTIONS: the allowed methods, and no CORS headers (the console API is same-origin only). */
 export function optionsHandler(allowed: readonly string[]): RouteHandler {
   const allow = [...allowed, "OPTIONS"].join(", ");
-  return async () =>
-    new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } });
+  return declare(
+    REFUSAL,
+    async () => new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } }),
+  );
 }

@@ -52,6 +52,30 @@ export function createSessionStore({
     return ended.length > 0;
   }
 
+  type CheckResult = { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true };
+
+  async function check(id: string): Promise<CheckResult> {
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+    if (!row || row.endedAt) return { over: true };
+    const at = clock();
+    const reason: EndReason | null =
+      at.getTime() >= row.expiresAt.getTime()
+        ? "expired"
+        : at.getTime() - row.lastSeenAt.getTime() >= idleSeconds * 1000
+          ? "idle"
+          : null;
+    if (reason) return (await end(id, reason)) ? { endedNow: reason, userId: row.userId } : { over: true };
+    if (at.getTime() - row.lastSeenAt.getTime() >= touchEverySeconds * 1000) {
+      // Only forward, and only while live: a concurrent sign-out is never undone.
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: at })
+        .where(and(eq(sessions.id, id), isNull(sessions.endedAt), lt(sessions.lastSeenAt, at)));
+      return { live: { ...row, lastSeenAt: at } };
+    }
+    return { live: row };
+  }
+
   return {
     async create(user: { userId: string; roles: readonly string[] }): Promise<StoredSession> {
       const createdAt = clock();
@@ -72,27 +96,15 @@ export function createSessionStore({
 
     /** The session when it is live (not ended, not idle, not past its lifetime), else null (and it is ended). */
     async getIfLive(id: string): Promise<StoredSession | null> {
-      const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-      if (!row || row.endedAt) return null;
-      const at = clock();
-      if (at.getTime() >= row.expiresAt.getTime()) {
-        await end(id, "expired");
-        return null;
-      }
-      if (at.getTime() - row.lastSeenAt.getTime() >= idleSeconds * 1000) {
-        await end(id, "idle");
-        return null;
-      }
-      if (at.getTime() - row.lastSeenAt.getTime() >= touchEverySeconds * 1000) {
-        // Only forward, and only while live: a concurrent sign-out is never undone.
-        await db
-          .update(sessions)
-          .set({ lastSeenAt: at })
-          .where(and(eq(sessions.id, id), isNull(sessions.endedAt), lt(sessions.lastSeenAt, at)));
-        return { ...row, lastSeenAt: at };
-      }
-      return row;
+      const result = await check(id);
+      return "live" in result ? result.live : null;
     },
+
+    /**
+     * Like `getIfLive`, and says why not: `endedNow` when this call found it idle or expired and ended it (exactly
+     * one caller on any instance sees that, for the audit log), `over` when it had ended before or never existed.
+     */
+    check,
 
     /** Sign-out or revocation; true when the session was live until now. */
     end,

@@ -1,11 +1,14 @@
 /**
- * The encrypted session (iron-session seals in an HttpOnly cookie). Route handlers read it from the
- * request's Cookie header and, only when it changed, write it back on their Response, so that they can be
- * called in-process with a plain `Request`.
+ * The session: an iron-session seal in an HttpOnly cookie that holds the environment, the credentials a user
+ * typed (encrypted; they never leave the server) and the access token, plus the id of a server-side row
+ * (lib/session-store) that decides whether the session is still live. Every request checks that row (a sign-out
+ * on one instance ends the session on all of them; a copied cookie then opens nothing), and the absolute end is
+ * fixed when the row is created: token renewals, environment and credential changes never extend it.
  *
- * A cookie that fails to unseal, has expired or does not match the schema is an empty session, never an
- * error. Unsealed sessions are cached by cookie value (the value authenticates itself), so the hot path
- * of an unchanged session costs neither an unseal nor a reseal.
+ * Route handlers read the session from the request's Cookie header and, only when it changed, write it back on
+ * their Response, so that they can be called in-process with a plain `Request`. A cookie that fails to unseal,
+ * does not match the schema or whose row is over is an empty session, never an error. Unsealed values are cached
+ * by cookie value (the value authenticates itself), which saves the crypto; the row is checked all the same.
  */
 import "server-only";
 import { getConfig, type ServerConfig } from "@/lib/config";
@@ -13,6 +16,8 @@ import { ApiError } from "@/lib/errors";
 import { isSecureRequest } from "@/lib/http/host-trust";
 import { LruCache } from "@/lib/http/lru-cache";
 import { processSingletonFor } from "@/lib/process-singleton";
+import { getServices } from "@/lib/services";
+import type { EndReason, SessionStore } from "@/lib/session-store";
 import {
   MAX_SET_COOKIE_BYTES,
   cookieName,
@@ -20,40 +25,56 @@ import {
   serializeExpiredSessionCookie,
   serializeSessionCookie,
 } from "./cookie";
-import { fromSealed, sealable, type SessionState } from "./schema";
+import { fromSealed, sealable, type SessionBinding, type SessionState, type SessionUser } from "./schema";
 import { seal, unseal } from "./seal";
 
-export type { AccessToken, SessionCredentials, SessionState } from "./schema";
+export type { AccessToken, SessionCredentials, SessionState, SessionUser } from "./schema";
 
 /** Longer values cannot be a cookie this server wrote; they are not even unsealed. */
 const MAX_COOKIE_VALUE_LENGTH = 4096;
 
-interface CachedSession {
+interface CachedSeal {
   state: SessionState;
-  expiresAt: number;
+  binding: SessionBinding;
   passwordIndex: number;
 }
 
-/** The cache belongs to one configuration: new passwords or TTL (tests) start an empty one. */
-function sessionCache(config: ServerConfig): LruCache<string, CachedSession> {
-  return processSingletonFor("session-cache", config, () => new LruCache<string, CachedSession>(1000));
+/** The cache belongs to one configuration: new passwords (tests) start an empty one. */
+function sealCache(config: ServerConfig): LruCache<string, CachedSeal> {
+  return processSingletonFor("session-cache", config, () => new LruCache<string, CachedSeal>(1000));
 }
 
-function isEmpty(state: SessionState): boolean {
-  return !state.environment && !state.credentials && !state.token;
+/** Who a new server-side row belongs to. */
+export interface SessionOwner {
+  id: string;
+  roles: readonly string[];
+}
+
+/** A session the row check found over just now (idle or past its lifetime): for the audit log. */
+export interface EndedSession {
+  reason: EndReason;
+  userId: string;
 }
 
 export class Session {
   private changed: boolean;
+  private owner: SessionOwner | undefined;
+  private ended = false;
+  /** Set by `signIn`: the user the row made at commit is for. */
+  private pendingSignIn: SessionUser | undefined;
 
   constructor(
     private current: SessionState,
     /** Whether the request came over https (cookie name and Secure flag follow it). */
     readonly secure: boolean,
     private readonly hadCookie: boolean,
-    needsReseal = false,
+    private readonly store: SessionStore,
+    private binding: SessionBinding | undefined = undefined,
+    needsWrite = false,
+    /** Set when this request found the session idle or expired and ended it. */
+    readonly endedNow: EndedSession | undefined = undefined,
   ) {
-    this.changed = needsReseal;
+    this.changed = needsWrite;
   }
 
   get state(): Readonly<SessionState> {
@@ -62,6 +83,31 @@ export class Session {
 
   get isChanged(): boolean {
     return this.changed;
+  }
+
+  /** AUTH_MODE=oidc: the user who signed in, while the session is live. */
+  get signedInUser(): SessionUser | undefined {
+    return this.binding?.signedInUser;
+  }
+
+  /** The user id of this session's row, when it has one. */
+  get ownerId(): string | undefined {
+    return this.binding?.ownerId;
+  }
+
+  /** The server-side row's id, when the session has one. */
+  get sessionId(): string | undefined {
+    return this.binding?.sessionId;
+  }
+
+  /** Epoch milliseconds of the absolute end, when the session has a row. */
+  get expiresAt(): number | undefined {
+    return this.binding?.expiresAt;
+  }
+
+  /** The user a row made for this session will belong to (the request's identity). */
+  setOwner(owner: SessionOwner): void {
+    this.owner = owner;
   }
 
   /** Replaces top-level fields; `undefined` removes one. Objects are never mutated, only replaced. */
@@ -79,30 +125,72 @@ export class Session {
     this.changed = true;
   }
 
-  destroy(): void {
+  /**
+   * A fresh session for a user who just signed in (AUTH_MODE=oidc): a new row and id (never the one the browser
+   * brought: no fixation), nothing of what the browser held before.
+   */
+  signIn(user: SessionUser, roles: readonly string[]): void {
     this.current = {};
+    this.binding = undefined;
+    this.owner = { id: user.id, roles };
+    this.pendingSignIn = user;
+    this.ended = false;
     this.changed = true;
+  }
+
+  /**
+   * Ends the session now, on every instance (its row is marked ended) and in this browser (the cookie is
+   * removed). True when it was live until now.
+   */
+  async end(reason: EndReason): Promise<boolean> {
+    const id = this.binding?.sessionId;
+    this.current = {};
+    this.binding = undefined;
+    this.pendingSignIn = undefined;
+    this.ended = true;
+    this.changed = true;
+    return id ? this.store.end(id, reason) : false;
   }
 
   /** Adds Set-Cookie to the response when the session changed; leaves it untouched otherwise. */
   async commit(response: Response): Promise<Response> {
     if (!this.changed) return response;
-    if (isEmpty(this.current)) {
+    const holdsSomething = !isEmpty(this.current) || this.pendingSignIn !== undefined || !!this.signedInUser;
+    if (this.ended || !holdsSomething) {
       if (this.hadCookie) response.headers.append("Set-Cookie", serializeExpiredSessionCookie(this.secure));
       return response;
     }
     const config = getConfig();
-    const ttl = config.sessionTtlSeconds;
-    const expiresAt = Date.now() + ttl * 1000;
-    const checked = sealable(this.current, expiresAt);
+    // Checked before a row is made: a state that cannot be stored creates nothing.
+    const provisional = this.binding ?? {
+      sessionId: "0".repeat(43),
+      ownerId: this.owner?.id ?? "unknown",
+      expiresAt: Date.now() + config.sessionTtlSeconds * 1000,
+      ...(this.pendingSignIn ? { signedInUser: this.pendingSignIn } : {}),
+    };
+    const precheck = sealable(this.current, provisional);
+    if (!precheck.ok) {
+      throw new ApiError(
+        "session_unstorable",
+        `The session cannot be stored: ${precheck.issue}. Nothing was kept from this call.`,
+      );
+    }
+    const binding = this.binding ?? (await this.createRow());
+    const remainingSeconds = Math.ceil((binding.expiresAt - Date.now()) / 1000);
+    if (remainingSeconds <= 0) {
+      // The lifetime ran out during this request: the session is over, not renewed.
+      if (this.hadCookie) response.headers.append("Set-Cookie", serializeExpiredSessionCookie(this.secure));
+      return response;
+    }
+    const checked = sealable(this.current, binding);
     if (!checked.ok) {
       throw new ApiError(
         "session_unstorable",
         `The session cannot be stored: ${checked.issue}. Nothing was kept from this call.`,
       );
     }
-    const value = await seal(checked.sealed, config.sessionPasswords, ttl);
-    const header = serializeSessionCookie(value, this.secure, ttl);
+    const value = await seal(checked.sealed, config.sessionPasswords, remainingSeconds);
+    const header = serializeSessionCookie(value, this.secure, remainingSeconds);
     if (header.length > MAX_SET_COOKIE_BYTES) {
       throw new ApiError(
         "token_too_large",
@@ -111,38 +199,76 @@ export class Session {
           "characters long.",
       );
     }
-    sessionCache(config).set(value, { state: this.current, expiresAt, passwordIndex: 0 });
+    sealCache(config).set(value, { state: this.current, binding, passwordIndex: 0 });
     response.headers.append("Set-Cookie", header);
     return response;
   }
+
+  private async createRow(): Promise<SessionBinding> {
+    const owner = this.owner;
+    if (!owner) throw new Error("A session that holds something needs an owner before it is stored.");
+    const row = await this.store.create({ userId: owner.id, roles: owner.roles });
+    this.binding = {
+      sessionId: row.id,
+      ownerId: row.userId,
+      expiresAt: row.expiresAt.getTime(),
+      ...(this.pendingSignIn ? { signedInUser: this.pendingSignIn } : {}),
+    };
+    this.pendingSignIn = undefined;
+    return this.binding;
+  }
 }
 
-export async function getSession(request: Request): Promise<Session> {
+function isEmpty(state: SessionState): boolean {
+  return !state.environment && !state.credentials && !state.token;
+}
+
+/** An empty session for this request (the browser's cookie, if any, is replaced or removed when it changes). */
+export function emptySession(request: Request, store: SessionStore, replaceCookie = false): Session {
+  const config = getConfig();
+  const secure = isSecureRequest(request, config);
+  return new Session(
+    {},
+    secure,
+    readCookie(request, cookieName(secure)) !== null,
+    store,
+    undefined,
+    replaceCookie,
+  );
+}
+
+/** The request's session; `store` defaults to the process's (lib/services). */
+export async function getSession(request: Request, sessionStore?: SessionStore): Promise<Session> {
+  const store = sessionStore ?? (await getServices()).sessionStore;
   const config = getConfig();
   const secure = isSecureRequest(request, config);
   const value = readCookie(request, cookieName(secure));
-  if (!value) return new Session({}, secure, false);
-  if (value.length > MAX_COOKIE_VALUE_LENGTH) return new Session({}, secure, true, true);
+  if (!value) return new Session({}, secure, false, store);
+  // Unreadable, not ours, or over: an empty session, and the cookie is removed at the end of this request.
+  const over = (endedNow?: EndedSession) => new Session({}, secure, true, store, undefined, true, endedNow);
+  if (value.length > MAX_COOKIE_VALUE_LENGTH) return over();
 
-  const cache = sessionCache(config);
-  const now = Date.now();
-  const cached = cache.get(value);
-  if (cached) {
-    if (cached.expiresAt > now) return new Session(cached.state, secure, true, cached.passwordIndex > 0);
+  const cache = sealCache(config);
+  let opened = cache.get(value);
+  if (!opened) {
+    const unsealed = await unseal(value, config.sessionPasswords);
+    const parsed = unsealed ? fromSealed(unsealed.data) : null;
+    if (!unsealed || !parsed) return over();
+    opened = { ...parsed, passwordIndex: unsealed.passwordIndex };
+    cache.set(value, opened);
+  }
+  if (opened.binding.expiresAt <= Date.now()) {
     cache.delete(value);
+    return over();
   }
-
-  const unsealed = await unseal(value, config.sessionPasswords);
-  const parsed = unsealed ? fromSealed(unsealed.data) : null;
-  if (!unsealed || !parsed || parsed.expiresAt <= now) {
-    // Unreadable or expired: an empty session; the stale cookie is removed with the next write.
-    return new Session({}, secure, true);
+  // The liveness check is never skipped: a sign-out elsewhere must hold here at once.
+  const result = await store.check(opened.binding.sessionId);
+  if (!("live" in result)) {
+    cache.delete(value);
+    return over("endedNow" in result ? { reason: result.endedNow, userId: result.userId } : undefined);
   }
-  cache.set(value, {
-    state: parsed.state,
-    expiresAt: parsed.expiresAt,
-    passwordIndex: unsealed.passwordIndex,
-  });
+  if (result.live.userId !== opened.binding.ownerId) return over();
+  const binding: SessionBinding = { ...opened.binding, expiresAt: result.live.expiresAt.getTime() };
   // Opened by an older password: reseal with the newest at the end of this request.
-  return new Session(parsed.state, secure, true, unsealed.passwordIndex > 0);
+  return new Session(opened.state, secure, true, store, binding, opened.passwordIndex > 0);
 }

@@ -22,6 +22,26 @@ export interface AccessToken {
 
 export type SessionCredentials = { kind: "demo" } | { kind: "user"; clientId: string; clientSecret: string };
 
+/** The user an OIDC sign-in stored in the session; roles are recomputed from the groups on every request. */
+export interface SessionUser {
+  id: string;
+  name: string;
+  email?: string;
+  groups: string[];
+}
+
+/** What ties a cookie to its server-side row (lib/session-store) and to the user that row belongs to. */
+export interface SessionBinding {
+  /** The row's id: the bearer credential inside the sealed cookie. */
+  sessionId: string;
+  /** The row's user (the local user, the proxy's user, or the signed-in user). */
+  ownerId: string;
+  /** Epoch milliseconds: the absolute end, fixed when the row was created. */
+  expiresAt: number;
+  /** AUTH_MODE=oidc: who signed in. */
+  signedInUser?: SessionUser;
+}
+
 export interface SessionState {
   environment?: EnvironmentName;
   credentials?: SessionCredentials;
@@ -43,9 +63,21 @@ export const TOKEN_LIMITS = {
 } as const;
 
 const sealedSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(2),
+  /** The server-side session row's id. */
+  sid: z.string().min(32).max(64),
+  /** The row's user id. */
+  uid: z.string().min(1).max(256),
   /** Epoch milliseconds after which the session is over (the seal's own expiry is the same). */
   exp: z.number().int(),
+  usr: z
+    .object({
+      id: z.string().min(1).max(256),
+      n: z.string().min(1).max(256),
+      e: z.string().max(256).optional(),
+      g: z.array(z.string().max(256)).max(64),
+    })
+    .optional(),
   env: z.enum(ENVIRONMENTS).optional(),
   cred: z
     .union([
@@ -76,19 +108,32 @@ export type SealedSession = z.infer<typeof sealedSchema>;
  */
 export function sealable(
   state: SessionState,
-  expiresAt: number,
+  binding: SessionBinding,
 ): { ok: true; sealed: SealedSession } | { ok: false; issue: string } {
-  const parsed = sealedSchema.safeParse(toSealed(state, expiresAt));
+  const parsed = sealedSchema.safeParse(toSealed(state, binding));
   if (parsed.success) return { ok: true, sealed: parsed.data };
   const issue = parsed.error.issues[0];
   return { ok: false, issue: `${issue?.path.join(".") ?? "(session)"}: ${issue?.message ?? "invalid"}` };
 }
 
-export function toSealed(state: SessionState, expiresAt: number): SealedSession {
+export function toSealed(state: SessionState, binding: SessionBinding): SealedSession {
   const { environment, credentials, token } = state;
+  const user = binding.signedInUser;
   return {
-    v: 1,
-    exp: expiresAt,
+    v: 2,
+    sid: binding.sessionId,
+    uid: binding.ownerId,
+    exp: binding.expiresAt,
+    ...(user
+      ? {
+          usr: {
+            id: user.id,
+            n: user.name,
+            ...(user.email ? { e: user.email } : {}),
+            g: [...user.groups],
+          },
+        }
+      : {}),
     ...(environment ? { env: environment } : {}),
     ...(credentials
       ? {
@@ -116,10 +161,25 @@ export function toSealed(state: SessionState, expiresAt: number): SealedSession 
 }
 
 /** Validates unsealed data; null when it is not a session this server wrote. */
-export function fromSealed(data: unknown): { state: SessionState; expiresAt: number } | null {
+export function fromSealed(data: unknown): { state: SessionState; binding: SessionBinding } | null {
   const parsed = sealedSchema.safeParse(data);
   if (!parsed.success) return null;
-  const { exp, env, cred, tok } = parsed.data;
+  const { sid, uid, exp, usr, env, cred, tok } = parsed.data;
+  const binding: SessionBinding = {
+    sessionId: sid,
+    ownerId: uid,
+    expiresAt: exp,
+    ...(usr
+      ? {
+          signedInUser: {
+            id: usr.id,
+            name: usr.n,
+            groups: usr.g,
+            ...(usr.e ? { email: usr.e } : {}),
+          },
+        }
+      : {}),
+  };
   const state: SessionState = {};
   if (env) state.environment = env;
   if (cred) {
@@ -138,5 +198,5 @@ export function fromSealed(data: unknown): { state: SessionState; expiresAt: num
       jsonapi: tok.j,
     };
   }
-  return { state, expiresAt: exp };
+  return { state, binding };
 }

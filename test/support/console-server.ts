@@ -44,7 +44,8 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
     throw new Error("No production build: run `node scripts/ensure-build.mjs` (npm test does) first.");
   }
-  const port = await freePort();
+  // A caller that must know the address before the start (an OIDC redirect URI) passes PORT.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   // PGlite is single-process: each console gets its own embedded database, removed when it stops.
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), "console-data-"));
   const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 // Any other /api path: 404 in the console's error shape (not Next's HTML page), never cached.
 import { ApiError } from "@/lib/errors";
-import { apiRoute } from "@/lib/http/route";
+import { PUBLIC, apiRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-const notFound = apiRoute(async (context) => {
+const notFound = apiRoute(PUBLIC, async (context) => {
   throw new ApiError("not_found", `No console API at ${new URL(context.request.url).pathname}.`);
 });
 

@@ -1,9 +1,9 @@
 // GET /api/health: liveness, and the empty route of `npm run bench`.
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async () => json({ status: "ok" }), { quiet: true });
+export const GET = apiRoute(PUBLIC, async () => json({ status: "ok" }), { quiet: true });
 
 const refuse = methodNotAllowed(["GET"]);
 export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };

@@ -2,11 +2,12 @@
 import type { ErrorBody } from "@/lib/api/contracts";
 import { storageSettingsFromEnv } from "@/lib/db";
 import { checkReadiness } from "@/lib/db/readiness";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(
+  PUBLIC,
   async () => {
     const readiness = await checkReadiness(storageSettingsFromEnv());
     if (readiness.ready) return json({ status: "ready", database: readiness.database });

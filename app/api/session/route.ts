@@ -1,15 +1,31 @@
-// GET /api/session: environment, credential source and client_id, token metadata. DELETE: forget it all.
+// GET /api/session: environment, credential source and client_id, token metadata (for roles that may see token
+// details). DELETE: forget it all, and end the session on every instance (a copied cookie no longer works).
+import { can } from "@/lib/auth/roles";
 import { describeSession } from "@/lib/card-api/operations";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { SIGNED_IN, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async (context) => json(describeSession(await context.session())));
-
-export const DELETE = apiRoute(async (context) => {
+export const GET = apiRoute(SIGNED_IN, async (context) => {
+  const user = await context.user();
   const session = await context.session();
-  session.destroy();
-  return json(describeSession(session));
+  return json(describeSession(session, (environment) => can(user.roles, "token_details", environment)));
+});
+
+export const DELETE = apiRoute(SIGNED_IN, async (context) => {
+  const user = await context.user();
+  const session = await context.session();
+  const environment = await context.environment();
+  const heldCredentials = session.state.credentials !== undefined;
+  const ended = await session.end("signed_out");
+  await context.audit({
+    event: "session_end",
+    outcome: "success",
+    environment,
+    reason: "forgotten",
+    details: { credentials_forgotten: heldCredentials, was_live: ended },
+  });
+  return json(describeSession(session, (where) => can(user.roles, "token_details", where)));
 });
 
 const refuse = methodNotAllowed(["GET", "DELETE"]);

@@ -1,19 +1,33 @@
 // POST /api/token: request a token now; token metadata (never the token) and the exchange record.
 import { z } from "zod";
-import { exchangeLogFields, requestTokenNow } from "@/lib/card-api/operations";
+import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/card-api/operations";
 import { readBodyText, parseJsonBody } from "@/lib/http/guards";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(async (context) => {
-  // No input: the body may be empty or `{}`.
-  const text = await readBodyText(context.request);
-  if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
-  const result = await requestTokenNow(await context.session());
-  context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });
-  return json(result);
-});
+export const POST = apiRoute(
+  allowIn("token_request", "token_details", "raw_exchange"),
+  async (context) => {
+    // No input: the body may be empty or `{}`.
+    const text = await readBodyText(context.request);
+    if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
+    const session = await context.session();
+    const result = await context.audited(
+      {
+        event: "token_request",
+        outcome: "success",
+        operation: "token",
+        environment: await context.environment(),
+      },
+      () => requestTokenNow(session),
+      (answered) => exchangeAuditFields(answered.exchange),
+    );
+    context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });
+    return json(result);
+  },
+  { upstream: true },
+);
 
 const refuse = methodNotAllowed(["POST"]);
 export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };

@@ -11,8 +11,7 @@ import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import { ApiError } from "@/lib/errors";
 import { captureLogs } from "@/lib/logger";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
-import { getSession } from "@/lib/session";
-import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
+import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 
 const CARD = "6006491000000001";
 
@@ -136,7 +135,7 @@ describe("a client that disconnects mid-body (item 10)", () => {
 
 describe("sealing (item 5)", () => {
   it("refuses to seal a session that unsealing would wipe, instead of losing it later", async () => {
-    const session = await getSession(new Request(`${ORIGIN}/api/session`));
+    const session = await openSession(new Request(`${ORIGIN}/api/session`));
     session.update({
       credentials: { kind: "demo" },
       token: {

@@ -7,10 +7,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
 import type { SessionInfo } from "@/lib/api/contracts";
-import { getSession, type AccessToken } from "@/lib/session";
+import type { AccessToken } from "@/lib/session";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/http/peer-address";
 import { MAX_SET_COOKIE_BYTES } from "@/lib/session/cookie";
-import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
+import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 
 const OLD_SECRET = "old-session-secret-0123456789-abcdefghij";
 const NEW_SECRET = "new-session-secret-0123456789-abcdefghij";
@@ -156,7 +156,7 @@ describe("password rotation", () => {
 
 describe("expiry and validation", () => {
   it("treats a session past its TTL as empty", async () => {
-    const session = await getSession(new Request(`${ORIGIN}/api/session`));
+    const session = await openSession(new Request(`${ORIGIN}/api/session`));
     session.update({ credentials: { kind: "demo" } });
     const jar = new CookieJar();
     jar.store(await session.commit(new Response()));
@@ -188,7 +188,7 @@ describe("size", () => {
   it(`stays under ${MAX_SET_COOKIE_BYTES} bytes with the longest credentials and a large realistic token`, async () => {
     const accessToken = await largeRealisticToken();
     expect(accessToken.length).toBeGreaterThan(1200);
-    const session = await getSession(new Request("https://console.example/api/session"));
+    const session = await openSession(new Request("https://console.example/api/session"));
     session.update({
       environment: "production",
       credentials: { kind: "user", clientId: "c".repeat(200), clientSecret: "s".repeat(500) },
@@ -198,14 +198,14 @@ describe("size", () => {
     const [setCookie = ""] = response.headers.getSetCookie();
     expect(setCookie).toMatch(/^__Host-csc_session=/);
     expect(setCookie.length).toBeLessThan(MAX_SET_COOKIE_BYTES);
-    const reopened = await getSession(
+    const reopened = await openSession(
       new Request("https://console.example/api/session", { headers: { cookie: cookiePair(setCookie) } }),
     );
     expect(reopened.state.token?.accessToken).toBe(accessToken);
   });
 
   it("refuses with 502 token_too_large rather than writing a cookie browsers would drop", async () => {
-    const session = await getSession(new Request(`${ORIGIN}/api/session`));
+    const session = await openSession(new Request(`${ORIGIN}/api/session`));
     session.update({ credentials: { kind: "demo" }, token: tokenOf("x".repeat(4000)) });
     await expect(session.commit(new Response())).rejects.toMatchObject({
       code: "token_too_large",
@@ -224,12 +224,12 @@ describe("writes", () => {
   });
 
   it("writes when a value really changed, not when it was set to the same value", async () => {
-    const session = await getSession(new Request(`${ORIGIN}/api/session`));
+    const session = await openSession(new Request(`${ORIGIN}/api/session`));
     session.update({ environment: "embedded" });
     expect(session.isChanged).toBe(true);
     const jar = new CookieJar();
     jar.store(await session.commit(new Response()));
-    const again = await getSession(
+    const again = await openSession(
       new Request(`${ORIGIN}/api/session`, { headers: { cookie: jar.header() ?? "" } }),
     );
     again.update({ environment: "embedded" });

@@ -2,13 +2,28 @@
  * In-process harness for the console's route handlers: configure the server, call a route module's
  * handler with a plain Request, and keep cookies between calls like a browser would.
  */
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { LOCAL_USER } from "@/lib/auth";
 import { setConfigForTests, type ServerConfig } from "@/lib/config";
+import { getSession, type Session } from "@/lib/session";
 
 export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
 export const ORIGIN = "http://localhost:3000";
 
+/** One embedded database per test file (PGlite is single-process; files run in separate workers). */
+let dataDir: string | undefined;
+
 export function configure(env: Record<string, string | undefined> = {}): ServerConfig {
-  return setConfigForTests({ SESSION_SECRET: TEST_SESSION_SECRET, PORT: "3000", ...env });
+  dataDir ??= mkdtempSync(path.join(os.tmpdir(), "console-unit-"));
+  return setConfigForTests({
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    PORT: "3000",
+    DATA_DIR: dataDir,
+    AUDIT_HMAC_KEY: "unit-test-audit-hmac-key-of-at-least-32-characters",
+    ...env,
+  });
 }
 
 type Handler = (request: Request) => Promise<Response>;
@@ -70,4 +85,11 @@ export async function call(
 
 export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** The request's session, owned by the local user (as the route wrapper does in AUTH_MODE=none). */
+export async function openSession(request: Request): Promise<Session> {
+  const session = await getSession(request);
+  session.setOwner({ id: LOCAL_USER.id, roles: LOCAL_USER.roles });
+  return session;
 }

@@ -1,17 +1,19 @@
 // PUT /api/session/credentials: {client_id, client_secret} or {"profile": "demo"}; kept in the session only.
 import { z } from "zod";
 import { credentialsInputSchema } from "@/lib/api/contracts";
+import { can } from "@/lib/auth/roles";
 import { describeSession } from "@/lib/card-api/operations";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
 import { validateInput } from "@/lib/http/guards";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
 const [demoProfileSchema, clientCredentialsSchema] = credentialsInputSchema.options;
 
-export const PUT = apiRoute(async (context) => {
+// Credentials are for requesting tokens: a role that may do that in some environment may set them.
+export const PUT = apiRoute(allowSomewhere("token_request"), async (context) => {
   const raw = await context.body(z.looseObject({}));
   // Validate against the form the body means, so that field errors name that form's fields.
   const input = validateInput(raw, "profile" in raw ? demoProfileSchema : clientCredentialsSchema);
@@ -31,7 +33,17 @@ export const PUT = apiRoute(async (context) => {
       token: undefined,
     });
   }
-  return json(describeSession(session));
+  const user = await context.user();
+  await context.audit({
+    event: "credentials_set",
+    outcome: "success",
+    environment: await context.environment(),
+    details:
+      "profile" in input
+        ? { profile: "demo" }
+        : { profile: "user", client_id: input.client_id.slice(0, 200) },
+  });
+  return json(describeSession(session, (environment) => can(user.roles, "token_details", environment)));
 });
 
 const refuse = methodNotAllowed(["PUT"]);

@@ -1,14 +1,16 @@
 // PUT /api/session/environment: {environment}; only configured environments can be chosen.
 import { environmentInputSchema } from "@/lib/api/contracts";
 import { findEnvironment } from "@/lib/card-api/environments";
+import { can } from "@/lib/auth/roles";
 import { describeSession } from "@/lib/card-api/operations";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { assertAllowed } from "@/lib/auth/enforce";
+import { SIGNED_IN, apiRoute, canActIn, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-export const PUT = apiRoute(async (context) => {
+export const PUT = apiRoute(SIGNED_IN, async (context) => {
   const { environment } = await context.body(environmentInputSchema);
   const config = getConfig();
   if (!findEnvironment(config, environment)) {
@@ -19,10 +21,13 @@ export const PUT = apiRoute(async (context) => {
       { available },
     );
   }
+  const user = await context.user();
+  // Only to an environment where the user can do something (a support user may still use every one).
+  if (!canActIn(user, environment)) assertAllowed(user.roles, "balance_inquiry", environment);
   const session = await context.session();
   // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
   session.update({ environment });
-  return json(describeSession(session));
+  return json(describeSession(session, (where) => can(user.roles, "token_details", where)));
 });
 
 const refuse = methodNotAllowed(["PUT"]);

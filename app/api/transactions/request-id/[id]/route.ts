@@ -2,10 +2,10 @@
 // answered (a 404 upstream included).
 import type { z } from "zod";
 import { transactionLookupParamsSchema } from "@/lib/api/contracts";
-import { exchangeLogFields, lookupTransaction } from "@/lib/card-api/operations";
+import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/card-api/operations";
 import { ApiError } from "@/lib/errors";
 import { zodFieldErrors } from "@/lib/http/guards";
-import { apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -34,12 +34,27 @@ function lookupParams(request: Request): z.output<typeof transactionLookupParams
   return parsed.data;
 }
 
-export const GET = apiRoute(async (context) => {
-  const { id, environment } = lookupParams(context.request);
-  const record = await lookupTransaction(await context.session(), id, environment);
-  context.annotate(exchangeLogFields(record));
-  return json(record);
-});
+export const GET = apiRoute(
+  allowIn("transaction_lookup", "raw_exchange"),
+  async (context) => {
+    const { id, environment } = lookupParams(context.request);
+    const session = await context.session();
+    const record = await context.audited(
+      {
+        event: "transaction_lookup",
+        outcome: "success",
+        operation: "transaction_lookup",
+        environment: await context.environment(),
+        requestId: id,
+      },
+      () => lookupTransaction(session, id, environment),
+      exchangeAuditFields,
+    );
+    context.annotate(exchangeLogFields(record));
+    return json(record);
+  },
+  { upstream: true },
+);
 
 const refuse = methodNotAllowed(["GET"]);
 export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };

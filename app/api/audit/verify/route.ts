@@ -1,0 +1,20 @@
+// GET /api/audit/verify (admin): walks the hash chain; {ok: true, rows} or where it first breaks. Audited.
+import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(allowGlobal("audit_read"), async (context) => {
+  const { auditLog } = await context.services();
+  const result = await auditLog.verify();
+  await context.audit({
+    event: "audit_verify",
+    outcome: result.ok ? "success" : "failure",
+    reason: result.ok ? null : result.reason.slice(0, 1000),
+    details: { rows: result.rows, ...(result.ok ? {} : { first_bad_row: result.first_bad_row }) },
+  });
+  return json(result);
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

@@ -1,0 +1,44 @@
+// GET /api/auth/callback: the provider's answer. Signed in: a new server-side session, audited `sign_in`, 302 to
+// return_to. Refused: audited `sign_in_failed`, 302 to /signed-out?error=<code>.
+import { finishSignIn } from "@/lib/auth/sign-in-flow";
+import { oidcSettingsOrNotFound, signInFlowOptions, signedOutPath } from "@/lib/auth/sign-in-routes";
+import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+function redirect(location: string, cookie: string): Response {
+  const headers = new Headers({ Location: location });
+  headers.append("Set-Cookie", cookie);
+  return new Response(null, { status: 302, headers });
+}
+
+export const GET = apiRoute(PUBLIC, async (context) => {
+  const settings = oidcSettingsOrNotFound(context.config);
+  const result = await finishSignIn(
+    settings,
+    context.request,
+    signInFlowOptions(context.request, context.config),
+  );
+  if (!result.ok) {
+    await context.audit({ event: "sign_in_failed", outcome: "failure", reason: result.error.code });
+    return redirect(signedOutPath(result.error.code), result.clearCookie);
+  }
+  const { user, returnTo } = result.signIn;
+  const session = await context.session();
+  // Whatever this browser held before (another user's session included) is ended, not reused.
+  if (session.sessionId) await session.end("signed_out");
+  const { id, name, groups, email } = user;
+  session.signIn({ id, name, groups, ...(email ? { email } : {}) }, user.roles);
+  await context.audit({
+    event: "sign_in",
+    outcome: "success",
+    userId: user.id,
+    roles: user.roles,
+    details: { name: user.name.slice(0, 200), groups: user.groups.join(",").slice(0, 500) },
+  });
+  return redirect(returnTo, result.clearCookie);
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

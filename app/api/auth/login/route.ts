@@ -1,0 +1,32 @@
+// GET /api/auth/login?return_to=/path: 302 to the OpenID provider, with the sealed pending sign-in cookie.
+import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/auth/sign-in-routes";
+import { startSignIn } from "@/lib/auth/sign-in-flow";
+import { SignInError } from "@/lib/auth/oidc";
+import { ApiError } from "@/lib/errors";
+import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(PUBLIC, async (context) => {
+  const settings = oidcSettingsOrNotFound(context.config);
+  let started: Response;
+  try {
+    started = await startSignIn(
+      settings,
+      context.request,
+      signInFlowOptions(context.request, context.config),
+    );
+  } catch (error) {
+    if (error instanceof SignInError) {
+      await context.audit({ event: "sign_in_failed", outcome: "failure", reason: error.code });
+      throw new ApiError("upstream_unreachable", error.message, { sign_in_error: error.code });
+    }
+    throw error;
+  }
+  const headers = new Headers(started.headers);
+  return new Response(null, { status: 302, headers });
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

@@ -1,0 +1,38 @@
+// POST /api/auth/logout: ends the server-side session on every instance, clears the cookie, audits `sign_out`;
+// answers where the browser goes next (the provider's end-session address in AUTH_MODE=oidc, else /signed-out).
+import { signOutUrl } from "@/lib/auth/oidc";
+import { signedOutPath } from "@/lib/auth/sign-in-routes";
+import { authSettings } from "@/lib/config/auth-settings";
+import { logger } from "@/lib/logger";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute(PUBLIC, async (context) => {
+  const { session, user } = await context.identity();
+  const ownerId = session.ownerId;
+  const ended = await session.end("signed_out");
+  if (ended || user) {
+    await context.audit({
+      event: "sign_out",
+      outcome: "success",
+      userId: user?.id ?? ownerId ?? null,
+      details: { session_was_live: ended },
+    });
+  }
+  let redirect = signedOutPath();
+  const settings = authSettings(context.config);
+  if (settings.mode === "oidc") {
+    try {
+      redirect = (await signOutUrl(settings)) ?? redirect;
+    } catch (error) {
+      // The console session is over either way; the provider's own session stays until it expires.
+      logger.warn({ error: error instanceof Error ? error.message : String(error) }, "no provider sign-out");
+    }
+  }
+  return json({ signed_out: true, redirect });
+});
+
+const refuse = methodNotAllowed(["POST"]);
+export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["POST"]);

@@ -1,0 +1,15 @@
+// GET /api/me: the signed-in user and what their roles allow, or {"user": null} (200: pages then show sign-in).
+import { meResponse } from "@/lib/auth/me";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(PUBLIC, async (context) => {
+  const { user } = await context.identity();
+  const environments = context.config.environments.map(({ name }) => name);
+  return json(meResponse(user, context.config.authMode, environments));
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

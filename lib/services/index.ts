@@ -1,0 +1,71 @@
+/**
+ * The process's stateful services, built once per configuration from lib/config: the database (PGlite in
+ * DATA_DIR or DATABASE_URL), one audit log (so concurrent appends share a transaction), one session store and
+ * one rate limiter. Every Next bundle of the process gets the same ones (lib/process-singleton).
+ */
+import "server-only";
+import { createAuditLog, type AuditLog } from "@/lib/audit";
+import { getConfig, type ServerConfig } from "@/lib/config";
+import { getDatabase, storageSettingsFromConfig, type Database } from "@/lib/db";
+import { generateHmacKey, loadOrCreateKey } from "@/lib/keys/generated-key";
+import { registerSecret } from "@/lib/logger";
+import { processSingletonFor } from "@/lib/process-singleton";
+import { createRateLimiter, type RateLimiter } from "@/lib/rate-limit";
+import { createSessionStore, type SessionStore } from "@/lib/session-store";
+
+export interface Services {
+  db: Database;
+  auditLog: AuditLog;
+  hmacKey: string;
+  sessionStore: SessionStore;
+  rateLimiter: RateLimiter;
+}
+
+/**
+ * The idle timeout is for signed-in users (oidc, proxy). In AUTH_MODE=none the one local user on their own
+ * machine keeps a session for its whole lifetime: an idle timeout would only make them type credentials again,
+ * and there is nobody else to protect the session from (the console listens on loopback only).
+ */
+export function sessionIdleSeconds(config: ServerConfig): number {
+  return config.authMode === "none" ? config.sessionTtlSeconds : config.sessionIdleSeconds;
+}
+
+export function getServices(config: ServerConfig = getConfig()): Promise<Services> {
+  const holder = processSingletonFor("services", config, () => ({
+    pending: null as Promise<Services> | null,
+  }));
+  if (!holder.pending) {
+    const pending = buildServices(config);
+    holder.pending = pending;
+    // A failed start (database unreachable) is tried again by the next request.
+    pending.catch(() => {
+      if (holder.pending === pending) holder.pending = null;
+    });
+  }
+  return holder.pending;
+}
+
+async function buildServices(config: ServerConfig): Promise<Services> {
+  const hmacKey = loadOrCreateKey({
+    name: "AUDIT_HMAC_KEY",
+    value: config.auditHmacKey,
+    dataDir: config.dataDir,
+    generate: generateHmacKey,
+  });
+  registerSecret(hmacKey);
+  const { db } = await getDatabase(storageSettingsFromConfig(config));
+  const idleSeconds = sessionIdleSeconds(config);
+  return {
+    db,
+    hmacKey,
+    auditLog: createAuditLog({ db, hmacKey }),
+    sessionStore: createSessionStore({
+      db,
+      idleSeconds,
+      absoluteSeconds: config.sessionTtlSeconds,
+      // The idle check is as coarse as the touch interval: keep it well under the idle timeout.
+      touchEverySeconds: Math.max(1, Math.min(30, Math.floor(idleSeconds / 5))),
+    }),
+    rateLimiter: createRateLimiter({ db }),
+  };
+}
