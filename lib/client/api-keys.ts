@@ -12,6 +12,13 @@ export const apiKeys = {
   giftBalanceInquiry: "/api/inquiries/gift-balance",
   balanceInquiry: "/api/inquiries/balance",
   transactionLookupPrefix: "/api/transactions/request-id/",
+  /** The signed-in user, their roles and what those allow (`{"user": null}` when signed out). */
+  me: "/api/me",
+  logout: "/api/auth/logout",
+  login: "/api/auth/login",
+  audit: "/api/audit",
+  auditVerify: "/api/audit/verify",
+  auditExport: "/api/audit/export.csv",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -25,4 +32,38 @@ export function inquiryKey(operation: InquiryOperation): string {
 /** Lookup Transaction by Request Id: the Request Id is one path segment, so it is percent-encoded. */
 export function transactionLookupKey(requestId: string): string {
   return apiKeys.transactionLookupPrefix + encodeURIComponent(requestId);
+}
+
+/** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */
+export function loginUrl(returnTo: string): string {
+  return `${apiKeys.login}?return_to=${encodeURIComponent(returnTo)}`;
+}
+
+/** Filters of the audit log, as `GET /api/audit` and `/api/audit/export.csv` take them (empty ones left out). */
+export interface AuditFilters {
+  user?: string;
+  event?: string;
+  /** Last 4 digits or a full card number (the server hashes it). */
+  card?: string;
+  /** ISO times. */
+  from?: string;
+  to?: string;
+}
+
+function auditQuery(filters: AuditFilters, extra: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...filters, ...extra })) {
+    if (value) params.set(name, value);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/** One page of the audit log: the first with no cursor, then each `next_cursor`. */
+export function auditPageKey(filters: AuditFilters, cursor?: string | null, limit = 50): string {
+  return apiKeys.audit + auditQuery(filters, { cursor: cursor ?? undefined, limit: String(limit) });
+}
+
+export function auditExportUrl(filters: AuditFilters): string {
+  return apiKeys.auditExport + auditQuery(filters);
 }
