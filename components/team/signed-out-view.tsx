@@ -1,8 +1,9 @@
+import type { SignInErrorCode } from "@/lib/auth/oidc";
 import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignInLink } from "./sign-in-link";
 
 /** What each sign-in failure (SignInError code of lib/auth/oidc.ts) means to the person who tried. */
-export const SIGN_IN_ERROR_MESSAGES: Record<string, string> = {
+export const SIGN_IN_ERROR_MESSAGES: Record<SignInErrorCode, string> = {
   state_mismatch:
     "The answer from the sign-in page did not belong to the sign-in this browser started (for example, it came from another tab or an old link). Nothing was signed in.",
   sign_in_expired: "The sign-in took too long and expired. Start again.",
@@ -25,7 +26,7 @@ export function SignedOutView({ error }: { error: string | null }) {
       {failed ? (
         <div role="alert">
           <GateText>
-            {SIGN_IN_ERROR_MESSAGES[error] ??
+            {SIGN_IN_ERROR_MESSAGES[error as SignInErrorCode] ??
               "The sign-in failed for a reason the console did not recognise."}
           </GateText>
           <p className="mt-2 font-mono text-xs text-slate-600 dark:text-slate-400">{error}</p>

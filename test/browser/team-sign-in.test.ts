@@ -144,6 +144,7 @@ describe("a team console with sign-in (AUTH_MODE=oidc)", () => {
       .getByLabel(/card number/i)
       .first()
       .fill(CARD);
+    await page.getByLabel("Location ID").fill("store-7");
     await page.getByRole("button", { name: /^Run Balance Inquiry/ }).click();
     await page.getByText("Loyalty rewards").first().waitFor();
 
