@@ -72,16 +72,13 @@ export function AuditView() {
         description={
           <span data-testid="audit-filter-summary">Showing {describeFilters(filters)}, newest first.</span>
         }
-        actions={
-          <div className="flex flex-wrap items-start gap-2">
-            <a href={auditExportUrl(filters)} download className={buttonClasses("secondary", "md")}>
-              Export CSV
-            </a>
-            <ChainCheck />
-          </div>
-        }
-        bodyClassName="px-5 py-3"
+        bodyClassName="space-y-3 px-5 py-3"
       >
+        <ChainCheck>
+          <a href={auditExportUrl(filters)} download className={buttonClasses("secondary", "md")}>
+            Export CSV
+          </a>
+        </ChainCheck>
         {error ? (
           <Alert tone="danger" title="The audit log could not be read" role="alert">
             <p>{error instanceof Error ? error.message : "Unknown error"}</p>

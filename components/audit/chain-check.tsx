@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import useSWRMutation from "swr/mutation";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -7,16 +8,19 @@ import { apiKeys } from "@/lib/client/api-keys";
 import { getJson } from "@/lib/client/fetcher";
 import type { ChainVerdict } from "./audit-types";
 
-/** "Verify chain": the server walks the whole hash chain (GET /api/audit/verify) and says where it breaks. */
-export function ChainCheck() {
+/** "Verify chain" (after `children`, e.g. the export link): the server walks the whole hash chain (GET /api/audit/verify) and says where it breaks. */
+export function ChainCheck({ children }: { children?: ReactNode }) {
   const { trigger, data, error, isMutating } = useSWRMutation(apiKeys.auditVerify, (url: string) =>
     getJson<ChainVerdict>(url),
   );
   return (
     <div className="space-y-3">
-      <Button busy={isMutating} onClick={() => void trigger().catch(() => {})}>
-        Verify chain
-      </Button>
+      <div className="flex flex-wrap items-center gap-2">
+        {children}
+        <Button busy={isMutating} onClick={() => void trigger().catch(() => {})}>
+          Verify chain
+        </Button>
+      </div>
       <div aria-live="polite">
         {error ? (
           <Alert tone="danger" title="The chain could not be checked" role="alert">
