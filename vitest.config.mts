@@ -22,7 +22,7 @@ export default defineConfig({
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
           // Route tests open an embedded database (PGlite) on first use.
-          testTimeout: 30_000,
+          testTimeout: 60_000,
         },
       },
       {

@@ -5,7 +5,12 @@
  *       at the standalone sandbox (so through the pooled keep-alive HTTP client, as with a real upstream),
  *   (c) the standalone sandbox called directly: POST /transaction/v1/balance-inquiry,
  *   (b') for information, the same proxy route on the embedded sandbox (in-process, the default),
- * and prints throughput, p50, p99 and server CPU per request of each, and b/a (target ≥ 0.85).
+ *   (d) the signed-in, audited proxy: the same call on a second console in AUTH_MODE=proxy (identity headers
+ *       from a trusted peer), with its session row check, rate limit and audit insert,
+ * and, to split (d)'s cost by step, on that same console: (s) GET /api/me (identity + session row check only) and
+ * (r) a refused call (403: identity + session check + one audit insert, nothing upstream);
+ * and prints throughput, p50, p99 and server CPU per request of each, b/a (anonymous, target ≥ 0.85) and d/a
+ * (audited, target ≥ 0.7), and the server CPU per request of each step of (d).
  *
  * The targets run in interleaved rounds, so that a busy neighbour on a shared machine weighs on all of them
  * alike; figures are medians over the rounds. BENCH_SECONDS (default 12) is the time per target in all,
@@ -13,9 +18,10 @@
  * connections. The build in NEXT_DIST_DIR (default .next) is used.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 interface AutocannonResult {
@@ -45,6 +51,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const HOST = "127.0.0.1";
 const CARD = { card_number: "6006491000000001", location_id: "bench-store" };
 const DEMO_CREDENTIALS = { client_id: "demo-client", client_secret: "demo-secret" };
+const PROXY_SECRET = "bench-proxy-shared-secret";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -111,6 +118,8 @@ interface Measurement {
 interface Target {
   label: string;
   pid: number | undefined;
+  /** A refusal is this target's expected answer: non-2xx answers are not failures. */
+  refusal?: boolean;
   options: Omit<AutocannonOptions, "connections" | "duration">;
 }
 
@@ -119,6 +128,7 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floo
 async function run(target: Target, duration: number): Promise<Measurement> {
   const cpuBefore = cpuSeconds(target.pid);
   const result = await autocannon({ ...target.options, connections, duration });
+  if (target.refusal) result.non2xx = 0;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -140,8 +150,13 @@ async function measureInRounds(targets: Target[]): Promise<Measurement[][]> {
 }
 
 /** A console session ready for inquiries: credentials set, environment chosen, a token obtained. */
-async function sessionCookie(consoleUrl: string, credentials: object, environment: string): Promise<string> {
-  const headers = { "content-type": "application/json", origin: consoleUrl };
+async function sessionCookie(
+  consoleUrl: string,
+  credentials: object,
+  environment: string,
+  identity: Record<string, string> = {},
+): Promise<string> {
+  const headers = { "content-type": "application/json", origin: consoleUrl, ...identity };
   let cookie = "";
   const send = async (method: string, urlPath: string, body: unknown) => {
     const response = await fetch(`${consoleUrl}${urlPath}`, {
@@ -198,10 +213,45 @@ async function main(): Promise<void> {
       SESSION_SECRET: "bench-session-secret-with-at-least-32-characters",
       CARD_API_AUTH_URL: sandboxUrl,
       CARD_API_SANDBOX_URL: sandboxUrl,
+      // The local user's calls are rate limited and audited too; the limit must not be what is measured.
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-local-")),
     });
     children.push(consoleServer);
+    // The team console: AUTH_MODE=proxy, the bench playing the trusted proxy on loopback.
+    const teamUrl = `http://${HOST}:${await freePort()}`;
+    const teamServer = start([process.execPath, path.join(root, "scripts/serve.mjs")], {
+      NODE_ENV: "production",
+      HOSTNAME: HOST,
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: new URL(teamUrl).port,
+      PUBLIC_URL: teamUrl,
+      SESSION_SECRET: "bench-session-secret-with-at-least-32-characters",
+      CARD_API_AUTH_URL: sandboxUrl,
+      CARD_API_SANDBOX_URL: sandboxUrl,
+      AUTH_MODE: "proxy",
+      TRUSTED_PROXIES: "127.0.0.1/32",
+      PROXY_SHARED_SECRET: PROXY_SECRET,
+      ROLE_GROUPS: "tester:bench-testers,support:bench-support",
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      LOG_LEVEL: "warn",
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-team-")),
+    });
+    children.push(teamServer);
     await waitFor(`${consoleUrl}/api/health`, consoleServer);
+    await waitFor(`${teamUrl}/api/health`, teamServer);
     await waitFor(`${sandboxUrl}/`, sandboxServer);
+    const tester = {
+      "x-forwarded-user": "bench-tester",
+      "x-forwarded-groups": "bench-testers",
+      "x-proxy-secret": PROXY_SECRET,
+    };
+    const supportAgent = {
+      ...tester,
+      "x-forwarded-user": "bench-support",
+      "x-forwarded-groups": "bench-support",
+    };
+    const teamCookie = await sessionCookie(teamUrl, DEMO_CREDENTIALS, "sandbox", tester);
 
     const proxyCookie = await sessionCookie(consoleUrl, DEMO_CREDENTIALS, "sandbox");
     const embeddedCookie = await sessionCookie(consoleUrl, { profile: "demo" }, "embedded");
@@ -245,6 +295,38 @@ async function main(): Promise<void> {
         pid: consoleServer.pid,
         options: inquiry(embeddedCookie),
       },
+      {
+        label: "(d)  audited proxy  POST /api/inquiries/balance, AUTH_MODE=proxy",
+        pid: teamServer.pid,
+        options: {
+          url: `${teamUrl}/api/inquiries/balance`,
+          method: "POST",
+          headers: { "content-type": "application/json", origin: teamUrl, cookie: teamCookie, ...tester },
+          body: JSON.stringify(CARD),
+        },
+      },
+      {
+        label: "(s)  session check  GET  /api/me, AUTH_MODE=proxy",
+        pid: teamServer.pid,
+        options: { url: `${teamUrl}/api/me`, headers: { cookie: teamCookie, ...tester } },
+      },
+      {
+        label: "(r)  audited 403    POST /api/inquiries/gift-balance (support)",
+        pid: teamServer.pid,
+        refusal: true,
+        options: {
+          url: `${teamUrl}/api/inquiries/gift-balance`,
+          method: "POST",
+          // The tester's cookie with the support agent's identity: the row is checked, then not used.
+          headers: {
+            "content-type": "application/json",
+            origin: teamUrl,
+            cookie: teamCookie,
+            ...supportAgent,
+          },
+          body: JSON.stringify(CARD),
+        },
+      },
     ];
 
     console.log(
@@ -271,7 +353,20 @@ async function main(): Promise<void> {
     console.log(
       `\nb/a = ${median(ba).toFixed(2)} (target ≥ 0.85; per round ${ba.map((r) => r.toFixed(2)).join(", ")})`,
     );
+    const da = ratios(4, 0);
+    console.log(
+      `d/a = ${median(da).toFixed(2)} (audited, target ≥ 0.7; per round ${da.map((r) => r.toFixed(2)).join(", ")})`,
+    );
     console.log(`b'/a = ${median(ratios(3, 0)).toFixed(2)}   b/c = ${median(ratios(1, 2)).toFixed(2)}`);
+    const cpu = (index: number) => median((byTarget[index] ?? []).map((r) => r.cpuMs));
+    console.log(
+      "\nserver CPU per request of (d), by step (differences of the targets' medians):\n" +
+        `  route, guards, JSON, log line        ${cpu(0).toFixed(3)} ms   (a)\n` +
+        `  identity + session row check         ${(cpu(5) - cpu(0)).toFixed(3)} ms   (s − a)\n` +
+        `  audit insert (a refusal row)         ${(cpu(6) - cpu(5)).toFixed(3)} ms   (r − s)\n` +
+        `  rate limit + upstream call + record  ${(cpu(4) - cpu(6)).toFixed(3)} ms   (d − r)\n` +
+        `  total                                ${cpu(4).toFixed(3)} ms   (d)`,
+    );
     console.log(
       "(b) reaches the standalone sandbox over HTTP through the pooled keep-alive client, as a real upstream;\n" +
         "(b') runs the embedded sandbox in the console's own thread, whose work (JWT verification above all) then\n" +

@@ -366,6 +366,13 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     throw new ConfigError(missing, "must be set together with the other of CARD_API_CLIENT_ID/_SECRET.");
   }
   const environments = buildEnvironments(env, sandbox);
+  if (sandbox.embedded && sandbox.testHooks && env.AUTH_MODE !== "none") {
+    // /sandbox/* answers without sign-in; its reset and revoke hooks must not be open to a team's visitors.
+    throw new ConfigError(
+      "SANDBOX_TEST_HOOKS",
+      "must be off unless AUTH_MODE=none (the hooks answer anyone).",
+    );
+  }
   const hostname = env.HOSTNAME ?? (env.AUTH_MODE === "none" ? "127.0.0.1" : "0.0.0.0");
   checkAuthMode(env, hostname, hasId);
 

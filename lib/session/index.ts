@@ -257,17 +257,14 @@ export async function getSession(request: Request, sessionStore?: SessionStore):
     opened = { ...parsed, passwordIndex: unsealed.passwordIndex };
     cache.set(value, opened);
   }
-  if (opened.binding.expiresAt <= Date.now()) {
-    cache.delete(value);
-    return over();
-  }
-  // The liveness check is never skipped: a sign-out elsewhere must hold here at once.
+  // The liveness check is never skipped, not even for a cookie past its own end (the row is then ended and the
+  // end audited once): a sign-out elsewhere must hold here at once.
   const result = await store.check(opened.binding.sessionId);
   if (!("live" in result)) {
     cache.delete(value);
     return over("endedNow" in result ? { reason: result.endedNow, userId: result.userId } : undefined);
   }
-  if (result.live.userId !== opened.binding.ownerId) return over();
+  if (result.live.userId !== opened.binding.ownerId || opened.binding.expiresAt <= Date.now()) return over();
   const binding: SessionBinding = { ...opened.binding, expiresAt: result.live.expiresAt.getTime() };
   // Opened by an older password: reseal with the newest at the end of this request.
   return new Session(opened.state, secure, true, store, binding, opened.passwordIndex > 0);

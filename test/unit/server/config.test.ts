@@ -110,6 +110,22 @@ describe("configuration", () => {
     [{ AUTH_MODE: "ldap" }, "AUTH_MODE", /none, oidc or proxy/],
     [{ AUTH_MODE: "oidc" }, "OIDC_ISSUER", /AUTH_MODE=oidc/],
     [{ AUTH_MODE: "proxy" }, "PROXY_SHARED_SECRET", /AUTH_MODE=proxy/],
+    [
+      { AUTH_MODE: "oidc", OIDC_ISSUER: "https://login.example", OIDC_CLIENT_ID: "console" },
+      "OIDC_CLIENT_SECRET",
+      /confidential/,
+    ],
+    [
+      {
+        AUTH_MODE: "proxy",
+        PROXY_SHARED_SECRET: "a-proxy-secret-of-16+",
+        TRUSTED_PROXIES: "10.0.0.0/8",
+        SANDBOX_TEST_HOOKS: "on",
+      },
+      "SANDBOX_TEST_HOOKS",
+      /AUTH_MODE=none/,
+    ],
+    [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE", /at least 1/],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL", /postgres/],
     [{ SUPPORT_BATCH_CONCURRENCY: "0" }, "SUPPORT_BATCH_CONCURRENCY", /at least 1/],
     // DESIGN.md §6: server-held credentials on a reachable address need sign-in.
