@@ -36,7 +36,7 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-12`}>
             #
           </th>
-          <th scope="col" className={`${head} w-28`}>
+          <th scope="col" className={`${head} w-32`}>
             Time
           </th>
           <th scope="col" className={`${head} w-28`}>
@@ -48,10 +48,10 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-28`}>
             Environment
           </th>
-          <th scope="col" className={`${head} w-32`}>
+          <th scope="col" className={`${head} w-44`}>
             Card
           </th>
-          <th scope="col" className={`${head} w-16`}>
+          <th scope="col" className={`${head} w-20`}>
             Upstream
           </th>
           <th scope="col" className={head}>
