@@ -45,10 +45,10 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-36`}>
             Event
           </th>
-          <th scope="col" className={`${head} w-28`}>
+          <th scope="col" className={`${head} w-24`}>
             Environment
           </th>
-          <th scope="col" className={`${head} w-44`}>
+          <th scope="col" className={`${head} w-36`}>
             Card
           </th>
           <th scope="col" className={`${head} w-20`}>
