@@ -97,6 +97,17 @@ async function main(): Promise<void> {
       await page.setViewportSize({ width, height: 1400 });
       await shot(page, `history-${width}`, 1400);
     }
+
+    // The audit log (AUTH_MODE=none: the local user is an admin), with the chain checked.
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.goto(`${server.url}/audit`);
+    await page.locator("[data-testid=audit-table] tbody tr").first().waitFor();
+    await page.getByRole("button", { name: "Verify chain" }).click();
+    await page.getByText("Chain intact").waitFor();
+    for (const width of [1440, 768, 390]) {
+      await page.setViewportSize({ width, height: 1400 });
+      await shot(page, `audit-${width}`, 1400);
+    }
     await context.close();
   } finally {
     await browser.close();

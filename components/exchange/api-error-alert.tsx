@@ -1,8 +1,10 @@
 "use client";
 
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/api/contracts";
+import { loginUrl } from "@/lib/client/api-keys";
 import { environmentLabel } from "@/lib/client/environments";
 import type { ApiClientError } from "@/lib/client/fetcher";
 import { isNoAnswerError, requestIdOfError } from "@/lib/client/outcome-unknown";
@@ -21,7 +23,16 @@ const TITLES: Record<string, string> = {
   upstream_tls_error: "The upstream's TLS connection failed",
   validation_failed: "Check the highlighted fields",
   environment_changed: "The environment changed in another tab",
+  not_signed_in: "You are signed out",
+  forbidden_by_role: "Your role does not allow this",
+  rate_limited: "Too many calls: wait a moment",
 };
+
+/** Seconds to wait before calling again, from a 429 `rate_limited` answer's details. */
+function retryAfterSeconds(error: ApiClientError): number | null {
+  const seconds = (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+  return typeof seconds === "number" && Number.isFinite(seconds) ? seconds : null;
+}
 
 /** The exchange record an error carries, e.g. the refused token request of `token_refused`. */
 function errorExchange(error: ApiClientError): ExchangeRecord | null {
@@ -53,6 +64,7 @@ export interface ApiErrorActions {
  */
 export function ApiErrorAlert({ error, actions = {} }: { error: ApiClientError; actions?: ApiErrorActions }) {
   const [lookup, setLookup] = useState<LookupOutcome | null>(null);
+  const pathname = usePathname() ?? "/";
   const title = TITLES[error.code] ?? "The request could not run";
   const exchange = errorExchange(error);
   const change = error.code === "environment_changed" ? environmentChange(error) : null;
@@ -78,6 +90,25 @@ export function ApiErrorAlert({ error, actions = {} }: { error: ApiClientError; 
           Go to Connect
         </Link>
       </>
+    );
+  } else if (error.code === "not_signed_in") {
+    body = (
+      <p>
+        Your session has ended (signed out, idle too long, or at the end of its lifetime). Nothing was sent.
+      </p>
+    );
+    action = (
+      <a href={loginUrl(pathname)} className={buttonClasses("primary", "sm")}>
+        Sign in again
+      </a>
+    );
+  } else if (error.code === "rate_limited") {
+    const wait = retryAfterSeconds(error);
+    body = (
+      <p>
+        {error.message} Nothing was sent.
+        {wait !== null ? ` Try again in ${wait} second${wait === 1 ? "" : "s"}.` : " Try again shortly."}
+      </p>
     );
   } else if (change) {
     body = (

@@ -8,6 +8,7 @@ import {
   type CodeExportOptions,
   type TokenRequestTarget,
 } from "@/lib/client/code-export";
+import { allowsIn, useAllows } from "@/components/team/use-me";
 import { useSession } from "@/lib/client/use-console-api";
 import { PATHS } from "@/lib/sandbox/paths";
 import { cx } from "@/components/ui/class-names";
@@ -34,6 +35,9 @@ export function CodeExport({ exchange, options }: { exchange: ExchangeRecord; op
   const snippet =
     language === "curl" ? exchangeToCurl(exchange, fullOptions) : exchangeToFetch(exchange, fullOptions);
   const needs = isToken || (withToken && tokenTarget) ? "CLIENT_SECRET" : "ACCESS_TOKEN";
+  // Copy as code is not for every role (the support desk): hidden, like every action the role may not take.
+  const allows = useAllows();
+  if (allows && !allowsIn(allows, "copy_as_code", exchange.environment)) return null;
 
   return (
     <div className="space-y-2">

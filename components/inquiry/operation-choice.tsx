@@ -1,4 +1,8 @@
+import { useEffect } from "react";
 import type { InquiryOperation } from "@/lib/client/api-keys";
+import { environmentLabel } from "@/lib/client/environments";
+import { useSession } from "@/lib/client/use-console-api";
+import { allowsIn, useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 
 export const OPERATION_CHOICES: Record<
@@ -27,11 +31,22 @@ export function OperationChoice({
   value: InquiryOperation;
   onChange: (operation: InquiryOperation) => void;
 }) {
+  // Operations the user's role may not run in the session's environment are not offered (the server refuses them).
+  const { data: session } = useSession();
+  const allows = useAllows();
+  const environment = session?.environment;
+  const offered = (Object.keys(OPERATION_CHOICES) as InquiryOperation[]).filter(
+    (operation) => !environment || !allows || allowsIn(allows, operation, environment),
+  );
+  const fallback = offered[0];
+  useEffect(() => {
+    if (fallback && !offered.includes(value)) onChange(fallback);
+  }, [fallback, offered, value, onChange]);
   return (
     <fieldset>
       <legend className="mb-1.5 text-sm font-medium text-slate-800 dark:text-slate-200">Operation</legend>
       <div className="grid gap-2">
-        {(Object.keys(OPERATION_CHOICES) as InquiryOperation[]).map((operation) => {
+        {offered.map((operation) => {
           const choice = OPERATION_CHOICES[operation];
           const checked = value === operation;
           return (
@@ -70,6 +85,16 @@ export function OperationChoice({
           );
         })}
       </div>
+      {environment && offered.length < Object.keys(OPERATION_CHOICES).length ? (
+        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="operation-not-offered">
+          Your role may not run{" "}
+          {Object.keys(OPERATION_CHOICES)
+            .filter((operation) => !offered.includes(operation as InquiryOperation))
+            .map((operation) => OPERATION_CHOICES[operation as InquiryOperation].label)
+            .join(" or ")}{" "}
+          in {environmentLabel(environment)}.
+        </p>
+      ) : null}
     </fieldset>
   );
 }

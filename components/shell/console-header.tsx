@@ -2,26 +2,22 @@
 
 import Link from "next/link";
 import { useEffect, useRef } from "react";
+import { allowsIn, useAllows } from "@/components/team/use-me";
+import { UserBadge } from "@/components/team/user-badge";
 import { useSession } from "@/lib/client/use-console-api";
 import { cx } from "@/components/ui/class-names";
 import { EnvironmentSwitcher } from "./environment-switcher";
+import { Logo } from "./logo";
 import { NavLinks } from "./nav-links";
 import { CredentialStatus, TokenStatus } from "./session-status";
 import { ThemeToggle } from "./theme-toggle";
 
-function Logo() {
-  return (
-    <svg viewBox="0 0 32 32" className="size-7" aria-hidden="true">
-      <rect x="2" y="6" width="28" height="20" rx="4" className="fill-indigo-600" />
-      <rect x="2" y="11" width="28" height="4" className="fill-indigo-900/60" />
-      <rect x="6" y="19" width="9" height="3" rx="1" className="fill-white/90" />
-    </svg>
-  );
-}
-
 export function ConsoleHeader() {
   const { data: session, error } = useSession();
   const production = session?.environment === "production";
+  const allows = useAllows();
+  // The countdown is token detail: only for roles that may see it in this environment.
+  const showToken = !session || !allows || allowsIn(allows, "token_details", session.environment);
   const header = useRef<HTMLElement>(null);
   // Whatever the header's height (it wraps on narrow screens), scrolling to a heading or an anchor stops
   // below it, not under it: the page's scroll padding follows the header.
@@ -70,10 +66,11 @@ export function ConsoleHeader() {
             <>
               <EnvironmentSwitcher session={session} />
               <CredentialStatus session={session} />
-              <TokenStatus session={session} />
+              {showToken ? <TokenStatus session={session} /> : null}
             </>
           )}
           <ThemeToggle />
+          <UserBadge />
         </div>
       </div>
       <NavLinks />

@@ -3,12 +3,18 @@
 import type { EnvironmentName, SessionInfo } from "@/lib/api/contracts";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSwitchEnvironment } from "@/lib/client/use-console-api";
+import { useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
 
 export function EnvironmentSwitcher({ session }: { session: SessionInfo | undefined }) {
   const { trigger, isMutating, error } = useSwitchEnvironment();
+  const allows = useAllows();
   if (!session) return <Skeleton className="h-8 w-48" />;
+  // Environments where the user may do nothing are not offered (the current one always stays listed).
+  const environments = session.environments.filter(
+    ({ name }) => name === session.environment || (allows?.environments[name]?.length ?? 0) > 0,
+  );
 
   const production = session.environment === "production";
   return (
@@ -39,7 +45,7 @@ export function EnvironmentSwitcher({ session }: { session: SessionInfo | undefi
               : "border-slate-300 bg-white text-slate-800 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100",
           )}
         >
-          {session.environments.map((environment) => (
+          {environments.map((environment) => (
             <option key={environment.name} value={environment.name}>
               {environmentLabel(environment.name)}
             </option>

@@ -2,25 +2,47 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { MeAllows } from "@/lib/auth/me";
+import { allowsGlobal, allowsSomewhere, useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 
-export const CONSOLE_PAGES = [
+interface ConsolePage {
+  href: string;
+  label: string;
+  /** Shown only when the user's roles allow this (GET /api/me); no `allowed`: shown to every role. */
+  allowed?: (allows: MeAllows | null) => boolean;
+}
+
+/**
+ * The support desk's page (/support) comes from its own branch, with its own line here; it belongs behind
+ * `allowed: (allows) => allowsSomewhere(allows, "support_lookup")`.
+ */
+/** The raw-exchange pages show what went over the wire: not for the support desk (DESIGN.md §6). */
+const rawExchange = (allows: MeAllows | null) => allowsSomewhere(allows, "raw_exchange");
+
+export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { href: "/connect", label: "Connect" },
-  { href: "/token", label: "Token" },
-  { href: "/inquiry", label: "Inquiry" },
-  { href: "/compare", label: "Compare" },
-  { href: "/history", label: "History" },
-  { href: "/certification", label: "Certification" },
-] as const;
+  { href: "/token", label: "Token", allowed: (allows) => allowsSomewhere(allows, "token_details") },
+  { href: "/inquiry", label: "Inquiry", allowed: rawExchange },
+  { href: "/compare", label: "Compare", allowed: rawExchange },
+  { href: "/history", label: "History", allowed: rawExchange },
+  {
+    href: "/certification",
+    label: "Certification",
+    allowed: (allows) => allowsSomewhere(allows, "certification_run"),
+  },
+  { href: "/audit", label: "Audit log", allowed: (allows) => allowsGlobal(allows, "audit_read") },
+];
 
 export function NavLinks() {
   const pathname = usePathname();
+  const allows = useAllows();
   return (
     <nav
       aria-label="Console"
       className="mx-auto flex max-w-6xl items-center gap-1 overflow-x-auto px-2 sm:px-4"
     >
-      {CONSOLE_PAGES.map((page) => {
+      {CONSOLE_PAGES.filter((page) => !page.allowed || page.allowed(allows)).map((page) => {
         const current = pathname === page.href || pathname.startsWith(`${page.href}/`);
         return (
           <Link

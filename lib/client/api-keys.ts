@@ -14,6 +14,13 @@ export const apiKeys = {
   transactionLookupPrefix: "/api/transactions/request-id/",
   certificationRuns: "/api/certification/runs",
   certificationVerify: "/api/certification/verify",
+  /** The signed-in user, their roles and what those allow (`{"user": null}` when signed out). */
+  me: "/api/me",
+  logout: "/api/auth/logout",
+  login: "/api/auth/login",
+  audit: "/api/audit",
+  auditVerify: "/api/audit/verify",
+  auditExport: "/api/audit/export.csv",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -32,4 +39,38 @@ export function transactionLookupKey(requestId: string): string {
 /** One certification run (progress and results); its evidence bundle is `${key}/evidence`. */
 export function certificationRunKey(id: string): string {
   return `${apiKeys.certificationRuns}/${encodeURIComponent(id)}`;
+}
+
+/** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */
+export function loginUrl(returnTo: string): string {
+  return `${apiKeys.login}?return_to=${encodeURIComponent(returnTo)}`;
+}
+
+/** Filters of the audit log, as `GET /api/audit` and `/api/audit/export.csv` take them (empty ones left out). */
+export interface AuditFilters {
+  user?: string;
+  event?: string;
+  /** Last 4 digits or a full card number (the server hashes it). */
+  card?: string;
+  /** ISO times. */
+  from?: string;
+  to?: string;
+}
+
+function auditQuery(filters: AuditFilters, extra: Record<string, string | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...filters, ...extra })) {
+    if (value) params.set(name, value);
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/** One page of the audit log: the first with no cursor, then each `next_cursor`. */
+export function auditPageKey(filters: AuditFilters, cursor?: string | null, limit = 50): string {
+  return apiKeys.audit + auditQuery(filters, { cursor: cursor ?? undefined, limit: String(limit) });
+}
+
+export function auditExportUrl(filters: AuditFilters): string {
+  return apiKeys.auditExport + auditQuery(filters);
 }

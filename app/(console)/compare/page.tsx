@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { PageAccess } from "@/components/team/page-access";
 import { Suspense } from "react";
 import { CompareView } from "@/components/compare/compare-view";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -14,7 +15,7 @@ export default async function ComparePage({
   // Rendered per request, so the server's HTML already shows the view the URL asks for (no layout jump).
   await searchParams;
   return (
-    <>
+    <PageAccess page="rawExchange">
       <PageHeader
         title="Compare"
         description="Run Gift Balance Inquiry and Balance Inquiry for one card side by side against the specification, or diff any two runs from history."
@@ -22,6 +23,6 @@ export default async function ComparePage({
       <Suspense fallback={<Skeleton className="h-[36rem] w-full rounded-xl" />}>
         <CompareView />
       </Suspense>
-    </>
+    </PageAccess>
   );
 }

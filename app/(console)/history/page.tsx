@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { PageAccess } from "@/components/team/page-access";
 import { Suspense } from "react";
 import { HistoryView } from "@/components/history/history-view";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -13,8 +14,10 @@ export default async function HistoryPage({
   // Rendered per request, so the server's HTML already has the filters the URL asks for (no layout jump).
   await searchParams;
   return (
-    <Suspense fallback={<Skeleton className="h-[32rem] w-full rounded-xl" />}>
-      <HistoryView />
-    </Suspense>
+    <PageAccess page="rawExchange">
+      <Suspense fallback={<Skeleton className="h-[32rem] w-full rounded-xl" />}>
+        <HistoryView />
+      </Suspense>
+    </PageAccess>
   );
 }

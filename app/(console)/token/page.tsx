@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
+import { PageAccess } from "@/components/team/page-access";
 import { TokenView } from "@/components/token/token-view";
 
 export const metadata: Metadata = { title: "Token" };
 
 export default function TokenPage() {
-  return <TokenView />;
+  return (
+    <PageAccess page="token">
+      <TokenView />
+    </PageAccess>
+  );
 }

@@ -1,0 +1,109 @@
+"use client";
+
+import { useState } from "react";
+import useSWRInfinite from "swr/infinite";
+import { auditExportUrl, auditPageKey, type AuditFilters } from "@/lib/client/api-keys";
+import { getJson } from "@/lib/client/fetcher";
+import { Alert } from "@/components/ui/alert";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
+import { Skeleton } from "@/components/ui/skeleton";
+import { AuditFilterForm } from "./audit-filters";
+import { AuditRows } from "./audit-rows";
+import type { AuditPageView } from "./audit-types";
+import { ChainCheck } from "./chain-check";
+
+const PAGE_SIZE = 50;
+
+function describeFilters(filters: AuditFilters): string {
+  const parts: string[] = [];
+  if (filters.user) parts.push(`user ${filters.user}`);
+  if (filters.event) parts.push(`event ${filters.event}`);
+  if (filters.card) {
+    parts.push(
+      filters.card.length === 4
+        ? `card ending ${filters.card}`
+        : `card ending ${filters.card.slice(-4)} (by hash)`,
+    );
+  }
+  if (filters.from) parts.push(`from ${new Date(filters.from).toLocaleString()}`);
+  if (filters.to) parts.push(`to ${new Date(filters.to).toLocaleString()}`);
+  return parts.length ? parts.join(", ") : "no filter";
+}
+
+/**
+ * The audit log for admins: filters, newest first, as many rows as wanted (a keyset cursor, "Load more"), a CSV
+ * of the filtered rows and a check of the hash chain. Every read, export and check is itself logged.
+ */
+export function AuditView() {
+  const [filters, setFilters] = useState<AuditFilters>({});
+  const { data, error, size, setSize, isLoading, isValidating } = useSWRInfinite<AuditPageView>(
+    (index, previous: AuditPageView | null) =>
+      index > 0 && !previous?.next_cursor ? null : auditPageKey(filters, previous?.next_cursor, PAGE_SIZE),
+    getJson,
+    { revalidateFirstPage: false, revalidateOnFocus: false },
+  );
+  const rows = data?.flatMap((page) => page.rows) ?? [];
+  const more = Boolean(data?.[data.length - 1]?.next_cursor);
+  const loadingMore = isValidating && data !== undefined && size > data.length;
+
+  function search(next: AuditFilters) {
+    setFilters(next);
+    void setSize(1);
+  }
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Audit log"
+        description="Who did what, where and with which outcome: sign-ins, refusals, every call that touched a card or a credential, and every read of this log. Rows are append-only and hash-chained."
+      />
+      <Panel title="Filters" titleId="audit-filters-title" bodyClassName="p-5">
+        <AuditFilterForm onSearch={search} />
+        <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
+          Cards are kept as first 6 + last 4 (last 4 for support) and a keyed hash, never in full. Searching
+          by a full card number sends it once to the server, which hashes it and compares hashes.
+        </p>
+      </Panel>
+      <Panel
+        title="Entries"
+        titleId="audit-entries-title"
+        description={
+          <span data-testid="audit-filter-summary">Showing {describeFilters(filters)}, newest first.</span>
+        }
+        bodyClassName="space-y-3 px-5 py-3"
+      >
+        <ChainCheck>
+          <a href={auditExportUrl(filters)} download className={buttonClasses("secondary", "md")}>
+            Export CSV
+          </a>
+        </ChainCheck>
+        {error ? (
+          <Alert tone="danger" title="The audit log could not be read" role="alert">
+            <p>{error instanceof Error ? error.message : "Unknown error"}</p>
+          </Alert>
+        ) : isLoading ? (
+          <Skeleton className="h-40 w-full" />
+        ) : rows.length === 0 ? (
+          <p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">No entries match.</p>
+        ) : (
+          <>
+            <AuditRows rows={rows} />
+            <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-3 text-sm dark:border-slate-800">
+              <span className="text-slate-600 dark:text-slate-400" aria-live="polite">
+                {rows.length} {rows.length === 1 ? "entry" : "entries"} shown
+                {more ? "; older ones remain" : ""}
+              </span>
+              {more ? (
+                <Button busy={loadingMore} onClick={() => void setSize(size + 1)}>
+                  Load more
+                </Button>
+              ) : null}
+            </div>
+          </>
+        )}
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Logo } from "@/components/shell/logo";
+import { ThemeToggle } from "@/components/shell/theme-toggle";
+
+/**
+ * The frame of the pages a visitor sees before the console proper (sign-in, no role, signed out): the name and
+ * the theme, no navigation, no session, nothing that calls the API.
+ */
+export function GateFrame({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="border-b border-slate-200 dark:border-slate-800">
+        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2.5 sm:px-6">
+          <Link
+            href="/"
+            className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-white"
+          >
+            <Logo />
+            <span>
+              Card Services <span className="font-normal text-slate-600 dark:text-slate-400">Console</span>
+            </span>
+          </Link>
+          <ThemeToggle />
+        </div>
+      </header>
+      <main
+        id="main"
+        tabIndex={-1}
+        className="flex flex-1 items-start justify-center px-4 py-12 outline-none"
+      >
+        <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+          {children}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+export function GateTitle({ children }: { children: ReactNode }) {
+  return <h1 className="text-xl font-semibold tracking-tight text-slate-900 dark:text-white">{children}</h1>;
+}
+
+export function GateText({ children }: { children: ReactNode }) {
+  return <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">{children}</p>;
+}

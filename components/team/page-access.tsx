@@ -1,0 +1,28 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { MeAllows } from "@/lib/auth/me";
+import { RoleGate } from "./role-gate";
+import { allowsGlobal, allowsSomewhere } from "./use-me";
+
+/** The console pages' access rules for the pages themselves (the navigation applies the same ones). */
+const PAGE_ACCESS = {
+  token: {
+    what: "The token inspector",
+    allowed: (allows: MeAllows) => allowsSomewhere(allows, "token_details"),
+  },
+  rawExchange: {
+    what: "This page (it shows the raw requests and responses)",
+    allowed: (allows: MeAllows) => allowsSomewhere(allows, "raw_exchange"),
+  },
+  audit: { what: "The audit log", allowed: (allows: MeAllows) => allowsGlobal(allows, "audit_read") },
+} as const;
+
+export function PageAccess({ page, children }: { page: keyof typeof PAGE_ACCESS; children: ReactNode }) {
+  const rule = PAGE_ACCESS[page];
+  return (
+    <RoleGate allowed={rule.allowed} what={rule.what}>
+      {children}
+    </RoleGate>
+  );
+}

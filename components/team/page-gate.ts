@@ -1,0 +1,47 @@
+import "server-only";
+import { LOCAL_USER } from "@/lib/auth";
+import { meResponse, type AuthMode, type MeResponse } from "@/lib/auth/me";
+import { getPageIdentity } from "@/lib/auth/page-identity";
+import { getConfig } from "@/lib/config";
+import { logger } from "@/lib/logger";
+
+/** What the shell renders for this visitor. */
+export type PageGate =
+  | { kind: "console"; me: MeResponse }
+  | { kind: "sign_in"; mode: Exclude<AuthMode, "none">; provider: string | null }
+  | { kind: "no_role"; me: MeResponse }
+  | { kind: "unavailable" };
+
+function providerName(issuer: string | undefined): string | null {
+  if (!issuer) return null;
+  try {
+    return new URL(issuer).host;
+  } catch {
+    return null;
+  }
+}
+
+/** Decides on the server, before anything is painted, whether the visitor sees the console or a gate. */
+export async function pageGate(): Promise<PageGate> {
+  const config = getConfig();
+  let me: MeResponse;
+  try {
+    me = (await getPageIdentity()).me;
+  } catch (error) {
+    logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "identity not pre-rendered");
+    // One person on their own machine is the local user whatever the storage says; a team console shows
+    // nothing it cannot attribute.
+    if (config.authMode !== "none") return { kind: "unavailable" };
+    me = meResponse(
+      LOCAL_USER,
+      "none",
+      config.environments.map(({ name }) => name),
+    );
+  }
+  if (!me.user) {
+    if (config.authMode === "none") return { kind: "unavailable" };
+    return { kind: "sign_in", mode: config.authMode, provider: providerName(config.oidc?.issuer) };
+  }
+  if (me.user.roles.length === 0) return { kind: "no_role", me };
+  return { kind: "console", me };
+}

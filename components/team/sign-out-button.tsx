@@ -1,0 +1,40 @@
+"use client";
+
+import useSWRMutation from "swr/mutation";
+import { Button, type ButtonVariant } from "@/components/ui/button";
+import { apiKeys } from "@/lib/client/api-keys";
+import { sendJson } from "@/lib/client/fetcher";
+
+interface SignOutAnswer {
+  signed_out: true;
+  /** The provider's end-session address, or /signed-out. */
+  redirect: string;
+}
+
+/**
+ * Ends the session on the server (every instance: a copied cookie stops working), then goes where the server
+ * says: the provider's sign-out, which comes back to /signed-out.
+ */
+export function SignOutButton({ variant = "ghost" }: { variant?: ButtonVariant }) {
+  const { trigger, isMutating, error } = useSWRMutation(apiKeys.logout, sendJson<SignOutAnswer>("POST"));
+  async function signOut() {
+    try {
+      const answer = await trigger({});
+      window.location.assign(answer.redirect);
+    } catch {
+      // Shown below; the session may still be live, so the user can try again.
+    }
+  }
+  return (
+    <span className="inline-flex items-center gap-2">
+      <Button size="sm" variant={variant} busy={isMutating} onClick={() => void signOut()}>
+        Sign out
+      </Button>
+      {error ? (
+        <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+          Not signed out: {error.message}
+        </span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * A team console in Chromium (issue 10): AUTH_MODE=oidc against the in-process OpenID provider, a production
+ * environment on a standalone sandbox. A visitor meets the sign-in screen; an engineer signs in through the
+ * provider's own form, sees the pages their role allows and is refused a Gift Balance Inquiry in production;
+ * signing out ends the session for a copy of the old cookie too; a user without a role sees only that; an admin
+ * finds every earlier step in /audit and the hash chain intact. Screenshots of each screen are kept.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { startTestProvider, type TestProvider } from "@/test/support/oidc-provider";
+import { axeViolations } from "./console-support";
+
+const CARD = "6006491000000001";
+const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
+
+let sandbox: SandboxServer;
+let provider: TestProvider;
+let server: ConsoleServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let url: string;
+
+/** The engineer's cookies while signed in, replayed after the sign-out. */
+let engineerCookies = "";
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer({ port: 0 });
+  const port = await freePort();
+  url = `http://localhost:${port}`;
+  provider = await startTestProvider({
+    redirectUris: [`${url}/api/auth/callback`],
+    postLogoutRedirectUris: [`${url}/signed-out`],
+  });
+  server = await startConsole({
+    AUTH_MODE: "oidc",
+    HOSTNAME: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: url,
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    ROLE_GROUPS,
+    // Production is a standalone sandbox on loopback: lib/config accepts loopback http for it.
+    CARD_API_AUTH_URL: sandbox.url,
+    CARD_API_PRODUCTION_URL: sandbox.url,
+    CARD_API_CLIENT_ID: "demo-client",
+    CARD_API_CLIENT_SECRET: "demo-secret",
+    AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
+  });
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await provider?.close();
+  await sandbox?.close();
+});
+
+/** At the provider's own form: user name, password, "Sign in"; back at the console afterwards. */
+async function signInAtProvider(name: string) {
+  await page.getByLabel("User name").fill(name);
+  await page.getByLabel("Password").fill(`${name}-password`);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((address) => address.href.startsWith(url));
+}
+
+/** "Sign out", through the provider's sign-out (confirmed there when it asks), to /signed-out. */
+async function signOut() {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(
+    (address) => address.href.startsWith(provider.issuer) || address.pathname === "/signed-out",
+  );
+  if (page.url().startsWith(provider.issuer)) {
+    await page.getByRole("button", { name: /yes, sign me out/i }).click();
+  }
+  await page.waitForURL(`${url}/signed-out`);
+  await expect(page.getByRole("heading", { name: "You are signed out" }).isVisible()).resolves.toBe(true);
+}
+
+async function shot(name: string, width: number) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+}
+
+async function apiStatus(method: string, route: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, route, body }) => {
+      const response = await fetch(route, {
+        method,
+        headers: body === undefined ? {} : { "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as { error?: { code: string } } };
+    },
+    { method, route, body },
+  );
+}
+
+describe("a team console with sign-in (AUTH_MODE=oidc)", () => {
+  it("shows a signed-out visitor the sign-in screen instead of any page", async () => {
+    await page.goto(`${url}/inquiry`);
+    await page.getByRole("heading", { name: "Sign in to the Card Services Console" }).waitFor();
+    const signIn = page.getByRole("link", { name: /^Sign in with / });
+    expect(await signIn.getAttribute("href")).toBe("/api/auth/login?return_to=%2Finquiry");
+    // Nothing of the console: no navigation, no card field.
+    expect(await page.getByRole("navigation", { name: "Console" }).count()).toBe(0);
+    expect(await page.getByLabel(/card number/i).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot("team-sign-in-1440", 1440);
+    await shot("team-sign-in-390", 390);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it("signs an engineer in through the provider and shows what the role allows", async () => {
+    await page.getByRole("link", { name: /^Sign in with / }).click();
+    await signInAtProvider("eve");
+    expect(new URL(page.url()).pathname).toBe("/inquiry");
+    const user = page.getByTestId("signed-in-user");
+    await user.getByText("Eve Engineer").waitFor();
+    expect(await user.innerText()).toContain("engineer");
+    const nav = page.getByRole("navigation", { name: "Console" });
+    for (const label of ["Connect", "Token", "Inquiry", "Compare", "History"]) {
+      expect(await nav.getByRole("link", { name: label, exact: true }).count()).toBe(1);
+    }
+    expect(await nav.getByRole("link", { name: "Audit log" }).count()).toBe(0);
+    await shot("team-header-signed-in", 1440);
+    engineerCookies = (await context.cookies(url)).map(({ name, value }) => `${name}=${value}`).join("; ");
+    expect(engineerCookies).not.toBe("");
+  });
+
+  it("offers no Gift Balance Inquiry in production, runs Balance Inquiry there, and the server refuses the gift", async () => {
+    await page.getByLabel("Environment").selectOption("production");
+    await page.getByTestId("operation-not-offered").waitFor();
+    expect(await page.getByTestId("operation-not-offered").innerText()).toContain("Gift Balance Inquiry");
+    expect(await page.getByRole("radio", { name: /Gift Balance Inquiry/ }).count()).toBe(0);
+    await page
+      .getByLabel(/card number/i)
+      .first()
+      .fill(CARD);
+    await page.getByLabel("Location ID").fill("store-7");
+    await page.getByRole("button", { name: /^Run Balance Inquiry/ }).click();
+    await page.getByText("Loyalty rewards").first().waitFor();
+
+    const refused = await apiStatus("POST", "/api/inquiries/gift-balance", {
+      card_number: CARD,
+      location_id: "store-7",
+      environment: "production",
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe("forbidden_by_role");
+  });
+
+  it("signs out, and a copy of the old cookie no longer works", async () => {
+    await page.goto(`${url}/inquiry`);
+    await signOut();
+    const replayed = await fetch(`${url}/api/session`, { headers: { Cookie: engineerCookies } });
+    expect(replayed.status).toBe(401);
+    expect(((await replayed.json()) as { error: { code: string } }).error.code).toBe("not_signed_in");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("shows a user without a role that they have none, and nothing else", async () => {
+    await page.getByRole("link", { name: "Sign in again" }).click();
+    await signInAtProvider("nobody");
+    await page.getByRole("heading", { name: "You have no role in this console" }).waitFor();
+    expect(await page.getByText("Nobody", { exact: true }).count()).toBe(1);
+    expect(await page.getByRole("navigation", { name: "Console" }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot("team-no-role", 1440);
+    await page.goto(`${url}/audit`);
+    await page.getByRole("heading", { name: "You have no role in this console" }).waitFor();
+    await signOut();
+  });
+
+  it("shows an admin every earlier step in /audit, with the chain intact", async () => {
+    await page.goto(`${url}/audit`);
+    await page.getByRole("link", { name: /^Sign in with / }).click();
+    await signInAtProvider("alice");
+    expect(new URL(page.url()).pathname).toBe("/audit");
+    const table = page.getByTestId("audit-table");
+    await table.getByRole("row").nth(1).waitFor();
+    const text = await table.innerText();
+    for (const event of ["sign_in", "sign_out", "refused", "balance_inquiry"]) expect(text).toContain(event);
+    for (const user of ["eve", "nobody", "alice"]) expect(text).toContain(user);
+
+    // The card by its full number: sent once, hashed on the server, cleared from the field.
+    const card = page.getByLabel("Card", { exact: true });
+    await card.fill(CARD);
+    await page.getByRole("button", { name: "Search" }).click();
+    await page
+      .getByTestId("audit-filter-summary")
+      .getByText(/card ending 0001 \(by hash\)/)
+      .waitFor();
+    expect(await card.inputValue()).toBe("");
+    await table.getByText("600649******0001").first().waitFor();
+    expect(await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")).toContain("card=");
+
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page
+      .getByTestId("audit-filter-summary")
+      .getByText(/no filter/)
+      .waitFor();
+    await page.getByRole("button", { name: "Verify chain" }).click();
+    await page.getByText("Chain intact").waitFor();
+    expect(await page.getByTestId("chain-verdict").innerText()).toMatch(/All \d+ rows are unchanged/);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot("team-audit-1440", 1440);
+    await shot("team-audit-390", 390);
+    // At 390 px the entries are cards, and nothing is wider than the screen.
+    await page.getByTestId("audit-card").first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
