@@ -10,6 +10,7 @@ export const CONSOLE_PAGES = [
   { href: "/inquiry", label: "Inquiry" },
   { href: "/compare", label: "Compare" },
   { href: "/history", label: "History" },
+  { href: "/support", label: "Support desk" },
 ] as const;
 
 export function NavLinks() {
