@@ -8,7 +8,7 @@ import type { EnvironmentName } from "@/lib/api/contracts";
 import { currentEnvironment } from "@/lib/card-api/environments";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
-import { parseJsonBody } from "@/lib/http/guards";
+import { validateInput } from "@/lib/http/guards";
 import type { RouteHandler } from "@/lib/http/route";
 import type { Session } from "@/lib/session";
 import { resolveCredentials } from "@/lib/session/credentials";
@@ -50,7 +50,7 @@ export function maxBatchBodyBytes(): number {
   return getConfig().supportBatch.maxCards * 96 + 64 * 1024;
 }
 
-/** Reads a JSON body of up to `limit` bytes (the route wrapper's own reader stops at 16 KiB). */
+/** Reads a JSON body of up to `limit` bytes (the route wrapper's own reader stops at 16 KiB) and validates it. */
 export async function readLargeJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
@@ -65,7 +65,14 @@ export async function readLargeJsonBody<S extends z.ZodType>(
   if (text === null) {
     throw new ApiError("payload_too_large", `The request body is larger than ${limit} bytes.`);
   }
-  return parseJsonBody(text, schema);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+  // Not parseJsonBody: CSV text holds line breaks (control characters). The schema bounds every other field.
+  return validateInput(value, schema);
 }
 
 /**
