@@ -13,6 +13,7 @@
  * connections. The build in NEXT_DIST_DIR (default .next) is used.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { benchBatch } from "./bench-batch";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -277,6 +278,7 @@ async function main(): Promise<void> {
         "(b') runs the embedded sandbox in the console's own thread, whose work (JWT verification above all) then\n" +
         "counts as the console's. Server CPU per request is what the figures would be on an otherwise idle machine.",
     );
+    await benchBatch(consoleUrl, proxyCookie, median((byTarget[1] ?? []).map((r) => r.rps)));
     if (byTarget.flat().some((runResult) => runResult.failed > 0)) {
       console.log("warning: some requests failed; the figures above are not comparable");
       process.exitCode = 1;
