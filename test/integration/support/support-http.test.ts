@@ -92,7 +92,7 @@ describe("support lookups", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(await sandboxTransactions()).toBe(before);
     // The lookup is in the audit log (one JSON line per row in the server log), with the reason.
-    expect(server.logs()).toMatch(/"event":"support_lookup"[^\n]*"reason":"TICKET-7"/);
+    await expect.poll(() => server.logs()).toMatch(/"event":"support_lookup"[^\n]*"reason":"TICKET-7"/);
   });
 
   test("each outcome is named: unknown, inactive (still answers), 429 with the wait, upstream error", async () => {
@@ -179,12 +179,14 @@ describe("support batches", () => {
     const all = rows.join("\n");
     expect(all).not.toMatch(/\d{12,}/);
     // One audit row per card, each with the reason.
-    const auditLines = server
-      .logs()
-      .split("\n")
-      .filter((line) => line.includes('"event":"support_batch_card"'));
-    expect(auditLines.filter((line) => line.includes(started.body.id))).toHaveLength(1000);
-    expect(auditLines.every((line) => line.includes('"reason":"TICKET-1000"'))).toBe(true);
+    const auditLines = () =>
+      server
+        .logs()
+        .split("\n")
+        .filter((line) => line.includes('"event":"support_batch_card"') && line.includes(started.body.id));
+    // The server log is written asynchronously: wait for the lines to arrive.
+    await expect.poll(() => auditLines().length).toBe(1000);
+    expect(auditLines().every((line) => line.includes('"reason":"TICKET-1000"'))).toBe(true);
     expect(server.logs()).not.toContain(ACTIVE);
   });
 
