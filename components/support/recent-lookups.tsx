@@ -18,11 +18,17 @@ export function RecentLookups({ lookups }: { lookups: RecentLookup[] }) {
   return (
     <ol className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Recent lookups">
       {lookups.map((lookup) => (
-        <li key={lookup.at} className="flex items-center justify-between gap-3 py-2 text-sm">
-          <span className="font-mono text-slate-900 dark:text-slate-100">{dotsLast4(lookup.last4)}</span>
-          <span
+        <li key={lookup.at} className="py-2 text-sm">
+          <div className="flex items-baseline justify-between gap-3">
+            <span className="font-mono whitespace-nowrap text-slate-900 dark:text-slate-100">
+              {dotsLast4(lookup.last4)}
+            </span>
+            <time className="shrink-0 text-xs text-slate-500 dark:text-slate-400" dateTime={lookup.at}>
+              {new Date(lookup.at).toLocaleTimeString()}
+            </time>
+          </div>
+          <p
             className={cx(
-              "truncate",
               lookup.outcome === "found"
                 ? "text-emerald-700 dark:text-emerald-300"
                 : "text-amber-800 dark:text-amber-300",
@@ -33,10 +39,7 @@ export function RecentLookups({ lookups }: { lookups: RecentLookup[] }) {
               : lookup.outcome === "error"
                 ? lookup.title
                 : OUTCOME_TITLES[lookup.outcome].title}
-          </span>
-          <time className="shrink-0 text-xs text-slate-500 dark:text-slate-400" dateTime={lookup.at}>
-            {new Date(lookup.at).toLocaleTimeString()}
-          </time>
+          </p>
         </li>
       ))}
     </ol>

@@ -59,6 +59,7 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   expect(await page.content()).not.toContain("6006491000000001");
   const recent = page.getByRole("list", { name: "Recent lookups" });
   await recent.getByText("•••• 0001").waitFor();
+  await page.screenshot({ path: screenshotPath("support-desk-1440") });
 
   // An unknown card: a clear message, the box emptied again.
   await page.keyboard.type("7006491000000001");
@@ -66,7 +67,6 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   await page.getByRole("alert").getByText("Unknown card").waitFor();
   expect(await box.inputValue()).toBe("");
   expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: screenshotPath("support-desk-1440"), fullPage: true });
 
   // A batch: pasted, started by keyboard, followed to the end on its own page.
   const cards = Array.from({ length: 200 }, (_, index) =>
@@ -81,7 +81,7 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   await page.getByText("Line 201: not a card number", { exact: false }).waitFor();
   await page.getByRole("table").getByText("•••• 0019").first().waitFor();
   expect(await page.content()).not.toMatch(/6006491000000001|6006491000000019/);
-  await page.screenshot({ path: screenshotPath("support-batch-1440"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("support-batch-1440") });
 
   const [download] = await Promise.all([
     page.waitForEvent("download"),
