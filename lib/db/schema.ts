@@ -97,7 +97,9 @@ export const supportBatches = pgTable(
     reason: text("reason"),
     status: text("status").notNull(),
     total: integer("total").notNull(),
-    badLines: jsonb("bad_lines").$type<{ count: number; lines: { line: number; message: string }[] }>().notNull(),
+    badLines: jsonb("bad_lines")
+      .$type<{ count: number; lines: { line: number; message: string }[] }>()
+      .notNull(),
     createdAt: timestamptz("created_at").notNull(),
     startedAt: timestamptz("started_at"),
     finishedAt: timestamptz("finished_at"),
