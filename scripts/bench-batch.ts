@@ -22,6 +22,13 @@ export async function benchBatch(consoleUrl: string, cookie: string, proxyRps: n
   const cards = Array.from({ length: CARDS }, (_, index) =>
     index % 2 === 0 ? "6006491000000001" : "6006491000000019",
   );
+  // Warm-up: the first support call opens the database (slow with the embedded PGlite) and takes a token.
+  const warm = await fetch(`${consoleUrl}/api/support/lookups`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ card_number: cards[0] }),
+  });
+  if (warm.status !== 200) throw new Error(`support lookup failed: ${warm.status} ${await warm.text()}`);
   const started = performance.now();
   const response = await fetch(`${consoleUrl}/api/support/batches`, {
     method: "POST",
