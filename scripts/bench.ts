@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
+import { benchBatch } from "./bench-batch";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -372,6 +373,7 @@ async function main(): Promise<void> {
         "(b') runs the embedded sandbox in the console's own thread, whose work (JWT verification above all) then\n" +
         "counts as the console's. Server CPU per request is what the figures would be on an otherwise idle machine.",
     );
+    await benchBatch(consoleUrl, proxyCookie, median((byTarget[1] ?? []).map((r) => r.rps)));
     if (byTarget.flat().some((runResult) => runResult.failed > 0)) {
       console.log("warning: some requests failed; the figures above are not comparable");
       process.exitCode = 1;

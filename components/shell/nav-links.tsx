@@ -13,10 +13,6 @@ interface ConsolePage {
   allowed?: (allows: MeAllows | null) => boolean;
 }
 
-/**
- * The support desk's page (/support) comes from its own branch, with its own line here; it belongs behind
- * `allowed: (allows) => allowsSomewhere(allows, "support_lookup")`.
- */
 /** The raw-exchange pages show what went over the wire: not for the support desk (DESIGN.md §6). */
 const rawExchange = (allows: MeAllows | null) => allowsSomewhere(allows, "raw_exchange");
 
@@ -31,6 +27,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     label: "Certification",
     allowed: (allows) => allowsSomewhere(allows, "certification_run"),
   },
+  { href: "/support", label: "Support desk", allowed: (allows) => allowsSomewhere(allows, "support_lookup") },
   { href: "/audit", label: "Audit log", allowed: (allows) => allowsGlobal(allows, "audit_read") },
 ];
 

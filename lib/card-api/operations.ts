@@ -21,9 +21,10 @@ import type {
 } from "@/lib/api/contracts";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
+import { getServices } from "@/lib/services";
 import { logger } from "@/lib/logger";
 import { processSingletonFor } from "@/lib/process-singleton";
-import type { AccessToken, Session } from "@/lib/session";
+import { Session, type AccessToken, type SessionState } from "@/lib/session";
 import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/session/credentials";
 import type { ApiResult, CardApiClient, CardRequest } from "./client";
 import { clientFor, currentEnvironment, describeEnvironments } from "./environments";
@@ -247,6 +248,21 @@ export async function runInquiry(
     );
 
   return authorizedRecord(operation, ctx, started, await withToken(session, ctx, send), requestId);
+}
+
+/**
+ * A Balance Inquiry outside an HTTP request (support batches run on the server after the request ended): the same
+ * broker, client and retry rule as `runInquiry`, with `state` (environment, credentials, token) standing in for
+ * the session. Returns the record and the state holding the token used, for the next call to reuse.
+ */
+export async function runDetachedBalanceInquiry(
+  state: SessionState,
+  input: InquiryInput,
+): Promise<{ record: ExchangeRecord; state: SessionState }> {
+  // Never committed: the store is only what a Session is made with; nothing here writes a session row.
+  const session = new Session(state, false, false, (await getServices()).sessionStore);
+  const record = await runInquiry(session, "balance_inquiry", input);
+  return { record, state: session.state };
 }
 
 /**

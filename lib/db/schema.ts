@@ -11,6 +11,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -120,5 +121,71 @@ export const certificationRuns = pgTable(
   (table) => [
     index("certification_runs_started").on(table.startedAt),
     index("certification_runs_status").on(table.status),
+  ],
+);
+
+/**
+ * Support desk batches (DESIGN.md §9): one row per batch, kept 24 hours. `runner_lease_until` is the lease of the
+ * instance running it; when it lapses (the instance died) any instance may take the batch over. `credentials` is
+ * how the cards are looked up (`server`, `demo`, or the user's own, sealed: see lib/support/card-vault.ts) and is
+ * cleared when the batch ends.
+ */
+export const supportBatches = pgTable(
+  "support_batches",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    roles: text("roles").array().notNull(),
+    clientAddress: text("client_address"),
+    environment: text("environment").notNull(),
+    credentials: text("credentials"),
+    reason: text("reason"),
+    status: text("status").notNull(),
+    total: integer("total").notNull(),
+    badLines: jsonb("bad_lines")
+      .$type<{ count: number; lines: { line: number; message: string }[] }>()
+      .notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    startedAt: timestamptz("started_at"),
+    finishedAt: timestamptz("finished_at"),
+    expiresAt: timestamptz("expires_at").notNull(),
+    runnerLeaseUntil: timestamptz("runner_lease_until"),
+  },
+  (table) => [
+    index("support_batches_user").on(table.userId, table.createdAt),
+    index("support_batches_expires").on(table.expiresAt),
+  ],
+);
+
+/**
+ * One row per card of a batch, in input order (`position`). The card number is kept only sealed, and only
+ * until its lookup ends; the results keep its last 4 and keyed hash. A card is claimed (`claimed_at`, a lease)
+ * with `FOR UPDATE SKIP LOCKED`, so that any number of workers and instances share a batch without a card
+ * running twice at once; `not_before` defers a card the upstream answered 429 (Retry-After).
+ */
+export const supportBatchCards = pgTable(
+  "support_batch_cards",
+  {
+    batchId: text("batch_id")
+      .notNull()
+      .references(() => supportBatches.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    line: integer("line").notNull(),
+    last4: text("last4").notNull(),
+    cardHmac: text("card_hmac").notNull(),
+    cardSealed: text("card_sealed"),
+    state: text("state").notNull(),
+    attempts: integer("attempts").notNull(),
+    claimedAt: timestamptz("claimed_at"),
+    notBefore: timestamptz("not_before"),
+    outcome: text("outcome"),
+    balances: jsonb("balances").$type<Record<string, string>>(),
+    upstreamStatus: smallint("upstream_status"),
+    error: text("error"),
+    finishedAt: timestamptz("finished_at"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.batchId, table.position] }),
+    index("support_batch_cards_state").on(table.batchId, table.state, table.position),
   ],
 );

@@ -1,0 +1,25 @@
+// GET /api/support/batches/{id}/results.csv: the masked results (last 4, keyed hash, the eight purses, status,
+// error), one row per card in input order, streamed.
+import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { resultsCsv } from "@/lib/support/batches";
+import { batchCaller } from "@/lib/support/caller";
+import { batchIdFrom } from "@/lib/support/route-helpers";
+import { supportServices } from "@/lib/support/services";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
+  const id = batchIdFrom(context.request);
+  const services = await supportServices();
+  const { batch } = await batchCaller(context.request, await context.user(), services, id);
+  return new Response(resultsCsv(services, batch), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="support-batch-${id}.csv"`,
+    },
+  });
+});
+
+const refuse = methodNotAllowed(["GET"]);
+export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET"]);

@@ -1,0 +1,37 @@
+// POST /api/support/batches: starts a support batch from `{cards, reason?}`, `{csv, reason?}` or a `text/csv`
+// upload (`?reason=`); 202 with its progress. The cards run on the server (lib/support/batch-runner).
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { startBatch } from "@/lib/support/batches";
+import { supportCaller } from "@/lib/support/caller";
+import { supportBatchInputSchema } from "@/lib/support/contracts";
+import {
+  acceptingCsv,
+  batchCredentials,
+  maxBatchBodyBytes,
+  readLargeJsonBody,
+  sessionEnvironment,
+} from "@/lib/support/route-helpers";
+import { supportServices } from "@/lib/support/services";
+
+export const dynamic = "force-dynamic";
+
+export const POST = acceptingCsv(
+  apiRoute(allowIn("support_batch"), async (context) => {
+    const session = await context.session();
+    const environment = sessionEnvironment(session);
+    const { actor } = supportCaller(context.request, await context.user(), "support_batch", environment);
+    const input = await readLargeJsonBody(context.request, supportBatchInputSchema, maxBatchBodyBytes() * 2);
+    const progress = await startBatch(await supportServices(), {
+      input,
+      actor,
+      environment,
+      credentials: batchCredentials(session),
+    });
+    context.annotate({ environment, batch: progress.id, cards: progress.total });
+    return json(progress, 202);
+  }),
+);
+
+const refuse = methodNotAllowed(["POST"]);
+export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["POST"]);

@@ -1,0 +1,41 @@
+// POST /api/support/lookups: one Balance Inquiry for the support desk (never a Gift Balance Inquiry), answered in
+// the support shape and masked for the caller's role; one audit row.
+import { runInquiry } from "@/lib/card-api/operations";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { supportCaller } from "@/lib/support/caller";
+import { supportLookupInputSchema } from "@/lib/support/contracts";
+import { supportLookup } from "@/lib/support/lookup";
+import { sessionEnvironment } from "@/lib/support/route-helpers";
+import { supportServices } from "@/lib/support/services";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute(
+  allowIn("support_lookup"),
+  async (context) => {
+    const input = await context.body(supportLookupInputSchema);
+    const session = await context.session();
+    const environment = sessionEnvironment(session);
+    const { actor } = supportCaller(context.request, await context.user(), "support_lookup", environment);
+    const { auditLog } = await supportServices();
+    const result = await supportLookup({
+      send: (inquiry) => runInquiry(session, "balance_inquiry", inquiry),
+      cardNumber: input.card_number,
+      environment,
+      reason: input.reason,
+      actor,
+      auditLog,
+    });
+    context.annotate({
+      environment,
+      support_outcome: result.outcome,
+      upstream_status: result.upstream_status,
+    });
+    return json(result);
+  },
+  { upstream: true },
+);
+
+const refuse = methodNotAllowed(["POST"]);
+export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["POST"]);

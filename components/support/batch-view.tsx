@@ -1,0 +1,188 @@
+"use client";
+
+import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { Panel } from "@/components/ui/panel";
+import { Skeleton } from "@/components/ui/skeleton";
+import { PURSES, purseLabel } from "@/lib/api/purses";
+import type { BatchStatus, SupportBatchProgress } from "@/lib/support/contracts";
+import { supportKeys, useBatchProgress, useBatchResults, useCancelBatch } from "@/lib/support/client";
+import { dotsLast4 } from "./lookup-messages";
+
+const STATUS_TONES: Record<BatchStatus, BadgeTone> = {
+  queued: "neutral",
+  running: "info",
+  done: "success",
+  cancelled: "warning",
+};
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${seconds % 60} s`;
+}
+
+/** A batch's page: progress with counts, rate and time left, cancel, masked results and the CSV. */
+export function BatchView({ id }: { id: string }) {
+  const { data: batch, error, mutate } = useBatchProgress(id);
+  const running = batch ? batch.status === "queued" || batch.status === "running" : true;
+  const cancel = useCancelBatch(id);
+
+  return (
+    <>
+      <PageHeader
+        title="Support batch"
+        description={
+          <>
+            Runs on the server; this page&apos;s link brings you back to it. Results are kept for 24 hours.{" "}
+            <Link href="/support" className="underline">
+              Back to the support desk
+            </Link>
+          </>
+        }
+      />
+      {error ? (
+        <Alert tone="danger" role="alert" title="This batch cannot be shown">
+          {error.message}
+        </Alert>
+      ) : !batch ? (
+        <Skeleton className="h-32" />
+      ) : (
+        <div className="space-y-6">
+          <Panel
+            title={
+              <span className="flex items-center gap-2">
+                Progress <Badge tone={STATUS_TONES[batch.status]}>{batch.status}</Badge>
+              </span>
+            }
+            titleId="batch-progress-title"
+            actions={
+              <>
+                {running ? (
+                  <Button
+                    variant="danger"
+                    busy={cancel.isMutating}
+                    onClick={() => void cancel.trigger().then((next) => mutate(next, { revalidate: false }))}
+                  >
+                    Cancel batch
+                  </Button>
+                ) : null}
+                <a className={buttonClasses("secondary")} href={supportKeys.resultsCsv(id)} download>
+                  Download CSV
+                </a>
+              </>
+            }
+          >
+            <ProgressBar batch={batch} />
+          </Panel>
+          {batch.bad_line_count > 0 ? (
+            <Alert
+              tone="warning"
+              title={`${batch.bad_line_count} line${batch.bad_line_count === 1 ? "" : "s"} skipped`}
+            >
+              <ul className="list-inside list-disc">
+                {batch.bad_lines.slice(0, 20).map((bad) => (
+                  <li key={bad.line}>
+                    Line {bad.line}: {bad.message}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
+          ) : null}
+          <ResultsTable id={id} running={running} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function ProgressBar({ batch }: { batch: SupportBatchProgress }) {
+  const percent = batch.total === 0 ? 100 : Math.floor((batch.done / batch.total) * 100);
+  return (
+    <div className="space-y-3">
+      <div
+        role="progressbar"
+        aria-label="Cards looked up"
+        aria-valuemin={0}
+        aria-valuemax={batch.total}
+        aria-valuenow={batch.done}
+        aria-valuetext={`${batch.done} of ${batch.total} cards`}
+        className="h-3 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+      >
+        <div
+          className="h-full rounded-full bg-indigo-600 transition-[width]"
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" aria-label="Batch counts">
+        <Figure label="Done" value={`${batch.done} / ${batch.total}`} />
+        <Figure label="Failed" value={String(batch.failed)} />
+        <Figure label="Cancelled" value={String(batch.cancelled)} />
+        <Figure label="Rate" value={batch.rate === null ? "—" : `${batch.rate} cards/s`} />
+        <Figure label="Time left" value={batch.eta_seconds === null ? "—" : duration(batch.eta_seconds)} />
+      </dl>
+    </div>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="font-mono text-lg font-semibold text-slate-900 tabular-nums dark:text-white">{value}</dd>
+    </div>
+  );
+}
+
+function ResultsTable({ id, running }: { id: string; running: boolean }) {
+  const { data } = useBatchResults(id, running);
+  return (
+    <Panel
+      title="Results (first 100; the CSV has every card)"
+      titleId="batch-results-title"
+      bodyClassName="px-0 py-0"
+    >
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" aria-labelledby="batch-results-title">
+          <thead className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400">
+            <tr>
+              <th scope="col" className="px-4 py-2">
+                Line
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Card
+              </th>
+              <th scope="col" className="px-4 py-2">
+                Status
+              </th>
+              {PURSES.map((purse) => (
+                <th key={purse} scope="col" className="px-3 py-2 text-right">
+                  {purseLabel(purse)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {(data?.rows ?? []).map((row) => (
+              <tr key={row.position}>
+                <td className="px-4 py-1.5 tabular-nums">{row.line}</td>
+                <td className="px-4 py-1.5 font-mono whitespace-nowrap">{dotsLast4(row.last4)}</td>
+                <td className="px-4 py-1.5 whitespace-nowrap" title={row.error ?? undefined}>
+                  {row.state === "pending" || row.state === "cancelled" ? row.state : row.outcome}
+                </td>
+                {PURSES.map((purse) => (
+                  <td key={purse} className="px-3 py-1.5 text-right font-mono tabular-nums">
+                    {row.balances?.[purse] ?? ""}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+
+/**
+ * A value kept in this tab's sessionStorage (the support agent's shift), read without a hydration mismatch: the
+ * server and the first render see `null`, then the stored value.
+ */
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function writeSessionValue(key: string, value: unknown): void {
+  try {
+    sessionStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the page still works, it only forgets.
+  }
+  for (const listener of listeners) listener();
+}
+
+function readRaw(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+const parsed = new Map<string, unknown>();
+
+/** The stored value (parsed once per distinct text), or `fallback`. */
+export function useSessionValue<T>(key: string, fallback: T): T {
+  const raw = useSyncExternalStore(
+    subscribe,
+    () => readRaw(key),
+    () => null,
+  );
+  if (raw === null) return fallback;
+  if (!parsed.has(raw)) {
+    try {
+      parsed.set(raw, JSON.parse(raw));
+    } catch {
+      parsed.set(raw, fallback);
+    }
+  }
+  return parsed.get(raw) as T;
+}

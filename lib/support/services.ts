@@ -1,0 +1,37 @@
+/**
+ * The support desk's per-process services: the database, the audit log and HMAC key, the card vault and the batch
+ * runner, built once per configuration.
+ * The database, audit log and HMAC key are lib/services' (one per process, shared with every route).
+ */
+import "server-only";
+import { runDetachedBalanceInquiry } from "@/lib/card-api/operations";
+import { getConfig, type ServerConfig } from "@/lib/config";
+import { processSingletonFor, setProcessSingleton } from "@/lib/process-singleton";
+import { getServices } from "@/lib/services";
+import { createBatchRunner } from "./batch-runner";
+import type { SupportBatchDeps } from "./batches";
+import { createCardVault } from "./card-vault";
+
+export type SupportServices = SupportBatchDeps;
+
+async function build(config: ServerConfig): Promise<SupportServices> {
+  const { db, auditLog, hmacKey } = await getServices(config);
+  const vault = createCardVault(hmacKey);
+  const runner = createBatchRunner({
+    db,
+    auditLog,
+    vault,
+    inquire: runDetachedBalanceInquiry,
+    concurrency: config.supportBatch.concurrency,
+    // A card's claim outlives the upstream timeout, a token request and a retry after 401.
+    cardLeaseMs: config.timeoutMs * 3 + 5_000,
+  });
+  return { db, auditLog, hmacKey, vault, runner, maxCards: config.supportBatch.maxCards };
+}
+
+export function supportServices(config: ServerConfig = getConfig()): Promise<SupportServices> {
+  const pending = processSingletonFor("support-services", config, build);
+  // A failed start (database unreachable) is retried by the next call.
+  pending.catch(() => setProcessSingleton("support-services", undefined));
+  return pending;
+}
