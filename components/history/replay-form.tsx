@@ -2,10 +2,11 @@
 
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { operationLabel } from "@/lib/api/operations";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
-import { OPERATION_LABELS, summarizeExchange } from "@/lib/client/exchange-summary";
+import { summarizeExchange } from "@/lib/client/exchange-summary";
 import { ApiClientError } from "@/lib/client/fetcher";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
@@ -204,7 +205,7 @@ export function ReplayForm({
         ) : null}
         <div className="flex justify-end">
           <Button type="submit" variant="primary" busy={busy}>
-            {isToken ? "Request a new token" : `Replay ${OPERATION_LABELS[exchange.operation]}`}
+            {isToken ? "Request a new token" : `Replay ${operationLabel(exchange.operation)}`}
           </Button>
         </div>
       </form>

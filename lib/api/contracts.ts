@@ -11,8 +11,8 @@ export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 export const ROLES = ["support", "engineer", "tester", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry", "transaction_lookup"] as const;
-export type OperationName = (typeof OPERATIONS)[number];
+export { OPERATIONS, type OperationName } from "./operations";
+import type { OperationName } from "./operations";
 
 /** The one error shape of every console API error response. */
 export interface ErrorBody {

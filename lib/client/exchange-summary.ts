@@ -12,13 +12,6 @@ export interface ExchangeSummary {
   label: string;
 }
 
-export const OPERATION_LABELS = {
-  token: "Token request",
-  gift_balance_inquiry: "Gift Balance Inquiry",
-  balance_inquiry: "Balance Inquiry",
-  transaction_lookup: "Lookup by Request Id",
-} as const;
-
 function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)

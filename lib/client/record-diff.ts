@@ -8,6 +8,7 @@
  *   timestamps, durations, dates in headers) are hidden unless asked for, since they differ on every run.
  */
 import type { ExchangeRecord } from "@/lib/api/contracts";
+import { operationLabel } from "@/lib/api/operations";
 import { SPEC_PURSES, parseAmountCents, purseLabel } from "./compare-money";
 
 // ---------- reading a record ----------
@@ -272,17 +273,6 @@ function fact(label: string, before: unknown, after: unknown): FactRow {
   const beforeText = textOf(before);
   const afterText = textOf(after);
   return { label, before: beforeText, after: afterText, changed: beforeText !== afterText };
-}
-
-const OPERATION_LABELS: Record<ExchangeRecord["operation"], string> = {
-  token: "Token",
-  gift_balance_inquiry: "Gift Balance Inquiry",
-  balance_inquiry: "Balance Inquiry",
-  transaction_lookup: "Lookup by Request Id",
-};
-
-export function operationLabel(operation: ExchangeRecord["operation"]): string {
-  return OPERATION_LABELS[operation];
 }
 
 function recordFacts(before: ExchangeRecord, after: ExchangeRecord): FactRow[] {
