@@ -204,11 +204,11 @@ export function HistoryTable({
                     )}
                     <Button
                       size="sm"
-                      variant="ghost"
+                      variant="ghost-danger"
+                      iconOnly
                       onClick={() => actions.onDelete(run)}
                       aria-label={`Delete ${name}`}
                       title="Delete this run"
-                      className="w-8 px-0 text-slate-600 hover:text-red-700 dark:text-slate-400 dark:hover:text-red-300"
                     >
                       <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
                         <path
