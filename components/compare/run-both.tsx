@@ -6,7 +6,8 @@ import type { ExchangeRecord } from "@/lib/api/contracts";
 import { maskCardNumber } from "@/lib/client/card-mask";
 import { ApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId, storedLocationId } from "@/lib/client/preferences";
-import { isSuccessStatus, responseData } from "@/lib/client/exchange-summary";
+import { summaryTransactionId } from "@/lib/api/exchange-summary";
+import { isSuccessStatus } from "@/lib/client/exchange-summary";
 import { buildSpecComparison, requestIdLookupOf } from "@/lib/client/spec-comparison";
 import { useLookupTransaction, useRunInquiry, useSession } from "@/lib/client/use-console-api";
 import { Alert } from "@/components/ui/alert";
@@ -37,11 +38,6 @@ function toOutcome(result: PromiseSettledResult<ExchangeRecord>): RunOutcome {
       message: reason instanceof Error ? reason.message : String(reason),
     },
   };
-}
-
-function transactionIdOf(record: ExchangeRecord): string | null {
-  const id = responseData(record)?.transaction_id;
-  return typeof id === "string" ? id : null;
 }
 
 function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {
@@ -352,7 +348,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
               </h2>
               <LookupResult
                 outcome={result.lookup}
-                transactionId={giftRecord ? transactionIdOf(giftRecord) : null}
+                transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
               />
             </section>
           ) : null}

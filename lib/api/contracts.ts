@@ -165,6 +165,28 @@ export interface ExchangeHttpResponse {
   schema_issues?: string[];
 }
 
+/** What a Gift Balance Inquiry answered, or the transaction a lookup found (spec §2.4); card number masked. */
+export interface TransactionSummary {
+  transaction_id: string | null;
+  external_id: string | null;
+  card_number: string | null;
+  response_status: string | null;
+  response_code: string | null;
+  response_message: string | null;
+  balance: string | null;
+}
+
+/**
+ * The typed reading of a successful answer's body, so that pages never re-parse `response.body`. Built by the
+ * server from the spec-checked body; fields are null only in summaries derived from records stored before it
+ * existed or from answers that did not match the spec (lib/api/exchange-summary.ts).
+ */
+export type ExchangeBodySummary =
+  | { operation: "token"; token_type: string | null; scopes: string[]; expires_in: number | null }
+  | ({ operation: "gift_balance_inquiry" } & TransactionSummary)
+  | ({ operation: "transaction_lookup"; found: boolean } & TransactionSummary)
+  | { operation: "balance_inquiry"; card_number: string | null; balances: Record<string, string> | null };
+
 /** What a run returns and what history keeps (DESIGN.md §4). */
 export interface ExchangeRecord {
   id: string;
@@ -178,6 +200,8 @@ export interface ExchangeRecord {
   response: ExchangeHttpResponse;
   token_events: TokenEvent[];
   timings?: ExchangeTimings;
+  /** Present when the answer succeeded and matched the spec's schema (absent in older stored records). */
+  summary?: ExchangeBodySummary;
 }
 
 /** POST /api/token */
