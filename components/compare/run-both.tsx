@@ -1,5 +1,6 @@
 "use client";
 
+import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
 import Link from "next/link";
 import { useId, useMemo, useState, useSyncExternalStore, type FormEvent } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
@@ -101,8 +102,8 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const cardNumber = normalizeCard(card);
-    if (!/^\d{12,19}$/.test(cardNumber)) {
-      setCardError("Enter 12 to 19 digits.");
+    if (!isCardNumber(cardNumber)) {
+      setCardError(`Enter ${CARD_NUMBER_RULE}.`);
       return;
     }
     setCardError(null);
@@ -170,7 +171,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
             inputMode="numeric"
             autoComplete="off"
             spellCheck={false}
-            placeholder="12 to 19 digits"
+            placeholder={CARD_NUMBER_RULE}
             mono
             required
             error={cardError}

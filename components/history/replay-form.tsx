@@ -1,5 +1,6 @@
 "use client";
 
+import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { operationLabel } from "@/lib/api/operations";
@@ -79,8 +80,7 @@ export function ReplayForm({
     let cardNumber = "";
     if (!isToken && !isLookup) {
       cardNumber = card.replace(/[\s-]/g, "");
-      if (!/^\d{12,19}$/.test(cardNumber))
-        return setCardError("Enter the full card number: 12 to 19 digits.");
+      if (!isCardNumber(cardNumber)) return setCardError(`Enter the full card number: ${CARD_NUMBER_RULE}.`);
       if (run.card && !matchesMask(run.card.masked, cardNumber)) {
         return setCardError(`This is not ${run.card.masked}, the card of the original run.`);
       }
@@ -161,7 +161,7 @@ export function ReplayForm({
               spellCheck={false}
               mono
               required
-              placeholder={run.card?.masked ?? "12 to 19 digits"}
+              placeholder={run.card?.masked ?? CARD_NUMBER_RULE}
               error={cardError}
               hint={`History keeps only ${run.card?.masked ?? "the masked number"}: type the full number again.`}
             />

@@ -1,5 +1,6 @@
 "use client";
 
+import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
 import { useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
 import type { InquiryOperation } from "@/lib/client/api-keys";
@@ -50,7 +51,7 @@ function validate(
   const errors: FieldErrors = {};
   const card = values.cardNumber.replace(/[\s-]/g, "");
   if (!card) errors.cardNumber = "Enter a card number.";
-  else if (!/^\d{12,19}$/.test(card)) errors.cardNumber = "A card number is 12 to 19 digits.";
+  else if (!isCardNumber(card)) errors.cardNumber = `A card number is ${CARD_NUMBER_RULE}.`;
   const printable = (
     key: Exclude<keyof FormValues, "cardNumber">,
     label: string,

@@ -3,6 +3,7 @@
  * Isomorphic on purpose: nothing here may hold or import a secret.
  */
 import { z } from "zod";
+import { CARD_NUMBER_PATTERN, CARD_NUMBER_RULE } from "./card-number";
 
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
@@ -42,7 +43,7 @@ const printable = (max: number) =>
     .max(max)
     .regex(/^[\x20-\x7E]+$/, ASCII_ONLY_MESSAGE);
 
-export const cardNumberSchema = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
+export const cardNumberSchema = z.string().regex(CARD_NUMBER_PATTERN, `must be ${CARD_NUMBER_RULE}`);
 
 export const credentialsInputSchema = z.union([
   z.object({ profile: z.literal("demo") }).strict(),
