@@ -13,10 +13,10 @@ import { buildSpecComparison, requestIdLookupOf } from "@/lib/client/spec-compar
 import { useLookupTransaction, useRunInquiry, useSession } from "@/lib/client/use-console-api";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { ExchangeView } from "@/components/exchange/exchange-view";
+import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
 import { LookupResult, lookupError, type LookupOutcome } from "@/components/exchange/request-id-lookup";
 import { RUN_SHORTCUT_ATTRIBUTE } from "@/components/shell/run-shortcut";
 import { RunResultPanel, type RunOutcome } from "./run-result-panel";
@@ -75,8 +75,6 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
   const location = editedLocation ?? storedLocation;
   const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  /** The card waiting for the production confirmation (memory only). */
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [result, setResult] = useState<{
     gift: RunOutcome;
     balance: RunOutcome;
@@ -98,6 +96,8 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
   );
 
   const production = session?.environment === "production";
+  // Run both includes a Gift Balance Inquiry: in production it records a real transaction.
+  const guard = useGuardedRun<string>({ needsConfirmation: () => production, run });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -107,9 +107,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
       return;
     }
     setCardError(null);
-    // A Gift Balance Inquiry in production records a real transaction: ask first.
-    if (production) setConfirming(cardNumber);
-    else void run(cardNumber);
+    guard.start(cardNumber);
   }
 
   async function run(cardNumber: string) {
@@ -355,23 +353,17 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
           ) : null}
         </div>
       ) : null}
-      <ConfirmDialog
-        open={confirming !== null}
+      <ProductionConfirmDialog
+        guard={guard}
         title="Run a Gift Balance Inquiry in production?"
         confirmLabel="Run both in production"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const cardNumber = confirming;
-          setConfirming(null);
-          if (cardNumber) void run(cardNumber);
-        }}
       >
         <p>
           Run both includes a Gift Balance Inquiry, which records a real transaction: it gets a transaction_id
           and appears in the card&apos;s transaction history (spec §3, §4.3).
         </p>
         <p>To read balances without recording anything, run only a Balance Inquiry on the inquiry page.</p>
-      </ConfirmDialog>
+      </ProductionConfirmDialog>
     </div>
   );
 }

@@ -20,9 +20,9 @@ import {
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
+import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 
 function stringAt(value: unknown, path: string[]): string | null {
@@ -62,8 +62,6 @@ export function ReplayForm({
   const [reuse, setReuse] = useState(reuseRequestId);
   const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  /** The card waiting for the production confirmation (memory only). */
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [result, setResult] = useState<{ record: ExchangeRecord } | { error: string } | null>(null);
 
   const isToken = exchange.operation === "token";
@@ -74,6 +72,8 @@ export function ReplayForm({
   const pinMode = stringAt(exchange.request.body, ["data", "pin_mode"]);
   const originalRequestId = exchange.request_id ?? null;
   const production = session?.environment === "production";
+  // A Gift Balance Inquiry in production records a real transaction.
+  const guard = useGuardedRun<string>({ needsConfirmation: () => isGift && production, run: replay });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -86,9 +86,7 @@ export function ReplayForm({
       }
     }
     setCardError(null);
-    // A Gift Balance Inquiry in production records a real transaction: ask first.
-    if (isGift && production) setConfirming(cardNumber);
-    else void replay(cardNumber);
+    guard.start(cardNumber);
   }
 
   async function replay(cardNumber: string) {
@@ -248,22 +246,16 @@ export function ReplayForm({
           </div>
         ) : null}
       </div>
-      <ConfirmDialog
-        open={confirming !== null}
+      <ProductionConfirmDialog
+        guard={guard}
         title="Replay a Gift Balance Inquiry in production?"
         confirmLabel="Replay in production"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const cardNumber = confirming;
-          setConfirming(null);
-          if (cardNumber !== null) void replay(cardNumber);
-        }}
       >
         <p>
           A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
           card&apos;s transaction history (spec §3, §4.3).
         </p>
-      </ConfirmDialog>
+      </ProductionConfirmDialog>
     </div>
   );
 }
