@@ -2,6 +2,50 @@ import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
 
+/**
+ * Server-only modules: they hold secrets, touch the database or need Node. Pages (components/**) and the
+ * browser's helpers (lib/client/**) may import their types, never their code.
+ */
+const SERVER_MODULES = [
+  "@/lib/config",
+  "@/lib/config/*",
+  "@/lib/session",
+  "@/lib/session/*",
+  "@/lib/session-store",
+  "@/lib/session-store/*",
+  "@/lib/http/*",
+  "@/lib/card-api/*",
+  "@/lib/db",
+  "@/lib/db/*",
+  "@/lib/audit",
+  "@/lib/audit/*",
+  "@/lib/auth",
+  "@/lib/auth/*",
+  "@/lib/logger",
+  "@/lib/certification",
+  "@/lib/certification/*",
+  "@/lib/keys/*",
+  "@/lib/rate-limit",
+  "@/lib/errors",
+  "node:*",
+  "server-only",
+];
+
+const browserImportRules = (extra = []) => [
+  "error",
+  {
+    patterns: [
+      {
+        group: SERVER_MODULES,
+        allowTypeImports: true,
+        message:
+          "A server-only module: import its types only (`import type`), or move the shared part to lib/api.",
+      },
+      ...extra,
+    ],
+  },
+];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -9,6 +53,37 @@ const config = [
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "import/no-cycle": ["error", { ignoreExternal: true }],
+    },
+    // Cycles are looked for in our code only: walking node_modules costs minutes and finds nothing of ours.
+    settings: { "import/ignore": ["node_modules"] },
+  },
+  {
+    // Type-aware rules: a forgotten promise loses its error; a switch over a union must name every member.
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/switch-exhaustiveness-check": [
+        "error",
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+    },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}"],
+    // A server component by design: it reads the session to seed the browser's cache.
+    ignores: ["components/shell/session-provider.tsx"],
+    rules: { "@typescript-eslint/no-restricted-imports": browserImportRules() },
+  },
+  {
+    // zod stays out of the browser's helpers (first-load JS); the history file's schema is the one intended use.
+    files: ["lib/client/**/*.{ts,tsx}"],
+    ignores: ["lib/client/history-schema.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": browserImportRules([
+        { group: ["zod", "zod/*"], message: "No zod in lib/client: validate with lib/api's light checks." },
+      ]),
     },
   },
   { ignores: [".next/**", ".next-*/**", "node_modules/**", "test-results/**", "next-env.d.ts"] },

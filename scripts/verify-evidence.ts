@@ -44,6 +44,6 @@ async function main(): Promise<number> {
   return 1;
 }
 
-main().then((code) => {
+void main().then((code) => {
   process.exitCode = code;
 });

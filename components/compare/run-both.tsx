@@ -1,52 +1,27 @@
 "use client";
 
+import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
 import Link from "next/link";
-import { useId, useMemo, useState, useSyncExternalStore, type FormEvent } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
-import { maskCardNumber } from "@/lib/client/card-mask";
-import { ApiClientError } from "@/lib/client/fetcher";
-import { storeLocationId, storedLocationId } from "@/lib/client/preferences";
-import { isSuccessStatus, responseData } from "@/lib/client/exchange-summary";
-import { buildSpecComparison, requestIdLookupOf } from "@/lib/client/spec-comparison";
-import { useLookupTransaction, useRunInquiry, useSession } from "@/lib/client/use-console-api";
+import { useId, useState, useSyncExternalStore, type FormEvent } from "react";
+import { storedLocationId } from "@/lib/client/preferences";
+import { summaryTransactionId } from "@/lib/api/exchange-summary";
+import { isSuccessStatus } from "@/lib/client/exchange-summary";
+import { useSession } from "@/lib/client/use-console-api";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { ExchangeView } from "@/components/exchange/exchange-view";
-import { LookupResult, lookupError, type LookupOutcome } from "@/components/exchange/request-id-lookup";
+import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
+import { LookupResult } from "@/components/exchange/request-id-lookup";
 import { RUN_SHORTCUT_ATTRIBUTE } from "@/components/shell/run-shortcut";
-import { RunResultPanel, type RunOutcome } from "./run-result-panel";
+import { RunResultPanel } from "./run-result-panel";
 import { SpecTable } from "./spec-table";
+import { useRunBoth } from "./use-run-both";
 import { VerdictMark } from "./verdict-mark";
 
 const DEFAULT_LOCATION = "console";
 const noSubscription = () => () => {};
-
-function toOutcome(result: PromiseSettledResult<ExchangeRecord>): RunOutcome {
-  if (result.status === "fulfilled") return { record: result.value };
-  const reason: unknown = result.reason;
-  if (reason instanceof ApiClientError) {
-    return { error: { code: reason.code, status: reason.status, message: reason.message } };
-  }
-  return {
-    error: {
-      code: "unexpected",
-      status: 0,
-      message: reason instanceof Error ? reason.message : String(reason),
-    },
-  };
-}
-
-function transactionIdOf(record: ExchangeRecord): string | null {
-  const id = responseData(record)?.transaction_id;
-  return typeof id === "string" ? id : null;
-}
-
-function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {
-  return outcome && "record" in outcome ? outcome.record : null;
-}
 
 /** Card numbers as people type them: spaces and dashes between groups are fine. */
 function normalizeCard(value: string): string {
@@ -63,9 +38,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
     lookup: useId(),
   };
   const { data: session } = useSession();
-  const gift = useRunInquiry("gift_balance_inquiry");
-  const balance = useRunInquiry("balance_inquiry");
-  const lookup = useLookupTransaction();
+  const { run, busy, result, giftRecord, balanceRecord, comparison } = useRunBoth();
 
   const [card, setCard] = useState("");
   // The last location is a preference kept in localStorage; the server renders the default.
@@ -77,75 +50,22 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
   const [editedLocation, setLocation] = useState<string | null>(null);
   const location = editedLocation ?? storedLocation;
   const [cardError, setCardError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  /** The card waiting for the production confirmation (memory only). */
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [result, setResult] = useState<{
-    gift: RunOutcome;
-    balance: RunOutcome;
-    card: string;
-    fullCard: string;
-    /** The gift run's Request Id looked up, once both runs are done (null: nothing to look up). */
-    lookup: LookupOutcome | null;
-  } | null>(null);
-
-  const giftRecord = recordOf(result?.gift ?? null);
-  const balanceRecord = recordOf(result?.balance ?? null);
-  const lookupRecord = result?.lookup && "record" in result.lookup ? result.lookup.record : null;
-  const comparison = useMemo(
-    () =>
-      buildSpecComparison(giftRecord, balanceRecord, {
-        ...(lookupRecord ? { lookup: requestIdLookupOf(lookupRecord) } : {}),
-      }),
-    [giftRecord, balanceRecord, lookupRecord],
-  );
-
   const production = session?.environment === "production";
+  // Run both includes a Gift Balance Inquiry: in production it records a real transaction.
+  const guard = useGuardedRun<string>({
+    needsConfirmation: () => production,
+    run: (cardNumber) => run({ cardNumber, locationId: location.trim() || DEFAULT_LOCATION }),
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const cardNumber = normalizeCard(card);
-    if (!/^\d{12,19}$/.test(cardNumber)) {
-      setCardError("Enter 12 to 19 digits.");
+    if (!isCardNumber(cardNumber)) {
+      setCardError(`Enter ${CARD_NUMBER_RULE}.`);
       return;
     }
     setCardError(null);
-    // A Gift Balance Inquiry in production records a real transaction: ask first.
-    if (production) setConfirming(cardNumber);
-    else void run(cardNumber);
-  }
-
-  async function run(cardNumber: string) {
-    const locationId = location.trim() || DEFAULT_LOCATION;
-    setBusy(true);
-    storeLocationId(locationId);
-    const input = { card_number: cardNumber, location_id: locationId };
-    // Both at once: each hook saves its run to history when it succeeds.
-    const [giftResult, balanceResult] = await Promise.allSettled([
-      gift.trigger(input),
-      balance.trigger(input),
-    ]);
-    // Findable by Request Id is verified, not inferred: look the gift run's transaction up (spec §4.3 item 3).
-    // A Balance Inquiry sends no Request Id, so its side stays inferred.
-    const giftDone = giftResult.status === "fulfilled" ? giftResult.value : null;
-    let lookupOutcome: LookupOutcome | null = null;
-    // Also when the answer could not be read (a 2xx whose body is not JSON): the lookup proves or disproves it.
-    if (giftDone?.request_id && isSuccessStatus(giftDone.response.status)) {
-      try {
-        lookupOutcome = { record: await lookup.trigger(giftDone.request_id) };
-      } catch (error) {
-        lookupOutcome = lookupError(error);
-      }
-    }
-    setResult({
-      lookup: lookupOutcome,
-      gift: toOutcome(giftResult),
-      balance: toOutcome(balanceResult),
-      card: maskCardNumber(cardNumber),
-      // Memory only, for "Copy as cURL" with the full number; never stored.
-      fullCard: cardNumber,
-    });
-    setBusy(false);
+    guard.start(cardNumber);
   }
 
   const notConnected = session?.credentials.source === "none";
@@ -174,7 +94,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
             inputMode="numeric"
             autoComplete="off"
             spellCheck={false}
-            placeholder="12 to 19 digits"
+            placeholder={CARD_NUMBER_RULE}
             mono
             required
             error={cardError}
@@ -352,29 +272,23 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
               </h2>
               <LookupResult
                 outcome={result.lookup}
-                transactionId={giftRecord ? transactionIdOf(giftRecord) : null}
+                transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
               />
             </section>
           ) : null}
         </div>
       ) : null}
-      <ConfirmDialog
-        open={confirming !== null}
+      <ProductionConfirmDialog
+        guard={guard}
         title="Run a Gift Balance Inquiry in production?"
         confirmLabel="Run both in production"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const cardNumber = confirming;
-          setConfirming(null);
-          if (cardNumber) void run(cardNumber);
-        }}
       >
         <p>
           Run both includes a Gift Balance Inquiry, which records a real transaction: it gets a transaction_id
           and appears in the card&apos;s transaction history (spec §3, §4.3).
         </p>
         <p>To read balances without recording anything, run only a Balance Inquiry on the inquiry page.</p>
-      </ConfirmDialog>
+      </ProductionConfirmDialog>
     </div>
   );
 }

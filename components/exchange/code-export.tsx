@@ -2,6 +2,7 @@
 
 import { useId, useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
+import { operationPath } from "@/lib/api/operations";
 import {
   exchangeToCurl,
   exchangeToFetch,
@@ -10,7 +11,6 @@ import {
 } from "@/lib/client/code-export";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { useSession } from "@/lib/client/use-console-api";
-import { PATHS } from "@/lib/sandbox/paths";
 import { cx } from "@/components/ui/class-names";
 import { CopyButton } from "./copy-button";
 
@@ -30,7 +30,9 @@ export function CodeExport({ exchange, options }: { exchange: ExchangeRecord; op
   const clientId = session?.credentials.client_id;
   // The token request the code can make first: the environment's token address and the session's client_id.
   const tokenTarget: TokenRequestTarget | null =
-    !isToken && environment && clientId ? { url: `${environment.auth_url}${PATHS.token}`, clientId } : null;
+    !isToken && environment && clientId
+      ? { url: `${environment.auth_url}${operationPath("token")}`, clientId }
+      : null;
   const fullOptions: CodeExportOptions = { ...options, token: withToken ? tokenTarget : null };
   const snippet =
     language === "curl" ? exchangeToCurl(exchange, fullOptions) : exchangeToFetch(exchange, fullOptions);

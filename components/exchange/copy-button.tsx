@@ -81,7 +81,7 @@ export function CopyButton({
       onClick={() => void copy()}
       aria-label={iconOnly ? label : undefined}
       title={iconOnly ? label : undefined}
-      className={cx(buttonClasses(variant, size), iconOnly && "w-8 px-0", className)}
+      className={cx(buttonClasses(variant, size, iconOnly), className)}
     >
       <CopyIcon done={state === "copied"} />
       {iconOnly ? null : (

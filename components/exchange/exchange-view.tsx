@@ -4,7 +4,7 @@ import { useId, useState, type ReactNode } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { exchangeToCurl, exchangeToFetch, matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
-import { OPERATION_LABELS } from "@/lib/client/exchange-summary";
+import { operationLabel } from "@/lib/api/operations";
 import { recordedCardFields } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -108,7 +108,7 @@ export function ExchangeView({
             {title}
           </Heading>
           <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
-            {OPERATION_LABELS[exchange.operation]} · {environmentLabel(exchange.environment)} ·{" "}
+            {operationLabel(exchange.operation)} · {environmentLabel(exchange.environment)} ·{" "}
             <time dateTime={exchange.started_at}>{new Date(exchange.started_at).toLocaleTimeString()}</time>
           </p>
         </div>

@@ -1,7 +1,8 @@
 "use client";
 
+import { operationLabel } from "@/lib/api/operations";
 import { environmentLabel } from "@/lib/client/environments";
-import { OPERATION_LABELS, summarizeExchange, type ExchangeOutcome } from "@/lib/client/exchange-summary";
+import { summarizeExchange, type ExchangeOutcome } from "@/lib/client/exchange-summary";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -106,7 +107,7 @@ export function HistoryTable({
                 ? summary.label.replace(/^HTTP \d+( · )?/, "") || "no body"
                 : summary.label;
             const isSelected = selected.includes(run.id);
-            const name = `${OPERATION_LABELS[exchange.operation]}${run.card ? ` ${run.card.masked}` : ""} at ${timeFormat.format(started)}`;
+            const name = `${operationLabel(exchange.operation)}${run.card ? ` ${run.card.masked}` : ""} at ${timeFormat.format(started)}`;
             return (
               <tr
                 key={run.id}
@@ -142,7 +143,7 @@ export function HistoryTable({
                 </td>
                 <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
                   <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-slate-900 dark:text-slate-100">
-                    {OPERATION_LABELS[exchange.operation]}
+                    {operationLabel(exchange.operation)}
                   </span>
                   <span className="block font-mono text-xs break-all text-slate-600 lg:whitespace-nowrap dark:text-slate-400">
                     {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
@@ -203,11 +204,11 @@ export function HistoryTable({
                     )}
                     <Button
                       size="sm"
-                      variant="ghost"
+                      variant="ghost-danger"
+                      iconOnly
                       onClick={() => actions.onDelete(run)}
                       aria-label={`Delete ${name}`}
                       title="Delete this run"
-                      className="w-8 px-0 text-slate-600 hover:text-red-700 dark:text-slate-400 dark:hover:text-red-300"
                     >
                       <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
                         <path

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useId, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { ENVIRONMENT_NAMES, OPERATION_NAMES, environmentLabel } from "@/lib/client/environments";
-import { OPERATION_LABELS } from "@/lib/client/exchange-summary";
+import { operationLabel } from "@/lib/api/operations";
 import {
   EMPTY_FILTERS,
   filterRuns,
@@ -294,7 +294,7 @@ export function HistoryView() {
               <option value="">All operations</option>
               {OPERATION_NAMES.map((operation) => (
                 <option key={operation} value={operation}>
-                  {OPERATION_LABELS[operation]}
+                  {operationLabel(operation)}
                 </option>
               ))}
             </FilterSelect>
@@ -448,7 +448,7 @@ export function HistoryView() {
         open={shown !== null && (shownRun !== null || Boolean(runs))}
         title={
           shownRun
-            ? `${shown?.kind === "replay" ? "Replay " : ""}${OPERATION_LABELS[shownRun.exchange.operation]}${
+            ? `${shown?.kind === "replay" ? "Replay " : ""}${operationLabel(shownRun.exchange.operation)}${
                 shown?.kind === "replay" && shown.reuseRequestId ? " with the same Request Id" : ""
               }`
             : "Run not found"

@@ -1,11 +1,13 @@
 "use client";
 
+import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
+import { operationLabel } from "@/lib/api/operations";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
-import { OPERATION_LABELS, summarizeExchange } from "@/lib/client/exchange-summary";
+import { summarizeExchange } from "@/lib/client/exchange-summary";
 import { ApiClientError } from "@/lib/client/fetcher";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
@@ -18,9 +20,9 @@ import {
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
+import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 
 function stringAt(value: unknown, path: string[]): string | null {
@@ -60,8 +62,6 @@ export function ReplayForm({
   const [reuse, setReuse] = useState(reuseRequestId);
   const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  /** The card waiting for the production confirmation (memory only). */
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [result, setResult] = useState<{ record: ExchangeRecord } | { error: string } | null>(null);
 
   const isToken = exchange.operation === "token";
@@ -72,22 +72,21 @@ export function ReplayForm({
   const pinMode = stringAt(exchange.request.body, ["data", "pin_mode"]);
   const originalRequestId = exchange.request_id ?? null;
   const production = session?.environment === "production";
+  // A Gift Balance Inquiry in production records a real transaction.
+  const guard = useGuardedRun<string>({ needsConfirmation: () => isGift && production, run: replay });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     let cardNumber = "";
     if (!isToken && !isLookup) {
       cardNumber = card.replace(/[\s-]/g, "");
-      if (!/^\d{12,19}$/.test(cardNumber))
-        return setCardError("Enter the full card number: 12 to 19 digits.");
+      if (!isCardNumber(cardNumber)) return setCardError(`Enter the full card number: ${CARD_NUMBER_RULE}.`);
       if (run.card && !matchesMask(run.card.masked, cardNumber)) {
         return setCardError(`This is not ${run.card.masked}, the card of the original run.`);
       }
     }
     setCardError(null);
-    // A Gift Balance Inquiry in production records a real transaction: ask first.
-    if (isGift && production) setConfirming(cardNumber);
-    else void replay(cardNumber);
+    guard.start(cardNumber);
   }
 
   async function replay(cardNumber: string) {
@@ -160,7 +159,7 @@ export function ReplayForm({
               spellCheck={false}
               mono
               required
-              placeholder={run.card?.masked ?? "12 to 19 digits"}
+              placeholder={run.card?.masked ?? CARD_NUMBER_RULE}
               error={cardError}
               hint={`History keeps only ${run.card?.masked ?? "the masked number"}: type the full number again.`}
             />
@@ -204,7 +203,7 @@ export function ReplayForm({
         ) : null}
         <div className="flex justify-end">
           <Button type="submit" variant="primary" busy={busy}>
-            {isToken ? "Request a new token" : `Replay ${OPERATION_LABELS[exchange.operation]}`}
+            {isToken ? "Request a new token" : `Replay ${operationLabel(exchange.operation)}`}
           </Button>
         </div>
       </form>
@@ -247,22 +246,16 @@ export function ReplayForm({
           </div>
         ) : null}
       </div>
-      <ConfirmDialog
-        open={confirming !== null}
+      <ProductionConfirmDialog
+        guard={guard}
         title="Replay a Gift Balance Inquiry in production?"
         confirmLabel="Replay in production"
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const cardNumber = confirming;
-          setConfirming(null);
-          if (cardNumber !== null) void replay(cardNumber);
-        }}
       >
         <p>
           A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
           card&apos;s transaction history (spec §3, §4.3).
         </p>
-      </ConfirmDialog>
+      </ProductionConfirmDialog>
     </div>
   );
 }

@@ -1,12 +1,8 @@
 import { useState } from "react";
+import { operationLabel } from "@/lib/api/operations";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { environmentLabel } from "@/lib/client/environments";
-import {
-  isSuccessStatus,
-  OPERATION_LABELS,
-  responseData,
-  summarizeExchange,
-} from "@/lib/client/exchange-summary";
+import { isSuccessStatus, responseData, summarizeExchange } from "@/lib/client/exchange-summary";
 import { statusLine } from "@/lib/client/http-status";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
@@ -206,14 +202,14 @@ export function InquiryResult({
       >
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
           <h2 id="result-heading" className="text-sm font-semibold text-slate-900 dark:text-slate-100">
-            {OPERATION_LABELS[exchange.operation]}
+            {operationLabel(exchange.operation)}
           </h2>
           <Badge tone={statusTone(exchange.response.status)}>{statusLine(exchange.response.status)}</Badge>
           <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
             {Math.round(exchange.duration_ms)} ms · {environmentLabel(exchange.environment)}
           </span>
           <span className="sr-only" role="status">
-            {`${OPERATION_LABELS[exchange.operation]}: ${summary.label}`}
+            {`${operationLabel(exchange.operation)}: ${summary.label}`}
           </span>
         </div>
         <div className="space-y-4 px-5 py-4">

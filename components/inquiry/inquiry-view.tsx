@@ -1,5 +1,6 @@
 "use client";
 
+import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
 import { useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
 import type { InquiryOperation } from "@/lib/client/api-keys";
@@ -16,13 +17,13 @@ import { newRequestId } from "@/lib/client/request-id";
 import { useRunInquiry, useSaveCredentials, useSession } from "@/lib/client/use-console-api";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
+import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
 import { InquiryResult } from "./inquiry-result";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
 
@@ -50,7 +51,7 @@ function validate(
   const errors: FieldErrors = {};
   const card = values.cardNumber.replace(/[\s-]/g, "");
   if (!card) errors.cardNumber = "Enter a card number.";
-  else if (!/^\d{12,19}$/.test(card)) errors.cardNumber = "A card number is 12 to 19 digits.";
+  else if (!isCardNumber(card)) errors.cardNumber = `A card number is ${CARD_NUMBER_RULE}.`;
   const printable = (
     key: Exclude<keyof FormValues, "cardNumber">,
     label: string,
@@ -159,7 +160,6 @@ export function InquiryView() {
     requestId: "",
   });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [confirming, setConfirming] = useState<Submission | null>(null);
   const [run, setRun] = useState<Run | null>(null);
   const [runError, setRunError] = useState<ApiClientError | null>(null);
   /** The last submission, for "Retry with the same Request Id" after no answer. */
@@ -171,8 +171,6 @@ export function InquiryView() {
   const running = gift.isMutating || balance.isMutating;
   const cardInput = useRef<HTMLInputElement>(null);
   const runButton = useRef<HTMLButtonElement>(null);
-  // Set synchronously on submit, before any re-render: two clicks in one frame start one run.
-  const submitting = useRef(false);
 
   // The remembered location_id applies until the user edits the field (read after hydration: the server
   // has no localStorage).
@@ -201,27 +199,24 @@ export function InquiryView() {
       const error = caught as ApiClientError;
       setRunError(error);
       if (error.code === "validation_failed") setErrors(fieldErrorsOf(error));
-    } finally {
-      submitting.current = false;
     }
   }
 
-  /** A Gift Balance Inquiry in production records a real transaction: ask first. */
-  function start(submission: Submission) {
-    if (production && submission.operation === "gift_balance_inquiry") setConfirming(submission);
-    else void execute(submission);
-  }
+  // A Gift Balance Inquiry in production records a real transaction: ask first.
+  const guard = useGuardedRun<Submission>({
+    needsConfirmation: (submission) => production && submission.operation === "gift_balance_inquiry",
+    run: execute,
+  });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (submitting.current) return;
+    if (guard.isLocked()) return;
     const found = validate({ ...values, locationId }, operation);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       if (found.cardNumber) cardInput.current?.focus();
       return;
     }
-    submitting.current = true;
     const typedCard = values.cardNumber.replace(/[\s-]/g, "");
     const input: GiftBalanceInquiryInput = {
       card_number: typedCard,
@@ -233,13 +228,12 @@ export function InquiryView() {
         ? { request_id: values.requestId.trim() || newRequestId() }
         : {}),
     };
-    start({ operation, input, typedCard });
+    guard.start({ operation, input, typedCard });
   }
 
   function retrySameRequestId(requestId: string) {
-    if (submitting.current || !lastSubmission) return;
-    submitting.current = true;
-    start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
+    if (!lastSubmission) return;
+    guard.start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
   }
 
   async function connectWithDemoCredentials() {
@@ -419,26 +413,17 @@ export function InquiryView() {
         </div>
       </div>
 
-      <ConfirmDialog
-        open={confirming !== null}
-        title={`Run a ${OPERATION_CHOICES[confirming?.operation ?? operation].label} in production?`}
-        confirmLabel={`Run ${OPERATION_CHOICES[confirming?.operation ?? operation].label} in production`}
-        onCancel={() => {
-          setConfirming(null);
-          submitting.current = false;
-        }}
-        onConfirm={() => {
-          const submission = confirming;
-          setConfirming(null);
-          if (submission) void execute(submission);
-        }}
+      <ProductionConfirmDialog
+        guard={guard}
+        title={`Run a ${OPERATION_CHOICES[guard.confirming?.operation ?? operation].label} in production?`}
+        confirmLabel={`Run ${OPERATION_CHOICES[guard.confirming?.operation ?? operation].label} in production`}
       >
         <p>
           A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
           card&apos;s transaction history (spec §3, §4.3).
         </p>
         <p>To read balances without recording anything, use Balance Inquiry instead.</p>
-      </ConfirmDialog>
+      </ProductionConfirmDialog>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { TokenEventType } from "@/lib/api/contracts";
-import { OPERATION_LABELS } from "@/lib/client/exchange-summary";
+import { operationLabel } from "@/lib/api/operations";
 import type { RecordedTokenEvent } from "@/lib/client/use-history";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 
@@ -41,7 +41,7 @@ export function TokenEventList({ events }: { events: RecordedTokenEvent[] }) {
           >
             <Badge tone={kind.tone}>{kind.label}</Badge>
             <span className="text-sm text-slate-700 dark:text-slate-300">
-              during {OPERATION_LABELS[event.operation]}
+              during {operationLabel(event.operation)}
             </span>
             <span
               className="font-mono text-xs text-slate-600 dark:text-slate-400"

@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes, Ref } from "react";
 import { cx } from "./class-names";
 import { Spinner } from "./spinner";
 
-export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
+export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger" | "ghost-danger";
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary:
@@ -12,27 +12,42 @@ const VARIANTS: Record<ButtonVariant, string> = {
     "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800 disabled:opacity-60",
   ghost:
     "text-slate-700 hover:bg-slate-200/70 disabled:opacity-60 dark:text-slate-200 dark:hover:bg-slate-800",
+  /** A quiet destructive action in a row of ghost buttons (e.g. delete a history run): red on hover only. */
+  "ghost-danger":
+    "text-slate-600 hover:bg-slate-200/70 hover:text-red-700 disabled:opacity-60 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-red-300",
 };
 
-const SIZES = {
-  sm: "h-8 gap-1.5 px-2.5 text-xs",
-  md: "h-9 gap-2 px-3.5 text-sm",
-  lg: "h-10 gap-2 px-4 text-sm",
-} as const;
+export type ButtonSize = "sm" | "md" | "lg";
 
-export function buttonClasses(variant: ButtonVariant = "secondary", size: keyof typeof SIZES = "md"): string {
+const SIZES: Record<ButtonSize, string> = {
+  sm: "h-8 gap-1.5 text-xs",
+  md: "h-9 gap-2 text-sm",
+  lg: "h-10 gap-2 text-sm",
+};
+/** Text buttons are padded; icon-only buttons are square. One or the other, so no class has to win. */
+const TEXT_PADDING: Record<ButtonSize, string> = { sm: "px-2.5", md: "px-3.5", lg: "px-4" };
+const ICON_WIDTH: Record<ButtonSize, string> = { sm: "w-8 px-0", md: "w-9 px-0", lg: "w-10 px-0" };
+
+export function buttonClasses(
+  variant: ButtonVariant = "secondary",
+  size: ButtonSize = "md",
+  iconOnly = false,
+): string {
   return cx(
     "inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors",
     "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500",
     "disabled:cursor-not-allowed",
     VARIANTS[variant],
     SIZES[size],
+    iconOnly ? ICON_WIDTH[size] : TEXT_PADDING[size],
   );
 }
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
-  size?: keyof typeof SIZES;
+  size?: ButtonSize;
+  /** A square button holding an icon only (give it an aria-label). */
+  iconOnly?: boolean;
   /**
    * Shows a spinner and ignores clicks; the label stays, so the width does not jump. The button stays
    * focusable (aria-disabled, not disabled), so that keyboard focus is not lost while it works.
@@ -44,6 +59,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 export function Button({
   variant = "secondary",
   size = "md",
+  iconOnly = false,
   busy = false,
   className,
   children,
@@ -55,7 +71,7 @@ export function Button({
   return (
     <button
       type={type}
-      className={cx(buttonClasses(variant, size), busy && "cursor-progress opacity-80", className)}
+      className={cx(buttonClasses(variant, size, iconOnly), busy && "cursor-progress opacity-80", className)}
       disabled={disabled}
       aria-disabled={busy || undefined}
       aria-busy={busy || undefined}

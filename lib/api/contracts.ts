@@ -3,6 +3,7 @@
  * Isomorphic on purpose: nothing here may hold or import a secret.
  */
 import { z } from "zod";
+import { CARD_NUMBER_PATTERN, CARD_NUMBER_RULE } from "./card-number";
 
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
@@ -11,8 +12,8 @@ export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 export const ROLES = ["support", "engineer", "tester", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry", "transaction_lookup"] as const;
-export type OperationName = (typeof OPERATIONS)[number];
+export { OPERATIONS, type OperationName } from "./operations";
+import type { OperationName } from "./operations";
 
 /** The one error shape of every console API error response. */
 export interface ErrorBody {
@@ -42,7 +43,7 @@ const printable = (max: number) =>
     .max(max)
     .regex(/^[\x20-\x7E]+$/, ASCII_ONLY_MESSAGE);
 
-export const cardNumberSchema = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
+export const cardNumberSchema = z.string().regex(CARD_NUMBER_PATTERN, `must be ${CARD_NUMBER_RULE}`);
 
 export const credentialsInputSchema = z.union([
   z.object({ profile: z.literal("demo") }).strict(),
@@ -165,6 +166,28 @@ export interface ExchangeHttpResponse {
   schema_issues?: string[];
 }
 
+/** What a Gift Balance Inquiry answered, or the transaction a lookup found (spec §2.4); card number masked. */
+export interface TransactionSummary {
+  transaction_id: string | null;
+  external_id: string | null;
+  card_number: string | null;
+  response_status: string | null;
+  response_code: string | null;
+  response_message: string | null;
+  balance: string | null;
+}
+
+/**
+ * The typed reading of a successful answer's body, so that pages never re-parse `response.body`. Built by the
+ * server from the spec-checked body; fields are null only in summaries derived from records stored before it
+ * existed or from answers that did not match the spec (lib/api/exchange-summary.ts).
+ */
+export type ExchangeBodySummary =
+  | { operation: "token"; token_type: string | null; scopes: string[]; expires_in: number | null }
+  | ({ operation: "gift_balance_inquiry" } & TransactionSummary)
+  | ({ operation: "transaction_lookup"; found: boolean } & TransactionSummary)
+  | { operation: "balance_inquiry"; card_number: string | null; balances: Record<string, string> | null };
+
 /** What a run returns and what history keeps (DESIGN.md §4). */
 export interface ExchangeRecord {
   id: string;
@@ -178,6 +201,8 @@ export interface ExchangeRecord {
   response: ExchangeHttpResponse;
   token_events: TokenEvent[];
   timings?: ExchangeTimings;
+  /** Present when the answer succeeded and matched the spec's schema (absent in older stored records). */
+  summary?: ExchangeBodySummary;
 }
 
 /** POST /api/token */

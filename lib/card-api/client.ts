@@ -9,6 +9,7 @@
  */
 import "server-only";
 import type { z } from "zod";
+import { operationPath } from "@/lib/api/operations";
 import { REDACTED } from "@/lib/redaction";
 import {
   balanceResponseSchema,
@@ -23,14 +24,6 @@ import {
   type TransactionLookupResponse,
 } from "./schemas";
 import { classifyTransportError, UpstreamFailure, type Transport, type UpstreamResponse } from "./transport";
-
-export const PATHS = {
-  token: "/reporting/v1/auth/token",
-  giftBalanceInquiry: "/transaction/v1/gift/balance-inquiry",
-  balanceInquiry: "/transaction/v1/balance-inquiry",
-  /** The embedded sandbox's path (DESIGN.md §5); the specification does not show the real one. */
-  transactionByRequestIdPrefix: "/transaction/v1/transactions/request-id/",
-} as const;
 
 export interface CardApiClientOptions {
   transport: Transport;
@@ -157,11 +150,10 @@ function tokenGrant(response: UpstreamResponse, check: BodyCheck<TokenResponse>)
 export function createCardApiClient(options: CardApiClientOptions): CardApiClient {
   const { transport, authUrl, baseUrl, timeoutMs } = options;
   const urls = {
-    token: authUrl + PATHS.token,
-    giftBalanceInquiry: baseUrl + PATHS.giftBalanceInquiry,
-    balanceInquiry: baseUrl + PATHS.balanceInquiry,
-    transactionByRequestId: (requestId: string) =>
-      baseUrl + PATHS.transactionByRequestIdPrefix + encodeURIComponent(requestId),
+    token: authUrl + operationPath("token"),
+    giftBalanceInquiry: baseUrl + operationPath("gift_balance_inquiry"),
+    balanceInquiry: baseUrl + operationPath("balance_inquiry"),
+    transactionByRequestId: (requestId: string) => baseUrl + operationPath("transaction_lookup", requestId),
   };
 
   /** Sends one request with the timeout; resolves with the answer or rejects with UpstreamFailure. */

@@ -12,6 +12,7 @@ import type {
   OperationName,
   TokenEvent,
 } from "@/lib/api/contracts";
+import { summarizeBody } from "@/lib/api/exchange-summary";
 import { createRedactor } from "@/lib/redaction";
 import type { BodyCheck, RawExchange } from "./client";
 
@@ -33,6 +34,8 @@ export interface RecordInput {
 export function buildExchangeRecord(input: RecordInput): ExchangeRecord {
   const { operation, environment, exchange, check, tokenEvents = [], requestId, timings } = input;
   const redact = createRedactor(input.secrets);
+  // From the spec-checked body only (null unless a 2xx answer matched the schema), redacted like the body.
+  const summary = check.data === null ? null : summarizeBody(operation, redact.value(check.data));
   return {
     id: randomUUID(),
     operation,
@@ -58,5 +61,6 @@ export function buildExchangeRecord(input: RecordInput): ExchangeRecord {
       ...(event.detail === undefined ? {} : { detail: redact.text(event.detail) }),
     })),
     ...(timings ? { timings } : {}),
+    ...(summary ? { summary } : {}),
   };
 }

@@ -11,6 +11,7 @@
  *   caller passes it and it matches the recorded mask, else `CARD_NUMBER` from the environment.
  * - With `token`, the code first requests a token with the session's client_id and `CLIENT_SECRET`.
  */
+import { isCardNumber } from "@/lib/api/card-number";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 
 export interface TokenRequestTarget {
@@ -53,7 +54,7 @@ const DROPPED_HEADERS = new Set([
 
 /** True when `masked` (e.g. 600649******0001) is the mask of `full`. */
 export function matchesMask(masked: string, full: string): boolean {
-  if (!/^\d{12,19}$/.test(full) || masked.length !== full.length) return false;
+  if (!isCardNumber(full) || masked.length !== full.length) return false;
   return [...masked].every((char, index) => char === "*" || char === full[index]);
 }
 

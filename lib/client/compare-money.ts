@@ -6,6 +6,7 @@
 
 /** The purses of a Balance Inquiry response and their labels (spec §2.5). */
 export { PURSES as SPEC_PURSES, purseLabel } from "@/lib/api/purses";
+import { formatCents } from "@/lib/api/money";
 
 /** Exactly what the spec promises: an optional minus, digits, a point and two fraction digits. */
 const SPEC_AMOUNT = /^-?\d+\.\d{2}$/;
@@ -27,12 +28,7 @@ export function parseAmountCents(value: unknown): number | null {
   return sign === "-" && cents !== 0 ? -cents : cents;
 }
 
-/** 2500 → "25.00", -50 → "-0.50". */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.trunc(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
-}
+export { formatCents };
 
 /** A change with its sign always shown: +1.50, -0.25, ±0.00. */
 export function formatDeltaCents(cents: number): string {

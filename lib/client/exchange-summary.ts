@@ -3,6 +3,9 @@
  * Reads bodies defensively: an upstream may answer anything.
  */
 import type { ExchangeRecord } from "@/lib/api/contracts";
+import { exchangeSummary } from "@/lib/api/exchange-summary";
+
+export { responseData } from "@/lib/api/exchange-summary";
 
 export type ExchangeOutcome = "approved" | "declined" | "success" | "failure";
 
@@ -12,23 +15,10 @@ export interface ExchangeSummary {
   label: string;
 }
 
-export const OPERATION_LABELS = {
-  token: "Token request",
-  gift_balance_inquiry: "Gift Balance Inquiry",
-  balance_inquiry: "Balance Inquiry",
-  transaction_lookup: "Lookup by Request Id",
-} as const;
-
 function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : null;
-}
-
-/** `body.data` as an object, when the body is JSON with a data object. */
-export function responseData(exchange: ExchangeRecord): Record<string, unknown> | null {
-  if (exchange.response.body_is_text) return null;
-  return asRecord(asRecord(exchange.response.body)?.data);
 }
 
 export function isSuccessStatus(status: number): boolean {
@@ -45,33 +35,30 @@ function failureLabel(exchange: ExchangeRecord): string {
 
 export function summarizeExchange(exchange: ExchangeRecord): ExchangeSummary {
   const { status } = exchange.response;
-  const data = responseData(exchange);
   if (status === 0) return { outcome: "failure", label: "outcome unknown · look up by Request Id" };
-  if (!isSuccessStatus(status) || !data) return { outcome: "failure", label: failureLabel(exchange) };
+  const summary = isSuccessStatus(status) ? exchangeSummary(exchange) : null;
+  if (!summary) return { outcome: "failure", label: failureLabel(exchange) };
 
-  if (exchange.operation === "gift_balance_inquiry") {
-    const verdict = data.response_status;
-    if (verdict === "approved") {
-      return { outcome: "approved", label: `approved · ${String(data.balance ?? "?")}` };
+  switch (summary.operation) {
+    case "gift_balance_inquiry":
+      if (summary.response_status === "approved") {
+        return { outcome: "approved", label: `approved · ${summary.balance ?? "?"}` };
+      }
+      if (summary.response_status === "declined") {
+        return { outcome: "declined", label: `declined · ${summary.response_code ?? "no code"}` };
+      }
+      return { outcome: "failure", label: `HTTP ${status} · no response_status` };
+    case "balance_inquiry":
+      if (!summary.balances) return { outcome: "failure", label: `HTTP ${status} · no balances` };
+      return { outcome: "success", label: `${Object.keys(summary.balances).length} purses` };
+    case "transaction_lookup": {
+      const id = summary.transaction_id;
+      return { outcome: "success", label: id ? `found · ${id.slice(0, 8)}…` : "found" };
     }
-    if (verdict === "declined") {
-      return { outcome: "declined", label: `declined · ${String(data.response_code ?? "no code")}` };
-    }
-    return { outcome: "failure", label: `HTTP ${status} · no response_status` };
+    case "token":
+      return {
+        outcome: "success",
+        label: `token issued · ${summary.scopes.length} scope${summary.scopes.length === 1 ? "" : "s"}`,
+      };
   }
-  if (exchange.operation === "balance_inquiry") {
-    const balances = asRecord(data.balances);
-    if (!balances) return { outcome: "failure", label: `HTTP ${status} · no balances` };
-    return { outcome: "success", label: `${Object.keys(balances).length} purses` };
-  }
-  if (exchange.operation === "transaction_lookup") {
-    const id = typeof data.transaction_id === "string" ? data.transaction_id : null;
-    return { outcome: "success", label: id ? `found · ${id.slice(0, 8)}…` : "found" };
-  }
-  const attributes = asRecord(data.attributes);
-  const scope = typeof attributes?.scope === "string" ? attributes.scope.split(" ").filter(Boolean) : [];
-  return {
-    outcome: "success",
-    label: `token issued · ${scope.length} scope${scope.length === 1 ? "" : "s"}`,
-  };
 }

@@ -4,7 +4,7 @@
  */
 import type { EnvironmentName, OperationName } from "@/lib/api/contracts";
 import { ENVIRONMENT_NAMES, OPERATION_NAMES } from "./environments";
-import { OPERATION_LABELS } from "./exchange-summary";
+import { operationLabel } from "@/lib/api/operations";
 import type { HistoryRun } from "./history-store";
 
 /** A status filter: a class ("2xx") or one exact status ("409"). */
@@ -87,7 +87,7 @@ export function filtersToSearch(filters: HistoryFilters, base = new URLSearchPar
 /** A run in one line, for pickers: "Gift Balance Inquiry · 600649******0001 · 201 · embedded". */
 export function runLabel(run: HistoryRun): string {
   const parts = [
-    OPERATION_LABELS[run.exchange.operation],
+    operationLabel(run.exchange.operation),
     run.card?.masked,
     String(run.exchange.response.status),
     run.exchange.environment,

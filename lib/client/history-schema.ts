@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { ENVIRONMENTS, OPERATIONS } from "@/lib/api/contracts";
-import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION, type HistoryRun } from "./history-store";
+import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
+import type { HistoryRun } from "./history-store";
 
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO date");
 const headers = z.record(z.string(), z.string());

@@ -7,6 +7,7 @@
 import type { ExchangeRecord, TokenMetadata } from "@/lib/api/contracts";
 import { cardLast4, maskCardNumbersInText } from "./card-mask";
 import { sanitizeExchange } from "./sanitize-exchange";
+import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
 
 export interface HistoryRun {
   /** The exchange record's id. */
@@ -30,8 +31,7 @@ export interface NewRun {
   token?: TokenMetadata | null;
 }
 
-export const HISTORY_EXPORT_FORMAT = "card-services-console-history";
-export const HISTORY_EXPORT_VERSION = 1;
+export { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION };
 
 export interface HistoryExport {
   format: typeof HISTORY_EXPORT_FORMAT;

@@ -8,6 +8,8 @@
  *   timestamps, durations, dates in headers) are hidden unless asked for, since they differ on every run.
  */
 import type { ExchangeRecord } from "@/lib/api/contracts";
+import { exchangeSummary, responseData } from "@/lib/api/exchange-summary";
+import { operationLabel } from "@/lib/api/operations";
 import { SPEC_PURSES, parseAmountCents, purseLabel } from "./compare-money";
 
 // ---------- reading a record ----------
@@ -23,12 +25,7 @@ function stringAt(object: JsonObject | null, key: string): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** The `data` object of a JSON:API style body, or null (text body, error body, missing). */
-export function responseData(record: ExchangeRecord): JsonObject | null {
-  const body = record.response.body;
-  if (record.response.body_is_text || !isObject(body)) return null;
-  return isObject(body.data) ? body.data : null;
-}
+export { responseData };
 
 /** The first JSON:API error of an error body (`{"errors": [{status, code, title, detail}]}`), or null. */
 export function responseError(
@@ -61,7 +58,8 @@ export function purseBalances(record: ExchangeRecord): {
 
 /** The masked card number the record is about: from the response when echoed, else from the request. */
 export function recordCard(record: ExchangeRecord): string | null {
-  const fromResponse = stringAt(responseData(record), "card_number");
+  const summary = exchangeSummary(record);
+  const fromResponse = summary && "card_number" in summary ? summary.card_number : null;
   if (fromResponse) return fromResponse;
   const requestBody = record.request.body;
   if (!isObject(requestBody)) return null;
@@ -274,20 +272,17 @@ function fact(label: string, before: unknown, after: unknown): FactRow {
   return { label, before: beforeText, after: afterText, changed: beforeText !== afterText };
 }
 
-const OPERATION_LABELS: Record<ExchangeRecord["operation"], string> = {
-  token: "Token",
-  gift_balance_inquiry: "Gift Balance Inquiry",
-  balance_inquiry: "Balance Inquiry",
-  transaction_lookup: "Lookup by Request Id",
-};
-
-export function operationLabel(operation: ExchangeRecord["operation"]): string {
-  return OPERATION_LABELS[operation];
+/** The gift answer's fields (a lookup's found transaction too): what the facts compare. */
+function transactionFields(record: ExchangeRecord) {
+  const summary = exchangeSummary(record);
+  return summary?.operation === "gift_balance_inquiry" || summary?.operation === "transaction_lookup"
+    ? summary
+    : null;
 }
 
 function recordFacts(before: ExchangeRecord, after: ExchangeRecord): FactRow[] {
-  const beforeData = responseData(before);
-  const afterData = responseData(after);
+  const beforeData = transactionFields(before);
+  const afterData = transactionFields(after);
   const beforeError = responseError(before);
   const afterError = responseError(after);
   const rows = [
@@ -295,17 +290,9 @@ function recordFacts(before: ExchangeRecord, after: ExchangeRecord): FactRow[] {
     fact("Environment", before.environment, after.environment),
     fact("Card", recordCard(before), recordCard(after)),
     fact("HTTP status", before.response.status, after.response.status),
-    fact(
-      "Result (response_status)",
-      stringAt(beforeData, "response_status"),
-      stringAt(afterData, "response_status"),
-    ),
-    fact("response_code", stringAt(beforeData, "response_code"), stringAt(afterData, "response_code")),
-    fact(
-      "response_message",
-      stringAt(beforeData, "response_message"),
-      stringAt(afterData, "response_message"),
-    ),
+    fact("Result (response_status)", beforeData?.response_status, afterData?.response_status),
+    fact("response_code", beforeData?.response_code, afterData?.response_code),
+    fact("response_message", beforeData?.response_message, afterData?.response_message),
     fact("Error code", beforeError?.code, afterError?.code),
     fact(
       "Body",

@@ -4,7 +4,7 @@
  * was imported from a file or produced by an older server. Same rule and marker as the server
  * (lib/redaction), by key and form: the browser never knows the exact secrets.
  */
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeBodySummary, ExchangeRecord } from "@/lib/api/contracts";
 import { defaultRedactor } from "@/lib/redaction";
 
 export { REDACTED } from "@/lib/redaction";
@@ -35,5 +35,6 @@ export function sanitizeExchange(exchange: ExchangeRecord): ExchangeRecord {
           ? defaultRedactor.text(exchange.response.body)
           : sanitizeJson(exchange.response.body),
     },
+    ...(exchange.summary ? { summary: sanitizeJson(exchange.summary) as ExchangeBodySummary } : {}),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * What each scope lets this console do. The specification lists the scope values (§2.2) but not which
- * endpoint needs which; the sandbox's documented rule is that both balance operations need
- * read:transactions (DESIGN.md §5). Reporting operations are outside the specification's excerpt.
+ * endpoint needs which; the operation registry holds the sandbox's documented rule (DESIGN.md §5).
+ * Reporting operations are outside the specification's excerpt.
  */
-export const BALANCE_SCOPE = "read:transactions";
+import { operationsNeeding } from "@/lib/api/operations";
+
+export { TRANSACTIONS_SCOPE as BALANCE_SCOPE } from "@/lib/api/operations";
 
 export interface ScopeInfo {
   operations: string[];
@@ -11,12 +13,14 @@ export interface ScopeInfo {
   usedHere: boolean;
 }
 
-const SCOPES: Record<string, ScopeInfo> = {
-  "read:transactions": { operations: ["Gift Balance Inquiry", "Balance Inquiry"], usedHere: true },
+const OUTSIDE_THE_CONSOLE: Record<string, ScopeInfo> = {
   "read:reports": { operations: ["Reporting reads (not shown in the spec)"], usedHere: false },
   "export:reports": { operations: ["Report exports (not shown in the spec)"], usedHere: false },
 };
 
 export function scopeInfo(scope: string): ScopeInfo {
-  return SCOPES[scope] ?? { operations: ["No operation of this console"], usedHere: false };
+  // The chips name what a person runs with the scope; the lookup only reads back what a gift inquiry recorded.
+  const operations = operationsNeeding(scope).filter((spec) => spec.name !== "transaction_lookup");
+  if (operations.length > 0) return { operations: operations.map((spec) => spec.label), usedHere: true };
+  return OUTSIDE_THE_CONSOLE[scope] ?? { operations: ["No operation of this console"], usedHere: false };
 }

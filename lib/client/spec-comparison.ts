@@ -4,6 +4,7 @@
  * check that the Gift Balance Inquiry's `balance` equals the Balance Inquiry's `balances.gift`.
  */
 import type { ExchangeRecord } from "@/lib/api/contracts";
+import { summaryTransactionId } from "@/lib/api/exchange-summary";
 import { SPEC_PURSES, formatCents, isSpecAmount, parseAmountCents } from "./compare-money";
 import { recordCard, responseData, responseError } from "./record-diff";
 
@@ -65,7 +66,7 @@ export interface RequestIdLookup {
 /** Reads a Lookup Transaction by Request Id record: found when the upstream answered 200 with a transaction. */
 export function requestIdLookupOf(record: ExchangeRecord): RequestIdLookup {
   const status = record.response.status;
-  const transactionId = status === 200 ? transactionIdOf(responseData(record)) : null;
+  const transactionId = status === 200 ? summaryTransactionId(record) : null;
   return { found: transactionId !== null, status, transaction_id: transactionId };
 }
 

@@ -14,7 +14,7 @@ import type {
   TokenResult,
 } from "@/lib/api/contracts";
 import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
-import { OPERATION_LABELS } from "./exchange-summary";
+import { operationLabel } from "@/lib/api/operations";
 import { getJson, sendJson, type ApiClientError } from "./fetcher";
 import { historyStore, recordedCardFields } from "./history-store";
 import { reportHistorySaveFailure } from "./history-save-status";
@@ -29,7 +29,7 @@ async function saveToHistory(exchange: ExchangeRecord, save: () => Promise<unkno
     await save();
   } catch (error) {
     const card = recordedCardFields(exchange).cardNumber;
-    reportHistorySaveFailure(`${OPERATION_LABELS[exchange.operation]}${card ? ` ${card}` : ""}`, error);
+    reportHistorySaveFailure(`${operationLabel(exchange.operation)}${card ? ` ${card}` : ""}`, error);
   }
 }
 

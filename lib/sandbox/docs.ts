@@ -2,15 +2,15 @@
  * What the sandbox's page (app/sandbox) and the README tell users: the choices made where the specification is
  * silent, and the worked curl example. Kept next to the implementation so that both change together.
  */
-import { PATHS } from "./paths";
-import { SCOPE_READ_TRANSACTIONS } from "./fixtures";
+import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "../api/operations";
 import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
 
+/** The path templates of the operation registry, as the sandbox page shows them. */
 export const SANDBOX_PATHS = {
-  token: PATHS.token,
-  giftBalanceInquiry: PATHS.giftBalanceInquiry,
-  balanceInquiry: PATHS.balanceInquiry,
-  transactionByRequestId: `${PATHS.transactionByRequestIdPrefix}{request_id}`,
+  token: OPERATION_SPECS.token.path,
+  giftBalanceInquiry: OPERATION_SPECS.gift_balance_inquiry.path,
+  balanceInquiry: OPERATION_SPECS.balance_inquiry.path,
+  transactionByRequestId: OPERATION_SPECS.transaction_lookup.path,
 } as const;
 
 /** One choice: a short title and the rule, in plain sentences (inline `code` in backticks). */
@@ -22,7 +22,7 @@ export interface SandboxChoice {
 export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
   {
     title: "Scope",
-    rule: `Both balance operations and the lookup need the scope \`${SCOPE_READ_TRANSACTIONS}\`; without it they answer 403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="${SCOPE_READ_TRANSACTIONS}"\`.`,
+    rule: `Both balance operations and the lookup need the scope \`${TRANSACTIONS_SCOPE}\`; without it they answer 403 \`insufficient_scope\` with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="${TRANSACTIONS_SCOPE}"\`.`,
   },
   {
     title: "Error bodies",
@@ -80,7 +80,7 @@ export function curlTokenStep({ baseUrl, secret }: CurlExampleOptions): string {
     "literal" in secret ? JSON.stringify(secret.literal) : `"'"$${secret.environmentVariable}"'"`;
   return [
     `BASE=${baseUrl}`,
-    `TOKEN=$(curl -sS "$BASE${PATHS.token}" \\`,
+    `TOKEN=$(curl -sS "$BASE${SANDBOX_PATHS.token}" \\`,
     `  -H 'Content-Type: application/json; charset=utf-8' \\`,
     `  -d '{"client_id":"demo-client","client_secret":${secretJson},"grant_type":"client_credentials"}' \\`,
     `  | jq -r .data.attributes.access_token)`,
@@ -100,7 +100,7 @@ export function curlGiftStep({
     },
   });
   return [
-    `curl -sS -i "$BASE${PATHS.giftBalanceInquiry}" \\`,
+    `curl -sS -i "$BASE${SANDBOX_PATHS.giftBalanceInquiry}" \\`,
     `  -H "Authorization: Bearer $TOKEN" \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -H "X-Request-Id: curl-$(date +%s)-$RANDOM" \\`,

@@ -1,16 +1,11 @@
 /** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
+import { OPERATION_SPECS, matchOperationPath, type OperationName } from "../api/operations";
 import type { SandboxOptions, SandboxStats } from "./index";
-import {
-  DEFAULT_DEMO_SECRET,
-  SCOPE_READ_TRANSACTIONS,
-  findDemoClient,
-  findTestCard,
-  type TestCard,
-} from "./fixtures";
+import { DEFAULT_DEMO_SECRET, findDemoClient, findTestCard, type TestCard } from "./fixtures";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
 import { MAX_TRANSACTIONS } from "./limits";
 import { formatCents, formatPurses } from "./money";
-import { PATHS } from "./paths";
+import { SANDBOX_HOOKS_PATH } from "./paths";
 import {
   cardRequestSchema,
   firstIssue,
@@ -116,22 +111,23 @@ export class SandboxEngine {
       return run();
     };
 
-    switch (path) {
-      case PATHS.token:
-        return endpoint(["POST"], () => this.token(request));
-      case PATHS.giftBalanceInquiry:
-        return endpoint(["POST"], () => this.giftBalanceInquiry(request));
-      case PATHS.balanceInquiry:
-        return endpoint(["POST"], () => this.balanceInquiry(request));
+    const matched = matchOperationPath(path);
+    if (matched) {
+      return endpoint([OPERATION_SPECS[matched.operation].method], () => {
+        switch (matched.operation) {
+          case "token":
+            return this.token(request);
+          case "gift_balance_inquiry":
+            return this.giftBalanceInquiry(request);
+          case "balance_inquiry":
+            return this.balanceInquiry(request);
+          case "transaction_lookup":
+            return this.transactionByRequestId(request, matched.encodedRequestId ?? "");
+        }
+      });
     }
-    if (path.startsWith(PATHS.transactionByRequestIdPrefix)) {
-      const encoded = path.slice(PATHS.transactionByRequestIdPrefix.length);
-      if (encoded && !encoded.includes("/")) {
-        return endpoint(["GET"], () => this.transactionByRequestId(request, encoded));
-      }
-    }
-    if (this.testHooks && path.startsWith(PATHS.hooks)) {
-      return this.hook(path.slice(PATHS.hooks.length), method);
+    if (this.testHooks && path.startsWith(SANDBOX_HOOKS_PATH)) {
+      return this.hook(path.slice(SANDBOX_HOOKS_PATH.length), method);
     }
     return notFound();
   }
@@ -194,9 +190,10 @@ export class SandboxEngine {
 
   // ---------- authenticated calls (spec §4.2, §5, §7) ----------
 
-  /** 401 for a missing or bad token, 403 without read:transactions; else the token's claims. */
+  /** 401 for a missing or bad token, 403 without the operation's scope (read:transactions); else the token's claims. */
   private async authorize(
     request: Request,
+    operation: OperationName,
   ): Promise<{ ok: true; claims: TokenClaims } | { ok: false; response: Response }> {
     const header = request.headers.get("authorization");
     const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i.exec(header) : null;
@@ -212,15 +209,16 @@ export class SandboxEngine {
       };
     const verified = await this.tokens.verify(match[1]);
     if (!verified.ok) return { ok: false, response: invalidToken(verified.reason) };
-    if (!verified.claims.scopes.includes(SCOPE_READ_TRANSACTIONS)) {
+    const scope = OPERATION_SPECS[operation].requiredScope;
+    if (scope !== null && !verified.claims.scopes.includes(scope)) {
       return {
         ok: false,
         response: errorResponse(
           403,
           "insufficient_scope",
           "Insufficient scope",
-          `The access token lacks the scope ${SCOPE_READ_TRANSACTIONS}.`,
-          { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${SCOPE_READ_TRANSACTIONS}"` },
+          `The access token lacks the scope ${scope}.`,
+          { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
         ),
       };
     }
@@ -240,7 +238,7 @@ export class SandboxEngine {
   // ---------- Gift Balance Inquiry (spec §4.3, §2.4) ----------
 
   private async giftBalanceInquiry(request: Request): Promise<Response> {
-    const auth = await this.authorize(request);
+    const auth = await this.authorize(request, "gift_balance_inquiry");
     if (!auth.ok) return auth.response;
     const body = await this.readCardRequest(request);
     if (!body.ok) return body.response;
@@ -317,7 +315,7 @@ export class SandboxEngine {
   // ---------- Balance Inquiry (spec §4.4, §2.5) ----------
 
   private async balanceInquiry(request: Request): Promise<Response> {
-    const auth = await this.authorize(request);
+    const auth = await this.authorize(request, "balance_inquiry");
     if (!auth.ok) return auth.response;
     const body = await this.readCardRequest(request);
     if (!body.ok) return body.response;
@@ -338,7 +336,7 @@ export class SandboxEngine {
   // ---------- Lookup Transaction by Request Id ----------
 
   private async transactionByRequestId(request: Request, encodedRequestId: string): Promise<Response> {
-    const auth = await this.authorize(request);
+    const auth = await this.authorize(request, "transaction_lookup");
     if (!auth.ok) return auth.response;
     let requestId: string;
     try {

@@ -3,9 +3,9 @@
  * The one source for the sandbox itself, its documentation page and its tests. Holds no secret:
  * the demo clients' secret is configuration (`SANDBOX_DEMO_SECRET`, default "demo-secret").
  */
+import { TRANSACTIONS_SCOPE } from "../api/operations";
 import { PURSES, type Purse } from "../api/purses";
 
-export const SCOPE_READ_TRANSACTIONS = "read:transactions";
 export const DEFAULT_DEMO_SECRET = "demo-secret";
 
 export interface DemoClient {
@@ -18,13 +18,13 @@ export interface DemoClient {
 export const DEMO_CLIENTS: readonly DemoClient[] = [
   {
     clientId: "demo-client",
-    scopes: ["read:reports", "read:transactions", "export:reports"],
+    scopes: ["read:reports", TRANSACTIONS_SCOPE, "export:reports"],
     expiresIn: 7200,
     description: "Every scope; the usual two-hour token.",
   },
   {
     clientId: "demo-short-lived",
-    scopes: ["read:transactions"],
+    scopes: [TRANSACTIONS_SCOPE],
     expiresIn: 60,
     description: "Tokens live one minute: watch the console renew them.",
   },

@@ -155,7 +155,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   handle = (request, response) => {
     const match = /^\/interaction\/([\w-]+)(\/login)?$/.exec(new URL(request.url ?? "/", issuer).pathname);
     if (!match) {
-      callback(request, response);
+      void callback(request, response);
       return;
     }
     handleInteraction(provider, request, response, match[2] !== undefined).catch((error: unknown) => {
