@@ -72,8 +72,8 @@ const config = [
   },
   {
     files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}"],
-    // A server component by design: it reads the session to seed the browser's cache.
-    ignores: ["components/shell/session-provider.tsx"],
+    // Server components: they read the session and identity on the server by design.
+    ignores: ["components/shell/session-provider.tsx", "components/team/page-gate.ts"],
     rules: { "@typescript-eslint/no-restricted-imports": browserImportRules() },
   },
   {

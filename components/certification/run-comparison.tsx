@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { compareVerdicts } from "@/lib/certification/compare";
+import { compareVerdicts } from "@/lib/client/certification-compare";
 import type { RunSummary, Verdict } from "@/lib/certification/types";
 import { environmentLabel } from "@/lib/client/environments";
 import { VerdictBadge } from "./verdict-badge";

@@ -6,7 +6,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
-import { evidenceUrl, isActive, useRun, useRuns } from "@/lib/certification/use-certification-api";
+import { evidenceUrl, isActive, useRun, useRuns } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { CaseResultsTable } from "./case-results-table";
 import { RunComparison } from "./run-comparison";

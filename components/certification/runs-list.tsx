@@ -5,7 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { cx } from "@/components/ui/class-names";
-import { evidenceUrl, isActive, useRuns } from "@/lib/certification/use-certification-api";
+import { evidenceUrl, isActive, useRuns } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { RunStatusBadge, VerdictCountsLine } from "./verdict-badge";
 

@@ -8,9 +8,9 @@ import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Panel } from "@/components/ui/panel";
 import type { EnvironmentName } from "@/lib/api/contracts";
-import { CASE_GROUPS, caseGroup } from "@/lib/certification/compare";
+import { CASE_GROUPS, caseGroup } from "@/lib/client/certification-compare";
 import type { CaseInfo } from "@/lib/certification/types";
-import { useStartRun } from "@/lib/certification/use-certification-api";
+import { useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-console-api";
 

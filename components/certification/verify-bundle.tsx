@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
-import { useVerifyBundle } from "@/lib/certification/use-certification-api";
+import { useVerifyBundle } from "@/lib/client/use-certification-api";
 
 /** Upload a bundle: the server checks every file's SHA-256, SHA256SUMS and the EdDSA signature. */
 export function VerifyBundle() {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { createSandbox, type Sandbox } from "@/lib/sandbox";
-import { PATHS } from "@/lib/sandbox/paths";
+import { OPERATION_SPECS } from "@/lib/api/operations";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { freePort } from "../../support/console-server";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
@@ -29,7 +29,7 @@ function gatedSandbox() {
   const sandbox: Sandbox = {
     ...real,
     handle: async (request) => {
-      if (new URL(request.url).pathname === PATHS.balanceInquiry) {
+      if (new URL(request.url).pathname === OPERATION_SPECS.balance_inquiry.path) {
         arrive();
         await gate;
       }

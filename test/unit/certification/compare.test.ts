@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareVerdicts } from "@/lib/certification/compare";
+import { compareVerdicts } from "@/lib/client/certification-compare";
 
 describe("comparing a run with an earlier one", () => {
   it("names the cases whose verdict changed, and those that ran in only one run", () => {

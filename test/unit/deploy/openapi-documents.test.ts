@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { consoleOpenApiDocument } from "@/lib/openapi/console-document";
 import { sandboxOpenApiDocument } from "@/lib/openapi/sandbox-document";
-import { PATHS } from "@/lib/sandbox/paths";
+import { OPERATION_SPECS } from "@/lib/api/operations";
 import { OpenApiValidator } from "../../support/openapi-validator";
 
 const root = path.resolve(__dirname, "../../..");
@@ -65,10 +65,10 @@ describe("the sandbox's OpenAPI document", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths as object).sort()).toEqual(
       [
-        PATHS.token,
-        PATHS.giftBalanceInquiry,
-        PATHS.balanceInquiry,
-        `${PATHS.transactionByRequestIdPrefix}{request_id}`,
+        OPERATION_SPECS.token.path,
+        OPERATION_SPECS.gift_balance_inquiry.path,
+        OPERATION_SPECS.balance_inquiry.path,
+        OPERATION_SPECS.transaction_lookup.path,
       ].sort(),
     );
     expect(() => new OpenApiValidator(document).compileAll()).not.toThrow();

@@ -7,8 +7,14 @@ import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { apiKeys, certificationRunKey } from "@/lib/client/api-keys";
 import { getJson, requestJson, sendJson, type ApiClientError } from "@/lib/client/fetcher";
-import type { RunListResponse, RunView, StartRunInput, StartRunResponse, VerifyResponse } from "./api";
-import type { RunStatus } from "./types";
+import type {
+  RunListResponse,
+  RunView,
+  StartRunInput,
+  StartRunResponse,
+  VerifyResponse,
+} from "@/lib/certification/api";
+import type { RunStatus } from "@/lib/certification/types";
 
 /** How often a run under way is read again. */
 const POLL_MS = 1000;
