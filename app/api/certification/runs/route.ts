@@ -22,6 +22,18 @@ export const POST = apiRoute(allowSomewhere("certification_run"), async (context
   const service = await certificationService();
   const { id } = await service.start(await context.session(), input, operatorOf(getConfig(), user));
   context.annotate({ run_id: id, environment: input.environment, cases: input.cases?.length ?? "all" });
+  // DESIGN.md §7: certification runs are in the audit log (who started which run where, and with what consent).
+  await context.audit({
+    event: "certification_run_started",
+    outcome: "success",
+    environment: input.environment,
+    operation: "certification_run",
+    details: {
+      run_id: id,
+      cases: input.cases?.length ?? "all",
+      allow_production_gift: input.allow_production_gift ?? false,
+    },
+  });
   const body: StartRunResponse = { id };
   return Response.json(body, { status: 202, headers: { Location: `/api/certification/runs/${id}` } });
 });

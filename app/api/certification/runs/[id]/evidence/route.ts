@@ -9,6 +9,12 @@ export const GET = apiRoute(allowSomewhere("certification_run"), async (context)
   const service = await certificationService();
   const bundle = await service.bundle(id);
   context.annotate({ run_id: id, bytes: bundle.zip.byteLength });
+  await context.audit({
+    event: "certification_evidence_downloaded",
+    outcome: "success",
+    operation: "certification_run",
+    details: { run_id: id, bytes: bundle.zip.byteLength },
+  });
   return new Response(bundle.zip as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": "application/zip",
