@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the console's HTTP interface (DESIGN.md §4), served at GET /api/openapi.json.
- * Request bodies and parameters come from the zod schemas the routes validate with (lib/api/contracts.ts),
- * responses from lib/openapi/console-schemas.ts and lib/auth/me.ts.
+ * Request bodies and parameters come from the zod schemas the routes validate with (lib/api/contracts.ts,
+ * lib/certification/api.ts, lib/support/contracts.ts), responses from lib/openapi/console-schemas.ts and
+ * lib/auth/me.ts.
  */
 import { z } from "zod";
 import {
@@ -12,6 +13,8 @@ import {
   transactionLookupParamsSchema,
 } from "@/lib/api/contracts";
 import { meResponseSchema } from "@/lib/auth/me";
+import { startRunInputSchema } from "@/lib/certification/api";
+import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/support/contracts";
 import {
   auditFilterQuerySchema,
   auditPageSchema,
@@ -20,9 +23,18 @@ import {
   exchangeRecordSchema,
   healthSchema,
   logoutResultSchema,
+  publicJwkSchema,
   readySchema,
+  runListSchema,
+  runViewSchema,
   sessionInfoSchema,
+  startRunResultSchema,
+  supportBatchProgressSchema,
+  supportBatchResultsSchema,
+  supportLookupResultSchema,
+  supportResultsQuerySchema,
   tokenResultSchema,
+  verifyResultSchema,
 } from "./console-schemas";
 import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "./json-schema";
 
@@ -41,6 +53,17 @@ const COMPONENTS = {
   EnvironmentInput: jsonSchema(environmentInputSchema, "input"),
   BalanceInquiryInput: jsonSchema(balanceInquiryInputSchema, "input"),
   GiftBalanceInquiryInput: jsonSchema(giftBalanceInquiryInputSchema, "input"),
+  PublicJwk: jsonSchema(publicJwkSchema, "output"),
+  StartRunInput: jsonSchema(startRunInputSchema, "input"),
+  StartRunResult: jsonSchema(startRunResultSchema, "output"),
+  RunList: jsonSchema(runListSchema, "output"),
+  RunView: jsonSchema(runViewSchema, "output"),
+  VerifyResult: jsonSchema(verifyResultSchema, "output"),
+  SupportLookupInput: jsonSchema(supportLookupInputSchema, "input"),
+  SupportLookupResult: jsonSchema(supportLookupResultSchema, "output"),
+  SupportBatchInput: jsonSchema(supportBatchInputSchema, "input"),
+  SupportBatchProgress: jsonSchema(supportBatchProgressSchema, "output"),
+  SupportBatchResults: jsonSchema(supportBatchResultsSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -66,6 +89,24 @@ const UPSTREAM_ERRORS = {
   "504": error("The upstream did not answer in time."),
 };
 
+/** What the certification and support routes add to ERRORS: a missing run or batch, an over-large upload. */
+const NOT_FOUND = {
+  "404": error("No such run or batch (`not_found`); a batch is its owner's (admins see all)."),
+};
+const TOO_LARGE = { "413": error("The body is larger than the route reads (`payload_too_large`).") };
+
+/**
+ * Which console role the route declares (lib/http/access.ts; roles per DESIGN.md §6): `somewhere` is the action
+ * in at least one environment, `here` in the session's (or, for a batch, the batch's) environment.
+ */
+function requires(action: "certification_run" | "support_lookup" | "support_batch", where: string): string {
+  const roles =
+    action === "certification_run"
+      ? "`tester` and `admin` everywhere, `engineer` on embedded and sandbox"
+      : "every role (`support`, `engineer`, `tester`, `admin`) in every environment";
+  return `Needs \`${action}\` ${where} (${roles}); 403 \`forbidden_by_role\` otherwise.`;
+}
+
 const jsonBody = (name: ComponentName) => ({ required: true, content: jsonContent(componentRef(name)) });
 
 const environmentQuery = {
@@ -83,11 +124,34 @@ const auditQueryParameters = Object.entries(
 interface Operation {
   operationId: string;
   summary: string;
+  description?: string;
   parameters?: unknown[];
   requestBody?: unknown;
   security?: unknown[];
   responses: Record<string, unknown>;
 }
+
+const runIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The run's id (the `id` of the 202 that started it).",
+  schema: jsonSchema(startRunResultSchema.shape.id, "input"),
+};
+
+const batchIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The batch's id (the `id` of the 202 that started it); anything else is 404.",
+  schema: jsonSchema(supportBatchProgressSchema.shape.id, "input"),
+};
+
+const resultsQueryParameters = Object.entries(
+  jsonSchema(supportResultsQuerySchema, "input").properties as Record<string, JsonSchema>,
+).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
+
+const zipContent = { "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } } };
 
 const PATHS = {
   "/api/session": {
@@ -225,6 +289,180 @@ const PATHS = {
       summary: "Admin: the audit log as CSV, with the same filters",
       parameters: auditQueryParameters.filter(({ name }) => name !== "cursor" && name !== "limit"),
       responses: { "200": { description: "CSV.", content: { "text/csv": {} } }, ...ERRORS },
+    },
+  },
+  "/api/certification/runs": {
+    get: {
+      operationId: "listCertificationRuns",
+      summary: "The certification runs kept, newest first",
+      description: requires("certification_run", "in at least one environment"),
+      responses: { "200": ok("The runs, without checks or exchanges.", "RunList"), ...ERRORS },
+    },
+    post: {
+      operationId: "startCertificationRun",
+      summary: "Start a certification run in the background, against the environment it names",
+      description:
+        requires("certification_run", "in the environment the body names") +
+        " Unconfigured environment: 400 `environment_unavailable`; no credentials: 401 `no_credentials`.",
+      requestBody: jsonBody("StartRunInput"),
+      responses: {
+        "202": {
+          description: "Started; follow it at Location.",
+          headers: {
+            Location: { description: "`/api/certification/runs/{id}`.", schema: { type: "string" } },
+          },
+          content: jsonContent(componentRef("StartRunResult")),
+        },
+        ...ERRORS,
+      },
+    },
+  },
+  "/api/certification/runs/{id}": {
+    get: {
+      operationId: "getCertificationRun",
+      summary: "One run: progress and per-case results (the exchange bodies are in the evidence bundle)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [runIdParameter],
+      responses: { "200": ok("The run.", "RunView"), ...ERRORS, ...NOT_FOUND },
+    },
+  },
+  "/api/certification/runs/{id}/evidence": {
+    get: {
+      operationId: "downloadCertificationEvidence",
+      summary: "The run's signed evidence bundle, as an attachment",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [runIdParameter],
+      responses: {
+        "200": {
+          description: "The bundle (a zip signed with the key of /api/certification/public-key).",
+          headers: { "Content-Disposition": { schema: { type: "string" } } },
+          content: zipContent,
+        },
+        ...ERRORS,
+        ...NOT_FOUND,
+        "409": error("The run is still queued or running (`run_not_finished`): it is signed when it ends."),
+      },
+    },
+  },
+  "/api/certification/verify": {
+    post: {
+      operationId: "verifyCertificationEvidence",
+      summary: "Check an evidence bundle: file hashes, signature, and whether this console signed it",
+      description: requires("certification_run", "in at least one environment"),
+      requestBody: { required: true, description: "The bundle as downloaded.", content: zipContent },
+      responses: {
+        "200": ok("The verdict, whether intact or not (`ok`, `problems`).", "VerifyResult"),
+        ...ERRORS,
+        ...TOO_LARGE,
+        "415": error("Not sent as `application/zip` (`unsupported_media_type`)."),
+      },
+    },
+  },
+  "/api/certification/public-key": {
+    get: {
+      operationId: "certificationPublicKey",
+      summary: "The public JWK (Ed25519) that verifies this console's evidence bundles",
+      description: "Public: verifiers need no console account (each bundle carries the key too).",
+      security: [],
+      responses: { "200": ok("The key.", "PublicJwk"), default: ERRORS.default },
+    },
+  },
+  "/api/support/lookups": {
+    post: {
+      operationId: "supportLookup",
+      summary: "Support desk: one Balance Inquiry in the session's environment, answered masked (last 4)",
+      description:
+        requires("support_lookup", "in the session's environment") +
+        " No answer upstream (timeout, unreachable, 429) is an `outcome` of the 200, not an error.",
+      requestBody: jsonBody("SupportLookupInput"),
+      responses: {
+        "200": ok("What the lookup found, in the support shape.", "SupportLookupResult"),
+        ...ERRORS,
+        "409": UPSTREAM_ERRORS["409"],
+        "429": error("The caller's per-minute limit of upstream calls (`rate_limited`)."),
+      },
+    },
+  },
+  "/api/support/batches": {
+    post: {
+      operationId: "startSupportBatch",
+      summary: "Support desk: start a batch of lookups in the session's environment, run on the server",
+      description:
+        requires("support_batch", "in the session's environment") +
+        " Cards as a JSON list, as CSV text in JSON, or as a `text/csv` upload (one per line, or a " +
+        "`card_number` column); no card number found: 400 `validation_failed`.",
+      parameters: [
+        {
+          name: "reason",
+          in: "query",
+          required: false,
+          description: "With a `text/csv` upload only: the reason or ticket kept in the audit log.",
+          schema: jsonSchema(supportBatchInputSchema.options[1].shape.reason, "input"),
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          ...jsonContent(componentRef("SupportBatchInput")),
+          "text/csv": { schema: { type: "string" } },
+        },
+      },
+      responses: {
+        "202": ok("Started: its progress (poll /api/support/batches/{id}).", "SupportBatchProgress"),
+        ...ERRORS,
+        ...TOO_LARGE,
+      },
+    },
+  },
+  "/api/support/batches/{id}": {
+    get: {
+      operationId: "getSupportBatch",
+      summary: "Support desk: a batch's progress",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter],
+      responses: { "200": ok("Its progress.", "SupportBatchProgress"), ...ERRORS, ...NOT_FOUND },
+    },
+    delete: {
+      operationId: "cancelSupportBatch",
+      summary: "Support desk: cancel a batch (cards not yet run will not run)",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter],
+      responses: {
+        "200": ok("Its progress after cancelling.", "SupportBatchProgress"),
+        ...ERRORS,
+        ...NOT_FOUND,
+      },
+    },
+  },
+  "/api/support/batches/{id}/results": {
+    get: {
+      operationId: "getSupportBatchResults",
+      summary: "Support desk: a page of a batch's masked results, in input order",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter, ...resultsQueryParameters],
+      responses: {
+        "200": ok("One page; `next_position` is the next `from`.", "SupportBatchResults"),
+        ...ERRORS,
+        ...NOT_FOUND,
+      },
+    },
+  },
+  "/api/support/batches/{id}/results.csv": {
+    get: {
+      operationId: "exportSupportBatchResults",
+      summary:
+        "Support desk: a batch's masked results as CSV (line, last4, card_hash, the eight purses, status, error)",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter],
+      responses: {
+        "200": {
+          description: "CSV, one row per card in input order, as an attachment.",
+          headers: { "Content-Disposition": { schema: { type: "string" } } },
+          content: { "text/csv": { schema: { type: "string" } } },
+        },
+        ...ERRORS,
+        ...NOT_FOUND,
+      },
     },
   },
   "/api/health": {
