@@ -3,8 +3,72 @@
  * browser's cookie jar, read the audit log as an admin.
  */
 import { expect } from "vitest";
-import { TEST_ACCOUNTS } from "@/test/support/oidc-provider";
+import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { startTestProvider, TEST_ACCOUNTS, type TestProvider } from "@/test/support/oidc-provider";
 import { CookieJar, jarFetch, signInAtProvider } from "./provider-driver";
+
+export const AUDIT_HMAC_KEY = "integration-audit-hmac-key-of-at-least-32-chars";
+export const ROLE_GROUPS =
+  "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
+
+export interface Team {
+  provider: TestProvider;
+  consoles: ConsoleServer[];
+}
+
+export interface TeamOptions {
+  count: number;
+  sandboxUrl: string;
+  /** A PostgreSQL database all consoles share; PGlite (one console) without it. */
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * `count` consoles in AUTH_MODE=oidc on one database, each with its own address (PUBLIC_URL) registered at one
+ * in-process provider, the groups mapped to roles by ROLE_GROUPS, the sandbox as upstream.
+ */
+export async function startOidcTeam({
+  count,
+  sandboxUrl,
+  databaseUrl,
+  env = {},
+}: TeamOptions): Promise<Team> {
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+  const urls = ports.map((port) => `http://localhost:${port}`);
+  const provider = await startTestProvider({
+    redirectUris: urls.map((url) => `${url}/api/auth/callback`),
+    postLogoutRedirectUris: urls.map((url) => `${url}/signed-out`),
+  });
+  const consoles = await Promise.all(
+    ports.map((port, index) =>
+      startConsole({
+        AUTH_MODE: "oidc",
+        HOSTNAME: "127.0.0.1",
+        PORT: String(port),
+        PUBLIC_URL: urls[index]!,
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+        ROLE_GROUPS,
+        CARD_API_AUTH_URL: sandboxUrl,
+        CARD_API_PRODUCTION_URL: sandboxUrl,
+        CARD_API_CLIENT_ID: "demo-client",
+        CARD_API_CLIENT_SECRET: "demo-secret",
+        AUDIT_HMAC_KEY,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...env,
+      }),
+    ),
+  );
+  return { provider, consoles };
+}
+
+export async function stopTeam(team: Team | undefined): Promise<void> {
+  if (!team) return;
+  await Promise.all(team.consoles.map((server) => server.stop()));
+  await team.provider.close();
+}
 
 export interface ApiAnswer<T = Record<string, unknown>> {
   status: number;

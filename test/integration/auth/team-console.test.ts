@@ -7,15 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { startTestProvider, type TestProvider } from "@/test/support/oidc-provider";
 import { startPostgres, type PostgresCluster } from "@/test/support/postgres";
-import { allAuditRows, api, signIn } from "./team-console.support";
+import { allAuditRows, api, signIn, startOidcTeam, stopTeam, type Team } from "./team-console.support";
 import type { CookieJar } from "./provider-driver";
 
 const CARD = "6006491000000001";
-const AUDIT_HMAC_KEY = "integration-audit-hmac-key-of-at-least-32-chars";
-const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
 const RATE_LIMIT = 6;
 const NOT_SIGNED_IN = { error: expect.objectContaining({ code: "not_signed_in" }) };
 
@@ -37,49 +33,15 @@ async function postgres(): Promise<PostgresCluster> {
   return cluster;
 }
 
-interface Team {
-  provider: TestProvider;
-  consoles: ConsoleServer[];
-}
-
 /** `count` consoles on one database (PGlite: one), each with its own address registered at one provider. */
 async function startTeam(backend: Backend, count: number, env: Record<string, string> = {}): Promise<Team> {
-  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
-  const urls = ports.map((port) => `http://localhost:${port}`);
-  const provider = await startTestProvider({
-    redirectUris: urls.map((url) => `${url}/api/auth/callback`),
-    postLogoutRedirectUris: urls.map((url) => `${url}/signed-out`),
-  });
   const databaseUrl = backend === "postgres" ? (await postgres()).createDatabase() : undefined;
-  const consoles = await Promise.all(
-    ports.map((port, index) =>
-      startConsole({
-        AUTH_MODE: "oidc",
-        HOSTNAME: "127.0.0.1",
-        PORT: String(port),
-        PUBLIC_URL: urls[index]!,
-        OIDC_ISSUER: provider.issuer,
-        OIDC_CLIENT_ID: provider.clientId,
-        OIDC_CLIENT_SECRET: provider.clientSecret,
-        ROLE_GROUPS,
-        CARD_API_AUTH_URL: sandbox.url,
-        CARD_API_PRODUCTION_URL: sandbox.url,
-        CARD_API_CLIENT_ID: "demo-client",
-        CARD_API_CLIENT_SECRET: "demo-secret",
-        AUDIT_HMAC_KEY,
-        RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        ...env,
-      }),
-    ),
-  );
-  return { provider, consoles };
-}
-
-async function stopTeam(team: Team | undefined): Promise<void> {
-  if (!team) return;
-  await Promise.all(team.consoles.map((server) => server.stop()));
-  await team.provider.close();
+  return startOidcTeam({
+    count,
+    sandboxUrl: sandbox.url,
+    databaseUrl,
+    env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), ...env },
+  });
 }
 
 const inquiry = (environment: string) => ({ card_number: CARD, location_id: "store-7", environment });
