@@ -11,7 +11,7 @@ import {
   giftBalanceResponseSchema,
   tokenResponseSchema,
 } from "@/lib/card-api/schemas";
-import { PATHS } from "@/lib/sandbox/paths";
+import { OPERATION_SPECS } from "@/lib/api/operations";
 import { cardRequestSchema, requestIdSchema, tokenRequestSchema } from "@/lib/sandbox/schemas";
 import { componentRef, jsonContent, jsonSchema } from "./json-schema";
 
@@ -58,7 +58,7 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: "/sandbox" }],
     paths: {
-      [PATHS.token]: {
+      [OPERATION_SPECS.token.path]: {
         post: {
           operationId: "requestToken",
           summary: "Request an access token (client credentials)",
@@ -73,7 +73,7 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
-      [PATHS.giftBalanceInquiry]: {
+      [OPERATION_SPECS.gift_balance_inquiry.path]: {
         post: {
           operationId: "giftBalanceInquiry",
           summary: "Gift Balance Inquiry: records a transaction",
@@ -96,7 +96,7 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
-      [PATHS.balanceInquiry]: {
+      [OPERATION_SPECS.balance_inquiry.path]: {
         post: {
           operationId: "balanceInquiry",
           summary: "Balance Inquiry: every purse, records nothing",
@@ -107,7 +107,7 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
-      [`${PATHS.transactionByRequestIdPrefix}{request_id}`]: {
+      [OPERATION_SPECS.transaction_lookup.path]: {
         get: {
           operationId: "lookupTransactionByRequestId",
           summary: "Lookup Transaction by Request Id (Gift Balance Inquiries only)",
