@@ -124,10 +124,11 @@ async function batchResults(client: ConsoleClient, id: string): Promise<SupportB
 describe("what two instances share through the database", () => {
   let deployment: Deployment;
   let profileDir: string;
+  let profile: string;
   beforeAll(async () => {
     // The sandbox's cards for certification runs (the standalone sandbox's fixtures).
     profileDir = mkdtempSync(path.join(os.tmpdir(), "two-instances-"));
-    const profile = path.join(profileDir, "profile.json");
+    profile = path.join(profileDir, "profile.json");
     writeFileSync(
       profile,
       JSON.stringify({
@@ -229,9 +230,23 @@ describe("what two instances share through the database", () => {
     expect(verify.body.rows).toBeGreaterThanOrEqual(all.length);
   });
 
-  test("a batch whose instance is killed mid-way loses no reported result and is finished by the other", async () => {
+  test("an instance killed mid-work: its batch is finished by the other with no reported result lost, its certification run is marked interrupted", async () => {
     const victim = on(0);
     await connect(victim);
+    // A certification run that is still under way when the instance dies: its active card is the slow one (each
+    // Balance Inquiry case waits for the console's timeout). The profile is read when a run starts.
+    writeFileSync(
+      profile,
+      JSON.stringify({
+        cards: { active: "6006491000000043", declined: "6006491000000027" },
+        location_id: "cert-location-1",
+        transaction_lookup: true,
+      }),
+    );
+    const run = await victim.json<{ id: string }>("POST", "/api/certification/runs", {
+      body: { environment: "sandbox" },
+    });
+    expect(run.status).toBe(202);
     // Every tenth card is the sandbox's slow one (it times out after CARD_API_TIMEOUT_MS): the batch takes long
     // enough to be killed mid-way. Every third is unknown.
     const cards = Array.from({ length: 300 }, (_, index) => {
@@ -255,6 +270,10 @@ describe("what two instances share through the database", () => {
       .toBeGreaterThanOrEqual(10);
     const reported = (await batchResults(victim, id)).filter((row) => row.state !== "pending");
     expect(reported.length).toBeGreaterThanOrEqual(10);
+
+    const runningThere = await on(1).json<RunView>("GET", `/api/certification/runs/${run.body.id}`);
+    expect(runningThere.body.status).toBe("running");
+    expect(runningThere.body.done).toBeLessThan(runningThere.body.total);
 
     deployment.consoles[0]!.child.kill("SIGKILL");
     await deployment.consoles[0]!.exited;
@@ -280,5 +299,18 @@ describe("what two instances share through the database", () => {
     expect(results.filter((row) => row.outcome === "found")).toHaveLength(found);
     // The survivor wrote the audit rows of the cards it took over.
     expect(deployment.consoles[1]!.logs()).toContain(id);
-  });
+
+    // The run's heartbeat stops with its instance; once stale (60 s, lib/certification) the survivor says so.
+    const interrupted = await vi.waitFor(
+      async () => {
+        const read = await survivor.json<RunView>("GET", `/api/certification/runs/${run.body.id}`);
+        expect(read.status).toBe(200);
+        if (read.body.status !== "interrupted") throw new Error(`run ${read.body.status}`);
+        return read.body;
+      },
+      { timeout: 150_000, interval: 1_000 },
+    );
+    expect(interrupted.done).toBeLessThan(interrupted.total);
+    expect(interrupted.finished_at).toBeDefined();
+  }, 240_000);
 });
