@@ -94,12 +94,15 @@ export type InquiryInput<O extends InquiryOperation> = O extends "gift_balance_i
  * with the Request Id that was sent.
  */
 export function useRunInquiry<O extends InquiryOperation>(operation: O) {
-  const { mutate, cache } = useSWRConfig();
+  const { mutate } = useSWRConfig();
+  // The session as the page shows it, the server-rendered fallback included (the cache alone may not hold it
+  // yet on a page that has not revalidated the session). useSWRMutation calls the latest render's fetcher.
+  const shownEnvironment = useSession().data?.environment;
   const post = sendJson<ExchangeRecord, InquiryInput<O>>("POST");
   return useSWRMutation<ExchangeRecord, ApiClientError, string, InquiryInput<O>>(
     inquiryKey(operation),
     async (url, { arg }) => {
-      const shown = (cache.get(apiKeys.session)?.data as SessionInfo | undefined)?.environment;
+      const shown = shownEnvironment;
       const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
       const started = new Date();
       try {
