@@ -9,6 +9,7 @@ import {
   ENVIRONMENTS,
   OPERATIONS,
   type ErrorBody,
+  type ExchangeBodySummary,
   type ExchangeRecord,
   type SessionInfo,
   type TokenEvent,
@@ -65,6 +66,34 @@ const tokenEventSchema = z.object({
   detail: z.string().optional(),
 }) satisfies z.ZodType<TokenEvent>;
 
+const nullableString = z.string().nullable();
+const transactionSummaryFields = {
+  transaction_id: nullableString,
+  external_id: nullableString,
+  card_number: nullableString,
+  response_status: nullableString,
+  response_code: nullableString,
+  response_message: nullableString,
+  balance: nullableString,
+};
+
+/** The typed reading of a successful answer's body that the server attaches to a record (lib/api/exchange-summary). */
+const exchangeBodySummarySchema = z.discriminatedUnion("operation", [
+  z.object({
+    operation: z.literal("token"),
+    token_type: nullableString,
+    scopes: z.array(z.string()),
+    expires_in: z.number().nullable(),
+  }),
+  z.object({ operation: z.literal("gift_balance_inquiry"), ...transactionSummaryFields }),
+  z.object({ operation: z.literal("transaction_lookup"), found: z.boolean(), ...transactionSummaryFields }),
+  z.object({
+    operation: z.literal("balance_inquiry"),
+    card_number: nullableString,
+    balances: z.record(z.string(), z.string()).nullable(),
+  }),
+]) satisfies z.ZodType<ExchangeBodySummary>;
+
 export const exchangeRecordSchema = z.object({
   id: z.string(),
   operation: z.enum(OPERATIONS),
@@ -89,6 +118,7 @@ export const exchangeRecordSchema = z.object({
       retried_ms: z.number().nonnegative().optional(),
     })
     .optional(),
+  summary: exchangeBodySummarySchema.optional(),
 }) satisfies z.ZodType<ExchangeRecord>;
 
 export const tokenResultSchema = z.object({

@@ -221,13 +221,19 @@ describe("what two instances share through the database", () => {
     expect(verify.status).toBe(200);
     expect(verify.body.ok).toBe(true);
     // Each instance wrote rows (its own log lines name them); together they are one sequence without gaps.
-    const [firstSeqs, secondSeqs] = deployment.consoles.map((instance) => auditSeqs(instance.logs()));
-    expect(firstSeqs!.length).toBeGreaterThan(0);
-    expect(secondSeqs!.length).toBeGreaterThan(0);
-    expect(firstSeqs!.filter((seq) => secondSeqs!.includes(seq))).toEqual([]);
-    const all = [...firstSeqs!, ...secondSeqs!].sort((a, b) => a - b);
+    // Log lines are written asynchronously: wait until every row verify counted has reached a log.
+    const logged = () => {
+      const [firstSeqs = [], secondSeqs = []] = deployment.consoles.map((instance) =>
+        auditSeqs(instance.logs()),
+      );
+      return { firstSeqs, secondSeqs, all: [...firstSeqs, ...secondSeqs].sort((a, b) => a - b) };
+    };
+    await expect.poll(() => logged().all.length).toBeGreaterThanOrEqual(verify.body.rows);
+    const { firstSeqs, secondSeqs, all } = logged();
+    expect(firstSeqs.length).toBeGreaterThan(0);
+    expect(secondSeqs.length).toBeGreaterThan(0);
+    expect(firstSeqs.filter((seq) => secondSeqs.includes(seq))).toEqual([]);
     expect(all).toEqual(Array.from({ length: all.length }, (_, index) => all[0]! + index));
-    expect(verify.body.rows).toBeGreaterThanOrEqual(all.length);
   });
 
   test("an instance killed mid-work: its batch is finished by the other with no reported result lost, its certification run is marked interrupted", async () => {
