@@ -31,7 +31,18 @@ const TEST_CARDS = [
 const UNKNOWN_CARD = "6006499876543210";
 /** Cards run through both inquiries; the slow one ends in the console's (shortened) timeout. */
 const RUN_CARDS = [...TEST_CARDS, UNKNOWN_CARD];
-const PAGES = ["/", "/sandbox", "/connect", "/token", "/inquiry", "/compare", "/history"];
+const PAGES = [
+  "/",
+  "/sandbox",
+  "/connect",
+  "/token",
+  "/inquiry",
+  "/compare",
+  "/history",
+  "/support",
+  "/certification",
+  "/audit",
+];
 
 interface Forbidden {
   name: string;
@@ -273,6 +284,24 @@ describe("no secret, token or full card number reaches the browser or the server
       await page.getByRole("button", { name: /^Run both/ }).click();
       await page.getByTestId("gift-check").waitFor();
     }
+
+    // 6a. The support desk: a lookup typed and run by Enter, as an agent does.
+    await page.goto(`${server.url}/support`);
+    await page.getByLabel("Card number", { exact: true }).fill("6006491000000001");
+    await page.getByLabel("Card number", { exact: true }).press("Enter");
+    await page.getByRole("region", { name: "Lookup result" }).getByText("•••• 0001").waitFor();
+
+    // 6b. A certification run on the server with the user's (sentinel) secret, and its evidence bundle.
+    const started = await callApi("POST", "/api/certification/runs", { environment: "embedded" });
+    expect(started.status).toBe(202);
+    const runId = (started.body as { id: string }).id;
+    await waitFor(
+      async () =>
+        ((await callApi("GET", `/api/certification/runs/${runId}`)).body as { status?: string }).status,
+      "done",
+      120_000,
+    );
+    expect((await callApi("GET", `/api/certification/runs/${runId}/evidence`)).status).toBe(200);
 
     // 6. The history page, and its export.
     await page.goto(`${server.url}/history`);

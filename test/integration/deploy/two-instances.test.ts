@@ -228,7 +228,13 @@ describe("what two instances share through the database", () => {
       );
       return { firstSeqs, secondSeqs, all: [...firstSeqs, ...secondSeqs].sort((a, b) => a - b) };
     };
-    await expect.poll(() => logged().all.length).toBeGreaterThanOrEqual(verify.body.rows);
+    const unbroken = (seqs: number[]) => seqs.every((seq, index) => seq === seqs[0]! + index);
+    await expect
+      .poll(() => {
+        const { all } = logged();
+        return all.length >= verify.body.rows && unbroken(all);
+      })
+      .toBe(true);
     const { firstSeqs, secondSeqs, all } = logged();
     expect(firstSeqs.length).toBeGreaterThan(0);
     expect(secondSeqs.length).toBeGreaterThan(0);
