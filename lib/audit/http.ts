@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { z } from "zod";
+import type { AuditRowJson } from "@/lib/api/audit-contract";
 import { validateInput } from "@/lib/http/guards";
 import type { AuditRow } from "./chain";
 import { auditQuerySchema, type AuditQuery } from "./query";
@@ -38,24 +39,6 @@ export function describeFilters(query: AuditQuery): Record<string, string> {
   return details;
 }
 
-export interface AuditRowJson {
-  seq: number;
-  at: string;
-  user_id: string | null;
-  roles: string[];
-  client_address: string | null;
-  event: string;
-  environment: string | null;
-  operation: string | null;
-  card: string | null;
-  card_hash: string | null;
-  upstream_status: number | null;
-  request_id: string | null;
-  outcome: string;
-  reason: string | null;
-  details: Record<string, string | number | boolean | null> | null;
-}
-
 export function auditRowJson(row: AuditRow): AuditRowJson {
   return {
     seq: row.seq,
@@ -70,7 +53,8 @@ export function auditRowJson(row: AuditRow): AuditRowJson {
     card_hash: row.cardHmac,
     upstream_status: row.upstreamStatus,
     request_id: row.requestId,
-    outcome: row.outcome,
+    // Only "success" or "failure" is ever written: the append schema (./entry) admits nothing else.
+    outcome: row.outcome as AuditRowJson["outcome"],
     reason: row.reason,
     details: row.details,
   };
