@@ -39,6 +39,9 @@ export function ThemeToggle() {
       if (storedTheme() === null) applyTheme(media.matches);
     };
     media.addEventListener("change", follow);
+    // The system may have switched between the first paint's inline script and hydration, when no listener
+    // was there to hear it.
+    follow();
     return () => media.removeEventListener("change", follow);
   }, []);
 

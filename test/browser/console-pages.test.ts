@@ -278,6 +278,8 @@ describe("console pages against the embedded sandbox", () => {
     await page.reload();
     expect(await isDark()).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("console.theme"))).toBe("dark");
+    // "Follow system" shows only once the page has hydrated and read the stored choice: a click before that is lost.
+    await page.getByRole("button", { name: "Follow system" }).waitFor();
     // Back to the system's theme: the explicit choice is dropped.
     await page.getByRole("button", { name: "Dark theme" }).click();
     expect(await isDark()).toBe(false);
