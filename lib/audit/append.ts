@@ -7,12 +7,13 @@
  * server log, for a SIEM.
  */
 import "server-only";
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { queryRows } from "@/lib/db/rows";
 import { auditChainHead } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { rowHash, type AuditRow } from "./chain";
+import { INSERT_COLUMNS, rowValues } from "./columns";
 import { toAuditEntry, type AuditEntry, type AuditEntryInput } from "./entry";
 
 /** Rows per transaction at most; the rest wait for the next one. */
@@ -115,39 +116,6 @@ export function createAuditAppender(
       if (!writing) void drain();
     });
   };
-}
-
-const INSERT_COLUMNS = [
-  "seq",
-  "time",
-  "user_id",
-  "roles",
-  "client_address",
-  "event",
-  "environment",
-  "operation",
-  "card_masked",
-  "card_last4",
-  "card_hmac",
-  "upstream_status",
-  "request_id",
-  "outcome",
-  "reason",
-  "details",
-  "prev_hash",
-  "row_hash",
-]
-  .map((column) => `"${column}"`)
-  .join(", ");
-
-/** One VALUES tuple; every parameter is text or a number with an explicit cast, so both drivers bind it alike. */
-function rowValues(row: AuditRow): SQL {
-  return sql`(${row.seq}::bigint, ${row.time.toISOString()}::timestamptz, ${row.userId}::text,
-    string_to_array(${row.roles.join(",")}::text, ','), ${row.clientAddress}::text, ${row.event}::text,
-    ${row.environment}::text, ${row.operation}::text, ${row.cardMasked}::text, ${row.cardLast4}::text,
-    ${row.cardHmac}::text, ${row.upstreamStatus}::smallint, ${row.requestId}::text, ${row.outcome}::text,
-    ${row.reason}::text, ${row.details === null ? null : JSON.stringify(row.details)}::jsonb, ${row.prevHash}::text,
-    ${row.rowHash}::text)`;
 }
 
 /** The server-log form: the row without its chain hashes (hex runs could read as card numbers to the log filter). */

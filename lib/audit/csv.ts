@@ -4,63 +4,18 @@
  */
 import "server-only";
 import type { Database } from "@/lib/db";
+import { csvCell } from "@/lib/web/csv";
 import type { AuditRow } from "./chain";
+import { CSV_COLUMNS, csvCells } from "./columns";
 import { queryAuditLog, type AuditQuery } from "./query";
 
-export const CSV_COLUMNS = [
-  "seq",
-  "time",
-  "user_id",
-  "roles",
-  "client_address",
-  "event",
-  "environment",
-  "operation",
-  "card",
-  "card_hmac",
-  "upstream_status",
-  "request_id",
-  "outcome",
-  "reason",
-  "details",
-  "prev_hash",
-  "row_hash",
-] as const;
+export { CSV_COLUMNS };
+export { csvCell };
 
 const PAGE = 500;
 
-/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so a spreadsheet never runs a cell as a formula. */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let text = typeof value === "string" ? value : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function csvLine(row: AuditRow): string {
-  return (
-    [
-      row.seq,
-      row.time.toISOString(),
-      row.userId,
-      row.roles.join(" "),
-      row.clientAddress,
-      row.event,
-      row.environment,
-      row.operation,
-      row.cardMasked,
-      row.cardHmac,
-      row.upstreamStatus,
-      row.requestId,
-      row.outcome,
-      row.reason,
-      row.details ? JSON.stringify(row.details) : null,
-      row.prevHash,
-      row.rowHash,
-    ]
-      .map(csvCell)
-      .join(",") + "\r\n"
-  );
+  return csvCells(row).map(csvCell).join(",") + "\r\n";
 }
 
 /** The header line, then one line per row, newest first. Filters as in `queryAuditLog` (cursor/limit ignored). */

@@ -63,6 +63,26 @@ export class CheckList {
     return this.matches(name, "a UUID", UUID, observed, ids);
   }
 
+  isString(name: string, observed: unknown, ids?: string[]): boolean {
+    return this.add(name, "a string", describe(observed), typeof observed === "string", ids);
+  }
+
+  /** A string that says something: `expected` names what it should be. */
+  text(name: string, expected: string, observed: unknown, ids?: string[]): boolean {
+    return this.add(name, expected, describe(observed), typeof observed === "string" && observed !== "", ids);
+  }
+
+  isObject(name: string, observed: unknown, ids?: string[]): boolean {
+    const passed = observed !== null && typeof observed === "object" && !Array.isArray(observed);
+    return this.add(name, "an object", describe(observed), passed, ids);
+  }
+
+  /** Two strings that must differ (two transactions, two tokens). */
+  distinct(name: string, first: unknown, second: unknown, ids?: string[]): boolean {
+    const passed = typeof first === "string" && typeof second === "string" && first !== second;
+    return this.add(name, "two different values", `${describe(first)} and ${describe(second)}`, passed, ids);
+  }
+
   get failed(): Check[] {
     return this.items.filter((check) => check.passed === false);
   }
@@ -76,6 +96,11 @@ export function get(value: unknown, ...path: string[]): unknown {
     current = Object.hasOwn(current, key) ? (current as Record<string, unknown>)[key] : undefined;
   }
   return current;
+}
+
+/** A field of an answer's `data` object. */
+export function dataField(body: unknown, name: string): unknown {
+  return get(body, "data", name);
 }
 
 /** A money string as integer cents, or null when it is not a decimal amount. */

@@ -1,14 +1,14 @@
 /**
  * The Ed25519 key that signs evidence bundles (EVIDENCE_SIGNING_KEY, PKCS#8 PEM). When unset, one is
- * generated once into DATA_DIR and reused, with a warning: bundles signed by a key nobody kept cannot be
- * trusted later. Kept small and on its own so that a shared key store can replace it.
+ * generated once into DATA_DIR and reused, with a warning (lib/keys, like AUDIT_HMAC_KEY): bundles signed by a
+ * key nobody kept cannot be trusted later. This module only makes the PEM an Ed25519 signing key and its JWK.
  */
 import "server-only";
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, type JWK } from "jose";
+import { generateEd25519Pem, loadKey } from "@/lib/keys/generated-key";
 
+/** In DATA_DIR, where earlier versions kept it too (README, Certification). */
 export const GENERATED_KEY_FILE = "evidence-signing-key.pem";
 
 export interface EvidenceSigningKey {
@@ -49,31 +49,16 @@ export async function loadEvidenceSigningKey(options: {
   env: Record<string, string | undefined>;
   warn?: (message: string) => void;
 }): Promise<EvidenceSigningKey> {
-  const configured = options.env.EVIDENCE_SIGNING_KEY?.trim();
-  if (configured)
-    return describeKey(parseKey(configured.replace(/\\n/g, "\n"), "EVIDENCE_SIGNING_KEY"), "environment");
-  const file = path.resolve(options.env.DATA_DIR?.trim() || ".data", GENERATED_KEY_FILE);
-  let pem: string | undefined;
-  try {
-    pem = readFileSync(file, "utf8");
-  } catch {
-    pem = undefined;
-  }
-  if (pem) return describeKey(parseKey(pem, file), "data_dir");
-  const { privateKey } = generateKeyPairSync("ed25519");
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    // Another process generated one a moment ago: use that, so that both sign with one key.
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      return describeKey(parseKey(readFileSync(file, "utf8"), file), "data_dir");
-    }
-    throw error;
-  }
-  options.warn?.(
-    `EVIDENCE_SIGNING_KEY is not set: generated an Ed25519 evidence signing key in ${file}. Set ` +
-      "EVIDENCE_SIGNING_KEY (PKCS#8 PEM) so that every instance signs with one key you keep.",
-  );
-  return describeKey(privateKey, "generated");
+  const key = loadKey({
+    name: "EVIDENCE_SIGNING_KEY",
+    value: options.env.EVIDENCE_SIGNING_KEY?.trim().replace(/\\n/g, "\n"),
+    dataDir: options.env.DATA_DIR?.trim(),
+    file: GENERATED_KEY_FILE,
+    generate: generateEd25519Pem,
+    // Said once, when generated: a reused key was announced when it was made.
+    warn: (message, reused) => {
+      if (!reused) options.warn?.(message);
+    },
+  });
+  return describeKey(parseKey(key.value, key.file ?? "EVIDENCE_SIGNING_KEY"), key.source);
 }

@@ -29,6 +29,7 @@ import {
 import { storeCredentials, type BatchRunner, type StoredCredentials } from "./batch-runner";
 import { normalizeCardNumber, parseCardList, type CardList } from "./card-list";
 import type { CardVault } from "./card-vault";
+import { csvCell } from "@/lib/web/csv";
 import type {
   BatchStatus,
   LookupOutcome,
@@ -258,12 +259,6 @@ export async function resultsPage(
 
 export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
 
-/** A CSV field: quoted when needed, and never read as a formula by a spreadsheet. */
-function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** The masked results CSV, one row per card in input order, streamed page by page. */
 export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -292,7 +287,7 @@ export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStr
           resultStatus(row),
           row.error ?? "",
         ]
-          .map(csvField)
+          .map(csvCell)
           .join(",");
       });
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));

@@ -1,7 +1,19 @@
 /** AUTH: the upstream refuses calls without a valid token (401) or without the scope (403) (spec §5, §7). */
 import "server-only";
-import { tamperToken } from "../context";
+import { tamperToken, type CaseContext } from "../context";
+import type { CertificationClient } from "../profile";
 import type { CaseDefinition } from "./case-definition";
+
+/** A fresh token of `client` for the case, or undefined with a failed check when the endpoint issued none. */
+async function grantFor(context: CaseContext, client: CertificationClient) {
+  const { grant, record } = await context.requestToken(client);
+  if (!grant) {
+    context.checks.add("a token for the case", "a token", "the token endpoint issued none", false, [
+      record.id,
+    ]);
+  }
+  return grant;
+}
 
 const noToken: CaseDefinition = {
   id: "AUTH-01",
@@ -34,13 +46,8 @@ const expiredToken: CaseDefinition = {
     const client = context.profile.shortLived ?? context.profile.primary;
     const { settings } = context;
     // Before any request: the lifetime is known only from a token, so a too-long wait is judged after it.
-    const { grant, record } = await context.requestToken(client);
-    if (!grant) {
-      context.checks.add("a token for the case", "a token", "the token endpoint issued none", false, [
-        record.id,
-      ]);
-      return;
-    }
+    const grant = await grantFor(context, client);
+    if (!grant) return;
     const waitMs = grant.expiresIn * 1000 + 1500;
     if (waitMs > settings.maxExpiryWaitMs) {
       context.notApplicable(
@@ -71,13 +78,8 @@ const missingScope: CaseDefinition = {
           "sandbox demo-reports-only).",
       );
     }
-    const { grant, record } = await context.requestToken(client);
-    if (!grant) {
-      context.checks.add("a token for the case", "a token", "the token endpoint issued none", false, [
-        record.id,
-      ]);
-      return;
-    }
+    const grant = await grantFor(context, client);
+    if (!grant) return;
     const call = await context.balance({ token: grant.accessToken });
     context.checks.status(`Balance Inquiry with a token of scope "${grant.scope}"`, 403, call.status, [
       call.record.id,

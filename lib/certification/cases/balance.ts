@@ -2,7 +2,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { PURSES } from "@/lib/api/purses";
-import { describe, get } from "../checks";
+import { dataField, describe, get } from "../checks";
 import type { CaseContext } from "../context";
 import type { CaseDefinition } from "./case-definition";
 
@@ -22,10 +22,9 @@ const balanceFields: CaseDefinition = {
     const ids = [record.id];
     const { checks } = context;
     checks.status("HTTP status", 200, status, ids);
-    const cardNumber = get(body, "data", "card_number");
-    checks.add("card_number", "a string", describe(cardNumber), typeof cardNumber === "string", ids);
-    checks.matches("system_time", "ISO 8601 UTC", ISO_UTC, get(body, "data", "system_time"), ids);
-    const balances = get(body, "data", "balances");
+    checks.isString("card_number", dataField(body, "card_number"), ids);
+    checks.matches("system_time", "ISO 8601 UTC", ISO_UTC, dataField(body, "system_time"), ids);
+    const balances = dataField(body, "balances");
     const keys =
       balances && typeof balances === "object" && !Array.isArray(balances) ? Object.keys(balances) : [];
     const missing = PURSES.filter((purse) => !keys.includes(purse));
@@ -115,8 +114,8 @@ const repeatable: CaseDefinition = {
       first.status === 200 && second.status === 200,
       ids,
     );
-    const a = get(first.body, "data", "balances");
-    const b = get(second.body, "data", "balances");
+    const a = dataField(first.body, "balances");
+    const b = dataField(second.body, "balances");
     context.checks.add(
       "balances",
       "the same purses and amounts both times",

@@ -1,7 +1,7 @@
 /** GBI: Gift Balance Inquiry (spec §2.4, §4.3, §8). Each case runs only where Gift Balance Inquiry may. */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { cents, describe, get } from "../checks";
+import { cents, dataField, describe, get } from "../checks";
 import type { CaseContext } from "../context";
 import type { CaseDefinition } from "./case-definition";
 
@@ -25,6 +25,12 @@ function answered(context: CaseContext, call: { status: number; record: { id: st
   );
 }
 
+/** The usual start of a case: an approved inquiry it can work on, or undefined (the failed check says why). */
+async function answeredGift(context: CaseContext, requestId?: string) {
+  const call = await approvedGift(context, requestId);
+  return answered(context, call) ? call : undefined;
+}
+
 const giftFields: CaseDefinition = {
   id: "GBI-01",
   title: "Gift Balance Inquiry answers 201 with every field of §2.4 in its form",
@@ -35,28 +41,18 @@ const giftFields: CaseDefinition = {
     const ids = [record.id];
     const { checks } = context;
     checks.status("HTTP status", 201, status, ids);
-    const field = (name: string) => get(body, "data", name);
+    const field = (name: string) => dataField(body, name);
     checks.uuid("transaction_id", field("transaction_id"), ids);
     checks.uuid("external_id", field("external_id"), ids);
     for (const name of ["entry_mode", "card_number", "pin_mode", "pin_verification_result", "timestamp"]) {
-      const value = field(name);
-      checks.add(name, "a string", describe(value), typeof value === "string", ids);
+      checks.isString(name, field(name), ids);
     }
     checks.equal("transaction_type", "gift_balance_inquiry", field("transaction_type"), ids);
     checks.equal("response_status", "approved", field("response_status"), ids);
     checks.equal("response_code", "transaction_approved", field("response_code"), ids);
     checks.equal("response_message", "Approved", field("response_message"), ids);
     checks.money("balance", field("balance"), ids);
-    for (const name of ["originator", "target"]) {
-      const value = field(name);
-      checks.add(
-        name,
-        "an object",
-        describe(value),
-        value !== null && typeof value === "object" && !Array.isArray(value),
-        ids,
-      );
-    }
+    for (const name of ["originator", "target"]) checks.isObject(name, field(name), ids);
   },
 };
 
@@ -66,11 +62,11 @@ const giftEcho: CaseDefinition = {
   spec_sections: ["2.3", "2.4"],
   async run(context) {
     context.requireGift();
-    const call = await approvedGift(context);
-    if (!answered(context, call)) return;
+    const call = await answeredGift(context);
+    if (!call) return;
     const sent = context.card();
     for (const name of ["entry_mode", "card_number", "pin_mode"] as const) {
-      context.checks.equal(name, sent[name], get(call.body, "data", name), [call.record.id]);
+      context.checks.equal(name, sent[name], dataField(call.body, name), [call.record.id]);
     }
   },
 };
@@ -87,7 +83,7 @@ const declined: CaseDefinition = {
     const token = await context.sessionToken();
     const call = await context.gift({ token: token.accessToken, cardNumber: card });
     const ids = [call.record.id];
-    const field = (name: string) => get(call.body, "data", name);
+    const field = (name: string) => dataField(call.body, name);
     context.checks.status("HTTP status", 201, call.status, ids);
     context.checks.equal("response_status", "declined", field("response_status"), ids);
     const code = field("response_code");
@@ -98,21 +94,14 @@ const declined: CaseDefinition = {
       typeof code === "string" && code !== "" && code !== "transaction_approved",
       ids,
     );
-    const message = field("response_message");
-    context.checks.add(
-      "response_message",
-      "a human-readable message",
-      describe(message),
-      typeof message === "string" && message !== "",
-      ids,
-    );
+    context.checks.text("response_message", "a human-readable message", field("response_message"), ids);
     context.checks.uuid("transaction_id (a transaction is recorded)", field("transaction_id"), ids);
     if (context.profile.transactionLookup && is2xx(call.status)) {
       const found = await context.lookup(token.accessToken, call.requestId);
       context.checks.equal(
         "the declined transaction is findable by its Request Id",
         field("transaction_id"),
-        get(found.body, "data", "transaction_id"),
+        dataField(found.body, "transaction_id"),
         [found.record.id],
       );
     }
@@ -125,18 +114,15 @@ const distinctIds: CaseDefinition = {
   spec_sections: ["4.3", "8"],
   async run(context) {
     context.requireGift();
-    const first = await approvedGift(context);
-    const second = await approvedGift(context);
-    if (!answered(context, first) || !answered(context, second)) return;
+    const first = await answeredGift(context);
+    const second = await answeredGift(context);
+    if (!first || !second) return;
     const ids = [first.record.id, second.record.id];
     for (const name of ["transaction_id", "external_id"]) {
-      const a = get(first.body, "data", name);
-      const b = get(second.body, "data", name);
-      context.checks.add(
+      context.checks.distinct(
         `two different ${name}s`,
-        "two different values",
-        `${describe(a)} and ${describe(b)}`,
-        typeof a === "string" && typeof b === "string" && a !== b,
+        dataField(first.body, name),
+        dataField(second.body, name),
         ids,
       );
     }
@@ -151,12 +137,12 @@ const reusedId: CaseDefinition = {
   async run(context) {
     context.requireGift();
     const requestId = randomUUID();
-    const first = await approvedGift(context, requestId);
-    if (!answered(context, first)) return;
+    const first = await answeredGift(context, requestId);
+    if (!first) return;
     const second = await approvedGift(context, requestId);
     const ids = [first.record.id, second.record.id];
-    const firstId = get(first.body, "data", "transaction_id");
-    const secondId = get(second.body, "data", "transaction_id");
+    const firstId = dataField(first.body, "transaction_id");
+    const secondId = dataField(second.body, "transaction_id");
     const errors = get(second.body, "errors");
     const errorCode = Array.isArray(errors) ? get(errors[0], "code") : undefined;
     context.checks.observe(
@@ -187,14 +173,14 @@ const findable: CaseDefinition = {
   async run(context) {
     context.requireGift();
     context.requireLookup();
-    const call = await approvedGift(context);
-    if (!answered(context, call)) return;
+    const call = await answeredGift(context);
+    if (!call) return;
     const found = await context.lookup(call.token.accessToken, call.requestId);
     context.checks.status("Lookup Transaction by Request Id", 200, found.status, [found.record.id]);
     context.checks.equal(
       "the transaction found",
-      get(call.body, "data", "transaction_id"),
-      get(found.body, "data", "transaction_id"),
+      dataField(call.body, "transaction_id"),
+      dataField(found.body, "transaction_id"),
       [call.record.id, found.record.id],
     );
   },
@@ -206,10 +192,10 @@ const giftEqualsPurse: CaseDefinition = {
   spec_sections: ["4.3", "2.5"],
   async run(context) {
     context.requireGift();
-    const call = await approvedGift(context);
-    if (!answered(context, call)) return;
+    const call = await answeredGift(context);
+    if (!call) return;
     const purses = await context.balance({ token: call.token.accessToken });
-    const gift = get(call.body, "data", "balance");
+    const gift = dataField(call.body, "balance");
     const purse = get(purses.body, "data", "balances", "gift");
     const a = cents(gift);
     context.checks.add(

@@ -1,11 +1,6 @@
 /** results.csv: one row per case, for a spreadsheet or a submission sheet. */
+import { csvCell } from "@/lib/web/csv";
 import type { CaseResult } from "../types";
-
-/** RFC 4180 quoting; a leading formula character is neutralised so a spreadsheet shows text, not a formula. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 const COLUMNS = [
   "case_id",
