@@ -6,7 +6,7 @@
  * in-process), prints a line per case and a summary, writes the signed evidence bundle.
  * Exit 0: every applicable case passed; 1: a case failed; 2: usage or configuration error.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -15,17 +15,13 @@ import { consoleInfo, specificationInfo } from "@/lib/certification/build-info";
 import { describeCatalogue, UnknownCaseError } from "@/lib/certification/catalogue";
 import { certificationEnvironment, EnvironmentNotConfiguredError } from "@/lib/certification/environment";
 import { buildEvidenceBundle } from "@/lib/certification/evidence/bundle";
-import {
-  profileFileSchema,
-  ProfileError,
-  resolveProfile,
-  type ProfileFile,
-} from "@/lib/certification/profile";
+import { ProfileError, resolveProfile, type ProfileFile } from "@/lib/certification/profile";
 import { InMemoryRunStore } from "@/lib/certification/run-store";
 import { runCertification, runExitCode } from "@/lib/certification/runner";
 import { loadEvidenceSigningKey, SigningKeyError } from "@/lib/certification/signing-key";
 import type { RunEvent, Verdict } from "@/lib/certification/types";
 import { ConfigError, loadConfig } from "@/lib/config";
+import { ProfileFileError, readProfileFile } from "@/lib/config/certification";
 
 const USAGE = `Usage: npm run certify -- --env <${ENVIRONMENTS.join("|")}> [options]
 
@@ -88,20 +84,12 @@ function parse() {
 
 function readProfile(file: string | undefined): ProfileFile | undefined {
   if (!file) return undefined;
-  let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    return readProfileFile(file);
   } catch (error) {
-    throw new ProfileError(`--profile ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof ProfileFileError) throw new ProfileError(`--profile ${file} ${error.message}`);
+    throw error;
   }
-  const parsed = profileFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ProfileError(
-      `--profile ${file}: ${issue?.path.join(".") || "(file)"} ${issue?.message ?? "is invalid"}`,
-    );
-  }
-  return parsed.data;
 }
 
 function pad(text: string, width: number): string {
@@ -184,8 +172,8 @@ async function main(): Promise<number> {
   const bundle = await buildEvidenceBundle({
     run,
     key,
-    console: consoleInfo(),
-    specification: specificationInfo(),
+    console: consoleInfo(config.certification),
+    specification: specificationInfo(config.certification),
   });
   mkdirSync(args.out!, { recursive: true });
   const file = path.join(args.out!, bundle.fileName);

@@ -31,8 +31,9 @@ export interface SpecificationInfo {
   found_sha256: string | null;
 }
 
-export function consoleInfo(env: Record<string, string | undefined> = process.env): ConsoleInfo {
-  let commit = env.SOURCE_COMMIT?.trim() || env.GIT_COMMIT?.trim() || "";
+/** `sourceCommit`: SOURCE_COMMIT as lib/config read it; else the checkout's HEAD. */
+export function consoleInfo({ sourceCommit }: { sourceCommit?: string } = {}): ConsoleInfo {
+  let commit = sourceCommit ?? "";
   if (!commit) {
     try {
       commit = execFileSync("git", ["rev-parse", "HEAD"], {
@@ -46,11 +47,9 @@ export function consoleInfo(env: Record<string, string | undefined> = process.en
   return { name: packageJson.name, version: packageJson.version, commit };
 }
 
-export function specificationInfo(env: Record<string, string | undefined> = process.env): SpecificationInfo {
-  const candidates = [
-    env.CERTIFICATION_SPEC_PATH,
-    path.resolve(process.cwd(), "..", "shared", "spec", SPEC_FILE_NAME),
-  ];
+/** `specPath`: CERTIFICATION_SPEC_PATH as lib/config read it. */
+export function specificationInfo({ specPath }: { specPath?: string } = {}): SpecificationInfo {
+  const candidates = [specPath, path.resolve(process.cwd(), "..", "shared", "spec", SPEC_FILE_NAME)];
   for (const candidate of candidates) {
     if (!candidate) continue;
     try {

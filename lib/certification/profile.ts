@@ -5,8 +5,8 @@
  * secrets are named by environment variable, never written in the file.
  */
 import "server-only";
-import { z } from "zod";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/config";
+import type { ProfileClientRef, ProfileFile } from "@/lib/config/certification";
 import { DEMO_CLIENTS, TEST_CARDS } from "@/lib/sandbox/fixtures";
 
 export interface CertificationClient {
@@ -35,23 +35,7 @@ export interface CertificationProfile {
   transactionLookup: boolean;
 }
 
-const cardNumber = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
-const clientRef = z
-  .object({ client_id: z.string().min(1), client_secret_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/) })
-  .strict();
-
-/** The JSON profile file (`--profile`): secrets by environment variable name. */
-export const profileFileSchema = z
-  .object({
-    primary: clientRef.optional(),
-    short_lived: clientRef.optional(),
-    without_scope: clientRef.optional(),
-    cards: z.object({ active: cardNumber, declined: cardNumber.optional() }).strict(),
-    location_id: z.string().min(1).max(64).default("cert-location-1"),
-    transaction_lookup: z.boolean().default(false),
-  })
-  .strict();
-export type ProfileFile = z.infer<typeof profileFileSchema>;
+export { profileFileSchema, type ProfileFile } from "@/lib/config/certification";
 
 export class ProfileError extends Error {
   override name = "ProfileError";
@@ -85,7 +69,7 @@ export function embeddedProfile(config: ServerConfig): CertificationProfile {
 }
 
 function resolveClient(
-  ref: z.infer<typeof clientRef> | undefined,
+  ref: ProfileClientRef | undefined,
   env: Record<string, string | undefined>,
   what: string,
 ): CertificationClient | undefined {

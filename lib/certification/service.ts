@@ -8,11 +8,11 @@
  * own sessions are not harmed by it: the console's token broker renews once after a 401 and retries.
  */
 import "server-only";
-import { readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import type { JWK } from "jose";
 import { findEnvironment } from "@/lib/card-api/environments";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
+import { ProfileFileError, readProfileFile } from "@/lib/config/certification";
 import { getDatabase, storageSettingsFromConfig } from "@/lib/db";
 import { ApiError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
@@ -29,7 +29,6 @@ import { verifyEvidence } from "./evidence/verify";
 import {
   embeddedProfile,
   ProfileError,
-  profileFileSchema,
   resolveProfile,
   type CertificationClient,
   type CertificationProfile,
@@ -52,8 +51,9 @@ function environmentUnavailable(message: string): ApiError {
 }
 
 /**
- * The test data for a real upstream: CERTIFICATION_PROFILE names the same JSON profile file that
- * `npm run certify -- --profile` reads (cards, extra clients; secrets by environment variable name).
+ * The test data for a real upstream: CERTIFICATION_PROFILE (checked by lib/config at start) names the same JSON
+ * profile file that `npm run certify -- --profile` reads (cards, extra clients; secrets by environment variable
+ * name). It is read again at each run, so its cards can change without a restart.
  */
 function profileFor(
   config: ServerConfig,
@@ -62,25 +62,24 @@ function profileFor(
   env: Record<string, string | undefined>,
 ): CertificationProfile {
   if (environment.transport === "embedded") return { ...embeddedProfile(config), primary };
-  const file = env.CERTIFICATION_PROFILE?.trim();
+  const file = config.certification.profilePath;
   if (!file) {
     throw environmentUnavailable(
       `No certification test data for ${environment.name}: set CERTIFICATION_PROFILE on the server to a ` +
         "profile file with the cards your API operator issued (see README, Certification).",
     );
   }
-  let raw: unknown;
+  let profileFile;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    throw environmentUnavailable("The server's CERTIFICATION_PROFILE file cannot be read as JSON.");
-  }
-  const parsed = profileFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw environmentUnavailable("The server's CERTIFICATION_PROFILE file is not a valid profile.");
+    profileFile = readProfileFile(file);
+  } catch (error) {
+    if (error instanceof ProfileFileError) {
+      throw environmentUnavailable(`The server's CERTIFICATION_PROFILE file ${error.message}.`);
+    }
+    throw error;
   }
   // The run's client is the session's (or the server's): never the profile's primary.
-  const { primary: _ignored, ...withoutPrimary } = parsed.data;
+  const { primary: _ignored, ...withoutPrimary } = profileFile;
   return {
     ...resolveProfile({ ...config, serverCredentials: primary }, environment, withoutPrimary, env),
     primary,
@@ -236,8 +235,8 @@ export class CertificationService {
     const built = await buildEvidenceBundle({
       run,
       key: this.key,
-      console: consoleInfo(this.env),
-      specification: specificationInfo(this.env),
+      console: consoleInfo(this.config.certification),
+      specification: specificationInfo(this.config.certification),
     });
     return this.store.saveBundle(id, { zip: built.zip, fileName: built.fileName });
   }

@@ -6,6 +6,7 @@ import "server-only";
 import { z } from "zod";
 import { ROLES, type EnvironmentName, type Role } from "@/lib/api/contracts";
 import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/http/ip-address";
+import { certificationEnvShape, certificationSettings, type CertificationSettings } from "./certification";
 import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "./env-values";
 import { logLevelSchema, type LogLevel } from "./log-level";
 import { sandboxSettings, type SandboxSettings } from "./sandbox";
@@ -60,6 +61,7 @@ export interface ServerConfig {
   supportBatch: { maxCards: number; concurrency: number };
   logLevel: LogLevel;
   tokenRenewSkewSeconds: number;
+  certification: CertificationSettings;
   /** In display order; the first is the default environment. */
   environments: EnvironmentConfig[];
 }
@@ -270,6 +272,7 @@ const envSchema = z.object({
   SUPPORT_BATCH_CONCURRENCY: integer(1, 64, 4),
   LOG_LEVEL: logLevelSchema,
   TOKEN_RENEW_SKEW_SECONDS: integer(0, 3600, 120),
+  ...certificationEnvShape,
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
@@ -417,6 +420,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     supportBatch: { maxCards: env.SUPPORT_BATCH_MAX_CARDS, concurrency: env.SUPPORT_BATCH_CONCURRENCY },
     logLevel: env.LOG_LEVEL,
     tokenRenewSkewSeconds: env.TOKEN_RENEW_SKEW_SECONDS,
+    certification: certificationSettings(env),
     environments,
   };
 }

@@ -1,0 +1,99 @@
+/**
+ * The certification variables (CERTIFICATION_PROFILE, CERTIFICATION_SPEC_PATH, SOURCE_COMMIT) and the profile
+ * file's form. CERTIFICATION_PROFILE is checked at start (a file that cannot be read or is not a profile stops
+ * the server with a message naming the variable) and read again when a run starts, so its cards can change
+ * without a restart. The profile names its secrets by environment variable; those are read when a run starts.
+ */
+import "server-only";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { blankToUndefined, optionalText } from "./env-values";
+
+const cardNumber = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
+const clientRef = z
+  .object({ client_id: z.string().min(1), client_secret_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/) })
+  .strict();
+export type ProfileClientRef = z.infer<typeof clientRef>;
+
+/** The JSON profile file (`--profile`, CERTIFICATION_PROFILE): secrets by environment variable name. */
+export const profileFileSchema = z
+  .object({
+    primary: clientRef.optional(),
+    short_lived: clientRef.optional(),
+    without_scope: clientRef.optional(),
+    cards: z.object({ active: cardNumber, declined: cardNumber.optional() }).strict(),
+    location_id: z.string().min(1).max(64).default("cert-location-1"),
+    transaction_lookup: z.boolean().default(false),
+  })
+  .strict();
+export type ProfileFile = z.infer<typeof profileFileSchema>;
+
+/** A profile file that cannot be used; the message says why, without the file's name. */
+export class ProfileFileError extends Error {
+  override name = "ProfileFileError";
+}
+
+export function readProfileFile(file: string): ProfileFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ProfileFileError(
+      code ? `cannot be read (${code})` : `is not JSON (${error instanceof Error ? error.message : error})`,
+    );
+  }
+  const parsed = profileFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ProfileFileError(
+      `is not a profile: ${issue?.path.join(".") || "(file)"} ${issue?.message ?? "is invalid"}`,
+    );
+  }
+  return parsed.data;
+}
+
+const profilePath = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .superRefine((file, context) => {
+      try {
+        readProfileFile(file);
+      } catch (error) {
+        if (!(error instanceof ProfileFileError)) throw error;
+        context.addIssue({ code: "custom", message: `names a file that ${error.message}` });
+      }
+    })
+    .optional(),
+);
+
+export const certificationEnvShape = {
+  CERTIFICATION_PROFILE: profilePath,
+  CERTIFICATION_SPEC_PATH: optionalText,
+  SOURCE_COMMIT: optionalText,
+  /** An older name of SOURCE_COMMIT, still read. */
+  GIT_COMMIT: optionalText,
+};
+
+export interface CertificationSettings {
+  /** CERTIFICATION_PROFILE: the test data of runs on sandbox and production, read again at each run. */
+  profilePath: string | undefined;
+  /** CERTIFICATION_SPEC_PATH: the specification whose hash a bundle records. */
+  specPath: string | undefined;
+  /** SOURCE_COMMIT (or GIT_COMMIT): the commit a bundle names; else `git rev-parse HEAD`. */
+  sourceCommit: string | undefined;
+}
+
+export function certificationSettings(env: {
+  CERTIFICATION_PROFILE?: string;
+  CERTIFICATION_SPEC_PATH?: string;
+  SOURCE_COMMIT?: string;
+  GIT_COMMIT?: string;
+}): CertificationSettings {
+  return {
+    profilePath: env.CERTIFICATION_PROFILE,
+    specPath: env.CERTIFICATION_SPEC_PATH,
+    sourceCommit: env.SOURCE_COMMIT ?? env.GIT_COMMIT,
+  };
+}
