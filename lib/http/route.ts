@@ -7,7 +7,7 @@
  */
 import "server-only";
 import type { z } from "zod";
-import type { EnvironmentName } from "@/lib/api/contracts";
+import { ENVIRONMENTS, type EnvironmentName } from "@/lib/api/contracts";
 import type { AuditEntryInput } from "@/lib/audit";
 import { toAuditEntry } from "@/lib/audit/entry";
 import { assertAllowed, requireUser } from "@/lib/auth/enforce";
@@ -120,8 +120,12 @@ export function apiRoute(
       (identityPromise ??= services().then((ready) =>
         resolveIdentity(request, config, ready).catch((error) => Promise.reject(storageFailure(error))),
       ));
+    /** The environment the access check or the handler resolved (the session's), once one did. */
+    let actedOn: EnvironmentName | undefined;
     const environment = async () =>
-      currentEnvironment(config, (await identity()).session.state.environment).name;
+      (actedOn = currentEnvironment(config, (await identity()).session.state.environment).name);
+    let bodyText: Promise<string> | undefined;
+    const readBody = () => (bodyText ??= readBodyText(request));
 
     /** The row with who, from where and where; the card shown as the caller may see it. */
     const fullEntry = async (fields: AuditFields): Promise<AuditEntryInput> => {
@@ -182,7 +186,7 @@ export function apiRoute(
         user: async () => requireUser((await identity()).user),
         environment,
         services,
-        body: async (schema) => parseJsonBody(await readBodyText(request), schema),
+        body: async (schema) => parseJsonBody(await readBody(), schema),
         annotate: (fields) => {
           annotations = { ...annotations, ...fields };
         },
@@ -214,6 +218,7 @@ export function apiRoute(
           outcome: "failure",
           reason: error.code,
           operation: `${request.method} ${new URL(request.url).pathname}`.slice(0, 64),
+          environment: (await namedEnvironment(request, bodyText ?? null)) ?? actedOn ?? null,
         }).catch(() => {
           // Logged by audit(); the refusal stands.
         });
@@ -252,6 +257,36 @@ export function apiRoute(
     else logger.info(fields, "api call");
     return response;
   });
+}
+
+const isEnvironmentName = (value: unknown): value is EnvironmentName =>
+  typeof value === "string" && (ENVIRONMENTS as readonly string[]).includes(value);
+
+/**
+ * The environment a refused request named, for its audit row: `?environment=`, else the JSON body's
+ * `environment` (the body the handler read, or, when nothing read it yet, a small JSON body read now). Never
+ * throws: a body that is too large, gone or not JSON names nothing.
+ */
+async function namedEnvironment(
+  request: Request,
+  bodyRead: Promise<string> | null,
+): Promise<EnvironmentName | undefined> {
+  const fromQuery = new URL(request.url).searchParams.get("environment");
+  if (isEnvironmentName(fromQuery)) return fromQuery;
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (mediaType !== "application/json") return undefined;
+  try {
+    let text: string | null = null;
+    if (bodyRead) text = await bodyRead;
+    else if (WITH_BODY.has(request.method) && !request.bodyUsed) text = await readBodyText(request);
+    if (!text) return undefined;
+    const body: unknown = JSON.parse(text);
+    const named =
+      body && typeof body === "object" ? (body as { environment?: unknown }).environment : undefined;
+    return isEnvironmentName(named) ? named : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function checkAccess(
