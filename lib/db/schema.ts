@@ -70,6 +70,8 @@ export const sessions = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
     endedAt: timestamptz("ended_at"),
     endReason: text("end_reason"),
+    /** AUTH_MODE=oidc: the provider's ID token, for RP-initiated logout's id_token_hint; cleared when it ends. */
+    idToken: text("id_token"),
   },
   (table) => [index("sessions_user").on(table.userId), index("sessions_expires").on(table.expiresAt)],
 );

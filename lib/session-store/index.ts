@@ -18,6 +18,8 @@ export interface StoredSession {
   expiresAt: Date;
   endedAt: Date | null;
   endReason: string | null;
+  /** AUTH_MODE=oidc: the provider's ID token, kept only here (never in the cookie) for the sign-out hint. */
+  idToken: string | null;
 }
 
 export interface SessionStoreOptions {
@@ -46,7 +48,7 @@ export function createSessionStore({
   async function end(id: string, reason: EndReason): Promise<boolean> {
     const ended = await db
       .update(sessions)
-      .set({ endedAt: clock(), endReason: reason })
+      .set({ endedAt: clock(), endReason: reason, idToken: null })
       .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
       .returning({ id: sessions.id });
     return ended.length > 0;
@@ -77,7 +79,11 @@ export function createSessionStore({
   }
 
   return {
-    async create(user: { userId: string; roles: readonly string[] }): Promise<StoredSession> {
+    async create(user: {
+      userId: string;
+      roles: readonly string[];
+      idToken?: string;
+    }): Promise<StoredSession> {
       const createdAt = clock();
       const session: StoredSession = {
         // 256 random bits: the id is the bearer credential inside the sealed cookie.
@@ -89,6 +95,7 @@ export function createSessionStore({
         expiresAt: new Date(createdAt.getTime() + absoluteSeconds * 1000),
         endedAt: null,
         endReason: null,
+        idToken: user.idToken ?? null,
       };
       await db.insert(sessions).values(session);
       return session;
@@ -106,14 +113,23 @@ export function createSessionStore({
      */
     check,
 
-    /** Sign-out or revocation; true when the session was live until now. */
+    /** Sign-out or revocation; true when the session was live until now. The ID token is dropped with it. */
     end,
+
+    /** The provider's ID token of a live session (for the sign-out hint), else null. */
+    async idToken(id: string): Promise<string | null> {
+      const [row] = await db
+        .select({ idToken: sessions.idToken })
+        .from(sessions)
+        .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
+      return row?.idToken ?? null;
+    },
 
     /** Ends every live session of a user (e.g. roles withdrawn); returns how many. */
     async endAllForUser(userId: string, reason: EndReason = "revoked"): Promise<number> {
       const ended = await db
         .update(sessions)
-        .set({ endedAt: clock(), endReason: reason })
+        .set({ endedAt: clock(), endReason: reason, idToken: null })
         .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)))
         .returning({ id: sessions.id });
       return ended.length;

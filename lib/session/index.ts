@@ -62,6 +62,8 @@ export class Session {
   private ended = false;
   /** Set by `signIn`: the user the row made at commit is for. */
   private pendingSignIn: SessionUser | undefined;
+  /** Set by `signIn`: the provider's ID token, stored in that row (never in the cookie). */
+  private pendingIdToken: string | undefined;
 
   constructor(
     private current: SessionState,
@@ -129,11 +131,12 @@ export class Session {
    * A fresh session for a user who just signed in (AUTH_MODE=oidc): a new row and id (never the one the browser
    * brought: no fixation), nothing of what the browser held before.
    */
-  signIn(user: SessionUser, roles: readonly string[]): void {
+  signIn(user: SessionUser, roles: readonly string[], idToken?: string): void {
     this.current = {};
     this.binding = undefined;
     this.owner = { id: user.id, roles };
     this.pendingSignIn = user;
+    this.pendingIdToken = idToken;
     this.ended = false;
     this.changed = true;
   }
@@ -147,9 +150,16 @@ export class Session {
     this.current = {};
     this.binding = undefined;
     this.pendingSignIn = undefined;
+    this.pendingIdToken = undefined;
     this.ended = true;
     this.changed = true;
     return id ? this.store.end(id, reason) : false;
+  }
+
+  /** The provider's ID token this session was signed in with (AUTH_MODE=oidc), from its server-side row. */
+  async providerIdToken(): Promise<string | undefined> {
+    const id = this.binding?.sessionId;
+    return (id ? await this.store.idToken(id) : null) ?? undefined;
   }
 
   /** Adds Set-Cookie to the response when the session changed; leaves it untouched otherwise. */
@@ -207,7 +217,11 @@ export class Session {
   private async createRow(): Promise<SessionBinding> {
     const owner = this.owner;
     if (!owner) throw new Error("A session that holds something needs an owner before it is stored.");
-    const row = await this.store.create({ userId: owner.id, roles: owner.roles });
+    const row = await this.store.create({
+      userId: owner.id,
+      roles: owner.roles,
+      ...(this.pendingIdToken ? { idToken: this.pendingIdToken } : {}),
+    });
     this.binding = {
       sessionId: row.id,
       ownerId: row.userId,
@@ -215,6 +229,7 @@ export class Session {
       ...(this.pendingSignIn ? { signedInUser: this.pendingSignIn } : {}),
     };
     this.pendingSignIn = undefined;
+    this.pendingIdToken = undefined;
     return this.binding;
   }
 }
