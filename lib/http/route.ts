@@ -18,6 +18,7 @@ import { currentEnvironment } from "@/lib/card-api/environments";
 import { getConfig, type ServerConfig } from "@/lib/config";
 import { ApiError, internalError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { spendUpstreamCall } from "@/lib/rate-limit";
 import { getServices, type Services } from "@/lib/services";
 import type { Session } from "@/lib/session";
 import { ROUTE_ACCESS, REFUSAL, type RouteAccess } from "./access";
@@ -31,7 +32,6 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 /** Refusals that are audited (DESIGN.md §7). */
 const AUDITED_REFUSALS = new Set([401, 403, 409, 429]);
-const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /** An audit row's fields that the route knows; the wrapper adds who, from where, and the environment. */
 export type AuditFields = Omit<AuditEntryInput, "clientAddress" | "cardMask">;
@@ -317,21 +317,12 @@ async function checkAccess(
 }
 
 async function consumeRateLimit(services: Services, config: ServerConfig, user: SignedInUser): Promise<void> {
-  const limit = config.rateLimitPerMinute;
-  let result;
   try {
-    result = await services.rateLimiter.consume(`upstream:${user.id}`, limit, RATE_LIMIT_WINDOW_SECONDS);
+    await spendUpstreamCall(services.rateLimiter, user.id, config.rateLimitPerMinute);
   } catch (error) {
+    // 429 as it is; a database failure is 503.
     throw storageFailure(error);
   }
-  if (result.allowed) return;
-  throw new ApiError(
-    "rate_limited",
-    `You made more than ${limit} calls to the Card Services API in a minute; try again in ` +
-      `${result.retryAfterSeconds} s.`,
-    { limit, window_seconds: RATE_LIMIT_WINDOW_SECONDS, retry_after_seconds: result.retryAfterSeconds },
-    { "Retry-After": String(result.retryAfterSeconds) },
-  );
 }
 
 /** Whether `user` may do anything at all in `environment` (e.g. to switch to it). */

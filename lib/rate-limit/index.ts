@@ -7,6 +7,10 @@ import "server-only";
 import { lt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import { rateLimits } from "@/lib/db/schema";
+import { ApiError } from "@/lib/errors";
+
+/** RATE_LIMIT_PER_MINUTE's window. */
+export const UPSTREAM_WINDOW_SECONDS = 60;
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -61,3 +65,20 @@ export function createRateLimiter({ db, now = () => new Date() }: { db: Database
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * One call of `userId` toward the upstream, counted against RATE_LIMIT_PER_MINUTE: the one budget that single
+ * calls (the route wrapper) and support batch cards (the batch runner) share. Over it: 429 `rate_limited`, with
+ * Retry-After and the wait in `details.retry_after_seconds`.
+ */
+export async function spendUpstreamCall(limiter: RateLimiter, userId: string, limit: number): Promise<void> {
+  const result = await limiter.consume(`upstream:${userId}`, limit, UPSTREAM_WINDOW_SECONDS);
+  if (result.allowed) return;
+  const wait = result.retryAfterSeconds;
+  throw new ApiError(
+    "rate_limited",
+    `You made more than ${limit} calls to the Card Services API in a minute; try again in ${wait} s.`,
+    { limit, window_seconds: UPSTREAM_WINDOW_SECONDS, retry_after_seconds: wait },
+    { "Retry-After": String(wait) },
+  );
+}

@@ -1,7 +1,8 @@
 /**
  * Runs support batches on the server: at most `concurrency` Balance Inquiries at once per batch, each card
  * claimed from the database (batch-store), a 429 answered by deferring that card for its Retry-After (a bounded
- * number of attempts), one audit row per card. A batch this instance is not running is taken over when its
+ * number of attempts), one audit row per card. The owner's per-user rate limit is shared with their single lookups:
+ * when it is used up the batch pauses (no card fails for it) and goes on when the window ends. A batch this instance is not running is taken over when its
  * runner's lease has lapsed (`ensureRunning`, called whenever someone looks at the batch), so a batch whose
  * instance died is finished by another.
  */
@@ -18,6 +19,7 @@ import { lookupAuditEntry, writeSupportAudit, type AuditActor } from "./audit-ro
 import {
   batchStatus,
   claimCards,
+  returnCard,
   claimRunner,
   completeIfFinished,
   deferCard,
@@ -52,7 +54,11 @@ export interface BatchRunnerOptions {
   /** How long a card's claim lasts (longer than the upstream timeout plus a token request). */
   cardLeaseMs?: number;
   now?: () => number;
-  /** Called before each upstream call (e.g. the per-user rate limit); may wait or throw an ApiError. */
+  /**
+   * Called before each card's upstream call: the per-user rate limit (RATE_LIMIT_PER_MINUTE), shared with the
+   * user's single lookups. A `rate_limited` ApiError pauses the batch until its `retry_after_seconds` (the card
+   * goes back unchanged, not counted as an attempt); any other error fails that card.
+   */
   beforeCall?: (actor: AuditActor) => Promise<void>;
 }
 
@@ -119,9 +125,10 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     cardNumber: string,
     tokenState: { current: SessionState },
     actor: AuditActor,
-  ): Promise<ClassifiedLookup> {
+  ): Promise<ClassifiedLookup | { heldMs: number }> {
     try {
-      await options.beforeCall?.(actor);
+      const heldMs = await admitted(actor);
+      if (heldMs !== null) return { heldMs };
       const { record, state } = await inquire(
         tokenState.current,
         supportInquiryInput(cardNumber, batch.environment as EnvironmentName),
@@ -147,12 +154,41 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     }
   }
 
-  async function worker(batch: BatchRow, tokenState: { current: SessionState }, actor: AuditActor) {
+  /**
+   * Null when the call may go upstream now; else how long the batch waits (the rate limit's Retry-After). Other
+   * errors are thrown (the card fails with them).
+   */
+  async function admitted(actor: AuditActor): Promise<number | null> {
+    try {
+      await options.beforeCall?.(actor);
+      return null;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== "rate_limited") throw error;
+      const seconds = Number(
+        (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds,
+      );
+      return (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000;
+    }
+  }
+
+  async function worker(
+    batch: BatchRow,
+    tokenState: { current: SessionState },
+    actor: AuditActor,
+    paused: { until: number },
+  ) {
     for (;;) {
+      if (now() < paused.until) return;
       const [card] = await claimCards(db, batch.id, 1, new Date(now()), cardLeaseMs);
       if (!card) return;
       const cardNumber = vault.open(card.cardSealed);
       const result = await lookUp(batch, card, cardNumber, tokenState, actor);
+      if ("heldMs" in result) {
+        // The owner's rate limit is used up: the card goes back as it was, and the batch waits for the window.
+        paused.until = Math.max(paused.until, now() + result.heldMs);
+        await returnCard(db, batch.id, card.position);
+        return;
+      }
       if (result.outcome === "rate_limited" && card.attempts < maxAttempts) {
         const waitMs = (result.retryAfterSeconds ?? 1) * 1000;
         await deferCard(db, batch.id, card.position, new Date(now() + waitMs), result.message);
@@ -194,6 +230,8 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       clientAddress: batch.clientAddress,
     };
     const tokenState = { current: sessionStateFor(batch, vault) };
+    /** Until when the owner's rate limit holds the batch back (epoch ms). */
+    const paused = { until: 0 };
     const renewal = setInterval(() => {
       renewRunner(db, batch.id, new Date(now()), runnerLeaseMs).catch((error: unknown) =>
         logger.warn({ batch: batch.id, error: String(error) }, "support batch lease renewal failed"),
@@ -202,7 +240,9 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     renewal.unref?.();
     try {
       for (;;) {
-        await Promise.all(Array.from({ length: concurrency }, () => worker(batch, tokenState, actor)));
+        await Promise.all(
+          Array.from({ length: concurrency }, () => worker(batch, tokenState, actor, paused)),
+        );
         if (await completeIfFinished(db, batch.id, new Date(now()))) return;
         const wake = await nextWake(db, batch.id, cardLeaseMs);
         // Nothing left to claim and not finished: cancelled (or ended elsewhere).
@@ -210,7 +250,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         // A cancelled batch with deferred cards stops waiting.
         const status = await batchStatus(db, batch.id);
         if (status !== "running") return;
-        await pause(batch.id, wake.getTime());
+        await pause(batch.id, Math.max(wake.getTime(), paused.until));
       }
     } finally {
       clearInterval(renewal);

@@ -277,6 +277,20 @@ export async function deferCard(
     );
 }
 
+/** Gives a claimed card back untouched (it was not sent: the owner's rate limit held it): not an attempt. */
+export async function returnCard(db: Database, id: string, position: number): Promise<void> {
+  await db
+    .update(supportBatchCards)
+    .set({ state: "pending", claimedAt: null, attempts: sql`greatest(${supportBatchCards.attempts} - 1, 0)` })
+    .where(
+      and(
+        eq(supportBatchCards.batchId, id),
+        eq(supportBatchCards.position, position),
+        eq(supportBatchCards.state, "running"),
+      ),
+    );
+}
+
 /**
  * When the batch's next card may become claimable: the earliest 429 wait among pending cards, or the lapse of
  * a claim held elsewhere. Null when nothing is pending or running.

@@ -7,6 +7,7 @@ import "server-only";
 import { runDetachedBalanceInquiry } from "@/lib/card-api/operations";
 import { getConfig, type ServerConfig } from "@/lib/config";
 import { processSingletonFor, setProcessSingleton } from "@/lib/process-singleton";
+import { spendUpstreamCall } from "@/lib/rate-limit";
 import { getServices } from "@/lib/services";
 import { createBatchRunner } from "./batch-runner";
 import type { SupportBatchDeps } from "./batches";
@@ -15,7 +16,7 @@ import { createCardVault } from "./card-vault";
 export type SupportServices = SupportBatchDeps;
 
 async function build(config: ServerConfig): Promise<SupportServices> {
-  const { db, auditLog, hmacKey } = await getServices(config);
+  const { db, auditLog, hmacKey, rateLimiter } = await getServices(config);
   const vault = createCardVault(hmacKey);
   const runner = createBatchRunner({
     db,
@@ -25,6 +26,9 @@ async function build(config: ServerConfig): Promise<SupportServices> {
     concurrency: config.supportBatch.concurrency,
     // A card's claim outlives the upstream timeout, a token request and a retry after 401.
     cardLeaseMs: config.timeoutMs * 3 + 5_000,
+    // Each card counts against its owner's RATE_LIMIT_PER_MINUTE, as a single lookup does; a used-up budget
+    // pauses the batch until the window ends.
+    beforeCall: (actor) => spendUpstreamCall(rateLimiter, actor.userId, config.rateLimitPerMinute),
   });
   return { db, auditLog, hmacKey, vault, runner, maxCards: config.supportBatch.maxCards };
 }

@@ -22,6 +22,8 @@ beforeAll(async () => {
     SANDBOX_TEST_HOOKS: "on",
     SUPPORT_BATCH_CONCURRENCY: "4",
     CARD_API_TIMEOUT_MS: "3000",
+    // Batch cards spend the user's per-minute budget too: the 1,000-card batch must not wait for minutes.
+    RATE_LIMIT_PER_MINUTE: "100000",
   });
   client = new ConsoleClient(server.url);
   const connected = await client.send("PUT", "/api/session/credentials", { body: { profile: "demo" } });
