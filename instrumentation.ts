@@ -1,9 +1,14 @@
 /**
  * Next's start hook: validates the configuration once when the server starts, so that a bad variable stops
- * the process with a message naming it instead of failing the first request.
+ * the process with a message naming it instead of failing the first request, and opens the database then
+ * (lib/services), so that the first request does not.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { validateConfigAtStartup } = await import("@/lib/config");
-  validateConfigAtStartup();
+  const config = validateConfigAtStartup();
+  // `next build` may load this hook to prerender: a build opens no database.
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const { openServicesAtStart } = await import("@/lib/services");
+  await openServicesAtStart(config);
 }

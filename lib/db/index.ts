@@ -4,7 +4,7 @@
  * (`storageSettingsFromConfig`); `storageSettingsFromEnv` reads the same two variables for scripts without it.
  */
 import "server-only";
-import { openDatabase, type DatabaseHandle, type StorageSettings } from "./connection";
+import { openDatabase, resolveDataDir, type DatabaseHandle, type StorageSettings } from "./connection";
 import { migrate } from "./migrate";
 
 export {
@@ -24,8 +24,9 @@ function handles(): Map<string, Promise<DatabaseHandle>> {
   return (holder[GLOBAL_KEY] ??= new Map());
 }
 
+/** One key per database: DATA_DIR unset, `.data` and its absolute path are one PGlite folder, opened once. */
 function keyOf(settings: StorageSettings): string {
-  return settings.databaseUrl ? `url:${settings.databaseUrl}` : `dir:${settings.dataDir ?? ""}`;
+  return settings.databaseUrl ? `url:${settings.databaseUrl}` : `dir:${resolveDataDir(settings.dataDir)}`;
 }
 
 /** The opened and migrated database for these settings; a failed open is retried on the next call. */

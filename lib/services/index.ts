@@ -8,7 +8,7 @@ import { createAuditLog, type AuditLog } from "@/lib/audit";
 import { getConfig, type ServerConfig } from "@/lib/config";
 import { getDatabase, storageSettingsFromConfig, type Database } from "@/lib/db";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/keys/generated-key";
-import { registerSecret } from "@/lib/logger";
+import { logger, registerSecret } from "@/lib/logger";
 import { processSingletonFor } from "@/lib/process-singleton";
 import { createRateLimiter, type RateLimiter } from "@/lib/rate-limit";
 import { createSessionStore, type SessionStore } from "@/lib/session-store";
@@ -43,6 +43,29 @@ export function getServices(config: ServerConfig = getConfig()): Promise<Service
     });
   }
   return holder.pending;
+}
+
+/**
+ * Called once when the server starts (instrumentation): the database is opened and migrated then, not by the
+ * first request (PGlite's start took tens of seconds under load). PGlite is awaited, so the server listens
+ * with its database open; PostgreSQL opens in the background (a server that is down must not stop the start:
+ * `/api/ready` waits for this same open and says why it failed). A failure is logged; the next request retries.
+ */
+export async function openServicesAtStart(config: ServerConfig = getConfig()): Promise<void> {
+  const started = performance.now();
+  const opening = getServices(config).then(
+    () =>
+      logger.info(
+        { database: config.databaseUrl ? "postgres" : "pglite", ms: Math.round(performance.now() - started) },
+        "database open",
+      ),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      // A URL in an error message could carry a password.
+      logger.error({ error: message.replace(/\/\/[^@\s]*@/g, "//***@") }, "database not opened at start");
+    },
+  );
+  if (!config.databaseUrl) await opening;
 }
 
 async function buildServices(config: ServerConfig): Promise<Services> {
