@@ -56,8 +56,12 @@ export async function loadEvidenceSigningKey(options: {
     file: GENERATED_KEY_FILE,
     generate: generateEd25519Pem,
     // Said once, when generated: a reused key was announced when it was made.
-    warn: (message, reused) => {
-      if (!reused) options.warn?.(message);
+    warn: (_message, reused, file) => {
+      if (reused) return;
+      options.warn?.(
+        `EVIDENCE_SIGNING_KEY is not set: generated an Ed25519 evidence signing key in ${file}. Set ` +
+          "EVIDENCE_SIGNING_KEY (PKCS#8 PEM) so that every instance signs with one key you keep.",
+      );
     },
   });
   return describeKey(parseKey(key.value, key.file ?? "EVIDENCE_SIGNING_KEY"), key.source);

@@ -20,8 +20,8 @@ export interface KeySource {
   generate: () => string;
   /** The file, relative to DATA_DIR; `keys/<name in lower case>` by default. */
   file?: string;
-  /** Says that the key was not set (generated now, or `reused` from DATA_DIR); the server log by default. */
-  warn?: (message: string, reused: boolean) => void;
+  /** Says that the key was not set (generated now into `file`, or `reused` from it); the server log by default. */
+  warn?: (message: string, reused: boolean, file: string) => void;
 }
 
 export interface LoadedKey {
@@ -63,12 +63,13 @@ export function loadKey({ name, value, dataDir, generate, file: relative, warn }
   if (stored.length === 0) throw new Error(`${file} is empty; remove it or set ${name}.`);
   if (source === "generated") {
     tell(
-      `${name} is not set: generated one and kept it in ${file}. Instances that share a database must share ` +
+      `${name} is not set: generated one and kept it in DATA_DIR. Instances that share a database must share ` +
         `this key: set ${name}.`,
       false,
+      file,
     );
   } else {
-    tell(`${name} is not set: using the one generated earlier in ${file}.`, true);
+    tell(`${name} is not set: using the one generated earlier in DATA_DIR.`, true, file);
   }
   return { value: stored, source, file };
 }
