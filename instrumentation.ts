@@ -11,4 +11,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { openServicesAtStart } = await import("@/lib/services");
   await openServicesAtStart(config);
+  // Batches and runs left by an instance that died are finished or marked interrupted, even if nobody looks.
+  const { startBackgroundSweep } = await import("@/lib/services/sweep");
+  startBackgroundSweep(config);
 }

@@ -86,6 +86,9 @@ export function createDatabaseRunStore({
   }
 
   const store = {
+    /** Marks runs whose process died (heartbeat stale) `interrupted`, as every read does; returns how many. */
+    interruptStale: sweep,
+
     async save(run: RunState): Promise<void> {
       const at = now();
       const values = {

@@ -148,6 +148,27 @@ export async function claimRunner(
   return row;
 }
 
+/**
+ * Batches that should be running and that no instance holds (their runner's lease lapsed, or it let go without
+ * finishing), within their retention: what a sweep takes over. Oldest first, at most `limit`.
+ */
+export async function abandonedBatchIds(db: Database, now: Date, limit = 20): Promise<string[]> {
+  const at = now.toISOString();
+  const rows = await db
+    .select({ id: supportBatches.id })
+    .from(supportBatches)
+    .where(
+      and(
+        inArray(supportBatches.status, ["queued", "running"]),
+        sql`(${supportBatches.runnerLeaseUntil} is null or ${supportBatches.runnerLeaseUntil} < ${at}::timestamptz)`,
+        gt(supportBatches.expiresAt, now),
+      ),
+    )
+    .orderBy(asc(supportBatches.createdAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
 export async function renewRunner(db: Database, id: string, now: Date, leaseMs: number): Promise<void> {
   await db
     .update(supportBatches)
