@@ -6,6 +6,7 @@
 import "server-only";
 import { openDatabase, resolveDataDir, type DatabaseHandle, type StorageSettings } from "./connection";
 import { migrate } from "./migrate";
+import { processSingleton } from "@/lib/process-singleton";
 
 export {
   openDatabase,
@@ -50,8 +51,17 @@ export function getDatabase(settings: StorageSettings): Promise<DatabaseHandle> 
   return handle;
 }
 
+/** Work that must stop before the databases close (the background sweep), so it never opens one again. */
+const closingListeners = () => processSingleton("database-closing-listeners", () => new Set<() => void>());
+
+export function beforeDatabasesClose(stop: () => void): void {
+  closingListeners().add(stop);
+}
+
 /** Closes every database this process opened (tests, shutdown). */
 export async function closeDatabases(): Promise<void> {
+  for (const stop of closingListeners()) stop();
+  closingListeners().clear();
   const all = [...handles().values()];
   handles().clear();
   await Promise.all(all.map(async (handle) => (await handle.catch(() => null))?.close()));

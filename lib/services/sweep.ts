@@ -7,7 +7,7 @@
 import "server-only";
 import { createDatabaseRunStore } from "@/lib/certification/db-run-store";
 import { getConfig, type ServerConfig } from "@/lib/config";
-import type { Database } from "@/lib/db";
+import { beforeDatabasesClose, type Database } from "@/lib/db";
 import { logger } from "@/lib/logger";
 import { processSingletonFor } from "@/lib/process-singleton";
 import type { BatchRunner } from "@/lib/support/batch-runner";
@@ -51,8 +51,9 @@ export async function sweepAbandonedWork({
 export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
   processSingletonFor("background-sweep", config, () => {
     let sweeping = false;
+    let stopped = false;
     const sweep = async () => {
-      if (sweeping) return;
+      if (sweeping || stopped) return;
       sweeping = true;
       try {
         const support = await supportServices(config);
@@ -76,6 +77,11 @@ export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
     void sweep();
     const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
     timer.unref?.();
+    // On shutdown the sweep stops before the database closes: a late tick would only log a failure.
+    beforeDatabasesClose(() => {
+      stopped = true;
+      clearInterval(timer);
+    });
     return timer;
   });
 }
