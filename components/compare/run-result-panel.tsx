@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
-import { HttpStatusBadge } from "@/components/ui/status-badge";
+import { HttpStatusBadge } from "@/components/ui/http-status-badge";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 

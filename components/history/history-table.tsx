@@ -8,7 +8,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
-import { HttpStatusBadge } from "@/components/ui/status-badge";
+import { HttpStatusBadge } from "@/components/ui/http-status-badge";
 
 const OUTCOME_TONES: Record<ExchangeOutcome, BadgeTone> = {
   approved: "success",

@@ -1,4 +1,3 @@
-import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "./badge";
 
 /**
@@ -24,20 +23,4 @@ export type BadgeState = keyof typeof STATES;
 export function StatusBadge({ status }: { status: BadgeState }) {
   const { label, tone } = STATES[status];
   return <Badge tone={tone}>{label}</Badge>;
-}
-
-/** 2xx green, 5xx (and no answer at all) red, anything else amber. */
-export function httpStatusTone(status: number): BadgeTone {
-  if (status >= 200 && status < 300) return "success";
-  if (status >= 500 || status === 0) return "danger";
-  return "warning";
-}
-
-/** "201 Created" in the colour of its class. */
-export function HttpStatusBadge({ status, size }: { status: number; size?: "sm" | "lg" }) {
-  return (
-    <Badge tone={httpStatusTone(status)} size={size}>
-      {statusLine(status)}
-    </Badge>
-  );
 }
