@@ -1,16 +1,10 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import dynamic from "next/dynamic";
-import { useCallback, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useId, useRef, type KeyboardEvent } from "react";
 import { cx } from "@/components/ui/class-names";
-import { Skeleton } from "@/components/ui/skeleton";
+import { DiffRuns } from "./diff-runs";
 import { RunBoth } from "./run-both";
-
-// Diff two runs (the record diff and its tables) is loaded when its tab is first shown, not with the page.
-const DiffRuns = dynamic(() => import("./diff-runs").then((module) => module.DiffRuns), {
-  loading: () => <Skeleton className="h-64 w-full rounded-xl" />,
-});
 
 type View = "run" | "diff";
 
@@ -34,9 +28,6 @@ export function CompareView() {
   const b = search.get("b");
   const baseId = useId();
   const tabRefs = useRef<Record<View, HTMLButtonElement | null>>({ run: null, diff: null });
-  // Mounted from its first showing on, and kept mounted like Run both.
-  const [diffShown, setDiffShown] = useState(view === "diff");
-  if (view === "diff" && !diffShown) setDiffShown(true);
 
   const select = useCallback((next: View) => {
     replaceSearch((params) => {
@@ -116,7 +107,7 @@ export function CompareView() {
           );
         })}
       </div>
-      {/* Both panels stay mounted once shown: switching tabs keeps a run's results and the chosen pair. */}
+      {/* Both panels stay mounted: switching tabs keeps a run's results and the chosen pair. */}
       {TABS.map((tab) => (
         <div
           key={tab.view}
@@ -126,7 +117,7 @@ export function CompareView() {
           hidden={tab.view !== view}
         >
           {tab.view === "run" ? <RunBoth onDiff={(giftId, balanceId) => choose(giftId, balanceId)} /> : null}
-          {tab.view === "diff" && diffShown ? <DiffRuns a={a} b={b} onChange={choose} /> : null}
+          {tab.view === "diff" ? <DiffRuns a={a} b={b} onChange={choose} /> : null}
         </div>
       ))}
     </div>

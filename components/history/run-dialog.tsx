@@ -1,6 +1,5 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import Link from "next/link";
 import { operationLabel } from "@/lib/api/operations";
 import { diffRunsHref } from "@/lib/client/compare-links";
@@ -8,19 +7,10 @@ import { environmentLabel } from "@/lib/client/environments";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
 import { HistoryDialog } from "./history-dialog";
+import { ReplayForm } from "./replay-form";
+import { RunDetail } from "./run-detail";
 import type { RunDialogState } from "./use-run-dialog";
-
-// The dialog's bodies (the full exchange, copy as code, the replay form) are loaded when a run is first
-// opened, not with the page: the list is what the page shows first.
-const bodyLoading = () => <Skeleton className="h-64 w-full rounded-xl" />;
-const RunDetail = dynamic(() => import("./run-detail").then((module) => module.RunDetail), {
-  loading: bodyLoading,
-});
-const ReplayForm = dynamic(() => import("./replay-form").then((module) => module.ReplayForm), {
-  loading: bodyLoading,
-});
 
 function canReuseRequestId(run: HistoryRun): boolean {
   return run.exchange.operation === "gift_balance_inquiry" && Boolean(run.exchange.request_id);
