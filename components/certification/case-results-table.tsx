@@ -2,9 +2,17 @@
 
 import { Fragment, useState } from "react";
 import { cx } from "@/components/ui/class-names";
+import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
 import type { CaseResult } from "@/lib/certification/types";
 import type { RunView } from "@/lib/certification/api";
 import { VerdictBadge } from "./verdict-badge";
+
+const COLUMNS = [
+  { key: "case", label: "Case" },
+  { key: "title", label: "Title" },
+  { key: "spec", label: "Spec", className: "hidden py-2 pr-3 font-medium sm:table-cell" },
+  { key: "verdict", label: "Verdict", className: "py-2 font-medium" },
+];
 
 function CheckRows({ result, exchanges }: { result: CaseResult; exchanges: RunView["exchanges"] }) {
   const byId = new Map(exchanges.map((exchange) => [exchange.id, exchange]));
@@ -86,22 +94,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
     <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Verdict of every case</caption>
-        <thead className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Case
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Title
-            </th>
-            <th scope="col" className="hidden py-2 pr-3 font-medium sm:table-cell">
-              Spec
-            </th>
-            <th scope="col" className="py-2 font-medium">
-              Verdict
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={COLUMNS} className={RULED_HEAD} cellClassName="py-2 pr-3 font-medium" />
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
           {run.case_ids.map((id) => {
             const result = results.get(id);

@@ -10,7 +10,8 @@ import { evidenceUrl, isActive, useRun, useRuns } from "@/lib/client/use-certifi
 import { environmentLabel } from "@/lib/client/environments";
 import { CaseResultsTable } from "./case-results-table";
 import { RunComparison } from "./run-comparison";
-import { RunStatusBadge, VerdictCountsLine } from "./verdict-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { VerdictCountsLine } from "./verdict-badge";
 
 export function RunDetail({
   id,
@@ -42,7 +43,7 @@ export function RunDetail({
       titleId={titleId}
       title={
         <span className="flex flex-wrap items-center gap-2">
-          Run on {environmentLabel(run.environment.name)} <RunStatusBadge status={run.status} />
+          Run on {environmentLabel(run.environment.name)} <StatusBadge status={run.status} />
         </span>
       }
       description={

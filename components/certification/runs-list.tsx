@@ -4,10 +4,21 @@ import { useId } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
+import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
 import { cx } from "@/components/ui/class-names";
 import { evidenceUrl, isActive, useRuns } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
-import { RunStatusBadge, VerdictCountsLine } from "./verdict-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { VerdictCountsLine } from "./verdict-badge";
+
+const COLUMNS = [
+  { key: "started", label: "Started" },
+  { key: "environment", label: "Environment" },
+  { key: "status", label: "Status" },
+  { key: "verdicts", label: "Verdicts" },
+  { key: "operator", label: "Operator" },
+  { key: "actions", label: "Actions", srOnly: true, className: "py-2 font-medium" },
+];
 
 export function RunsList({
   selected,
@@ -37,28 +48,7 @@ export function RunsList({
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Certification runs</caption>
-            <thead className="border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Started
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Environment
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Verdicts
-                </th>
-                <th scope="col" className="py-2 pr-3 font-medium">
-                  Operator
-                </th>
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={COLUMNS} className={RULED_HEAD} cellClassName="py-2 pr-3 font-medium" />
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
               {data.runs.map((run) => (
                 <tr
@@ -71,7 +61,7 @@ export function RunsList({
                   </td>
                   <td className="py-2 pr-3">{environmentLabel(run.environment)}</td>
                   <td className="py-2 pr-3">
-                    <RunStatusBadge status={run.status} />{" "}
+                    <StatusBadge status={run.status} />{" "}
                     {isActive(run.status) ? (
                       <span className="text-xs text-slate-500 tabular-nums">
                         {run.done}/{run.total}

@@ -1,30 +1,9 @@
-import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { RunStatus, Verdict } from "@/lib/certification/types";
+import { StatusBadge } from "@/components/ui/status-badge";
+import type { Verdict } from "@/lib/certification/types";
 
-const VERDICTS: Record<Verdict, { label: string; tone: BadgeTone }> = {
-  pass: { label: "pass", tone: "success" },
-  fail: { label: "fail", tone: "danger" },
-  observed: { label: "observed", tone: "info" },
-  not_applicable: { label: "not applicable", tone: "neutral" },
-};
-
-const STATUSES: Record<RunStatus, { label: string; tone: BadgeTone }> = {
-  queued: { label: "queued", tone: "neutral" },
-  running: { label: "running", tone: "accent" },
-  done: { label: "done", tone: "success" },
-  cancelled: { label: "cancelled", tone: "warning" },
-  interrupted: { label: "interrupted", tone: "warning" },
-};
-
+/** A case's verdict; a case without one has not run. */
 export function VerdictBadge({ verdict }: { verdict: Verdict | null }) {
-  if (verdict === null) return <Badge tone="neutral">not run</Badge>;
-  const { label, tone } = VERDICTS[verdict];
-  return <Badge tone={tone}>{label}</Badge>;
-}
-
-export function RunStatusBadge({ status }: { status: RunStatus }) {
-  const { label, tone } = STATUSES[status];
-  return <Badge tone={tone}>{label}</Badge>;
+  return <StatusBadge status={verdict ?? "not_run"} />;
 }
 
 export function VerdictCountsLine({

@@ -8,9 +8,11 @@ import { useHistoryRuns } from "@/lib/client/use-history";
 import { diffRecords } from "@/lib/client/record-diff";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { CheckboxField } from "@/components/ui/checkbox-field";
 import { cx } from "@/components/ui/class-names";
-import { inputClasses } from "@/components/ui/field";
+import { SelectField } from "@/components/ui/select-field";
 import { Skeleton } from "@/components/ui/skeleton";
+import { HistoryReadError } from "@/components/history/history-read-error";
 import { RecordDiffView } from "./record-diff-view";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, {
@@ -60,24 +62,14 @@ function RunSelect({
 }) {
   const today = dateFormat.format(new Date());
   return (
-    <div className="min-w-0">
-      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={cx(inputClasses, "pr-8 font-mono text-xs")}
-      >
-        {value === "" ? <option value="">Choose a run…</option> : null}
-        {runs.map((run) => (
-          <option key={run.id} value={run.id}>
-            {optionLabel(run, today)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField id={id} label={label} value={value} onChange={onChange} selectClassName="font-mono text-xs">
+      {value === "" ? <option value="">Choose a run…</option> : null}
+      {runs.map((run) => (
+        <option key={run.id} value={run.id}>
+          {optionLabel(run, today)}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 
@@ -108,11 +100,7 @@ export function DiffRuns({
   );
 
   if (error) {
-    return (
-      <Alert tone="danger" title="History could not be read" role="alert">
-        <p>{error.message}</p>
-      </Alert>
-    );
+    return <HistoryReadError error={error} />;
   }
   if (isLoading || !runs) {
     return (
@@ -174,26 +162,12 @@ export function DiffRuns({
           />
         </div>
         <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2 text-sm text-slate-800 dark:text-slate-200">
-          <label htmlFor={ids.volatile} className="inline-flex items-center gap-2">
-            <input
-              id={ids.volatile}
-              type="checkbox"
-              checked={showVolatile}
-              onChange={(event) => setShowVolatile(event.target.checked)}
-              className="size-4 accent-indigo-600"
-            />
+          <CheckboxField id={ids.volatile} checked={showVolatile} onChange={setShowVolatile}>
             Show volatile fields
-          </label>
-          <label htmlFor={ids.unchanged} className="inline-flex items-center gap-2">
-            <input
-              id={ids.unchanged}
-              type="checkbox"
-              checked={showUnchanged}
-              onChange={(event) => setShowUnchanged(event.target.checked)}
-              className="size-4 accent-indigo-600"
-            />
+          </CheckboxField>
+          <CheckboxField id={ids.unchanged} checked={showUnchanged} onChange={setShowUnchanged}>
             Show unchanged fields
-          </label>
+          </CheckboxField>
           <span className="text-xs text-slate-600 dark:text-slate-400">
             Volatile: transaction_id, external_id, timestamps, system_time, request ids, durations, dates in
             headers.

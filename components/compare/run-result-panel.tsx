@@ -2,14 +2,14 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { SPEC_PURSES, purseLabel } from "@/lib/client/compare-money";
-import { statusLine } from "@/lib/client/http-status";
-import { responseData, responseError } from "@/lib/client/record-diff";
+import { responseData } from "@/lib/api/exchange-summary";
+import { responseError } from "@/lib/client/response-error";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
+import { HttpStatusBadge } from "@/components/ui/http-status-badge";
 import { CopyableValue } from "@/components/exchange/copy-button";
-import { statusTone } from "@/components/exchange/exchange-view";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 
 /** What one side of "Run both" produced: an exchange record, or the console's error (no answer, no token…). */
@@ -195,9 +195,7 @@ export function RunResultPanel({
           ) : record ? (
             <>
               <span className="tabular-nums">{Math.round(record.duration_ms)} ms</span>
-              <Badge tone={statusTone(status!)} size="sm">
-                {statusLine(status!)}
-              </Badge>
+              <HttpStatusBadge status={status!} size="sm" />
             </>
           ) : null}
         </div>

@@ -4,12 +4,11 @@ import { operationLabel } from "@/lib/api/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { summarizeExchange, type ExchangeOutcome } from "@/lib/client/exchange-summary";
 import type { HistoryRun } from "@/lib/client/history-store";
-import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
-import { statusTone } from "@/components/exchange/exchange-view";
+import { HttpStatusBadge } from "@/components/ui/http-status-badge";
 
 const OUTCOME_TONES: Record<ExchangeOutcome, BadgeTone> = {
   approved: "success",
@@ -154,9 +153,7 @@ export function HistoryTable({
                   <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
                 </td>
                 <td className="px-2.5 max-lg:order-2 max-lg:px-0">
-                  <Badge tone={statusTone(exchange.response.status)}>
-                    {statusLine(exchange.response.status)}
-                  </Badge>
+                  <HttpStatusBadge status={exchange.response.status} />
                 </td>
                 <td className="max-w-48 px-2.5 max-lg:order-2 max-lg:max-w-full max-lg:min-w-0 max-lg:px-0">
                   <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full">

@@ -2,22 +2,23 @@
 
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { TableHead } from "@/components/ui/table-head";
 import { PURSES, purseLabel } from "@/lib/api/purses";
-import type { BatchStatus, SupportBatchProgress } from "@/lib/support/contracts";
+import type { SupportBatchProgress } from "@/lib/support/contracts";
 import { supportKeys, useBatchProgress, useBatchResults, useCancelBatch } from "@/lib/support/client";
 import { dotsLast4 } from "./lookup-messages";
 
-const STATUS_TONES: Record<BatchStatus, BadgeTone> = {
-  queued: "neutral",
-  running: "info",
-  done: "success",
-  cancelled: "warning",
-};
+const RESULT_COLUMNS = [
+  { key: "line", label: "Line" },
+  { key: "card", label: "Card" },
+  { key: "status", label: "Status" },
+  ...PURSES.map((purse) => ({ key: purse, label: purseLabel(purse), className: "px-3 py-2 text-right" })),
+];
 
 function duration(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -55,7 +56,7 @@ export function BatchView({ id }: { id: string }) {
           <Panel
             title={
               <span className="flex items-center gap-2">
-                Progress <Badge tone={STATUS_TONES[batch.status]}>{batch.status}</Badge>
+                Progress <StatusBadge status={batch.status} />
               </span>
             }
             titleId="batch-progress-title"
@@ -147,24 +148,11 @@ function ResultsTable({ id, running }: { id: string; running: boolean }) {
     >
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" aria-labelledby="batch-results-title">
-          <thead className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="px-4 py-2">
-                Line
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Card
-              </th>
-              <th scope="col" className="px-4 py-2">
-                Status
-              </th>
-              {PURSES.map((purse) => (
-                <th key={purse} scope="col" className="px-3 py-2 text-right">
-                  {purseLabel(purse)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead
+            columns={RESULT_COLUMNS}
+            className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400"
+            cellClassName="px-4 py-2"
+          />
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {(data?.rows ?? []).map((row) => (
               <tr key={row.position}>

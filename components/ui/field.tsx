@@ -9,6 +9,13 @@ export const inputClasses = cx(
   "dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:placeholder:text-slate-400 dark:disabled:bg-slate-800",
 );
 
+/** A field's label above it: the form size, or `dense` for a row of filters. */
+export function fieldLabelClasses(dense = false): string {
+  return dense
+    ? "mb-1 block text-xs font-medium text-slate-700 dark:text-slate-300"
+    : "mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200";
+}
+
 export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
   id: string;
   label: ReactNode;

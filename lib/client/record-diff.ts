@@ -11,6 +11,7 @@ import type { ExchangeRecord } from "@/lib/api/contracts";
 import { exchangeSummary, responseData } from "@/lib/api/exchange-summary";
 import { operationLabel } from "@/lib/api/operations";
 import { SPEC_PURSES, parseAmountCents, purseLabel } from "./compare-money";
+import { responseError } from "./response-error";
 
 // ---------- reading a record ----------
 
@@ -26,21 +27,7 @@ function stringAt(object: JsonObject | null, key: string): string | null {
 }
 
 export { responseData };
-
-/** The first JSON:API error of an error body (`{"errors": [{status, code, title, detail}]}`), or null. */
-export function responseError(
-  record: ExchangeRecord,
-): { code: string | null; title: string | null; detail: string | null } | null {
-  const body = record.response.body;
-  if (record.response.body_is_text || !isObject(body) || !Array.isArray(body.errors)) return null;
-  const first: unknown = body.errors[0];
-  if (!isObject(first)) return null;
-  return {
-    code: stringAt(first, "code"),
-    title: stringAt(first, "title"),
-    detail: stringAt(first, "detail"),
-  };
-}
+export { responseError };
 
 /** Which purses a response reports: every purse (Balance Inquiry), the Gift purse only, or none. */
 export type PurseCoverage = "all" | "gift" | "none";

@@ -7,6 +7,7 @@
  */
 import "server-only";
 import type { z } from "zod";
+import type { AuditEventName } from "@/lib/api/audit-events";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/api/contracts";
 import type { AuditEntryInput } from "@/lib/audit";
 import { toAuditEntry } from "@/lib/audit/entry";
@@ -34,7 +35,9 @@ const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 const AUDITED_REFUSALS = new Set([401, 403, 409, 429]);
 
 /** An audit row's fields that the route knows; the wrapper adds who, from where, and the environment. */
-export type AuditFields = Omit<AuditEntryInput, "clientAddress" | "cardMask">;
+export type AuditFields = Omit<AuditEntryInput, "clientAddress" | "cardMask" | "event"> & {
+  event: AuditEventName;
+};
 
 export interface RouteContext {
   request: Request;

@@ -3,6 +3,7 @@
  * which takes the audit log as a parameter: the routes pass the process's one audit log, tests their own.
  */
 import "server-only";
+import type { AuditEventName } from "@/lib/api/audit-events";
 import type { EnvironmentName } from "@/lib/api/contracts";
 import type { AuditEntryInput, AuditLog } from "@/lib/audit";
 import { cardNumberDisplay, type Role } from "@/lib/auth/roles";
@@ -20,7 +21,7 @@ export const SUPPORT_AUDIT_EVENTS = {
   batchCard: "support_batch_card",
   batchStarted: "support_batch_started",
   batchCancelled: "support_batch_cancelled",
-} as const;
+} as const satisfies Record<string, AuditEventName>;
 
 function actorFields(actor: AuditActor) {
   return {
