@@ -11,6 +11,7 @@ import { environmentLabel } from "@/lib/client/environments";
 import { CaseResultsTable } from "./case-results-table";
 import { RunComparison } from "./run-comparison";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { VerdictCountsLine } from "./verdict-badge";
 
 export function RunDetail({
@@ -36,7 +37,6 @@ export function RunDetail({
   if (!run) return <Skeleton className="h-64 w-full rounded-xl" />;
 
   const active = isActive(run.status);
-  const percent = run.total === 0 ? 100 : Math.round((run.done / run.total) * 100);
   return (
     <Panel
       className="min-w-0"
@@ -73,23 +73,13 @@ export function RunDetail({
             </span>
             <VerdictCountsLine summary={run.summary} />
           </div>
-          <div
-            role="progressbar"
-            aria-label="Run progress"
-            aria-valuemin={0}
-            aria-valuemax={run.total}
-            aria-valuenow={run.done}
-            className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
-          >
-            <div
-              className={
-                run.summary.fail > 0
-                  ? "h-full bg-red-600 transition-all"
-                  : "h-full bg-indigo-600 transition-all"
-              }
-              style={{ width: `${percent}%` }}
-            />
-          </div>
+          <ProgressBar
+            label="Run progress"
+            value={run.done}
+            max={run.total}
+            size="sm"
+            tone={run.summary.fail > 0 ? "danger" : "accent"}
+          />
         </div>
         {run.status === "interrupted" ? (
           <Alert tone="warning" title="Interrupted">

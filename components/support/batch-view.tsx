@@ -8,6 +8,7 @@ import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TableHead } from "@/components/ui/table-head";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { PURSES, purseLabel } from "@/lib/api/purses";
 import type { SupportBatchProgress } from "@/lib/support/contracts";
 import { supportKeys, useBatchProgress, useBatchResults, useCancelBatch } from "@/lib/support/client";
@@ -77,7 +78,7 @@ export function BatchView({ id }: { id: string }) {
               </>
             }
           >
-            <ProgressBar batch={batch} />
+            <BatchProgress batch={batch} />
           </Panel>
           {batch.bad_line_count > 0 ? (
             <Alert
@@ -100,24 +101,15 @@ export function BatchView({ id }: { id: string }) {
   );
 }
 
-function ProgressBar({ batch }: { batch: SupportBatchProgress }) {
-  const percent = batch.total === 0 ? 100 : Math.floor((batch.done / batch.total) * 100);
+function BatchProgress({ batch }: { batch: SupportBatchProgress }) {
   return (
     <div className="space-y-3">
-      <div
-        role="progressbar"
-        aria-label="Cards looked up"
-        aria-valuemin={0}
-        aria-valuemax={batch.total}
-        aria-valuenow={batch.done}
-        aria-valuetext={`${batch.done} of ${batch.total} cards`}
-        className="h-3 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
-      >
-        <div
-          className="h-full rounded-full bg-indigo-600 transition-[width]"
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <ProgressBar
+        label="Cards looked up"
+        value={batch.done}
+        max={batch.total}
+        valueText={`${batch.done} of ${batch.total} cards`}
+      />
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" aria-label="Batch counts">
         <Figure label="Done" value={`${batch.done} / ${batch.total}`} />
         <Figure label="Failed" value={String(batch.failed)} />
