@@ -4,6 +4,7 @@
  * logged 500 of the same shape.
  */
 import type { ErrorBody } from "@/lib/api/contracts";
+import type { CodeWithDetails, ErrorDetailsOf } from "@/lib/api/error-details";
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -35,6 +36,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+// Compile-time check: every code the details map names is a code this server answers with.
+const _detailsNameRealCodes: [Exclude<CodeWithDetails, ErrorCode>] extends [never] ? true : false = true;
+
 /**
  * Next may evaluate a module once per bundle, and process-wide singletons (config, token broker, clients) made by
  * one bundle throw errors whose class is another bundle's copy. A brand in the global symbol registry makes
@@ -48,7 +52,11 @@ export function brandedInstanceCheck(brand: symbol): (value: unknown) => boolean
 const API_ERROR_BRAND = Symbol.for("card-services-console.ApiError");
 const isApiError = brandedInstanceCheck(API_ERROR_BRAND);
 
-export class ApiError extends Error {
+/**
+ * A console API error. `details` is typed by `code` (lib/api/error-details.ts): the shape the pages read back
+ * is the shape thrown here, and a code without an entry there carries none.
+ */
+export class ApiError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly [API_ERROR_BRAND] = true;
   readonly status: number;
 
@@ -57,9 +65,9 @@ export class ApiError extends Error {
   }
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: Code,
     message: string,
-    readonly details?: unknown,
+    readonly details?: ErrorDetailsOf<Code>,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);

@@ -2,11 +2,10 @@
 
 import { useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
-import { ApiClientError } from "@/lib/client/fetcher";
+import { toApiClientError, type ApiClientError } from "@/lib/client/fetcher";
 import { statusLine } from "@/lib/client/http-status";
 import { requestIdLookupOf } from "@/lib/client/spec-comparison";
 import { useLookupTransaction } from "@/lib/client/use-console-api";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ExchangeView, statusTone } from "./exchange-view";
@@ -16,40 +15,28 @@ import { StatusExplanation } from "./status-explanation";
 export const LOOKUP_PATH_NOTE =
   "Path as implemented by the sandbox; the specification does not show the real one.";
 
+/** The title of `<ApiErrorAlert>` when a lookup got the console's error instead of an answer. */
+export const LOOKUP_FAILED_TITLE = "The lookup got no answer";
+
 /** What a lookup (or its attempt) produced: the record, or the console's error when nothing answered. */
-export type LookupOutcome = { record: ExchangeRecord } | { error: string };
+export type LookupOutcome = { record: ExchangeRecord } | { error: ApiClientError };
 
 export function lookupError(error: unknown): LookupOutcome {
-  return {
-    error:
-      error instanceof ApiClientError
-        ? `${error.message} (${error.code})`
-        : error instanceof Error
-          ? error.message
-          : String(error),
-  };
+  return { error: toApiClientError(error) };
 }
 
 /**
- * One lookup's result: found (with the transaction_id, and whether it is the inquiry's) or not found, its
- * status, and its exchange.
+ * One lookup's answer: found (with the transaction_id, and whether it is the inquiry's) or not found, its
+ * status, and its exchange. A lookup that got no answer is shown by `<ApiErrorAlert>`.
  */
 export function LookupResult({
-  outcome,
+  record,
   transactionId,
 }: {
-  outcome: LookupOutcome;
+  record: ExchangeRecord;
   /** The Gift Balance Inquiry's transaction_id, to say whether the lookup found that very transaction. */
   transactionId?: string | null;
 }) {
-  if ("error" in outcome) {
-    return (
-      <Alert tone="danger" title="The lookup got no answer" role="alert">
-        <p>{outcome.error}</p>
-      </Alert>
-    );
-  }
-  const { record } = outcome;
   const lookup = requestIdLookupOf(record);
   const same = lookup.found && (!transactionId || lookup.transaction_id === transactionId);
   return (

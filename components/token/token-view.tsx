@@ -5,11 +5,11 @@ import type { FormEvent } from "react";
 import type { TokenMetadata } from "@/lib/api/contracts";
 import { latestRun, tokenEventsOf, useHistoryRuns } from "@/lib/client/use-history";
 import { useRequestToken, useSession } from "@/lib/client/use-console-api";
+import { ApiErrorAlert, CONSOLE_UNANSWERED_TITLE } from "@/components/exchange/api-error-alert";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { ExchangeView } from "@/components/exchange/exchange-view";
 import { JsonViewer } from "@/components/exchange/json-viewer";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { RunShortcutHint } from "@/components/ui/kbd";
@@ -166,26 +166,11 @@ export function TokenView() {
 
       <div className="space-y-6">
         {sessionError && !session ? (
-          <Alert tone="danger" role="alert" title="The console API did not answer">
-            {sessionError.message}
-          </Alert>
+          <ApiErrorAlert error={sessionError} fallbackTitle={CONSOLE_UNANSWERED_TITLE} />
         ) : null}
 
         {request.error ? (
-          <Alert
-            tone="danger"
-            role="alert"
-            title={request.error.code === "no_credentials" ? "No credentials" : "The token request failed"}
-            action={
-              request.error.code === "no_credentials" ? (
-                <Link href="/connect" className={buttonClasses("secondary", "sm")}>
-                  Connect
-                </Link>
-              ) : null
-            }
-          >
-            <p>{request.error.message}</p>
-          </Alert>
+          <ApiErrorAlert error={request.error} fallbackTitle="The token request failed" />
         ) : null}
 
         {failed ? <StatusExplanation exchange={failed} /> : null}

@@ -5,6 +5,8 @@
  * retried with the same id later, instead of vanishing.
  */
 import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
+import { noAnswerRequestId } from "@/lib/api/error-details";
+import { isNoAnswerStatus } from "./api-error-view";
 import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
@@ -17,13 +19,12 @@ export function isOutcomeUnknown(exchange: ExchangeRecord): boolean {
 
 /** The Request Id the console sent, as the 502/504 error's details name it. */
 export function requestIdOfError(error: ApiClientError): string | null {
-  const details = error.details as { request_id?: unknown } | undefined;
-  return typeof details?.request_id === "string" ? details.request_id : null;
+  return noAnswerRequestId(error);
 }
 
 /** True for the errors after which the upstream may have acted: it was called, and did not answer. */
 export function isNoAnswerError(error: ApiClientError): boolean {
-  return error.status === 502 || error.status === 504;
+  return isNoAnswerStatus(error.status);
 }
 
 export function outcomeUnknownRecord({
