@@ -19,6 +19,7 @@ import type {
   TokenResult,
 } from "@/lib/api/contracts";
 import type { EnvironmentChangedDetails, NoAnswerDetails } from "@/lib/api/error-details";
+import type { InquiryOperation } from "@/lib/api/operations";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
 import { getServices } from "@/lib/services";
@@ -218,8 +219,6 @@ async function withToken(
 
   return { result, events, secrets, tokenMs, retriedMs };
 }
-
-type InquiryOperation = "gift_balance_inquiry" | "balance_inquiry";
 
 export async function runInquiry(
   session: Session,

@@ -1,3 +1,5 @@
+import { isInquiryOperation, type InquiryOperation } from "@/lib/api/operations";
+
 /**
  * What the console keeps in localStorage: the theme, the last location_id and the operation chosen on
  * /inquiry. Nothing else, and never
@@ -8,9 +10,8 @@ export const THEME_STORAGE_KEY = "console.theme";
 export const LOCATION_STORAGE_KEY = "console.location_id";
 export const OPERATION_STORAGE_KEY = "console.inquiry_operation";
 
-/** The operations /inquiry offers (the same names as InquiryOperation in api-keys.ts). */
-const INQUIRY_OPERATIONS = ["gift_balance_inquiry", "balance_inquiry"] as const;
-export type StoredOperation = (typeof INQUIRY_OPERATIONS)[number];
+/** An operation /inquiry offers (the registry's inquiry operations). */
+export type StoredOperation = InquiryOperation;
 
 export type ThemeChoice = "light" | "dark";
 
@@ -52,9 +53,7 @@ export function storeLocationId(locationId: string): void {
 /** The operation last chosen on /inquiry in this browser: a support agent's Balance Inquiry stays chosen. */
 export function storedOperation(): StoredOperation | null {
   const value = readItem(OPERATION_STORAGE_KEY);
-  return (INQUIRY_OPERATIONS as readonly string[]).includes(value ?? "")
-    ? (value as StoredOperation)
-    : chosenInMemory;
+  return value !== null && isInquiryOperation(value) ? value : chosenInMemory;
 }
 
 /** The choice when storage is disabled: it then lasts for this page only. */
