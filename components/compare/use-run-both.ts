@@ -8,7 +8,7 @@ import { toApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId } from "@/lib/client/preferences";
 import { buildSpecComparison, requestIdLookupOf } from "@/lib/client/spec-comparison";
 import { useLookupTransaction, useRunInquiry } from "@/lib/client/use-console-api";
-import { lookupError, type LookupOutcome } from "@/components/exchange/request-id-lookup";
+import { lookupError, type LookupOutcome } from "@/components/exchange/lookup-button";
 import type { RunOutcome } from "./run-result-panel";
 
 export interface RunBothResult {

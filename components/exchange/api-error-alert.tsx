@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
@@ -9,14 +10,12 @@ import { environmentLabel } from "@/lib/client/environments";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { CopyableValue } from "./copy-button";
-import { ExchangeView } from "./exchange-view";
-import {
-  LOOKUP_FAILED_TITLE,
-  LookupResult,
-  RequestIdLookupButton,
-  type LookupOutcome,
-} from "./request-id-lookup";
-import { StatusExplanation } from "./status-explanation";
+import { LOOKUP_FAILED_TITLE, RequestIdLookupButton, type LookupOutcome } from "./lookup-button";
+
+// Shown only after an answer came (a lookup, a refused token request): loaded then, so that every page's
+// alert stays light in its first load.
+const LookupResult = dynamic(() => import("./request-id-lookup").then((module) => module.LookupResult));
+const RefusedExchange = dynamic(() => import("./refused-exchange").then((module) => module.RefusedExchange));
 
 /** The title when the console's own API could not be read (the session of a page, for one). */
 export const CONSOLE_UNANSWERED_TITLE = "The console API did not answer";
@@ -173,12 +172,7 @@ export function ApiErrorAlert({
           )}
         </div>
       ) : null}
-      {exchange ? (
-        <>
-          <StatusExplanation exchange={exchange} />
-          <ExchangeView exchange={exchange} title="The refused token request" defaultOpen />
-        </>
-      ) : null}
+      {exchange ? <RefusedExchange exchange={exchange} /> : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { ApiErrorAlert } from "./api-error-alert";
-import { LOOKUP_FAILED_TITLE, LookupResult, type LookupOutcome } from "./request-id-lookup";
+import { LOOKUP_FAILED_TITLE, type LookupOutcome } from "./lookup-button";
+import { LookupResult } from "./request-id-lookup";
 
 /** A lookup's outcome: its answer, or the console's error through `<ApiErrorAlert>`. */
 export function LookupOutcomeView({

@@ -1,29 +1,15 @@
 "use client";
 
-import { useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
-import { toApiClientError, type ApiClientError } from "@/lib/client/fetcher";
 import { statusLine } from "@/lib/client/http-status";
 import { requestIdLookupOf } from "@/lib/client/spec-comparison";
-import { useLookupTransaction } from "@/lib/client/use-console-api";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { ExchangeView, statusTone } from "./exchange-view";
 import { StatusExplanation } from "./status-explanation";
 
 /** The console calls the sandbox's path everywhere (DESIGN.md §5): said wherever a lookup is shown. */
 export const LOOKUP_PATH_NOTE =
   "Path as implemented by the sandbox; the specification does not show the real one.";
-
-/** The title of `<ApiErrorAlert>` when a lookup got the console's error instead of an answer. */
-export const LOOKUP_FAILED_TITLE = "The lookup got no answer";
-
-/** What a lookup (or its attempt) produced: the record, or the console's error when nothing answered. */
-export type LookupOutcome = { record: ExchangeRecord } | { error: ApiClientError };
-
-export function lookupError(error: unknown): LookupOutcome {
-  return { error: toApiClientError(error) };
-}
 
 /**
  * One lookup's answer: found (with the transaction_id, and whether it is the inquiry's) or not found, its
@@ -61,32 +47,5 @@ export function LookupResult({
         defaultOpen={!lookup.found}
       />
     </div>
-  );
-}
-
-/** "Look up by Request Id" for one Gift Balance Inquiry; the caller shows the outcome (LookupResult). */
-export function RequestIdLookupButton({
-  requestId,
-  onOutcome,
-}: {
-  requestId: string;
-  onOutcome: (outcome: LookupOutcome) => void;
-}) {
-  const lookup = useLookupTransaction();
-  const [busy, setBusy] = useState(false);
-  async function run() {
-    setBusy(true);
-    try {
-      onOutcome({ record: await lookup.trigger(requestId) });
-    } catch (error) {
-      onOutcome(lookupError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Button size="sm" busy={busy} onClick={() => void run()}>
-      Look up by Request Id
-    </Button>
   );
 }

@@ -7,7 +7,7 @@ import { statusLine } from "@/lib/client/http-status";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
 import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
-import { RequestIdLookupButton, type LookupOutcome } from "@/components/exchange/request-id-lookup";
+import { RequestIdLookupButton, type LookupOutcome } from "@/components/exchange/lookup-button";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";

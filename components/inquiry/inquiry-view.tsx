@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useSyncExternalStore, type FormEvent } from "react";
-import type { InquiryOperation } from "@/lib/client/api-keys";
+import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/api/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { chooseOperation, storedOperation, subscribeOperation } from "@/lib/client/preferences";
 import { useSession } from "@/lib/client/use-console-api";
@@ -19,7 +19,7 @@ import { useInquiryForm } from "./use-inquiry-form";
 import { useInquiryRun } from "./use-inquiry-run";
 
 const DEFAULT_OPERATION: InquiryOperation = "gift_balance_inquiry";
-const currentOperation = () => storedOperation() ?? DEFAULT_OPERATION;
+const currentOperation = () => storedOperation(INQUIRY_OPERATIONS) ?? DEFAULT_OPERATION;
 
 /** /inquiry: the form (left) and what the run returned (right), composed from the form and run hooks. */
 export function InquiryView() {

@@ -109,6 +109,11 @@ export function errorDetails<Code extends CodeWithDetails>(
     : null;
 }
 
+/** True for the statuses after which the upstream may have acted: it was called, and did not answer (502/504). */
+export function isNoAnswerStatus(status: number): boolean {
+  return status === 502 || status === 504;
+}
+
 /** The codes after which the upstream may have acted: it was called, and did not answer. */
 export const NO_ANSWER_CODES = ["upstream_timeout", "upstream_tls_error", "upstream_unreachable"] as const;
 export type NoAnswerCode = (typeof NO_ANSWER_CODES)[number];

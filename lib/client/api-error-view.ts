@@ -3,7 +3,7 @@
  * (lib/api/error-details.ts): a title, and which body. Pure, so the mapping is tested without a browser.
  */
 import type { EnvironmentName, ExchangeRecord } from "@/lib/api/contracts";
-import { errorDetails, noAnswerRequestId } from "@/lib/api/error-details";
+import { errorDetails, isNoAnswerStatus, noAnswerRequestId } from "@/lib/api/error-details";
 
 /** The part of an error the alert reads: ApiClientError has it, and so does a plain copy of one. */
 export interface ConsoleErrorLike {
@@ -45,11 +45,6 @@ export interface ApiErrorView {
   exchange: ExchangeRecord | null;
   /** 502/504: the upstream was called and gave no answer, so there is no exchange to show. */
   noAnswer: boolean;
-}
-
-/** True for the errors after which the upstream may have acted: it was called, and did not answer. */
-export function isNoAnswerStatus(status: number): boolean {
-  return status === 502 || status === 504;
 }
 
 function bodyOf(error: ConsoleErrorLike): ApiErrorBody {

@@ -5,8 +5,7 @@
  * retried with the same id later, instead of vanishing.
  */
 import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
-import { noAnswerRequestId } from "@/lib/api/error-details";
-import { isNoAnswerStatus } from "./api-error-view";
+import { isNoAnswerStatus, noAnswerRequestId } from "@/lib/api/error-details";
 import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 

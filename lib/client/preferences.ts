@@ -1,5 +1,3 @@
-import { isInquiryOperation, type InquiryOperation } from "@/lib/api/operations";
-
 /**
  * What the console keeps in localStorage: the theme, the last location_id and the operation chosen on
  * /inquiry. Nothing else, and never
@@ -9,9 +7,6 @@ import { isInquiryOperation, type InquiryOperation } from "@/lib/api/operations"
 export const THEME_STORAGE_KEY = "console.theme";
 export const LOCATION_STORAGE_KEY = "console.location_id";
 export const OPERATION_STORAGE_KEY = "console.inquiry_operation";
-
-/** An operation /inquiry offers (the registry's inquiry operations). */
-export type StoredOperation = InquiryOperation;
 
 export type ThemeChoice = "light" | "dark";
 
@@ -50,16 +45,23 @@ export function storeLocationId(locationId: string): void {
   writeItem(LOCATION_STORAGE_KEY, locationId.trim() === "" ? null : locationId.trim());
 }
 
-/** The operation last chosen on /inquiry in this browser: a support agent's Balance Inquiry stays chosen. */
-export function storedOperation(): StoredOperation | null {
+/**
+ * The operation last chosen on /inquiry in this browser, when it is one of `offered` (the registry's inquiry
+ * operations, passed in so that the theme code every page loads does not carry the registry): a support
+ * agent's Balance Inquiry stays chosen.
+ */
+export function storedOperation<Operation extends string>(offered: readonly Operation[]): Operation | null {
+  const isOffered = (value: string | null): value is Operation =>
+    value !== null && (offered as readonly string[]).includes(value);
   const value = readItem(OPERATION_STORAGE_KEY);
-  return value !== null && isInquiryOperation(value) ? value : chosenInMemory;
+  if (isOffered(value)) return value;
+  return isOffered(chosenInMemory) ? chosenInMemory : null;
 }
 
 /** The choice when storage is disabled: it then lasts for this page only. */
-let chosenInMemory: StoredOperation | null = null;
+let chosenInMemory: string | null = null;
 
-export function storeOperation(operation: StoredOperation): void {
+export function storeOperation(operation: string): void {
   writeItem(OPERATION_STORAGE_KEY, operation);
 }
 
@@ -78,7 +80,7 @@ export function subscribeOperation(listener: () => void): () => void {
   };
 }
 
-export function chooseOperation(operation: StoredOperation): void {
+export function chooseOperation(operation: string): void {
   chosenInMemory = operation;
   storeOperation(operation);
   for (const listener of operationListeners) listener();

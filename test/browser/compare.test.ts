@@ -278,4 +278,29 @@ describe("compare page against a sandbox and a production upstream", () => {
       /25\.00\s+25\.00\s+±0\.00\s+same/,
     );
   });
+
+  it("shows each side's console error through the error alert, with its code and message", async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const unconnected = await fresh.newPage();
+    await unconnected.goto(`${server.url}/compare`);
+    await unconnected.getByText("Not connected").waitFor();
+    const message = await unconnected.evaluate(async () => {
+      const answer = await fetch("/api/inquiries/balance", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ card_number: "6006491000000001", location_id: "probe" }),
+      });
+      return ((await answer.json()) as { error: { message: string } }).error.message;
+    });
+    await unconnected.getByLabel("Card number").fill(ACTIVE_CARD);
+    await unconnected.getByRole("button", { name: /^Run both/ }).click();
+    for (const side of ["Gift Balance Inquiry", "Balance Inquiry"]) {
+      const alert = unconnected.getByRole("region", { name: side, exact: true }).getByTestId("api-error");
+      await alert.getByText("Connect first").waitFor();
+      const text = await alert.innerText();
+      expect(text).toContain("HTTP 401 · no_credentials");
+      expect(text).toContain(message);
+    }
+    await fresh.close();
+  });
 });
