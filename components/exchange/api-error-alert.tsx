@@ -1,9 +1,8 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { loginUrl } from "@/lib/client/api-keys";
 import { describeApiError, type ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { environmentLabel } from "@/lib/client/environments";
@@ -14,8 +13,12 @@ import { LOOKUP_FAILED_TITLE, RequestIdLookupButton, type LookupOutcome } from "
 
 // Shown only after an answer came (a lookup, a refused token request): loaded then, so that every page's
 // alert stays light in its first load.
-const LookupResult = dynamic(() => import("./request-id-lookup").then((module) => module.LookupResult));
-const RefusedExchange = dynamic(() => import("./refused-exchange").then((module) => module.RefusedExchange));
+const LookupResult = lazy(() =>
+  import("./request-id-lookup").then((module) => ({ default: module.LookupResult })),
+);
+const RefusedExchange = lazy(() =>
+  import("./refused-exchange").then((module) => ({ default: module.RefusedExchange })),
+);
 
 /** The title when the console's own API could not be read (the session of a page, for one). */
 export const CONSOLE_UNANSWERED_TITLE = "The console API did not answer";
@@ -168,11 +171,17 @@ export function ApiErrorAlert({
           {"error" in lookup ? (
             <ApiErrorAlert error={lookup.error} fallbackTitle={LOOKUP_FAILED_TITLE} />
           ) : (
-            <LookupResult record={lookup.record} />
+            <Suspense fallback={null}>
+              <LookupResult record={lookup.record} />
+            </Suspense>
           )}
         </div>
       ) : null}
-      {exchange ? <RefusedExchange exchange={exchange} /> : null}
+      {exchange ? (
+        <Suspense fallback={null}>
+          <RefusedExchange exchange={exchange} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -10,6 +10,12 @@ import type { InquiryFieldErrors, InquiryFormValues } from "./use-inquiry-form";
 
 const fieldProps = { autoComplete: "off", spellCheck: false, mono: true } as const;
 
+/** entry_mode and pin_mode (spec §2.3): free text, with the one value the specification shows offered. */
+const MODE_FIELDS = [
+  { key: "entryMode", id: "entry-mode", label: "Entry mode" },
+  { key: "pinMode", id: "pin-mode", label: "PIN mode" },
+] as const;
+
 /** The inquiry's inputs (spec §2.3 and the X-Request-Id of §4.3): card, location, entry and PIN mode. */
 export function InquiryFields({
   operation,
@@ -47,24 +53,18 @@ export function InquiryFields({
         error={errors.locationId}
       />
       <div className="grid grid-cols-2 gap-3">
-        <Field
-          id="entry-mode"
-          label="Entry mode"
-          value={values.entryMode}
-          onChange={change("entryMode")}
-          error={errors.entryMode}
-          list="entry-mode-values"
-          {...fieldProps}
-        />
-        <Field
-          id="pin-mode"
-          label="PIN mode"
-          value={values.pinMode}
-          onChange={change("pinMode")}
-          error={errors.pinMode}
-          list="pin-mode-values"
-          {...fieldProps}
-        />
+        {MODE_FIELDS.map(({ key, id, label }) => (
+          <Field
+            key={key}
+            id={id}
+            label={label}
+            value={values[key]}
+            onChange={change(key)}
+            error={errors[key]}
+            list={`${id}-values`}
+            {...fieldProps}
+          />
+        ))}
         <datalist id="entry-mode-values">
           <option value="keyed" />
         </datalist>

@@ -2,26 +2,14 @@
 
 import type { ReactNode } from "react";
 import { Skeleton } from "@/components/ui/skeleton";
+import { OutlineIcon } from "@/components/ui/outline-icon";
 import { InquiryResult } from "./inquiry-result";
 import type { InquiryRun } from "./use-inquiry-run";
 
 function EmptyResult() {
   return (
     <div className="flex min-h-[22rem] flex-col items-center justify-center rounded-xl border border-dashed border-slate-300 px-6 text-center dark:border-slate-700">
-      <svg
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.5"
-        className="size-10 text-slate-400"
-        aria-hidden="true"
-      >
-        <path
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          d="M2.25 8.25h19.5M2.25 9h19.5m-16.5 5.25h6m-6 2.25h3m-3.75 3h15a2.25 2.25 0 0 0 2.25-2.25V6.75A2.25 2.25 0 0 0 19.5 4.5h-15a2.25 2.25 0 0 0-2.25 2.25v10.5A2.25 2.25 0 0 0 4.5 19.5Z"
-        />
-      </svg>
+      <OutlineIcon path="M2.25 8.25h19.5M2.25 9h19.5m-16.5 5.25h6m-6 2.25h3m-3.75 3h15a2.25 2.25 0 0 0 2.25-2.25V6.75A2.25 2.25 0 0 0 19.5 4.5h-15a2.25 2.25 0 0 0-2.25 2.25v10.5A2.25 2.25 0 0 0 4.5 19.5Z" />
       <p className="mt-3 font-medium text-slate-900 dark:text-slate-100">No result yet</p>
       <p className="mt-1 max-w-sm text-sm text-slate-600 dark:text-slate-400">
         Enter a card number and run an inquiry. The result appears here with the exact request and response.

@@ -115,16 +115,18 @@ export function isNoAnswerStatus(status: number): boolean {
 }
 
 /** The codes after which the upstream may have acted: it was called, and did not answer. */
-export const NO_ANSWER_CODES = ["upstream_timeout", "upstream_tls_error", "upstream_unreachable"] as const;
-export type NoAnswerCode = (typeof NO_ANSWER_CODES)[number];
+const NO_ANSWER_CODES: ReadonlySet<string> = new Set<CodeWithDetails>([
+  "upstream_timeout",
+  "upstream_tls_error",
+  "upstream_unreachable",
+]);
+type NoAnswerCode = "upstream_timeout" | "upstream_tls_error" | "upstream_unreachable";
 
 /** The Request Id a call without an answer was sent with (a Gift Balance Inquiry's), when it names one. */
 export function noAnswerRequestId(error: ErrorWithDetails): string | null {
-  for (const code of NO_ANSWER_CODES) {
-    const details = errorDetails(error, code);
-    if (details && "request_id" in details && typeof details.request_id === "string") {
-      return details.request_id;
-    }
-  }
-  return null;
+  if (!NO_ANSWER_CODES.has(error.code)) return null;
+  const details = errorDetails(error, error.code as NoAnswerCode);
+  return details && "request_id" in details && typeof details.request_id === "string"
+    ? details.request_id
+    : null;
 }

@@ -51,11 +51,10 @@ export function storeLocationId(locationId: string): void {
  * agent's Balance Inquiry stays chosen.
  */
 export function storedOperation<Operation extends string>(offered: readonly Operation[]): Operation | null {
-  const isOffered = (value: string | null): value is Operation =>
-    value !== null && (offered as readonly string[]).includes(value);
-  const value = readItem(OPERATION_STORAGE_KEY);
-  if (isOffered(value)) return value;
-  return isOffered(chosenInMemory) ? chosenInMemory : null;
+  for (const value of [readItem(OPERATION_STORAGE_KEY), chosenInMemory]) {
+    if (offered.includes(value as Operation)) return value as Operation;
+  }
+  return null;
 }
 
 /** The choice when storage is disabled: it then lasts for this page only. */
