@@ -4,7 +4,7 @@
  * logged 500 of the same shape.
  */
 import type { ErrorBody } from "@/lib/api/contracts";
-import type { CodeWithDetails, ErrorDetailsOf } from "@/lib/api/error-details";
+import type { CodeWithDetails, ErrorDetailsOf, NoAnswerCode } from "@/lib/api/error-details";
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -38,6 +38,12 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 // Compile-time check: every code the details map names is a code this server answers with.
 const _detailsNameRealCodes: [Exclude<CodeWithDetails, ErrorCode>] extends [never] ? true : false = true;
+// Every upstream_* code is one after which the upstream did not answer (the browser reads them alike).
+const _upstreamCodesAreNoAnswer: [Exclude<Extract<ErrorCode, `upstream_${string}`>, NoAnswerCode>] extends [
+  never,
+]
+  ? true
+  : false = true;
 
 /**
  * Next may evaluate a module once per bundle, and process-wide singletons (config, token broker, clients) made by
