@@ -1,12 +1,18 @@
 "use client";
 
 import { useState } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
+import type { InquiryOperation } from "@/lib/api/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId } from "@/lib/client/preferences";
 import { useRunInquiry, useSaveCredentials } from "@/lib/client/use-console-api";
 import { useGuardedRun } from "@/components/exchange/production-guard";
 import type { InquirySubmission } from "./use-inquiry-form";
+
+interface InquiryRunner {
+  trigger: (input: GiftBalanceInquiryInput) => Promise<ExchangeRecord>;
+  isMutating: boolean;
+}
 
 export interface InquiryRun {
   exchange: ExchangeRecord;
@@ -29,6 +35,11 @@ export function useInquiryRun({
 }) {
   const gift = useRunInquiry("gift_balance_inquiry");
   const balance = useRunInquiry("balance_inquiry");
+  // One runner per inquiry operation of the registry: a new one must be named here.
+  const runners: Record<InquiryOperation, InquiryRunner> = {
+    gift_balance_inquiry: gift,
+    balance_inquiry: balance,
+  };
   const saveCredentials = useSaveCredentials();
   const [run, setRun] = useState<InquiryRun | null>(null);
   const [error, setError] = useState<ApiClientError | null>(null);
@@ -44,10 +55,7 @@ export function useInquiryRun({
     setConnectedNotice(false);
     setLastSubmission(submission);
     try {
-      const exchange =
-        submission.operation === "gift_balance_inquiry"
-          ? await gift.trigger(submission.input)
-          : await balance.trigger(submission.input);
+      const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
     } catch (caught) {
       const failure = caught as ApiClientError;
@@ -84,7 +92,7 @@ export function useInquiryRun({
     guard,
     run,
     error,
-    running: gift.isMutating || balance.isMutating,
+    running: Object.values(runners).some((runner) => runner.isMutating),
     lastOperation: lastSubmission?.operation ?? null,
     connectedNotice,
     connecting: saveCredentials.isMutating,
