@@ -105,10 +105,6 @@ export const INQUIRY_OPERATIONS: readonly InquiryOperation[] = OPERATIONS.filter
   (name): name is InquiryOperation => OPERATION_SPECS[name].takesCard,
 );
 
-export function isInquiryOperation(name: string): name is InquiryOperation {
-  return (INQUIRY_OPERATIONS as readonly string[]).includes(name);
-}
-
 export function operationLabel(operation: OperationName): string {
   return OPERATION_SPECS[operation].label;
 }
