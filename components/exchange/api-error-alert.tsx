@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense } from "react";
+import { Component, lazy, Suspense, type ReactNode } from "react";
 import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { Alert } from "@/components/ui/alert";
 import { ErrorCodeLine } from "./error-code-line";
@@ -24,10 +24,31 @@ export interface ApiErrorAlertProps {
   fallbackTitle?: string;
 }
 
-// Loaded when an error is first shown, so that no page's first load carries every code's view.
+// Not in any page's first load: fetched once the page is idle, so that an error rarely waits for it.
+const loadContent = () => import("./api-error-alert-content");
 const ApiErrorAlertContent = lazy(() =>
-  import("./api-error-alert-content").then((module) => ({ default: module.ApiErrorAlertContent })),
+  loadContent().then((module) => ({ default: module.ApiErrorAlertContent })),
 );
+if (typeof window !== "undefined") {
+  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
+  whenIdle(() => void loadContent().catch(() => undefined));
+}
+
+/** Shows `fallback` instead when the per-code view could not be loaded (the console unreachable, say). */
+class LoadFailureBoundary extends Component<
+  { fallback: ReactNode; children: ReactNode },
+  { failed: boolean }
+> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
 
 /**
  * One console API error as every page shows it, keyed by its code (see api-error-alert-content.tsx). Until
@@ -35,18 +56,19 @@ const ApiErrorAlertContent = lazy(() =>
  */
 export function ApiErrorAlert(props: ApiErrorAlertProps) {
   const { error, fallbackTitle } = props;
+  const plain = (
+    <div data-testid="api-error">
+      <Alert tone="danger" role="alert" title={fallbackTitle ?? error.message}>
+        {fallbackTitle ? <p>{error.message}</p> : null}
+        <ErrorCodeLine error={error} />
+      </Alert>
+    </div>
+  );
   return (
-    <Suspense
-      fallback={
-        <div data-testid="api-error">
-          <Alert tone="danger" role="alert" title={fallbackTitle ?? error.message}>
-            {fallbackTitle ? <p>{error.message}</p> : null}
-            <ErrorCodeLine error={error} />
-          </Alert>
-        </div>
-      }
-    >
-      <ApiErrorAlertContent {...props} />
-    </Suspense>
+    <LoadFailureBoundary fallback={plain}>
+      <Suspense fallback={plain}>
+        <ApiErrorAlertContent {...props} />
+      </Suspense>
+    </LoadFailureBoundary>
   );
 }
