@@ -109,22 +109,5 @@ export function errorDetails<Code extends CodeWithDetails>(
     : null;
 }
 
-/** True for the statuses after which the upstream may have acted: it was called, and did not answer (502/504). */
-export function isNoAnswerStatus(status: number): boolean {
-  return status === 502 || status === 504;
-}
-
 /** The codes after which the upstream may have acted: it was called, and did not answer. */
 export type NoAnswerCode = Extract<CodeWithDetails, `upstream_${string}`>;
-
-/**
- * The Request Id a call without an answer was sent with (a Gift Balance Inquiry's), when it names one. Every
- * `upstream_*` code is a no-answer code (NoAnswerCode); kept this small because every page's layout loads it.
- */
-export function noAnswerRequestId(error: ErrorWithDetails): string | null {
-  const details = error.code.startsWith("upstream_")
-    ? (error.details as Partial<ErrorDetailsByCode[NoAnswerCode]> | undefined)
-    : undefined;
-  const requestId = details && "request_id" in details ? details.request_id : undefined;
-  return typeof requestId === "string" ? requestId : null;
-}

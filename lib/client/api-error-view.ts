@@ -3,7 +3,8 @@
  * (lib/api/error-details.ts): a title, and which body. Pure, so the mapping is tested without a browser.
  */
 import type { EnvironmentName, ExchangeRecord } from "@/lib/api/contracts";
-import { errorDetails, isNoAnswerStatus, noAnswerRequestId } from "@/lib/api/error-details";
+import { errorDetails } from "@/lib/api/error-details";
+import { isNoAnswerStatus, requestIdOfError } from "./outcome-unknown";
 
 /** The part of an error the alert reads: ApiClientError has it, and so does a plain copy of one. */
 export interface ConsoleErrorLike {
@@ -66,7 +67,7 @@ function bodyOf(error: ConsoleErrorLike): ApiErrorBody {
       to: change.session_environment,
     };
   }
-  const requestId = isNoAnswerStatus(error.status) ? noAnswerRequestId(error) : null;
+  const requestId = isNoAnswerStatus(error.status) ? requestIdOfError(error) : null;
   if (requestId) return { kind: "no_answer_with_request_id", requestId };
   return { kind: "message", connectLink: error.code === "token_refused" };
 }

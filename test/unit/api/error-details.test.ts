@@ -2,7 +2,6 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import {
   errorDetails,
-  noAnswerRequestId,
   type EnvironmentChangedDetails,
   type ErrorDetailsOf,
   type RateLimitedDetails,
@@ -11,6 +10,7 @@ import { INQUIRY_OPERATIONS, OPERATIONS, OPERATION_SPECS } from "@/lib/api/opera
 import { ApiError } from "@/lib/errors";
 import { describeApiError } from "@/lib/client/api-error-view";
 import { ApiClientError, toApiClientError } from "@/lib/client/fetcher";
+import { requestIdOfError } from "@/lib/client/outcome-unknown";
 import { fieldErrorsOf } from "@/components/inquiry/use-inquiry-form";
 
 /** What the browser gets back: the server's error body, read by the fetcher into an ApiClientError. */
@@ -47,10 +47,10 @@ describe("error details typed per code", () => {
       const error = overTheWire(
         new ApiError(code, "No answer.", { operation: "gift_balance_inquiry", url: "u", request_id: "r-1" }),
       );
-      expect(noAnswerRequestId(error)).toBe("r-1");
+      expect(requestIdOfError(error)).toBe("r-1");
     }
     expect(
-      noAnswerRequestId({ code: "validation_failed", details: { request_id: "r-1", fields: {} } }),
+      requestIdOfError({ code: "validation_failed", details: { request_id: "r-1", fields: {} } }),
     ).toBeNull();
   });
 });
