@@ -1,6 +1,6 @@
 "use client";
 
-import { Component, lazy, Suspense, type ReactNode } from "react";
+import { useSyncExternalStore } from "react";
 import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { Alert } from "@/components/ui/alert";
 import { ErrorCodeLine } from "./error-code-line";
@@ -24,30 +24,36 @@ export interface ApiErrorAlertProps {
   fallbackTitle?: string;
 }
 
-// Not in any page's first load: fetched once the page is idle, so that an error rarely waits for it.
-const loadContent = () => import("./api-error-alert-content");
-const ApiErrorAlertContent = lazy(() =>
-  loadContent().then((module) => ({ default: module.ApiErrorAlertContent })),
-);
-if (typeof window !== "undefined") {
-  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
-  whenIdle(() => void loadContent().catch(() => undefined));
+type ContentModule = typeof import("./api-error-alert-content");
+
+// The per-code view is in no page's first load: it is fetched when the page is idle (or when an error shows
+// first), and the alert shows the error's message and code until then, or if it cannot be fetched.
+let content: ContentModule | null = null;
+let loading: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+
+function loadContent(): Promise<void> {
+  loading ??= import("./api-error-alert-content").then(
+    (module) => {
+      content = module;
+      for (const listener of listeners) listener();
+    },
+    () => {
+      loading = null; // tried again by the next alert
+    },
+  );
+  return loading;
 }
 
-/** Shows `fallback` instead when the per-code view could not be loaded (the console unreachable, say). */
-class LoadFailureBoundary extends Component<
-  { fallback: ReactNode; children: ReactNode },
-  { failed: boolean }
-> {
-  override state = { failed: false };
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  void loadContent();
+  return () => listeners.delete(listener);
+}
 
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-
-  override render() {
-    return this.state.failed ? this.props.fallback : this.props.children;
-  }
+if (typeof window !== "undefined") {
+  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
+  whenIdle(() => void loadContent());
 }
 
 /**
@@ -55,20 +61,19 @@ class LoadFailureBoundary extends Component<
  * that view has loaded, and if it cannot be (the console is unreachable), the error's message and code.
  */
 export function ApiErrorAlert(props: ApiErrorAlertProps) {
+  const loaded = useSyncExternalStore(
+    subscribe,
+    () => content,
+    () => null,
+  );
+  if (loaded) return <loaded.ApiErrorAlertContent {...props} />;
   const { error, fallbackTitle } = props;
-  const plain = (
+  return (
     <div data-testid="api-error">
       <Alert tone="danger" role="alert" title={fallbackTitle ?? error.message}>
         {fallbackTitle ? <p>{error.message}</p> : null}
         <ErrorCodeLine error={error} />
       </Alert>
     </div>
-  );
-  return (
-    <LoadFailureBoundary fallback={plain}>
-      <Suspense fallback={plain}>
-        <ApiErrorAlertContent {...props} />
-      </Suspense>
-    </LoadFailureBoundary>
   );
 }
