@@ -4,6 +4,7 @@
  * logged 500 of the same shape.
  */
 import type { ErrorBody } from "@/lib/api/contracts";
+import type { CodeWithDetails, ErrorDetailsOf, NoAnswerCode } from "@/lib/api/error-details";
 
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -35,6 +36,15 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+// Compile-time check: every code the details map names is a code this server answers with.
+const _detailsNameRealCodes: [Exclude<CodeWithDetails, ErrorCode>] extends [never] ? true : false = true;
+// Every upstream_* code is one after which the upstream did not answer (the browser reads them alike).
+const _upstreamCodesAreNoAnswer: [Exclude<Extract<ErrorCode, `upstream_${string}`>, NoAnswerCode>] extends [
+  never,
+]
+  ? true
+  : false = true;
+
 /**
  * Next may evaluate a module once per bundle, and process-wide singletons (config, token broker, clients) made by
  * one bundle throw errors whose class is another bundle's copy. A brand in the global symbol registry makes
@@ -48,7 +58,11 @@ export function brandedInstanceCheck(brand: symbol): (value: unknown) => boolean
 const API_ERROR_BRAND = Symbol.for("card-services-console.ApiError");
 const isApiError = brandedInstanceCheck(API_ERROR_BRAND);
 
-export class ApiError extends Error {
+/**
+ * A console API error. `details` is typed by `code` (lib/api/error-details.ts): the shape the pages read back
+ * is the shape thrown here, and a code without an entry there carries none.
+ */
+export class ApiError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly [API_ERROR_BRAND] = true;
   readonly status: number;
 
@@ -57,9 +71,9 @@ export class ApiError extends Error {
   }
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: Code,
     message: string,
-    readonly details?: unknown,
+    readonly details?: ErrorDetailsOf<Code>,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);

@@ -1,19 +1,19 @@
 "use client";
 
-import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
+import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/api/card-number";
 import Link from "next/link";
-import { useId, useState, useSyncExternalStore, type FormEvent } from "react";
-import { storedLocationId } from "@/lib/client/preferences";
+import { useId, useState, type FormEvent } from "react";
 import { summaryTransactionId } from "@/lib/api/exchange-summary";
 import { isSuccessStatus } from "@/lib/client/exchange-summary";
 import { useSession } from "@/lib/client/use-console-api";
+import { useRememberedLocation } from "@/lib/client/use-remembered-location";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
 import { RunShortcutHint } from "@/components/ui/kbd";
+import { CardNumberField, LocationIdField } from "@/components/exchange/card-fields";
 import { ExchangeView } from "@/components/exchange/exchange-view";
 import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
-import { LookupResult } from "@/components/exchange/request-id-lookup";
+import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
 import { RUN_SHORTCUT_ATTRIBUTE } from "@/components/shell/run-shortcut";
 import { RunResultPanel } from "./run-result-panel";
 import { SpecTable } from "./spec-table";
@@ -21,12 +21,6 @@ import { useRunBoth } from "./use-run-both";
 import { VerdictMark } from "./verdict-mark";
 
 const DEFAULT_LOCATION = "console";
-const noSubscription = () => () => {};
-
-/** Card numbers as people type them: spaces and dashes between groups are fine. */
-function normalizeCard(value: string): string {
-  return value.replace(/[\s-]/g, "");
-}
 
 export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) {
   const ids = {
@@ -42,13 +36,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
 
   const [card, setCard] = useState("");
   // The last location is a preference kept in localStorage; the server renders the default.
-  const storedLocation = useSyncExternalStore(
-    noSubscription,
-    () => storedLocationId() ?? DEFAULT_LOCATION,
-    () => DEFAULT_LOCATION,
-  );
-  const [editedLocation, setLocation] = useState<string | null>(null);
-  const location = editedLocation ?? storedLocation;
+  const [location, setLocation] = useRememberedLocation(DEFAULT_LOCATION);
   const [cardError, setCardError] = useState<string | null>(null);
   const production = session?.environment === "production";
   // Run both includes a Gift Balance Inquiry: in production it records a real transaction.
@@ -59,7 +47,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const cardNumber = normalizeCard(card);
+    const cardNumber = normalizeCardNumber(card);
     if (!isCardNumber(cardNumber)) {
       setCardError(`Enter ${CARD_NUMBER_RULE}.`);
       return;
@@ -86,29 +74,20 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
         noValidate
       >
         <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
-          <Field
+          <CardNumberField
             id={ids.card}
-            label="Card number"
             value={card}
             onChange={(event) => setCard(event.target.value)}
-            inputMode="numeric"
-            autoComplete="off"
-            spellCheck={false}
             placeholder={CARD_NUMBER_RULE}
-            mono
             required
             error={cardError}
             hint="Sent to both operations; shown and kept only masked."
           />
-          <Field
+          <LocationIdField
             id={ids.location}
-            label="Location ID"
             value={location}
             onChange={(event) => setLocation(event.target.value)}
-            autoComplete="off"
-            spellCheck={false}
             maxLength={64}
-            mono
             hint="originator.location_id"
           />
           <div className="sm:pt-6">
@@ -270,7 +249,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
                 Lookup Transaction by Request Id{" "}
                 <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
               </h2>
-              <LookupResult
+              <LookupOutcomeView
                 outcome={result.lookup}
                 transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
               />

@@ -1,20 +1,20 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { SPEC_PURSES, purseLabel } from "@/lib/client/compare-money";
 import { responseData } from "@/lib/api/exchange-summary";
 import { responseError } from "@/lib/client/response-error";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HttpStatusBadge } from "@/components/ui/http-status-badge";
+import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 
 /** What one side of "Run both" produced: an exchange record, or the console's error (no answer, no token…). */
-export type RunOutcome =
-  { record: ExchangeRecord } | { error: { code: string; status: number; message: string } };
+export type RunOutcome = { record: ExchangeRecord } | { error: ConsoleErrorLike };
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -211,19 +211,7 @@ export function RunResultPanel({
         ) : !outcome ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">Not run yet.</p>
         ) : "error" in outcome ? (
-          <Alert tone="danger" title="No answer from the Card Services API" role="alert">
-            <p>
-              {outcome.error.message} <code className="font-mono text-xs">({outcome.error.code})</code>
-            </p>
-            {outcome.error.code === "no_credentials" ? (
-              <p>
-                <Link href="/connect" className="font-medium underline">
-                  Connect with credentials
-                </Link>{" "}
-                first.
-              </p>
-            ) : null}
-          </Alert>
+          <ApiErrorAlert error={outcome.error} fallbackTitle="No answer from the Card Services API" />
         ) : status !== undefined && status >= 200 && status < 300 && responseData(outcome.record) ? (
           outcome.record.operation === "gift_balance_inquiry" ? (
             <GiftFacts record={outcome.record} />

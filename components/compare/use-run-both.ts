@@ -4,11 +4,11 @@ import { useMemo, useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
 import { maskCardNumber } from "@/lib/client/card-mask";
 import { isSuccessStatus } from "@/lib/client/exchange-summary";
-import { ApiClientError } from "@/lib/client/fetcher";
+import { toApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId } from "@/lib/client/preferences";
 import { buildSpecComparison, requestIdLookupOf } from "@/lib/client/spec-comparison";
 import { useLookupTransaction, useRunInquiry } from "@/lib/client/use-console-api";
-import { lookupError, type LookupOutcome } from "@/components/exchange/request-id-lookup";
+import { lookupError, type LookupOutcome } from "@/components/exchange/lookup-button";
 import type { RunOutcome } from "./run-result-panel";
 
 export interface RunBothResult {
@@ -22,18 +22,9 @@ export interface RunBothResult {
 }
 
 function toOutcome(result: PromiseSettledResult<ExchangeRecord>): RunOutcome {
-  if (result.status === "fulfilled") return { record: result.value };
-  const reason: unknown = result.reason;
-  if (reason instanceof ApiClientError) {
-    return { error: { code: reason.code, status: reason.status, message: reason.message } };
-  }
-  return {
-    error: {
-      code: "unexpected",
-      status: 0,
-      message: reason instanceof Error ? reason.message : String(reason),
-    },
-  };
+  return result.status === "fulfilled"
+    ? { record: result.value }
+    : { error: toApiClientError(result.reason) };
 }
 
 export function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {

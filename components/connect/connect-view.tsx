@@ -5,7 +5,6 @@ import { useState, type FormEvent } from "react";
 import type { SessionInfo } from "@/lib/api/contracts";
 import { environmentLabel } from "@/lib/client/environments";
 import { useForgetSession, useSaveCredentials, useSession } from "@/lib/client/use-console-api";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -13,6 +12,7 @@ import { RunShortcutHint } from "@/components/ui/kbd";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
+import { ApiErrorAlert, CONSOLE_UNANSWERED_TITLE } from "@/components/exchange/api-error-alert";
 
 const PRINTABLE = /^[\x20-\x7E]+$/;
 
@@ -108,9 +108,9 @@ function CurrentCredentials({ session }: { session: SessionInfo | undefined }) {
           </p>
         ) : null}
         {forget.error ? (
-          <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-            Could not forget the session: {forget.error.message}
-          </p>
+          <div className="mt-3">
+            <ApiErrorAlert error={forget.error} fallbackTitle="Could not forget the session" />
+          </div>
         ) : null}
       </div>
       {connected ? (
@@ -166,9 +166,7 @@ function DemoCredentials({ session, primary }: { session: SessionInfo; primary: 
           </p>
         ) : null}
         {save.error ? (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-            {save.error.message}
-          </p>
+          <ApiErrorAlert error={save.error} fallbackTitle="The demo credentials were not saved" />
         ) : null}
       </div>
       {embeddedActive ? (
@@ -250,16 +248,13 @@ function CustomCredentials({ primary }: { primary: boolean }) {
             Save credentials
             <RunShortcutHint />
           </Button>
-          {save.error ? (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-300">
-              Not saved: {save.error.message}
-            </p>
-          ) : savedFor && !save.isMutating ? (
+          {savedFor && !save.isMutating && !save.error ? (
             <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
               Saved for <span className="font-mono">{savedFor}</span>: secret set.
             </p>
           ) : null}
         </div>
+        {save.error ? <ApiErrorAlert error={save.error} fallbackTitle="Not saved" /> : null}
       </form>
     </Panel>
   );
@@ -277,9 +272,9 @@ export function ConnectView() {
         description="Choose the client credentials the console uses to request tokens. Secrets and tokens stay on the server: the browser only ever sees that they are set."
       />
       {error && !session ? (
-        <Alert tone="danger" role="alert" title="The console API did not answer" className="mb-6">
-          {error.message}
-        </Alert>
+        <div className="mb-6">
+          <ApiErrorAlert error={error} fallbackTitle={CONSOLE_UNANSWERED_TITLE} />
+        </div>
       ) : null}
       <div className="space-y-6">
         <CurrentCredentials session={session} />

@@ -1,52 +1,12 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname } from "next/navigation";
-import { useState, type ReactNode } from "react";
-import type { EnvironmentName, ExchangeRecord } from "@/lib/api/contracts";
-import { loginUrl } from "@/lib/client/api-keys";
-import { environmentLabel } from "@/lib/client/environments";
-import type { ApiClientError } from "@/lib/client/fetcher";
-import { isNoAnswerError, requestIdOfError } from "@/lib/client/outcome-unknown";
+import { useSyncExternalStore } from "react";
+import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { Alert } from "@/components/ui/alert";
-import { Button, buttonClasses } from "@/components/ui/button";
-import { CopyableValue } from "./copy-button";
-import { ExchangeView } from "./exchange-view";
-import { LookupResult, RequestIdLookupButton, type LookupOutcome } from "./request-id-lookup";
-import { StatusExplanation } from "./status-explanation";
+import { ErrorCodeLine } from "./error-code-line";
 
-const TITLES: Record<string, string> = {
-  no_credentials: "Connect first",
-  token_refused: "The token endpoint refused the credentials",
-  upstream_timeout: "The upstream did not answer in time",
-  upstream_unreachable: "The upstream could not be reached",
-  upstream_tls_error: "The upstream's TLS connection failed",
-  validation_failed: "Check the highlighted fields",
-  environment_changed: "The environment changed in another tab",
-  not_signed_in: "You are signed out",
-  forbidden_by_role: "Your role does not allow this",
-  rate_limited: "Too many calls: wait a moment",
-};
-
-/** Seconds to wait before calling again, from a 429 `rate_limited` answer's details. */
-function retryAfterSeconds(error: ApiClientError): number | null {
-  const seconds = (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
-  return typeof seconds === "number" && Number.isFinite(seconds) ? seconds : null;
-}
-
-/** The exchange record an error carries, e.g. the refused token request of `token_refused`. */
-function errorExchange(error: ApiClientError): ExchangeRecord | null {
-  const details = error.details as { exchange?: ExchangeRecord } | undefined;
-  return details?.exchange && typeof details.exchange === "object" ? details.exchange : null;
-}
-
-function environmentChange(error: ApiClientError): { from: EnvironmentName; to: EnvironmentName } | null {
-  const details = error.details as
-    { session_environment?: EnvironmentName; requested_environment?: EnvironmentName } | undefined;
-  return details?.session_environment && details.requested_environment
-    ? { from: details.requested_environment, to: details.session_environment }
-    : null;
-}
+/** The title when the console's own API could not be read (the session of a page, for one). */
+export const CONSOLE_UNANSWERED_TITLE = "The console API did not answer";
 
 export interface ApiErrorActions {
   /** Offered for `no_credentials` when the embedded sandbox is available: one click to connect. */
@@ -57,135 +17,63 @@ export interface ApiErrorActions {
   retryBusy?: boolean;
 }
 
+export interface ApiErrorAlertProps {
+  error: ConsoleErrorLike;
+  actions?: ApiErrorActions;
+  /** The title for codes without one of their own, in the page's words ("The replay got no answer"). */
+  fallbackTitle?: string;
+}
+
+type ContentModule = typeof import("./api-error-alert-content");
+
+// The per-code view is in no page's first load: it is fetched when the page is idle (or when an error shows
+// first), and the alert shows the error's message and code until then, or if it cannot be fetched.
+let content: ContentModule | null = null;
+let loading: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+
+function loadContent(): Promise<void> {
+  loading ??= import("./api-error-alert-content").then(
+    (module) => {
+      content = module;
+      for (const listener of listeners) listener();
+    },
+    () => {
+      loading = null; // tried again by the next alert
+    },
+  );
+  return loading;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  void loadContent();
+  return () => listeners.delete(listener);
+}
+
+if (typeof window !== "undefined") {
+  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
+  whenIdle(() => void loadContent());
+}
+
 /**
- * One console API error as the pages show it, keyed by its code: a title, what to do next, and for each
- * code what its details say (the refused token exchange, the environment that changed, the Request Id a
- * Gift Balance Inquiry without an answer was sent with).
+ * One console API error as every page shows it, keyed by its code (see api-error-alert-content.tsx). Until
+ * that view has loaded, and if it cannot be (the console is unreachable), the error's message and code.
  */
-export function ApiErrorAlert({ error, actions = {} }: { error: ApiClientError; actions?: ApiErrorActions }) {
-  const [lookup, setLookup] = useState<LookupOutcome | null>(null);
-  const pathname = usePathname() ?? "/";
-  const title = TITLES[error.code] ?? "The request could not run";
-  const exchange = errorExchange(error);
-  const change = error.code === "environment_changed" ? environmentChange(error) : null;
-  const requestId = isNoAnswerError(error) ? requestIdOfError(error) : null;
-
-  let body: ReactNode;
-  let action: ReactNode = null;
-  if (error.code === "no_credentials") {
-    body = <p>This session has no credentials yet, so there is no token to call the API with.</p>;
-    action = (
-      <>
-        {actions.onUseDemoCredentials ? (
-          <Button
-            size="sm"
-            variant="primary"
-            busy={actions.useDemoBusy}
-            onClick={actions.onUseDemoCredentials}
-          >
-            Use demo credentials
-          </Button>
-        ) : null}
-        <Link href="/connect" className={buttonClasses("secondary", "sm")}>
-          Go to Connect
-        </Link>
-      </>
-    );
-  } else if (error.code === "not_signed_in") {
-    body = (
-      <p>
-        Your session has ended (signed out, idle too long, or at the end of its lifetime). Nothing was sent.
-      </p>
-    );
-    action = (
-      <a href={loginUrl(pathname)} className={buttonClasses("primary", "sm")}>
-        Sign in again
-      </a>
-    );
-  } else if (error.code === "rate_limited") {
-    const wait = retryAfterSeconds(error);
-    body = (
-      <p>
-        {error.message} Nothing was sent.
-        {wait !== null ? ` Try again in ${wait} second${wait === 1 ? "" : "s"}.` : " Try again shortly."}
-      </p>
-    );
-  } else if (change) {
-    body = (
-      <p>
-        This page showed <strong>{environmentLabel(change.from)}</strong>, but the session is now on{" "}
-        <strong>{environmentLabel(change.to)}</strong>. Nothing was sent. Check the environment in the header
-        and run again.
-      </p>
-    );
-  } else if (requestId) {
-    body = (
-      <>
-        <p>{error.message}</p>
-        <p>
-          The request was sent, but no answer came back: the upstream may or may not have recorded the
-          transaction. It is kept in history as &ldquo;outcome unknown&rdquo;. Look it up by its Request Id,
-          or retry with the same Request Id (a second transaction is then refused as a duplicate).
-        </p>
-        <p className="flex flex-wrap items-center gap-2">
-          <span className="font-medium">Request Id</span>
-          <CopyableValue value={requestId} name="Request Id" />
-        </p>
-      </>
-    );
-    action = (
-      <>
-        <RequestIdLookupButton requestId={requestId} onOutcome={setLookup} />
-        {actions.onRetrySameRequestId ? (
-          <Button
-            size="sm"
-            busy={actions.retryBusy}
-            onClick={() => actions.onRetrySameRequestId?.(requestId)}
-          >
-            Retry with the same Request Id
-          </Button>
-        ) : null}
-      </>
-    );
-  } else {
-    body = <p>{error.message}</p>;
-    if (error.code === "token_refused") {
-      action = (
-        <Link href="/connect" className={buttonClasses("secondary", "sm")}>
-          Go to Connect
-        </Link>
-      );
-    }
-  }
-
+export function ApiErrorAlert(props: ApiErrorAlertProps) {
+  const loaded = useSyncExternalStore(
+    subscribe,
+    () => content,
+    () => null,
+  );
+  if (loaded) return <loaded.ApiErrorAlertContent {...props} />;
+  const { error, fallbackTitle } = props;
   return (
-    <div className="space-y-4" data-testid="api-error">
-      <Alert
-        tone="danger"
-        role="alert"
-        title={title}
-        action={action ? <div className="flex flex-wrap gap-2">{action}</div> : null}
-      >
-        {body}
-        <p className="font-mono text-xs opacity-80">
-          {error.status ? `HTTP ${error.status} · ` : ""}
-          {error.code}
-        </p>
-        {isNoAnswerError(error) && !requestId ? (
-          <p>No response came back, so there is no exchange to show.</p>
-        ) : null}
+    <div data-testid="api-error">
+      <Alert tone="danger" role="alert" title={fallbackTitle ?? error.message}>
+        {fallbackTitle ? <p>{error.message}</p> : null}
+        <ErrorCodeLine error={error} />
       </Alert>
-      {lookup ? (
-        <div aria-live="polite">
-          <LookupResult outcome={lookup} />
-        </div>
-      ) : null}
-      {exchange ? (
-        <>
-          <StatusExplanation exchange={exchange} />
-          <ExchangeView exchange={exchange} title="The refused token request" defaultOpen />
-        </>
-      ) : null}
     </div>
   );
 }

@@ -1,14 +1,9 @@
 "use client";
 
-import { useState } from "react";
 import type { ExchangeRecord } from "@/lib/api/contracts";
-import { ApiClientError } from "@/lib/client/fetcher";
 import { statusLine } from "@/lib/client/http-status";
 import { requestIdLookupOf } from "@/lib/client/spec-comparison";
-import { useLookupTransaction } from "@/lib/client/use-console-api";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { ExchangeView, statusTone } from "./exchange-view";
 import { StatusExplanation } from "./status-explanation";
 
@@ -16,40 +11,18 @@ import { StatusExplanation } from "./status-explanation";
 export const LOOKUP_PATH_NOTE =
   "Path as implemented by the sandbox; the specification does not show the real one.";
 
-/** What a lookup (or its attempt) produced: the record, or the console's error when nothing answered. */
-export type LookupOutcome = { record: ExchangeRecord } | { error: string };
-
-export function lookupError(error: unknown): LookupOutcome {
-  return {
-    error:
-      error instanceof ApiClientError
-        ? `${error.message} (${error.code})`
-        : error instanceof Error
-          ? error.message
-          : String(error),
-  };
-}
-
 /**
- * One lookup's result: found (with the transaction_id, and whether it is the inquiry's) or not found, its
- * status, and its exchange.
+ * One lookup's answer: found (with the transaction_id, and whether it is the inquiry's) or not found, its
+ * status, and its exchange. A lookup that got no answer is shown by `<ApiErrorAlert>`.
  */
 export function LookupResult({
-  outcome,
+  record,
   transactionId,
 }: {
-  outcome: LookupOutcome;
+  record: ExchangeRecord;
   /** The Gift Balance Inquiry's transaction_id, to say whether the lookup found that very transaction. */
   transactionId?: string | null;
 }) {
-  if ("error" in outcome) {
-    return (
-      <Alert tone="danger" title="The lookup got no answer" role="alert">
-        <p>{outcome.error}</p>
-      </Alert>
-    );
-  }
-  const { record } = outcome;
   const lookup = requestIdLookupOf(record);
   const same = lookup.found && (!transactionId || lookup.transaction_id === transactionId);
   return (
@@ -74,32 +47,5 @@ export function LookupResult({
         defaultOpen={!lookup.found}
       />
     </div>
-  );
-}
-
-/** "Look up by Request Id" for one Gift Balance Inquiry; the caller shows the outcome (LookupResult). */
-export function RequestIdLookupButton({
-  requestId,
-  onOutcome,
-}: {
-  requestId: string;
-  onOutcome: (outcome: LookupOutcome) => void;
-}) {
-  const lookup = useLookupTransaction();
-  const [busy, setBusy] = useState(false);
-  async function run() {
-    setBusy(true);
-    try {
-      onOutcome({ record: await lookup.trigger(requestId) });
-    } catch (error) {
-      onOutcome(lookupError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Button size="sm" busy={busy} onClick={() => void run()}>
-      Look up by Request Id
-    </Button>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { CARD_NUMBER_RULE, isCardNumber } from "@/lib/api/card-number";
+import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/api/card-number";
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { operationLabel } from "@/lib/api/operations";
@@ -8,7 +8,7 @@ import type { ExchangeRecord } from "@/lib/api/contracts";
 import { matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
 import { summarizeExchange } from "@/lib/client/exchange-summary";
-import { ApiClientError } from "@/lib/client/fetcher";
+import { toApiClientError, type ApiClientError } from "@/lib/client/fetcher";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
 import {
@@ -20,7 +20,8 @@ import {
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
+import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
+import { CardNumberField, LocationIdField } from "@/components/exchange/card-fields";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
 import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
@@ -62,7 +63,7 @@ export function ReplayForm({
   const [reuse, setReuse] = useState(reuseRequestId);
   const [cardError, setCardError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ record: ExchangeRecord } | { error: string } | null>(null);
+  const [result, setResult] = useState<{ record: ExchangeRecord } | { error: ApiClientError } | null>(null);
 
   const isToken = exchange.operation === "token";
   const isGift = exchange.operation === "gift_balance_inquiry";
@@ -79,7 +80,7 @@ export function ReplayForm({
     event.preventDefault();
     let cardNumber = "";
     if (!isToken && !isLookup) {
-      cardNumber = card.replace(/[\s-]/g, "");
+      cardNumber = normalizeCardNumber(card);
       if (!isCardNumber(cardNumber)) return setCardError(`Enter the full card number: ${CARD_NUMBER_RULE}.`);
       if (run.card && !matchesMask(run.card.masked, cardNumber)) {
         return setCardError(`This is not ${run.card.masked}, the card of the original run.`);
@@ -114,14 +115,7 @@ export function ReplayForm({
       }
       setResult({ record });
     } catch (error) {
-      setResult({
-        error:
-          error instanceof ApiClientError
-            ? `${error.message} (${error.code})`
-            : error instanceof Error
-              ? error.message
-              : String(error),
-      });
+      setResult({ error: toApiClientError(error) });
     } finally {
       setBusy(false);
     }
@@ -149,29 +143,20 @@ export function ReplayForm({
           </p>
         ) : (
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field
+            <CardNumberField
               id={ids.card}
-              label="Card number"
               value={card}
               onChange={(event) => setCard(event.target.value)}
-              inputMode="numeric"
-              autoComplete="off"
-              spellCheck={false}
-              mono
               required
               placeholder={run.card?.masked ?? CARD_NUMBER_RULE}
               error={cardError}
               hint={`History keeps only ${run.card?.masked ?? "the masked number"}: type the full number again.`}
             />
-            <Field
+            <LocationIdField
               id={ids.location}
-              label="Location ID"
               value={location}
               onChange={(event) => setLocation(event.target.value)}
-              autoComplete="off"
-              spellCheck={false}
               maxLength={64}
-              mono
               hint={`As recorded${entryMode ? ` · entry_mode ${entryMode}` : ""}${pinMode ? ` · pin_mode ${pinMode}` : ""}`}
             />
           </div>
@@ -213,9 +198,7 @@ export function ReplayForm({
           Replay result
         </h3>
         {result && "error" in result ? (
-          <Alert tone="danger" title="The replay got no answer" role="alert">
-            <p>{result.error}</p>
-          </Alert>
+          <ApiErrorAlert error={result.error} fallbackTitle="The replay got no answer" />
         ) : null}
         {result && "record" in result ? (
           <div className="space-y-3" data-testid="replay-result">

@@ -6,11 +6,8 @@ import { isSuccessStatus, responseData, summarizeExchange } from "@/lib/client/e
 import { statusLine } from "@/lib/client/http-status";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
-import {
-  LookupResult,
-  RequestIdLookupButton,
-  type LookupOutcome,
-} from "@/components/exchange/request-id-lookup";
+import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
+import { RequestIdLookupButton, type LookupOutcome } from "@/components/exchange/lookup-button";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";
@@ -98,7 +95,7 @@ function GiftResult({ exchange, data }: { exchange: ExchangeRecord; data: Record
       </dl>
       {lookup ? (
         <div className="mt-4" aria-live="polite">
-          <LookupResult outcome={lookup} transactionId={text(data.transaction_id)} />
+          <LookupOutcomeView outcome={lookup} transactionId={text(data.transaction_id)} />
         </div>
       ) : null}
     </div>
@@ -176,7 +173,7 @@ function UnreadGiftRequestId({ requestId }: { requestId: string }) {
       </dl>
       {lookup ? (
         <div aria-live="polite">
-          <LookupResult outcome={lookup} />
+          <LookupOutcomeView outcome={lookup} />
         </div>
       ) : null}
     </div>

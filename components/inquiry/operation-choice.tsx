@@ -1,27 +1,28 @@
 import { useEffect } from "react";
-import type { InquiryOperation } from "@/lib/client/api-keys";
+import { INQUIRY_OPERATIONS, operationLabel, type InquiryOperation } from "@/lib/api/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-console-api";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 
-export const OPERATION_CHOICES: Record<
-  InquiryOperation,
-  { label: string; tag: string; reminder: string; run: string }
-> = {
+/** What /inquiry says of each operation beside the registry's label: its tag and spec §4.5 reminder. */
+const CHOICE_NOTES: Record<InquiryOperation, { tag: string; reminder: string }> = {
   gift_balance_inquiry: {
-    label: "Gift Balance Inquiry",
     tag: "recommended",
     reminder: "Records a transaction in the card's history (201, approved or declined); Gift purse only.",
-    run: "Run Gift Balance Inquiry",
   },
   balance_inquiry: {
-    label: "Balance Inquiry",
     tag: "read-only",
     reminder: "Records nothing (200, no transaction_id, no Request Id lookup); all eight purses.",
-    run: "Run Balance Inquiry",
   },
 };
+
+export const OPERATION_CHOICES = Object.fromEntries(
+  INQUIRY_OPERATIONS.map((operation) => {
+    const label = operationLabel(operation);
+    return [operation, { label, run: `Run ${label}`, ...CHOICE_NOTES[operation] }];
+  }),
+) as Record<InquiryOperation, { label: string; tag: string; reminder: string; run: string }>;
 
 /** The two operations as a radio group, each with its one-line reminder of spec §4.5. */
 export function OperationChoice({
@@ -35,7 +36,7 @@ export function OperationChoice({
   const { data: session } = useSession();
   const allows = useAllows();
   const environment = session?.environment;
-  const offered = (Object.keys(OPERATION_CHOICES) as InquiryOperation[]).filter(
+  const offered = INQUIRY_OPERATIONS.filter(
     (operation) => !environment || !allows || allowsIn(allows, operation, environment),
   );
   const fallback = offered[0];
@@ -85,12 +86,11 @@ export function OperationChoice({
           );
         })}
       </div>
-      {environment && offered.length < Object.keys(OPERATION_CHOICES).length ? (
+      {environment && offered.length < INQUIRY_OPERATIONS.length ? (
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="operation-not-offered">
           Your role may not run{" "}
-          {Object.keys(OPERATION_CHOICES)
-            .filter((operation) => !offered.includes(operation as InquiryOperation))
-            .map((operation) => OPERATION_CHOICES[operation as InquiryOperation].label)
+          {INQUIRY_OPERATIONS.filter((operation) => !offered.includes(operation))
+            .map((operation) => OPERATION_CHOICES[operation].label)
             .join(" or ")}{" "}
           in {environmentLabel(environment)}.
         </p>

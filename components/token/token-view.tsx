@@ -5,17 +5,18 @@ import type { FormEvent } from "react";
 import type { TokenMetadata } from "@/lib/api/contracts";
 import { latestRun, tokenEventsOf, useHistoryRuns } from "@/lib/client/use-history";
 import { useRequestToken, useSession } from "@/lib/client/use-console-api";
+import { ApiErrorAlert, CONSOLE_UNANSWERED_TITLE } from "@/components/exchange/api-error-alert";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { ExchangeView } from "@/components/exchange/exchange-view";
 import { JsonViewer } from "@/components/exchange/json-viewer";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
+import { OutlineIcon } from "@/components/ui/outline-icon";
 import { ScopeList } from "./scope-list";
 import { TokenEventList } from "./token-events";
 import { TokenLifetime } from "./token-lifetime";
@@ -166,26 +167,11 @@ export function TokenView() {
 
       <div className="space-y-6">
         {sessionError && !session ? (
-          <Alert tone="danger" role="alert" title="The console API did not answer">
-            {sessionError.message}
-          </Alert>
+          <ApiErrorAlert error={sessionError} fallbackTitle={CONSOLE_UNANSWERED_TITLE} />
         ) : null}
 
         {request.error ? (
-          <Alert
-            tone="danger"
-            role="alert"
-            title={request.error.code === "no_credentials" ? "No credentials" : "The token request failed"}
-            action={
-              request.error.code === "no_credentials" ? (
-                <Link href="/connect" className={buttonClasses("secondary", "sm")}>
-                  Connect
-                </Link>
-              ) : null
-            }
-          >
-            <p>{request.error.message}</p>
-          </Alert>
+          <ApiErrorAlert error={request.error} fallbackTitle="The token request failed" />
         ) : null}
 
         {failed ? <StatusExplanation exchange={failed} /> : null}
@@ -197,20 +183,7 @@ export function TokenView() {
         ) : (
           <Panel>
             <div className="flex min-h-48 flex-col items-center justify-center gap-3 text-center">
-              <svg
-                viewBox="0 0 24 24"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.5"
-                className="size-10 text-slate-400"
-                aria-hidden="true"
-              >
-                <path
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                  d="M15.75 5.25a3 3 0 0 1 3 3m3 0a6 6 0 0 1-7.029 5.912c-.563-.097-1.159.026-1.563.43L10.5 17.25H8.25v2.25H6v2.25H2.25v-2.818c0-.597.237-1.17.659-1.591l6.499-6.499c.404-.404.527-1 .43-1.563A6 6 0 1 1 21.75 8.25Z"
-                />
-              </svg>
+              <OutlineIcon path="M15.75 5.25a3 3 0 0 1 3 3m3 0a6 6 0 0 1-7.029 5.912c-.563-.097-1.159.026-1.563.43L10.5 17.25H8.25v2.25H6v2.25H2.25v-2.818c0-.597.237-1.17.659-1.591l6.499-6.499c.404-.404.527-1 .43-1.563A6 6 0 1 1 21.75 8.25Z" />
               <div>
                 <p className="font-medium text-slate-900 dark:text-slate-100">No token in this session</p>
                 <p className="mt-1 max-w-md text-sm text-slate-600 dark:text-slate-400">

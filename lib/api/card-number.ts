@@ -12,3 +12,8 @@ export const CARD_NUMBER_RULE = `${CARD_NUMBER_DIGITS.min} to ${CARD_NUMBER_DIGI
 export function isCardNumber(value: string): boolean {
   return CARD_NUMBER_PATTERN.test(value);
 }
+
+/** A card number as people type it, spaces and dashes between groups allowed, as the API takes it. */
+export function normalizeCardNumber(typed: string): string {
+  return typed.replace(/[\s-]/g, "");
+}

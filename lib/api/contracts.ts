@@ -15,14 +15,9 @@ export type Role = (typeof ROLES)[number];
 export { OPERATIONS, type OperationName } from "./operations";
 import type { OperationName } from "./operations";
 
-/** The one error shape of every console API error response. */
+/** The one error shape of every console API error response; `details` per code: ./error-details.ts. */
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
-}
-
-/** `details` of a 400 `validation_failed`: messages per field path (e.g. "card_number"; "(body)" for the whole). */
-export interface ValidationErrorDetails {
-  fields: Record<string, string[]>;
 }
 
 // ---------- request bodies ----------
@@ -82,12 +77,6 @@ export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSche
 export const transactionLookupParamsSchema = z
   .object({ id: printable(128), environment: expectedEnvironmentSchema })
   .strict();
-
-/** `details` of a 409 `environment_changed`. */
-export interface EnvironmentChangedDetails {
-  session_environment: EnvironmentName;
-  requested_environment: EnvironmentName;
-}
 
 // ---------- response bodies ----------
 

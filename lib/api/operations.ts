@@ -28,6 +28,8 @@ export interface OperationSpec {
   recordsTransaction: boolean;
   /** True when the call carries a Request Id (X-Request-Id header or the path's `{request_id}`). */
   takesRequestId: boolean;
+  /** True when its input is the card request body (spec §2.3): the inquiry page offers it. */
+  takesCard: boolean;
   /** The name of the export of lib/api/contracts.ts that validates the console route's input. */
   inputSchema:
     | "credentialsInputSchema"
@@ -47,6 +49,7 @@ export const OPERATION_SPECS = {
     successStatus: 200,
     recordsTransaction: false,
     takesRequestId: false,
+    takesCard: false,
     inputSchema: "credentialsInputSchema",
   },
   gift_balance_inquiry: {
@@ -59,6 +62,7 @@ export const OPERATION_SPECS = {
     successStatus: 201,
     recordsTransaction: true,
     takesRequestId: true,
+    takesCard: true,
     inputSchema: "giftBalanceInquiryInputSchema",
   },
   balance_inquiry: {
@@ -71,6 +75,7 @@ export const OPERATION_SPECS = {
     successStatus: 200,
     recordsTransaction: false,
     takesRequestId: false,
+    takesCard: true,
     inputSchema: "balanceInquiryInputSchema",
   },
   transaction_lookup: {
@@ -84,11 +89,21 @@ export const OPERATION_SPECS = {
     successStatus: 200,
     recordsTransaction: false,
     takesRequestId: true,
+    takesCard: false,
     inputSchema: "transactionLookupParamsSchema",
   },
 } as const satisfies { [Name in OperationName]: OperationSpec & { name: Name } };
 
 const REQUEST_ID_PLACEHOLDER = "{request_id}";
+
+/** The operations whose input is the card request body: what /inquiry offers and remembers. */
+export type InquiryOperation = {
+  [Name in OperationName]: (typeof OPERATION_SPECS)[Name]["takesCard"] extends true ? Name : never;
+}[OperationName];
+
+export const INQUIRY_OPERATIONS: readonly InquiryOperation[] = OPERATIONS.filter(
+  (name): name is InquiryOperation => OPERATION_SPECS[name].takesCard,
+);
 
 export function operationLabel(operation: OperationName): string {
   return OPERATION_SPECS[operation].label;

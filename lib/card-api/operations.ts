@@ -11,7 +11,6 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type {
   balanceInquiryInputSchema,
-  EnvironmentChangedDetails,
   EnvironmentName,
   ExchangeRecord,
   OperationName,
@@ -19,6 +18,8 @@ import type {
   TokenEvent,
   TokenResult,
 } from "@/lib/api/contracts";
+import type { EnvironmentChangedDetails, NoAnswerDetails } from "@/lib/api/error-details";
+import type { InquiryOperation } from "@/lib/api/operations";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
 import { getServices } from "@/lib/services";
@@ -118,9 +119,14 @@ function upstreamError(
   failure: UpstreamFailure,
   operation: OperationName,
   url: string,
-  extra: object,
+  extra: Pick<NoAnswerDetails, "request_id">,
 ): ApiError {
-  const details = { operation, url, ...extra, ...(failure.errorCode ? { cause: failure.errorCode } : {}) };
+  const details: NoAnswerDetails = {
+    operation,
+    url,
+    ...extra,
+    ...(failure.errorCode ? { cause: failure.errorCode } : {}),
+  };
   switch (failure.kind) {
     case "timeout":
       return new ApiError("upstream_timeout", failure.message, details);
@@ -136,7 +142,7 @@ async function callUpstream<T>(
   call: () => Promise<T>,
   operation: OperationName,
   url: string,
-  extra: object = {},
+  extra: Pick<NoAnswerDetails, "request_id"> = {},
 ): Promise<T> {
   try {
     return await call();
@@ -213,8 +219,6 @@ async function withToken(
 
   return { result, events, secrets, tokenMs, retriedMs };
 }
-
-type InquiryOperation = "gift_balance_inquiry" | "balance_inquiry";
 
 export async function runInquiry(
   session: Session,

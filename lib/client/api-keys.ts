@@ -2,7 +2,7 @@
  * Every URL of the console's HTTP interface (DESIGN.md §4) the browser calls, built in one place.
  * SWR keys are these URLs, so a mutation elsewhere can revalidate a view by the same key.
  */
-import type { OperationName } from "@/lib/api/contracts";
+import type { InquiryOperation } from "@/lib/api/operations";
 
 export const apiKeys = {
   session: "/api/session",
@@ -25,10 +25,16 @@ export const apiKeys = {
   history: "indexeddb:history",
 } as const;
 
-export type InquiryOperation = Exclude<OperationName, "token" | "transaction_lookup">;
+export type { InquiryOperation };
+
+/** The console route of each inquiry operation: a new one in the registry must name its route here. */
+const INQUIRY_KEYS: Record<InquiryOperation, string> = {
+  gift_balance_inquiry: apiKeys.giftBalanceInquiry,
+  balance_inquiry: apiKeys.balanceInquiry,
+};
 
 export function inquiryKey(operation: InquiryOperation): string {
-  return operation === "gift_balance_inquiry" ? apiKeys.giftBalanceInquiry : apiKeys.balanceInquiry;
+  return INQUIRY_KEYS[operation];
 }
 
 /** Lookup Transaction by Request Id: the Request Id is one path segment, so it is percent-encoded. */

@@ -1,20 +1,17 @@
-import type { EnvironmentName, OperationName } from "@/lib/api/contracts";
+import type { EnvironmentName } from "@/lib/api/contracts";
+import { OPERATIONS } from "@/lib/api/operations";
 
 /**
  * The contract's names as plain constants for the browser. Importing values from lib/api/contracts would
- * pull zod (about 30 KB gzip) into a page's first load; these are checked against the contract's types.
+ * pull zod (about 30 KB gzip) into a page's first load; the environments are checked against the contract's
+ * type, the operations come from the zod-free registry (lib/api/operations.ts).
  */
 export const ENVIRONMENT_NAMES = [
   "embedded",
   "sandbox",
   "production",
 ] as const satisfies readonly EnvironmentName[];
-export const OPERATION_NAMES = [
-  "token",
-  "gift_balance_inquiry",
-  "balance_inquiry",
-  "transaction_lookup",
-] as const satisfies readonly OperationName[];
+export const OPERATION_NAMES = OPERATIONS;
 
 export const ENVIRONMENT_LABELS: Record<EnvironmentName, string> = {
   embedded: "Embedded sandbox",
@@ -26,7 +23,6 @@ export function environmentLabel(name: EnvironmentName): string {
   return ENVIRONMENT_LABELS[name] ?? name;
 }
 
-// Compile-time checks that the lists above name every environment and operation of the contract.
+// Compile-time check that the list above names every environment of the contract.
 type Missing<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : false;
 const _everyEnvironment: Missing<EnvironmentName, (typeof ENVIRONMENT_NAMES)[number]> = true;
-const _everyOperation: Missing<OperationName, (typeof OPERATION_NAMES)[number]> = true;

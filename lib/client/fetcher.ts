@@ -20,6 +20,12 @@ export class ApiClientError extends Error {
   }
 }
 
+/** Whatever a call threw, as the console's error: an ApiClientError as it is, anything else as `unexpected`. */
+export function toApiClientError(error: unknown): ApiClientError {
+  if (error instanceof ApiClientError) return error;
+  return new ApiClientError("unexpected", 0, error instanceof Error ? error.message : String(error));
+}
+
 function isErrorBody(value: unknown): value is ErrorBody {
   if (typeof value !== "object" || value === null || !("error" in value)) return false;
   const error = (value as { error: unknown }).error;

@@ -5,6 +5,7 @@
  * retried with the same id later, instead of vanishing.
  */
 import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
+import type { ErrorDetailsByCode, ErrorWithDetails, NoAnswerCode } from "@/lib/api/error-details";
 import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
@@ -15,15 +16,26 @@ export function isOutcomeUnknown(exchange: ExchangeRecord): boolean {
   return exchange.response.status === NO_ANSWER_STATUS;
 }
 
-/** The Request Id the console sent, as the 502/504 error's details name it. */
-export function requestIdOfError(error: ApiClientError): string | null {
-  const details = error.details as { request_id?: unknown } | undefined;
-  return typeof details?.request_id === "string" ? details.request_id : null;
+/**
+ * The Request Id a call without an answer was sent with (a Gift Balance Inquiry's), as the details of its
+ * `upstream_*` error name it (every `upstream_*` code is a NoAnswerCode). Kept small: every page loads it.
+ */
+export function requestIdOfError(error: ErrorWithDetails): string | null {
+  const details = error.code.startsWith("upstream_")
+    ? (error.details as Partial<ErrorDetailsByCode[NoAnswerCode]> | undefined)
+    : undefined;
+  const requestId = details && "request_id" in details ? details.request_id : undefined;
+  return typeof requestId === "string" ? requestId : null;
+}
+
+/** True for the statuses after which the upstream may have acted: it was called, and did not answer (502/504). */
+export function isNoAnswerStatus(status: number): boolean {
+  return status === 502 || status === 504;
 }
 
 /** True for the errors after which the upstream may have acted: it was called, and did not answer. */
 export function isNoAnswerError(error: ApiClientError): boolean {
-  return error.status === 502 || error.status === 504;
+  return isNoAnswerStatus(error.status);
 }
 
 export function outcomeUnknownRecord({

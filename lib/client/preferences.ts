@@ -8,10 +8,6 @@ export const THEME_STORAGE_KEY = "console.theme";
 export const LOCATION_STORAGE_KEY = "console.location_id";
 export const OPERATION_STORAGE_KEY = "console.inquiry_operation";
 
-/** The operations /inquiry offers (the same names as InquiryOperation in api-keys.ts). */
-const INQUIRY_OPERATIONS = ["gift_balance_inquiry", "balance_inquiry"] as const;
-export type StoredOperation = (typeof INQUIRY_OPERATIONS)[number];
-
 export type ThemeChoice = "light" | "dark";
 
 function readItem(key: string): string | null {
@@ -49,18 +45,22 @@ export function storeLocationId(locationId: string): void {
   writeItem(LOCATION_STORAGE_KEY, locationId.trim() === "" ? null : locationId.trim());
 }
 
-/** The operation last chosen on /inquiry in this browser: a support agent's Balance Inquiry stays chosen. */
-export function storedOperation(): StoredOperation | null {
-  const value = readItem(OPERATION_STORAGE_KEY);
-  return (INQUIRY_OPERATIONS as readonly string[]).includes(value ?? "")
-    ? (value as StoredOperation)
-    : chosenInMemory;
+/**
+ * The operation last chosen on /inquiry in this browser, when it is one of `offered` (the registry's inquiry
+ * operations, passed in so that the theme code every page loads does not carry the registry): a support
+ * agent's Balance Inquiry stays chosen.
+ */
+export function storedOperation<Operation extends string>(offered: readonly Operation[]): Operation | null {
+  for (const value of [readItem(OPERATION_STORAGE_KEY), chosenInMemory]) {
+    if (offered.includes(value as Operation)) return value as Operation;
+  }
+  return null;
 }
 
 /** The choice when storage is disabled: it then lasts for this page only. */
-let chosenInMemory: StoredOperation | null = null;
+let chosenInMemory: string | null = null;
 
-export function storeOperation(operation: StoredOperation): void {
+export function storeOperation(operation: string): void {
   writeItem(OPERATION_STORAGE_KEY, operation);
 }
 
@@ -79,7 +79,7 @@ export function subscribeOperation(listener: () => void): () => void {
   };
 }
 
-export function chooseOperation(operation: StoredOperation): void {
+export function chooseOperation(operation: string): void {
   chosenInMemory = operation;
   storeOperation(operation);
   for (const listener of operationListeners) listener();

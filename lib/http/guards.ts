@@ -4,7 +4,7 @@
  */
 import "server-only";
 import type { z } from "zod";
-import type { ValidationErrorDetails } from "@/lib/api/contracts";
+import type { ValidationErrorDetails } from "@/lib/api/error-details";
 import { ApiError } from "@/lib/errors";
 import { publicOriginForHost, requestHost, requestOrigin } from "./host-trust";
 import type { ServerConfig } from "@/lib/config";

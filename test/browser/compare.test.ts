@@ -188,6 +188,24 @@ describe("compare page", () => {
     await fields.locator("tr[data-field='record.started_at']").first().waitFor();
     expect(await fields.locator("tr", { hasText: "volatile" }).count()).toBeGreaterThan(3);
   });
+
+  it("shows each side's console error through the error alert, with its code and what to do", async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const unconnected = await fresh.newPage();
+    await unconnected.goto(`${server.url}/compare`);
+    await unconnected.getByText("Not connected").first().waitFor();
+    await unconnected.getByLabel("Card number").fill(ACTIVE_CARD);
+    await unconnected.getByRole("button", { name: /^Run both/ }).click();
+    for (const side of ["Gift Balance Inquiry", "Balance Inquiry"]) {
+      const alert = unconnected.getByRole("region", { name: side, exact: true }).getByTestId("api-error");
+      await alert.getByText("Connect first").waitFor();
+      const text = await alert.innerText();
+      expect(text).toContain("HTTP 401 · no_credentials");
+      expect(text).toContain("This session has no credentials yet");
+      expect(await alert.getByRole("link", { name: "Go to Connect" }).count()).toBe(1);
+    }
+    await fresh.close();
+  });
 });
 
 describe("compare page against a sandbox and a production upstream", () => {

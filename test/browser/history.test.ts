@@ -194,6 +194,48 @@ describe("history page", () => {
     await expect.poll(rowCount).toBe(8);
   });
 
+  it("a replay the console refuses shows through the error alert, with its code and what to do", async () => {
+    await page.goto(`${server.url}/history`);
+    await expect.poll(rowCount).toBe(8);
+    // Forget the session's credentials: the console then refuses the replay with 401 no_credentials.
+    const refusal = await page.evaluate(async () => {
+      await fetch("/api/session", {
+        method: "DELETE",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+      const answer = await fetch("/api/inquiries/balance", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ card_number: "6006491000000001", location_id: "probe" }),
+      });
+      return {
+        status: answer.status,
+        body: (await answer.json()) as { error: { code: string; message: string } },
+      };
+    });
+    expect(refusal.status).toBe(401);
+    expect(refusal.body.error.code).toBe("no_credentials");
+
+    await page
+      .getByRole("button", { name: /^Replay Balance Inquiry 600649\*{6}0001/ })
+      .first()
+      .click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Card number").fill(ACTIVE_CARD);
+    await dialog.getByRole("button", { name: "Replay Balance Inquiry" }).click();
+    const alert = dialog.getByTestId("api-error");
+    await alert.getByText("Connect first").waitFor();
+    const text = await alert.innerText();
+    expect(text).toContain("HTTP 401 · no_credentials");
+    expect(text).toContain("This session has no credentials yet");
+    expect(await alert.getByRole("link", { name: "Go to Connect" }).count()).toBe(1);
+    expect(await dialog.getByTestId("replay-result").count()).toBe(0);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    expect(await rowCount()).toBe(8);
+    await connectWithDemoCredentials(page, server.url);
+  });
+
   it("clears only after confirmation, then imports the export back", async () => {
     await page.goto(`${server.url}/history`);
     await expect.poll(rowCount).toBe(8);

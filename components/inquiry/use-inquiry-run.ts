@@ -1,0 +1,102 @@
+"use client";
+
+import { useState } from "react";
+import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
+import type { InquiryOperation } from "@/lib/api/operations";
+import type { ApiClientError } from "@/lib/client/fetcher";
+import { storeLocationId } from "@/lib/client/preferences";
+import { useRunInquiry, useSaveCredentials } from "@/lib/client/use-console-api";
+import { useGuardedRun } from "@/components/exchange/production-guard";
+import type { InquirySubmission } from "./use-inquiry-form";
+
+interface InquiryRunner {
+  trigger: (input: GiftBalanceInquiryInput) => Promise<ExchangeRecord>;
+  isMutating: boolean;
+}
+
+export interface InquiryRun {
+  exchange: ExchangeRecord;
+  /** The number as typed, kept in memory for "include full card number"; never stored. */
+  typedCard: string;
+}
+
+/**
+ * Runs the inquiry form's submissions: a Gift Balance Inquiry in production is confirmed first, a new run
+ * replaces the previous result at once, and after an error the page can retry with the same Request Id or
+ * connect with the demo credentials.
+ */
+export function useInquiryRun({
+  production,
+  onError,
+}: {
+  production: boolean;
+  /** Called with each console error, e.g. to show a `validation_failed` answer's fields in the form. */
+  onError: (error: ApiClientError) => void;
+}) {
+  const gift = useRunInquiry("gift_balance_inquiry");
+  const balance = useRunInquiry("balance_inquiry");
+  // One runner per inquiry operation of the registry: a new one must be named here.
+  const runners: Record<InquiryOperation, InquiryRunner> = {
+    gift_balance_inquiry: gift,
+    balance_inquiry: balance,
+  };
+  const saveCredentials = useSaveCredentials();
+  const [run, setRun] = useState<InquiryRun | null>(null);
+  const [error, setError] = useState<ApiClientError | null>(null);
+  /** The last submission, for "Retry with the same Request Id" after no answer. */
+  const [lastSubmission, setLastSubmission] = useState<InquirySubmission | null>(null);
+  const [connectedNotice, setConnectedNotice] = useState(false);
+
+  async function execute(submission: InquirySubmission) {
+    storeLocationId(submission.input.location_id);
+    // A new run replaces the previous result at once: an old balance never stands under a new error.
+    setRun(null);
+    setError(null);
+    setConnectedNotice(false);
+    setLastSubmission(submission);
+    try {
+      const exchange = await runners[submission.operation].trigger(submission.input);
+      setRun({ exchange, typedCard: submission.typedCard });
+    } catch (caught) {
+      const failure = caught as ApiClientError;
+      setError(failure);
+      onError(failure);
+    }
+  }
+
+  // A Gift Balance Inquiry in production records a real transaction: ask first.
+  const guard = useGuardedRun<InquirySubmission>({
+    needsConfirmation: (submission) => production && submission.operation === "gift_balance_inquiry",
+    run: execute,
+  });
+
+  function retrySameRequestId(requestId: string) {
+    if (!lastSubmission) return;
+    guard.start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
+  }
+
+  /** Saves the demo credentials; true when they were saved. */
+  async function connectWithDemoCredentials(): Promise<boolean> {
+    try {
+      await saveCredentials.trigger({ profile: "demo" });
+      setError(null);
+      setConnectedNotice(true);
+      return true;
+    } catch (caught) {
+      setError(caught as ApiClientError);
+      return false;
+    }
+  }
+
+  return {
+    guard,
+    run,
+    error,
+    running: Object.values(runners).some((runner) => runner.isMutating),
+    lastOperation: lastSubmission?.operation ?? null,
+    connectedNotice,
+    connecting: saveCredentials.isMutating,
+    retrySameRequestId,
+    connectWithDemoCredentials,
+  };
+}
