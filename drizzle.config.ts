@@ -1,8 +1,8 @@
-// drizzle-kit: `npm run db:generate` writes a new SQL migration for changes in lib/db/schema.ts.
+// drizzle-kit: `npm run db:generate` writes a new SQL migration for changes in lib/server/db/schema.ts.
 import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./lib/db/schema.ts",
+  schema: "./lib/server/db/schema.ts",
   out: "./db/migrations",
 });

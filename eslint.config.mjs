@@ -7,26 +7,10 @@ import prettier from "eslint-config-prettier/flat";
  * browser's helpers (lib/client/**) may import their types, never their code.
  */
 const SERVER_MODULES = [
-  "@/lib/config",
-  "@/lib/config/*",
-  "@/lib/session",
-  "@/lib/session/*",
-  "@/lib/session-store",
-  "@/lib/session-store/*",
-  "@/lib/http/*",
-  "@/lib/card-api/*",
-  "@/lib/db",
-  "@/lib/db/*",
-  "@/lib/audit",
-  "@/lib/audit/*",
-  "@/lib/auth",
-  "@/lib/auth/*",
-  "@/lib/logger",
-  "@/lib/certification",
-  "@/lib/certification/*",
-  "@/lib/keys/*",
-  "@/lib/rate-limit",
-  "@/lib/errors",
+  "@/lib/server",
+  "@/lib/server/*",
+  "@/lib/sandbox",
+  "@/lib/sandbox/*",
   "node:*",
   "server-only",
 ];
@@ -39,7 +23,7 @@ const browserImportRules = (extra = []) => [
         group: SERVER_MODULES,
         allowTypeImports: true,
         message:
-          "A server-only module: import its types only (`import type`), or move the shared part to lib/api.",
+          "A server-only module: import its types only (`import type`), or move the shared part to lib/shared.",
       },
       ...extra,
     ],
@@ -73,7 +57,11 @@ const config = [
   {
     files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}"],
     // Server components: they read the session and identity on the server by design.
-    ignores: ["components/shell/session-provider.tsx", "components/team/page-gate.ts"],
+    ignores: [
+      "components/shell/session-provider.tsx",
+      "components/team/page-gate.ts",
+      "components/sandbox/sandbox-guide.tsx",
+    ],
     rules: { "@typescript-eslint/no-restricted-imports": browserImportRules() },
   },
   {
@@ -82,8 +70,71 @@ const config = [
     ignores: ["lib/client/history-schema.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": browserImportRules([
-        { group: ["zod", "zod/*"], message: "No zod in lib/client: validate with lib/api's light checks." },
+        {
+          group: ["zod", "zod/*"],
+          message: "No zod in lib/client: validate with lib/shared's light checks.",
+        },
       ]),
+    },
+  },
+  {
+    // Shared code runs everywhere (server, browser, sandbox, CLI): nothing server-only, browser-only or framework.
+    files: ["lib/shared/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: SERVER_MODULES, message: "lib/shared runs in the browser too: no server modules." },
+            {
+              group: ["@/lib/client", "@/lib/client/*"],
+              message: "lib/shared runs on the server too: no browser modules.",
+            },
+            {
+              group: ["react", "react-dom", "next", "next/*", "swr", "swr/*"],
+              message: "lib/shared is framework-free.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Server code never reaches into the browser's modules; the sandbox runs alone, without Next or React.
+    files: ["lib/server/**/*.{ts,tsx}", "lib/sandbox/**/*.{ts,tsx}", "app/api/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/client", "@/lib/client/*"],
+              allowTypeImports: true,
+              message: "Browser code: move what the server needs to lib/shared.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/sandbox/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/client", "@/lib/client/*"],
+              message: "The sandbox runs alone: no browser modules.",
+            },
+            {
+              group: ["next", "next/*", "react", "react-dom"],
+              message: "The sandbox runs alone: nothing from Next or React.",
+            },
+          ],
+        },
+      ],
     },
   },
   { ignores: [".next/**", ".next-*/**", "node_modules/**", "test-results/**", "next-env.d.ts"] },

@@ -5,11 +5,11 @@
  * inline scripts (Next's own and the theme script) carry.
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { getConfig } from "@/lib/config";
-import { ApiError } from "@/lib/errors";
-import { assertAcceptedHost, isSecureRequest } from "@/lib/http/host-trust";
-import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/http/security-headers";
-import { logger } from "@/lib/logger";
+import { getConfig } from "@/lib/server/config";
+import { ApiError } from "@/lib/server/errors";
+import { assertAcceptedHost, isSecureRequest } from "@/lib/server/http/host-trust";
+import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/server/http/security-headers";
+import { logger } from "@/lib/server/logger";
 
 /** The error shape, logged like an API call (Next would answer without a log line). */
 function refuse(request: NextRequest, error: ApiError): NextResponse {

@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { THEME_BOOT_SCRIPT } from "@/lib/client/preferences";
-import { NONCE_HEADER } from "@/lib/http/security-headers";
+import { NONCE_HEADER } from "@/lib/server/http/security-headers";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -10,18 +10,21 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ENVIRONMENTS, type EnvironmentName } from "@/lib/api/contracts";
-import { consoleInfo, specificationInfo } from "@/lib/certification/build-info";
-import { describeCatalogue, UnknownCaseError } from "@/lib/certification/catalogue";
-import { certificationEnvironment, EnvironmentNotConfiguredError } from "@/lib/certification/environment";
-import { buildEvidenceBundle } from "@/lib/certification/evidence/bundle";
-import { ProfileError, resolveProfile, type ProfileFile } from "@/lib/certification/profile";
-import { InMemoryRunStore } from "@/lib/certification/run-store";
-import { runCertification, runExitCode } from "@/lib/certification/runner";
-import { loadEvidenceSigningKey, SigningKeyError } from "@/lib/certification/signing-key";
-import type { RunEvent, Verdict } from "@/lib/certification/types";
-import { ConfigError, loadConfig } from "@/lib/config";
-import { ProfileFileError, readProfileFile } from "@/lib/config/certification";
+import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
+import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
+import { describeCatalogue, UnknownCaseError } from "@/lib/server/certification/catalogue";
+import {
+  certificationEnvironment,
+  EnvironmentNotConfiguredError,
+} from "@/lib/server/certification/environment";
+import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle";
+import { ProfileError, resolveProfile, type ProfileFile } from "@/lib/server/certification/profile";
+import { InMemoryRunStore } from "@/lib/server/certification/run-store";
+import { runCertification, runExitCode } from "@/lib/server/certification/runner";
+import { loadEvidenceSigningKey, SigningKeyError } from "@/lib/server/certification/signing-key";
+import type { RunEvent, Verdict } from "@/lib/shared/certification-contract";
+import { ConfigError, loadConfig } from "@/lib/server/config";
+import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
 
 const USAGE = `Usage: npm run certify -- --env <${ENVIRONMENTS.join("|")}> [options]
 

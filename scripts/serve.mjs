@@ -2,9 +2,9 @@
 // reasons Next's `next start` (and the standalone output's generated server.js) cannot serve:
 // - route handlers must know the real peer (socket) address to decide whether X-Forwarded-* are believed
 //   (TRUSTED_PROXIES); Next only fills X-Forwarded-For when the client did not send one. This server
-//   overwrites `x-csc-peer-address` with the socket's address on every request (lib/http/peer-address.ts);
+//   overwrites `x-csc-peer-address` with the socket's address on every request (lib/server/http/peer-address.ts);
 //   X-Forwarded-* from any other peer are removed before Next sees them;
-// - it listens on HOSTNAME as lib/config resolves it (loopback by default when AUTH_MODE is none);
+// - it listens on HOSTNAME as lib/server/config resolves it (loopback by default when AUTH_MODE is none);
 // - on SIGTERM it drains: stops accepting, lets in-flight calls finish (bounded), closes the database, exits 0.
 // It runs from the repository (scripts/serve.mjs, `npm start`) and, copied by scripts/standalone.mjs, as the
 // standalone output's server (`node .next/standalone/server.js`, the container image). Both start Next the
@@ -49,7 +49,7 @@ const FORWARDED_HEADERS = [
   "x-forwarded-port",
   "forwarded",
 ];
-// Read by lib/http/peer-address.ts: the header is this server's, not the client's.
+// Read by lib/server/http/peer-address.ts: the header is this server's, not the client's.
 globalThis[Symbol.for("card-services-console.peer-address-stamped")] = true;
 
 const { default: next } = await import("next");
@@ -161,7 +161,7 @@ async function drain(signal) {
     console.error(`[serve] ${inFlight} call(s) still running after ${SHUTDOWN_GRACE_MS} ms: closing them.`);
     server.closeAllConnections();
   }
-  // lib/db registers its closer here when the process opened a database (PGlite flushes and unlocks
+  // lib/server/db registers its closer here when the process opened a database (PGlite flushes and unlocks
   // DATA_DIR; the PostgreSQL pool ends its connections).
   const closeDatabases = globalThis[Symbol.for("card-services-console.close-databases")];
   if (typeof closeDatabases === "function") {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { JWK } from "jose";
-import { verifyEvidence } from "@/lib/certification/evidence/verify";
+import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 
 const USAGE = "Usage: npm run verify-evidence -- <bundle.zip> [--key trusted-public-key.jwk]";
 

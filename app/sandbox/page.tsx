@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SandboxGuide } from "@/components/sandbox/sandbox-guide";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 import { EMBEDDED_BASE_PATH } from "@/lib/sandbox/embedded";
 import { DEFAULT_DEMO_SECRET } from "@/lib/sandbox/fixtures";
 

@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import type { AuditFilters } from "@/lib/client/api-keys";
 import { Button } from "@/components/ui/button";
 import { Field, inputClasses } from "@/components/ui/field";
-import { AUDIT_EVENTS } from "@/lib/api/audit-events";
+import { AUDIT_EVENTS } from "@/lib/shared/audit-events";
 
 const LAST4 = /^\d{4}$/;
 const FULL_CARD = /^\d{12,19}$/;

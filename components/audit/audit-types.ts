@@ -2,4 +2,4 @@ export type {
   AuditPageJson as AuditPageView,
   AuditRowJson as AuditRowView,
   ChainVerdict,
-} from "@/lib/api/audit-contract";
+} from "@/lib/shared/audit-contract";

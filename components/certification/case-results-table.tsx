@@ -3,8 +3,8 @@
 import { Fragment, useState } from "react";
 import { cx } from "@/components/ui/class-names";
 import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
-import type { CaseResult } from "@/lib/certification/types";
-import type { RunView } from "@/lib/certification/api";
+import type { CaseResult } from "@/lib/shared/certification-contract";
+import type { RunView } from "@/lib/server/certification/api";
 import { VerdictBadge } from "./verdict-badge";
 
 const COLUMNS = [

@@ -2,7 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
-import type { CaseInfo } from "@/lib/certification/types";
+import type { CaseInfo } from "@/lib/shared/certification-contract";
 import { RunDetail } from "./run-detail";
 import { RunsList } from "./runs-list";
 import { StartRunForm } from "./start-run-form";

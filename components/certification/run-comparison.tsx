@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { compareVerdicts } from "@/lib/client/certification-compare";
-import type { RunSummary, Verdict } from "@/lib/certification/types";
+import type { RunSummary, Verdict } from "@/lib/shared/certification-contract";
 import { environmentLabel } from "@/lib/client/environments";
 import { VerdictBadge } from "./verdict-badge";
 

@@ -1,5 +1,5 @@
 import { StatusBadge } from "@/components/ui/status-badge";
-import type { Verdict } from "@/lib/certification/types";
+import type { Verdict } from "@/lib/shared/certification-contract";
 
 /** A case's verdict; a case without one has not run. */
 export function VerdictBadge({ verdict }: { verdict: Verdict | null }) {

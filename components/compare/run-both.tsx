@@ -1,9 +1,9 @@
 "use client";
 
-import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/api/card-number";
+import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/shared/card-number";
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
-import { summaryTransactionId } from "@/lib/api/exchange-summary";
+import { summaryTransactionId } from "@/lib/shared/exchange-summary";
 import { isSuccessStatus } from "@/lib/client/exchange-summary";
 import { useSession } from "@/lib/client/use-console-api";
 import { useRememberedLocation } from "@/lib/client/use-remembered-location";

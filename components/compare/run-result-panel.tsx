@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { SPEC_PURSES, purseLabel } from "@/lib/client/compare-money";
-import { responseData } from "@/lib/api/exchange-summary";
+import { responseData } from "@/lib/shared/exchange-summary";
 import { responseError } from "@/lib/client/response-error";
 import { Badge } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { maskCardNumber } from "@/lib/client/card-mask";
 import { isSuccessStatus } from "@/lib/client/exchange-summary";
 import { toApiClientError } from "@/lib/client/fetcher";

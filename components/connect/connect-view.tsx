@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import type { SessionInfo } from "@/lib/api/contracts";
+import type { SessionInfo } from "@/lib/shared/contracts";
 import { environmentLabel } from "@/lib/client/environments";
 import { useForgetSession, useSaveCredentials, useSession } from "@/lib/client/use-console-api";
 import { Badge } from "@/components/ui/badge";

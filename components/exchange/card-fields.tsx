@@ -6,7 +6,7 @@ type PresetFieldProps = Omit<FieldProps, "label" | "inputMode" | "autoComplete" 
 
 /**
  * The card number as every form takes it: digits in a monospaced field, never autocompleted or spell-checked
- * (the browser must not keep it). The rule it is checked with is lib/api/card-number.ts.
+ * (the browser must not keep it). The rule it is checked with is lib/shared/card-number.ts.
  */
 export function CardNumberField({ label = "Card number", ...props }: PresetFieldProps) {
   return <Field label={label} inputMode="numeric" autoComplete="off" spellCheck={false} mono {...props} />;

@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
-import { operationPath } from "@/lib/api/operations";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { operationPath } from "@/lib/shared/operations";
 import {
   exchangeToCurl,
   exchangeToFetch,

@@ -1,10 +1,10 @@
 "use client";
 
 import { useId, useState, type ReactNode } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { exchangeToCurl, exchangeToFetch, matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
-import { operationLabel } from "@/lib/api/operations";
+import { operationLabel } from "@/lib/shared/operations";
 import { recordedCardFields } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";

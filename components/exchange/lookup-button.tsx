@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { toApiClientError, type ApiClientError } from "@/lib/client/fetcher";
 import { useLookupTransaction } from "@/lib/client/use-console-api";
 import { Button } from "@/components/ui/button";

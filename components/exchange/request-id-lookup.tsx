@@ -1,6 +1,6 @@
 "use client";
 
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { statusLine } from "@/lib/client/http-status";
 import { requestIdLookupOf } from "@/lib/client/spec-comparison";
 import { Badge } from "@/components/ui/badge";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { statusLine } from "@/lib/client/http-status";
 import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";

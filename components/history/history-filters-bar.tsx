@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { operationLabel } from "@/lib/api/operations";
+import { operationLabel } from "@/lib/shared/operations";
 import { ENVIRONMENT_NAMES, OPERATION_NAMES, environmentLabel } from "@/lib/client/environments";
 import {
   EMPTY_FILTERS,

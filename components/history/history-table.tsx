@@ -1,6 +1,6 @@
 "use client";
 
-import { operationLabel } from "@/lib/api/operations";
+import { operationLabel } from "@/lib/shared/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { summarizeExchange, type ExchangeOutcome } from "@/lib/client/exchange-summary";
 import type { HistoryRun } from "@/lib/client/history-store";

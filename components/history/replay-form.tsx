@@ -1,10 +1,10 @@
 "use client";
 
-import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/api/card-number";
+import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/shared/card-number";
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
-import { operationLabel } from "@/lib/api/operations";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import { operationLabel } from "@/lib/shared/operations";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
 import { summarizeExchange } from "@/lib/client/exchange-summary";

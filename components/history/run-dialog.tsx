@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { operationLabel } from "@/lib/api/operations";
+import { operationLabel } from "@/lib/shared/operations";
 import { diffRunsHref } from "@/lib/client/compare-links";
 import { environmentLabel } from "@/lib/client/environments";
 import type { HistoryRun } from "@/lib/client/history-store";

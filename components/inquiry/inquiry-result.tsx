@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { operationLabel } from "@/lib/api/operations";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import { operationLabel } from "@/lib/shared/operations";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { environmentLabel } from "@/lib/client/environments";
 import { isSuccessStatus, responseData, summarizeExchange } from "@/lib/client/exchange-summary";
 import { statusLine } from "@/lib/client/http-status";
@@ -12,7 +12,7 @@ import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { PURSES, isPurse, purseLabel } from "@/lib/api/purses";
+import { PURSES, isPurse, purseLabel } from "@/lib/shared/purses";
 import { TOKEN_EVENT_LABELS } from "@/components/token/token-events";
 
 function text(value: unknown): string | null {

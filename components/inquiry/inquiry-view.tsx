@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useSyncExternalStore, type FormEvent } from "react";
-import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/api/operations";
+import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/shared/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { chooseOperation, storedOperation, subscribeOperation } from "@/lib/client/preferences";
 import { useSession } from "@/lib/client/use-console-api";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { INQUIRY_OPERATIONS, operationLabel, type InquiryOperation } from "@/lib/api/operations";
+import { INQUIRY_OPERATIONS, operationLabel, type InquiryOperation } from "@/lib/shared/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-console-api";
 import { allowsIn, useAllows } from "@/components/team/use-me";

@@ -1,9 +1,9 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/api/card-number";
-import type { GiftBalanceInquiryInput } from "@/lib/api/contracts";
-import { errorDetails, type ErrorWithDetails } from "@/lib/api/error-details";
+import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/shared/card-number";
+import type { GiftBalanceInquiryInput } from "@/lib/shared/contracts";
+import { errorDetails, type ErrorWithDetails } from "@/lib/shared/error-details";
 import type { InquiryOperation } from "@/lib/client/api-keys";
 import { newRequestId } from "@/lib/client/request-id";
 import { useRememberedLocation } from "@/lib/client/use-remembered-location";
@@ -29,7 +29,7 @@ export interface InquirySubmission {
 
 const PRINTABLE = /^[\x20-\x7E]+$/;
 
-/** The rules of the console's input schema (lib/api/contracts.ts), checked in the browser without zod. */
+/** The rules of the console's input schema (lib/shared/contracts.ts), checked in the browser without zod. */
 export function validateInquiry(values: InquiryFormValues, operation: InquiryOperation): InquiryFieldErrors {
   const errors: InquiryFieldErrors = {};
   const card = normalizeCardNumber(values.cardNumber);

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
-import type { InquiryOperation } from "@/lib/api/operations";
+import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
+import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId } from "@/lib/client/preferences";
 import { useRunInquiry, useSaveCredentials } from "@/lib/client/use-console-api";

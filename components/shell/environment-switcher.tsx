@@ -1,6 +1,6 @@
 "use client";
 
-import type { EnvironmentName, SessionInfo } from "@/lib/api/contracts";
+import type { EnvironmentName, SessionInfo } from "@/lib/shared/contracts";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSwitchEnvironment } from "@/lib/client/use-console-api";
 import { useAllows } from "@/components/team/use-me";

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { SessionInfo } from "@/lib/api/contracts";
+import type { SessionInfo } from "@/lib/shared/contracts";
 import { formatDuration, tokenClock, useNow } from "@/lib/client/use-now";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";

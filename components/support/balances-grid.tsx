@@ -1,4 +1,4 @@
-import { PURSES, purseLabel, type Purse } from "@/lib/api/purses";
+import { PURSES, purseLabel, type Purse } from "@/lib/shared/purses";
 
 /** The eight purses, large and in the specification's order, for reading aloud on a call. */
 export function BalancesGrid({ balances }: { balances: Record<Purse, string> }) {

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { inputClasses } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
-import { supportKeys, useStartBatch } from "@/lib/support/client";
+import { supportKeys, useStartBatch } from "@/lib/client/use-support-api";
 import { REASON_KEY } from "./lookup-panel";
 import { useSessionValue } from "./session-value";
 

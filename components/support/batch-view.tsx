@@ -9,9 +9,9 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TableHead } from "@/components/ui/table-head";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import { PURSES, purseLabel } from "@/lib/api/purses";
-import type { SupportBatchProgress } from "@/lib/support/contracts";
-import { supportKeys, useBatchProgress, useBatchResults, useCancelBatch } from "@/lib/support/client";
+import { PURSES, purseLabel } from "@/lib/shared/purses";
+import type { SupportBatchProgress } from "@/lib/shared/support-contract";
+import { supportKeys, useBatchProgress, useBatchResults, useCancelBatch } from "@/lib/client/use-support-api";
 import { dotsLast4 } from "./lookup-messages";
 
 const RESULT_COLUMNS = [

@@ -1,5 +1,5 @@
 import type { AlertTone } from "@/components/ui/alert";
-import type { LookupOutcome } from "@/lib/support/contracts";
+import type { LookupOutcome } from "@/lib/shared/support-contract";
 
 /** The agent-facing title and tone of each lookup outcome; the server's message gives the detail. */
 export const OUTCOME_TITLES: Record<LookupOutcome, { title: string; tone: AlertTone }> = {

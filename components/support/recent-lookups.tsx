@@ -1,5 +1,5 @@
 import { cx } from "@/components/ui/class-names";
-import type { LookupOutcome } from "@/lib/support/contracts";
+import type { LookupOutcome } from "@/lib/shared/support-contract";
 import { dotsLast4, OUTCOME_TITLES } from "./lookup-messages";
 
 /** What the page remembers of a lookup for this browser session: masked, never the number. */

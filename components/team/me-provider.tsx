@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SWRConfig } from "swr";
-import type { MeResponse } from "@/lib/auth/me";
+import type { MeResponse } from "@/lib/server/auth/me";
 import { apiKeys } from "@/lib/client/api-keys";
 
 /**

@@ -1,4 +1,4 @@
-import type { MeUser } from "@/lib/auth/me";
+import type { MeUser } from "@/lib/server/auth/me";
 import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignOutButton } from "./sign-out-button";
 

@@ -1,9 +1,9 @@
 import "server-only";
-import { LOCAL_USER } from "@/lib/auth";
-import { meResponse, type AuthMode, type MeResponse } from "@/lib/auth/me";
-import { getPageIdentity } from "@/lib/auth/page-identity";
-import { getConfig } from "@/lib/config";
-import { logger } from "@/lib/logger";
+import { LOCAL_USER } from "@/lib/server/auth";
+import { meResponse, type AuthMode, type MeResponse } from "@/lib/server/auth/me";
+import { getPageIdentity } from "@/lib/server/auth/page-identity";
+import { getConfig } from "@/lib/server/config";
+import { logger } from "@/lib/server/logger";
 
 /** What the shell renders for this visitor. */
 export type PageGate =

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import type { MeAllows } from "@/lib/auth/me";
+import type { MeAllows } from "@/lib/server/auth/me";
 import { Alert } from "@/components/ui/alert";
 import { useAllows, useMe } from "./use-me";
 

@@ -1,15 +1,15 @@
 "use client";
 
 import useSWR from "swr";
-import type { EnvironmentName } from "@/lib/api/contracts";
-import type { MeAllows, MeResponse } from "@/lib/auth/me";
-import type { EnvironmentAction, GlobalAction } from "@/lib/auth/roles";
+import type { EnvironmentName } from "@/lib/shared/contracts";
+import type { MeAllows, MeResponse } from "@/lib/server/auth/me";
+import type { EnvironmentAction, GlobalAction } from "@/lib/server/auth/roles";
 import { apiKeys } from "@/lib/client/api-keys";
 import { getJson } from "@/lib/client/fetcher";
 
 /**
  * GET /api/me through SWR. The shell pre-renders it (MeProvider), so the first paint already knows the user.
- * The answer is the console's own, typed by lib/auth/me.ts: it is trusted without a zod parse in the browser,
+ * The answer is the console's own, typed by lib/server/auth/me.ts: it is trusted without a zod parse in the browser,
  * which keeps zod out of every page's first load.
  */
 export function useMe() {

@@ -1,5 +1,5 @@
-import type { TokenEventType } from "@/lib/api/contracts";
-import { operationLabel } from "@/lib/api/operations";
+import type { TokenEventType } from "@/lib/shared/contracts";
+import { operationLabel } from "@/lib/shared/operations";
 import type { RecordedTokenEvent } from "@/lib/client/use-history";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 

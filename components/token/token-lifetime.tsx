@@ -1,6 +1,6 @@
 "use client";
 
-import type { TokenMetadata } from "@/lib/api/contracts";
+import type { TokenMetadata } from "@/lib/shared/contracts";
 import { formatDuration, tokenClock, useNow } from "@/lib/client/use-now";
 import { cx } from "@/components/ui/class-names";
 

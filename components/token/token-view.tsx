@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { FormEvent } from "react";
-import type { TokenMetadata } from "@/lib/api/contracts";
+import type { TokenMetadata } from "@/lib/shared/contracts";
 import { latestRun, tokenEventsOf, useHistoryRuns } from "@/lib/client/use-history";
 import { useRequestToken, useSession } from "@/lib/client/use-console-api";
 import { ApiErrorAlert, CONSOLE_UNANSWERED_TITLE } from "@/components/exchange/api-error-alert";

@@ -1,9 +1,9 @@
 /**
  * What `<ApiErrorAlert>` shows for a console API error, decided by its code and its typed details
- * (lib/api/error-details.ts): a title, and which body. Pure, so the mapping is tested without a browser.
+ * (lib/shared/error-details.ts): a title, and which body. Pure, so the mapping is tested without a browser.
  */
-import type { EnvironmentName, ExchangeRecord } from "@/lib/api/contracts";
-import { errorDetails } from "@/lib/api/error-details";
+import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
+import { errorDetails } from "@/lib/shared/error-details";
 import { isNoAnswerStatus, requestIdOfError } from "./outcome-unknown";
 
 /** The part of an error the alert reads: ApiClientError has it, and so does a plain copy of one. */

@@ -2,7 +2,7 @@
  * Every URL of the console's HTTP interface (DESIGN.md §4) the browser calls, built in one place.
  * SWR keys are these URLs, so a mutation elsewhere can revalidate a view by the same key.
  */
-import type { InquiryOperation } from "@/lib/api/operations";
+import type { InquiryOperation } from "@/lib/shared/operations";
 
 export const apiKeys = {
   session: "/api/session",

@@ -1,10 +1,10 @@
 /**
- * Card-number masking for what the browser stores and exports: the server's own rule (lib/masking.ts,
+ * Card-number masking for what the browser stores and exports: the server's own rule (lib/shared/masking.ts,
  * isomorphic), first 6 + last 4, plus the small helpers the client needs.
  */
-export { maskCardNumber, maskCardNumbersInText } from "@/lib/masking";
-/** The API's card-number rule (lib/api/card-number.ts), by the name the pages use. */
-export { isCardNumber as isFullCardNumber } from "@/lib/api/card-number";
+export { maskCardNumber, maskCardNumbersInText } from "@/lib/shared/masking";
+/** The API's card-number rule (lib/shared/card-number.ts), by the name the pages use. */
+export { isCardNumber as isFullCardNumber } from "@/lib/shared/card-number";
 
 /** "6006491000000001" or "600649******0001" → "0001". */
 export function cardLast4(cardNumber: string): string {

@@ -2,7 +2,7 @@
  * A run compared with an earlier one: which cases changed verdict (e.g. sandbox then production), which
  * ran in only one of them. Isomorphic: the runs page computes it from two runs' verdicts.
  */
-import type { Verdict } from "@/lib/certification/types";
+import type { Verdict } from "@/lib/shared/certification-contract";
 
 export interface VerdictChange {
   id: string;

@@ -11,8 +11,8 @@
  *   caller passes it and it matches the recorded mask, else `CARD_NUMBER` from the environment.
  * - With `token`, the code first requests a token with the session's client_id and `CLIENT_SECRET`.
  */
-import { isCardNumber } from "@/lib/api/card-number";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import { isCardNumber } from "@/lib/shared/card-number";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 export interface TokenRequestTarget {
   /** `{auth_url}/reporting/v1/auth/token` of the environment. */

@@ -5,8 +5,8 @@
  */
 
 /** The purses of a Balance Inquiry response and their labels (spec §2.5). */
-export { PURSES as SPEC_PURSES, purseLabel } from "@/lib/api/purses";
-import { formatCents } from "@/lib/api/money";
+export { PURSES as SPEC_PURSES, purseLabel } from "@/lib/shared/purses";
+import { formatCents } from "@/lib/shared/money";
 
 /** Exactly what the spec promises: an optional minus, digits, a point and two fraction digits. */
 const SPEC_AMOUNT = /^-?\d+\.\d{2}$/;

@@ -1,10 +1,10 @@
-import type { EnvironmentName } from "@/lib/api/contracts";
-import { OPERATIONS } from "@/lib/api/operations";
+import type { EnvironmentName } from "@/lib/shared/contracts";
+import { OPERATIONS } from "@/lib/shared/operations";
 
 /**
- * The contract's names as plain constants for the browser. Importing values from lib/api/contracts would
+ * The contract's names as plain constants for the browser. Importing values from lib/shared/contracts would
  * pull zod (about 30 KB gzip) into a page's first load; the environments are checked against the contract's
- * type, the operations come from the zod-free registry (lib/api/operations.ts).
+ * type, the operations come from the zod-free registry (lib/shared/operations.ts).
  */
 export const ENVIRONMENT_NAMES = [
   "embedded",

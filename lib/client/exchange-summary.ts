@@ -2,10 +2,10 @@
  * A one-glance reading of an exchange record: what the result view's badge and a history row show.
  * Reads bodies defensively: an upstream may answer anything.
  */
-import type { ExchangeRecord } from "@/lib/api/contracts";
-import { exchangeSummary } from "@/lib/api/exchange-summary";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { exchangeSummary } from "@/lib/shared/exchange-summary";
 
-export { responseData } from "@/lib/api/exchange-summary";
+export { responseData } from "@/lib/shared/exchange-summary";
 
 export type ExchangeOutcome = "approved" | "declined" | "success" | "failure";
 

@@ -2,7 +2,7 @@
  * fetch wrappers for SWR: JSON in, JSON out, and one error type built from the console's one error shape
  * (`{"error": {"code", "message", "details"?}}`, DESIGN.md §4).
  */
-import type { ErrorBody } from "@/lib/api/contracts";
+import type { ErrorBody } from "@/lib/shared/contracts";
 
 export class ApiClientError extends Error {
   override readonly name = "ApiClientError";

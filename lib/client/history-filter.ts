@@ -2,9 +2,9 @@
  * Filtering and labelling of history runs (lib/client/history-store.ts): what the history table and the
  * compare page's run pickers show. Pure functions, so the rules are unit-tested.
  */
-import type { EnvironmentName, OperationName } from "@/lib/api/contracts";
+import type { EnvironmentName, OperationName } from "@/lib/shared/contracts";
 import { ENVIRONMENT_NAMES, OPERATION_NAMES } from "./environments";
-import { operationLabel } from "@/lib/api/operations";
+import { operationLabel } from "@/lib/shared/operations";
 import type { HistoryRun } from "./history-store";
 
 /** A status filter: a class ("2xx") or one exact status ("409"). */

@@ -3,7 +3,7 @@
  * so that zod stays out of the pages' first-load JavaScript.
  */
 import { z } from "zod";
-import { ENVIRONMENTS, OPERATIONS } from "@/lib/api/contracts";
+import { ENVIRONMENTS, OPERATIONS } from "@/lib/shared/contracts";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
 import type { HistoryRun } from "./history-store";
 

@@ -4,7 +4,7 @@
  * (card numbers masked, secrets redacted) plus what the UI needs. It never holds a full card number or
  * an access token: `addRun` and `importRuns` clean every record again before writing it.
  */
-import type { ExchangeRecord, TokenMetadata } from "@/lib/api/contracts";
+import type { ExchangeRecord, TokenMetadata } from "@/lib/shared/contracts";
 import { cardLast4, maskCardNumbersInText } from "./card-mask";
 import { sanitizeExchange } from "./sanitize-exchange";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";

@@ -4,8 +4,8 @@
  * keeps it as a record with status 0 ("no answer") and the Request Id sent, so that it can be looked up or
  * retried with the same id later, instead of vanishing.
  */
-import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/api/contracts";
-import type { ErrorDetailsByCode, ErrorWithDetails, NoAnswerCode } from "@/lib/api/error-details";
+import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
+import type { ErrorDetailsByCode, ErrorWithDetails, NoAnswerCode } from "@/lib/shared/error-details";
 import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 

@@ -7,9 +7,9 @@
  * - `fields`: a flat field-by-field diff of the request and response, where volatile fields (identifiers,
  *   timestamps, durations, dates in headers) are hidden unless asked for, since they differ on every run.
  */
-import type { ExchangeRecord } from "@/lib/api/contracts";
-import { exchangeSummary, responseData } from "@/lib/api/exchange-summary";
-import { operationLabel } from "@/lib/api/operations";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { exchangeSummary, responseData } from "@/lib/shared/exchange-summary";
+import { operationLabel } from "@/lib/shared/operations";
 import { SPEC_PURSES, parseAmountCents, purseLabel } from "./compare-money";
 import { responseError } from "./response-error";
 

@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 type JsonObject = Record<string, unknown>;
 

@@ -2,12 +2,12 @@
  * Defensive clean-up of an exchange record before the browser keeps or exports it. The server already
  * masks card numbers and redacts secrets; this makes the browser's store safe even for a record that
  * was imported from a file or produced by an older server. Same rule and marker as the server
- * (lib/redaction), by key and form: the browser never knows the exact secrets.
+ * (lib/shared/redaction), by key and form: the browser never knows the exact secrets.
  */
-import type { ExchangeBodySummary, ExchangeRecord } from "@/lib/api/contracts";
-import { defaultRedactor } from "@/lib/redaction";
+import type { ExchangeBodySummary, ExchangeRecord } from "@/lib/shared/contracts";
+import { defaultRedactor } from "@/lib/shared/redaction";
 
-export { REDACTED } from "@/lib/redaction";
+export { REDACTED } from "@/lib/shared/redaction";
 
 export function sanitizeHeaders(headers: Record<string, string>): Record<string, string> {
   return defaultRedactor.headers(headers);

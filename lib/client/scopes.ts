@@ -3,9 +3,9 @@
  * endpoint needs which; the operation registry holds the sandbox's documented rule (DESIGN.md §5).
  * Reporting operations are outside the specification's excerpt.
  */
-import { operationsNeeding } from "@/lib/api/operations";
+import { operationsNeeding } from "@/lib/shared/operations";
 
-export { TRANSACTIONS_SCOPE as BALANCE_SCOPE } from "@/lib/api/operations";
+export { TRANSACTIONS_SCOPE as BALANCE_SCOPE } from "@/lib/shared/operations";
 
 export interface ScopeInfo {
   operations: string[];

@@ -3,8 +3,8 @@
  * one Balance Inquiry for the same card actually returned, each cell judged against the promise, plus the
  * check that the Gift Balance Inquiry's `balance` equals the Balance Inquiry's `balances.gift`.
  */
-import type { ExchangeRecord } from "@/lib/api/contracts";
-import { summaryTransactionId } from "@/lib/api/exchange-summary";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { summaryTransactionId } from "@/lib/shared/exchange-summary";
 import { SPEC_PURSES, formatCents, isSpecAmount, parseAmountCents } from "./compare-money";
 import { recordCard, responseData, responseError } from "./record-diff";
 

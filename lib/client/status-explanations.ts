@@ -2,7 +2,7 @@
  * What an upstream status means and what to do next. 400, 401 and 403 quote the specification's
  * section 7; the others explain the embedded sandbox's documented choices (DESIGN.md §5) and HTTP.
  */
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { headerValue } from "./http-status";
 
 export interface StatusExplanation {

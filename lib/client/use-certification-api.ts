@@ -13,8 +13,8 @@ import type {
   StartRunInput,
   StartRunResponse,
   VerifyResponse,
-} from "@/lib/certification/api";
-import type { RunStatus } from "@/lib/certification/types";
+} from "@/lib/server/certification/api";
+import type { RunStatus } from "@/lib/shared/certification-contract";
 
 /** How often a run under way is read again. */
 const POLL_MS = 1000;

@@ -12,9 +12,9 @@ import type {
   GiftBalanceInquiryInput,
   SessionInfo,
   TokenResult,
-} from "@/lib/api/contracts";
+} from "@/lib/shared/contracts";
 import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
-import { operationLabel } from "@/lib/api/operations";
+import { operationLabel } from "@/lib/shared/operations";
 import { getJson, sendJson, type ApiClientError } from "./fetcher";
 import { historyStore, recordedCardFields } from "./history-store";
 import { reportHistorySaveFailure } from "./history-save-status";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import useSWR from "swr";
-import type { OperationName, TokenEvent } from "@/lib/api/contracts";
+import type { OperationName, TokenEvent } from "@/lib/shared/contracts";
 import { apiKeys } from "./api-keys";
 import { historyStore, type HistoryRun } from "./history-store";
 

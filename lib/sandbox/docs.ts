@@ -2,7 +2,7 @@
  * What the sandbox's page (app/sandbox) and the README tell users: the choices made where the specification is
  * silent, and the worked curl example. Kept next to the implementation so that both change together.
  */
-import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "../api/operations";
+import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
 
 /** The path templates of the operation registry, as the sandbox page shows them. */

@@ -1,10 +1,10 @@
 /**
  * The console's own sandbox instance, mounted at /sandbox: one per process (every bundle shares it),
- * configured from the sandbox variables that lib/config validates. The sandbox itself reads no environment.
+ * configured from the sandbox variables that lib/server/config validates. The sandbox itself reads no environment.
  */
 import "server-only";
-import { sandboxSettings } from "@/lib/config/sandbox";
-import { processSingleton } from "@/lib/process-singleton";
+import { sandboxSettings } from "@/lib/server/config/sandbox";
+import { processSingleton } from "@/lib/server/process-singleton";
 import { createSandbox, type Sandbox } from "./index";
 
 export const EMBEDDED_BASE_PATH = "/sandbox";

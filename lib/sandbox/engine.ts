@@ -1,5 +1,5 @@
 /** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
-import { OPERATION_SPECS, matchOperationPath, type OperationName } from "../api/operations";
+import { OPERATION_SPECS, matchOperationPath, type OperationName } from "@/lib/shared/operations";
 import type { SandboxOptions, SandboxStats } from "./index";
 import { DEFAULT_DEMO_SECRET, findDemoClient, findTestCard, type TestCard } from "./fixtures";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";

@@ -3,8 +3,8 @@
  * The one source for the sandbox itself, its documentation page and its tests. Holds no secret:
  * the demo clients' secret is configuration (`SANDBOX_DEMO_SECRET`, default "demo-secret").
  */
-import { TRANSACTIONS_SCOPE } from "../api/operations";
-import { PURSES, type Purse } from "../api/purses";
+import { TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
+import { PURSES, type Purse } from "@/lib/shared/purses";
 
 export const DEFAULT_DEMO_SECRET = "demo-secret";
 

@@ -1,4 +1,4 @@
-import { formatCents } from "../api/money";
+import { formatCents } from "@/lib/shared/money";
 import { PURSES, type Purse, type PurseCents } from "./fixtures";
 
 export { formatCents };

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { sandboxSettings, type SandboxSettings } from "../config/sandbox";
+import { sandboxSettings, type SandboxSettings } from "@/lib/server/config/sandbox";
 import { DEFAULT_DEMO_SECRET, DEMO_CLIENTS } from "./fixtures";
 import { createSandbox, type Sandbox } from "./index";
 

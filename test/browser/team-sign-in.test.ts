@@ -44,7 +44,7 @@ beforeAll(async () => {
     OIDC_CLIENT_ID: provider.clientId,
     OIDC_CLIENT_SECRET: provider.clientSecret,
     ROLE_GROUPS,
-    // Production is a standalone sandbox on loopback: lib/config accepts loopback http for it.
+    // Production is a standalone sandbox on loopback: lib/server/config accepts loopback http for it.
     CARD_API_AUTH_URL: sandbox.url,
     CARD_API_PRODUCTION_URL: sandbox.url,
     CARD_API_CLIENT_ID: "demo-client",

@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { CertificationView } from "@/components/certification/certification-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { describeCatalogue } from "@/lib/certification/catalogue";
+import { describeCatalogue } from "@/lib/server/certification/catalogue";
 
 export const metadata: Metadata = { title: "Certification" };
 

@@ -1,6 +1,6 @@
 // Any other /api path: 404 in the console's error shape (not Next's HTML page), never cached.
-import { ApiError } from "@/lib/errors";
-import { PUBLIC, apiRoute } from "@/lib/http/route";
+import { ApiError } from "@/lib/server/errors";
+import { PUBLIC, apiRoute } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

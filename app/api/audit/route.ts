@@ -1,7 +1,7 @@
 // GET /api/audit?user=&event=&card=&from=&to=&cursor=&limit= (admin): one page of the audit log, newest first.
 // The read is itself an audit row.
-import { auditQueryFromUrl, auditRowJson, describeFilters } from "@/lib/audit/http";
-import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { auditQueryFromUrl, auditRowJson, describeFilters } from "@/lib/server/audit/http";
+import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /api/health: liveness, and the empty route of `npm run bench`.
-import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-// GET /api/openapi.json: the OpenAPI 3.1 document of the console's interface (lib/openapi).
-import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
-import { consoleOpenApiDocument } from "@/lib/openapi/console-document";
+// GET /api/openapi.json: the OpenAPI 3.1 document of the console's interface (lib/server/openapi).
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { consoleOpenApiDocument } from "@/lib/server/openapi/console-document";
 
 export const dynamic = "force-dynamic";
 

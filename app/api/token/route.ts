@@ -1,8 +1,8 @@
 // POST /api/token: request a token now; token metadata (never the token) and the exchange record.
 import { z } from "zod";
-import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/card-api/operations";
-import { readBodyText, parseJsonBody } from "@/lib/http/guards";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/server/card-api/operations";
+import { readBodyText, parseJsonBody } from "@/lib/server/http/guards";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

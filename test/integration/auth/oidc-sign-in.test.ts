@@ -11,8 +11,8 @@ import {
   completeSignIn,
   signOutUrl,
   type PendingSignIn,
-} from "@/lib/auth/oidc";
-import type { OidcAuthSettings } from "@/lib/auth/settings";
+} from "@/lib/server/auth/oidc";
+import type { OidcAuthSettings } from "@/lib/server/auth/settings";
 import {
   TEST_ACCOUNTS,
   TEST_ROLE_GROUPS,

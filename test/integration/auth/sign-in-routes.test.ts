@@ -7,9 +7,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { meResponse, type SignedInUser } from "@/lib/auth/me";
-import type { OidcAuthSettings } from "@/lib/auth/settings";
-import { finishSignIn, startSignIn, type SignInFlowOptions } from "@/lib/auth/sign-in-flow";
+import { meResponse, type SignedInUser } from "@/lib/server/auth/me";
+import type { OidcAuthSettings } from "@/lib/server/auth/settings";
+import { finishSignIn, startSignIn, type SignInFlowOptions } from "@/lib/server/auth/sign-in-flow";
 import { launchBrowser } from "@/test/support/browser";
 import {
   TEST_ACCOUNTS,

@@ -5,15 +5,15 @@
  * never written again, and the signed bundle is kept once: a second build does not replace it.
  */
 import { describe, expect, test } from "vitest";
-import { createCardApiClient } from "@/lib/card-api/client";
-import { inProcessTransport } from "@/lib/card-api/transport";
-import { createDatabaseRunStore } from "@/lib/certification/db-run-store";
-import { buildEvidenceBundle } from "@/lib/certification/evidence/bundle";
-import { verifyEvidence } from "@/lib/certification/evidence/verify";
-import { runCertification } from "@/lib/certification/runner";
-import { loadEvidenceSigningKey } from "@/lib/certification/signing-key";
-import type { RunState } from "@/lib/certification/types";
-import { generateEd25519Pem } from "@/lib/keys/generated-key";
+import { createCardApiClient } from "@/lib/server/card-api/client";
+import { inProcessTransport } from "@/lib/server/card-api/transport";
+import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
+import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle";
+import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
+import { runCertification } from "@/lib/server/certification/runner";
+import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
+import type { RunState } from "@/lib/shared/certification-contract";
+import { generateEd25519Pem } from "@/lib/server/keys/generated-key";
 import { createSandbox } from "@/lib/sandbox";
 import { PROFILE } from "../../unit/certification/harness";
 import { BACKENDS, useBackend } from "../storage/backends";

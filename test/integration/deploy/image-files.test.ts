@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { loadConfig } from "@/lib/config";
-import { parseCidrList } from "@/lib/http/ip-address";
+import { loadConfig } from "@/lib/server/config";
+import { parseCidrList } from "@/lib/server/http/ip-address";
 
 const root = path.resolve(__dirname, "../../..");
 const distDir = process.env.NEXT_DIST_DIR || ".next";

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/api/contracts";
+import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { freePort } from "../../support/console-server";
 import { OpenApiValidator } from "../../support/openapi-validator";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";

@@ -12,13 +12,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/api/contracts";
-import type { RunView } from "@/lib/certification/api";
+import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
+import type { RunView } from "@/lib/server/certification/api";
 import type {
   SupportBatchProgress,
   SupportBatchResultRow,
   SupportBatchResults,
-} from "@/lib/support/contracts";
+} from "@/lib/shared/support-contract";
 import { startDeployment, type Deployment } from "../../support/instances";
 import { ConsoleClient } from "../server/http-client";
 
@@ -312,7 +312,7 @@ describe("what two instances share through the database", () => {
     // The survivor wrote the audit rows of the cards it took over.
     expect(deployment.consoles[1]!.logs()).toContain(id);
 
-    // The run's heartbeat stops with its instance; once stale (60 s, lib/certification) the survivor says so.
+    // The run's heartbeat stops with its instance; once stale (60 s, lib/server/certification) the survivor says so.
     const interrupted = await vi.waitFor(
       async () => {
         const read = await survivor.json<RunView>("GET", `/api/certification/runs/${run.body.id}`);

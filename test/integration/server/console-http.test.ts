@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/api/contracts";
+import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { freePort, startConsole, type ConsoleServer } from "../../support/console-server";
 import { CONSOLE_TEST_SESSION_SECRET, ConsoleClient } from "./http-client";
 

@@ -4,8 +4,8 @@
  * It migrates first (as a starting console does), so two writers also race on the migrations, prints "ready",
  * and appends once it reads a line on stdin.
  */
-import { closeDatabases, getDatabase } from "@/lib/db";
-import { createAuditLog } from "@/lib/audit";
+import { closeDatabases, getDatabase } from "@/lib/server/db";
+import { createAuditLog } from "@/lib/server/audit";
 
 const [databaseUrl, writer, count] = process.argv.slice(2);
 if (!databaseUrl || !writer || !count)

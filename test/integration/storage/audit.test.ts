@@ -6,10 +6,10 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { eq, gt, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { createAuditLog, type AuditLog, type AuditRow } from "@/lib/audit";
-import { cardHmac } from "@/lib/audit/entry";
-import { auditChainHead, auditLog } from "@/lib/db/schema";
-import { captureLogs } from "@/lib/logger";
+import { createAuditLog, type AuditLog, type AuditRow } from "@/lib/server/audit";
+import { cardHmac } from "@/lib/server/audit/entry";
+import { auditChainHead, auditLog } from "@/lib/server/db/schema";
+import { captureLogs } from "@/lib/server/logger";
 import { asDatabaseOwner, BACKENDS, useBackend, type Backend } from "./backends";
 
 const HMAC_KEY = "audit-test-hmac-key";

@@ -4,14 +4,14 @@
  * it and none is sent twice. A test clock stands for the minutes; PGlite and PostgreSQL.
  */
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createAuditLog } from "@/lib/audit";
-import { runDetachedBalanceInquiry } from "@/lib/card-api/operations";
-import { setConfigForTests } from "@/lib/config";
-import { createRateLimiter, spendUpstreamCall } from "@/lib/rate-limit";
-import { createBatchRunner, type DetachedInquiry } from "@/lib/support/batch-runner";
-import { readBatch, startBatch, type SupportBatchDeps } from "@/lib/support/batches";
-import { createCardVault } from "@/lib/support/card-vault";
-import { ApiError } from "@/lib/errors";
+import { createAuditLog } from "@/lib/server/audit";
+import { runDetachedBalanceInquiry } from "@/lib/server/card-api/operations";
+import { setConfigForTests } from "@/lib/server/config";
+import { createRateLimiter, spendUpstreamCall } from "@/lib/server/rate-limit";
+import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
+import { readBatch, startBatch, type SupportBatchDeps } from "@/lib/server/support/batches";
+import { createCardVault } from "@/lib/server/support/card-vault";
+import { ApiError } from "@/lib/server/errors";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const HMAC_KEY = "support-batch-test-hmac-key-0123456789";

@@ -6,21 +6,21 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { createAuditLog, type AuditLog } from "@/lib/audit";
-import { runDetachedBalanceInquiry } from "@/lib/card-api/operations";
-import { setConfigForTests } from "@/lib/config";
-import type { Database } from "@/lib/db";
-import { auditLog as auditTable, supportBatchCards } from "@/lib/db/schema";
-import { createBatchRunner, type BatchRunner, type DetachedInquiry } from "@/lib/support/batch-runner";
-import { claimRunner, findBatch } from "@/lib/support/batch-store";
+import { createAuditLog, type AuditLog } from "@/lib/server/audit";
+import { runDetachedBalanceInquiry } from "@/lib/server/card-api/operations";
+import { setConfigForTests } from "@/lib/server/config";
+import type { Database } from "@/lib/server/db";
+import { auditLog as auditTable, supportBatchCards } from "@/lib/server/db/schema";
+import { createBatchRunner, type BatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
+import { claimRunner, findBatch } from "@/lib/server/support/batch-store";
 import {
   cancelOwnedBatch,
   readBatch,
   resultsCsv,
   startBatch,
   type SupportBatchDeps,
-} from "@/lib/support/batches";
-import { createCardVault } from "@/lib/support/card-vault";
+} from "@/lib/server/support/batches";
+import { createCardVault } from "@/lib/server/support/card-vault";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const HMAC_KEY = "support-batch-test-hmac-key-0123456789";

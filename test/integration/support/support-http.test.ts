@@ -6,7 +6,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { SupportBatchProgress, SupportLookupResult } from "@/lib/support/contracts";
+import type { SupportBatchProgress, SupportLookupResult } from "@/lib/shared/support-contract";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { ConsoleClient } from "../server/http-client";
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import type { SupportBatchProgress, SupportLookupResult } from "@/lib/support/contracts";
-import { SUPPORT_AUDIT_EVENTS } from "@/lib/support/audit-rows";
+import type { SupportBatchProgress, SupportLookupResult } from "@/lib/shared/support-contract";
+import { SUPPORT_AUDIT_EVENTS } from "@/lib/server/support/audit-rows";
 import type { CookieJar } from "../auth/provider-driver";
 import {
   api,

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUDIT_EVENTS } from "@/lib/api/audit-events";
-import { SUPPORT_AUDIT_EVENTS } from "@/lib/support/audit-rows";
+import { AUDIT_EVENTS } from "@/lib/shared/audit-events";
+import { SUPPORT_AUDIT_EVENTS } from "@/lib/server/support/audit-rows";
 
 const root = path.resolve(__dirname, "../../..");
 
@@ -14,11 +14,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every `event: "name"` the server's routes and lib write (lib/audit is the log itself: it names none). */
+/** Every `event: "name"` the server's routes and lib write (lib/server/audit is the log itself: it names none). */
 function writtenEventLiterals(): Set<string> {
   const names = new Set<string>();
   const files = [...sourceFiles(path.join(root, "app")), ...sourceFiles(path.join(root, "lib"))].filter(
-    (file) => !file.startsWith(path.join(root, "lib/audit/")),
+    (file) => !file.startsWith(path.join(root, "lib/server/audit/")),
   );
   for (const file of files) {
     for (const match of readFileSync(file, "utf8").matchAll(/\bevent: "([a-z_.]+)"/g)) names.add(match[1]!);

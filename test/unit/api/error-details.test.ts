@@ -1,13 +1,13 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import {
   errorDetails,
   type EnvironmentChangedDetails,
   type ErrorDetailsOf,
   type RateLimitedDetails,
-} from "@/lib/api/error-details";
-import { INQUIRY_OPERATIONS, OPERATIONS, OPERATION_SPECS } from "@/lib/api/operations";
-import { ApiError } from "@/lib/errors";
+} from "@/lib/shared/error-details";
+import { INQUIRY_OPERATIONS, OPERATIONS, OPERATION_SPECS } from "@/lib/shared/operations";
+import { ApiError } from "@/lib/server/errors";
 import { describeApiError } from "@/lib/client/api-error-view";
 import { ApiClientError, toApiClientError } from "@/lib/client/fetcher";
 import { requestIdOfError } from "@/lib/client/outcome-unknown";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { exchangeSummary, summaryTransactionId } from "@/lib/api/exchange-summary";
-import { checkBody } from "@/lib/card-api/client";
-import { buildExchangeRecord } from "@/lib/card-api/exchange-record";
-import { giftBalanceResponseSchema } from "@/lib/card-api/schemas";
+import { exchangeSummary, summaryTransactionId } from "@/lib/shared/exchange-summary";
+import { checkBody } from "@/lib/server/card-api/client";
+import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
+import { giftBalanceResponseSchema } from "@/lib/server/card-api/schemas";
 import { FULL_CARD, MASKED_CARD, giftExchange } from "../client/fixtures";
 
 const TRANSACTION_ID = "3f1c2b9e-8a4d-4c1f-9b7e-2d5a6c8e1f00";

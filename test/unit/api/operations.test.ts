@@ -6,8 +6,8 @@ import {
   matchOperationPath,
   operationLabel,
   operationPath,
-} from "@/lib/api/operations";
-import { createCardApiClient } from "@/lib/card-api/client";
+} from "@/lib/shared/operations";
+import { createCardApiClient } from "@/lib/server/card-api/client";
 import { SANDBOX_PATHS } from "@/lib/sandbox/docs";
 
 describe("operation registry", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ENVIRONMENTS, type EnvironmentName } from "@/lib/api/contracts";
-import { assertAllowed, requireUser } from "@/lib/auth/enforce";
-import { describeAllows, meResponse, meResponseSchema } from "@/lib/auth/me";
+import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
+import { assertAllowed, requireUser } from "@/lib/server/auth/enforce";
+import { describeAllows, meResponse, meResponseSchema } from "@/lib/server/auth/me";
 import {
   ENVIRONMENT_ACTIONS,
   GLOBAL_ACTIONS,
@@ -15,8 +15,8 @@ import {
   rolesFromGroups,
   type EnvironmentAction,
   type Role,
-} from "@/lib/auth/roles";
-import { ApiError } from "@/lib/errors";
+} from "@/lib/server/auth/roles";
+import { ApiError } from "@/lib/server/errors";
 
 /** DESIGN.md §6 written out cell by cell, independently of the module's own table. Y = allowed. */
 const EXPECTED: Record<Role, Record<EnvironmentName, Record<EnvironmentAction, boolean>>> = (() => {

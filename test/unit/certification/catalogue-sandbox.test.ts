@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUE } from "@/lib/certification/catalogue";
+import { CATALOGUE } from "@/lib/server/certification/catalogue";
 import { certify, verdicts } from "./harness";
 
 describe("the catalogue against the embedded sandbox", () => {

@@ -5,11 +5,11 @@ import path from "node:path";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { exportJWK, CompactSign } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CATALOGUE_SPEC_SHA256, consoleInfo, specificationInfo } from "@/lib/certification/build-info";
-import { buildEvidenceBundle } from "@/lib/certification/evidence/bundle";
-import { verifyEvidence } from "@/lib/certification/evidence/verify";
-import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/certification/signing-key";
-import type { RunState } from "@/lib/certification/types";
+import { CATALOGUE_SPEC_SHA256, consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
+import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle";
+import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
+import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/certification/signing-key";
+import type { RunState } from "@/lib/shared/certification-contract";
 import { certify } from "./harness";
 
 let run: RunState;

@@ -3,13 +3,13 @@
  * console's own card API client. The sandbox and the run share one clock, so waiting for a token to
  * expire is a step of the clock, not of time.
  */
-import { createCardApiClient } from "@/lib/card-api/client";
-import { inProcessTransport } from "@/lib/card-api/transport";
-import type { CertificationEnvironment } from "@/lib/certification/context";
-import type { CertificationProfile } from "@/lib/certification/profile";
-import { InMemoryRunStore } from "@/lib/certification/run-store";
-import { runCertification } from "@/lib/certification/runner";
-import type { RunEvent } from "@/lib/certification/types";
+import { createCardApiClient } from "@/lib/server/card-api/client";
+import { inProcessTransport } from "@/lib/server/card-api/transport";
+import type { CertificationEnvironment } from "@/lib/server/certification/context";
+import type { CertificationProfile } from "@/lib/server/certification/profile";
+import { InMemoryRunStore } from "@/lib/server/certification/run-store";
+import { runCertification } from "@/lib/server/certification/runner";
+import type { RunEvent } from "@/lib/shared/certification-contract";
 import { createSandbox } from "@/lib/sandbox";
 
 export const BASE = "http://sandbox.test";

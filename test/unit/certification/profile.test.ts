@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "@/lib/config";
-import { ProfileError, profileFileSchema, resolveProfile } from "@/lib/certification/profile";
+import { loadConfig } from "@/lib/server/config";
+import { ProfileError, profileFileSchema, resolveProfile } from "@/lib/server/certification/profile";
 
 const env = {
   CARD_API_AUTH_URL: "https://auth.example.test",

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { InMemoryRunStore } from "@/lib/certification/run-store";
-import { startCertification } from "@/lib/certification/runner";
+import { InMemoryRunStore } from "@/lib/server/certification/run-store";
+import { startCertification } from "@/lib/server/certification/runner";
 import { PROFILE } from "./harness";
-import { createCardApiClient } from "@/lib/card-api/client";
-import { inProcessTransport } from "@/lib/card-api/transport";
+import { createCardApiClient } from "@/lib/server/card-api/client";
+import { inProcessTransport } from "@/lib/server/card-api/transport";
 import { createSandbox } from "@/lib/sandbox";
 
 describe("a run as a route will start and follow it", () => {

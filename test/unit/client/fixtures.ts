@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 export const FULL_CARD = "6006491000000001";
 export const MASKED_CARD = "600649******0001";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import {
   lastFourDigits,
   EMPTY_FILTERS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { buildSpecComparison, compareGiftBalances, requestIdLookupOf } from "@/lib/client/spec-comparison";
 
 const CARD = "600649******0001";

@@ -6,9 +6,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { consoleOpenApiDocument } from "@/lib/openapi/console-document";
-import { sandboxOpenApiDocument } from "@/lib/openapi/sandbox-document";
-import { OPERATION_SPECS } from "@/lib/api/operations";
+import { consoleOpenApiDocument } from "@/lib/server/openapi/console-document";
+import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
+import { OPERATION_SPECS } from "@/lib/shared/operations";
 import { OpenApiValidator } from "../../support/openapi-validator";
 
 const root = path.resolve(__dirname, "../../..");

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { getTableColumns } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { AUDIT_COLUMNS, CSV_COLUMNS, INSERT_COLUMNS } from "@/lib/audit/columns";
-import { csvLine } from "@/lib/audit/csv";
-import { GENERATED_KEY_FILE, loadEvidenceSigningKey } from "@/lib/certification/signing-key";
-import { auditLog } from "@/lib/db/schema";
-import { loadKey } from "@/lib/keys/generated-key";
-import { csvCell } from "@/lib/web/csv";
+import { AUDIT_COLUMNS, CSV_COLUMNS, INSERT_COLUMNS } from "@/lib/server/audit/columns";
+import { csvLine } from "@/lib/server/audit/csv";
+import { GENERATED_KEY_FILE, loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
+import { auditLog } from "@/lib/server/db/schema";
+import { loadKey } from "@/lib/server/keys/generated-key";
+import { csvCell } from "@/lib/server/http/csv";
 
 describe("one audit column list", () => {
   test("the INSERT names every audit_log column in table order, and the CSV export follows the same list", () => {
@@ -53,7 +53,7 @@ describe("one audit column list", () => {
 });
 
 describe("one generated-key store", () => {
-  test("the evidence signing key is generated and reused through lib/keys, which says where it came from", async () => {
+  test("the evidence signing key is generated and reused through lib/server/keys, which says where it came from", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "keys-"));
     try {
       const first = await loadEvidenceSigningKey({ env: { DATA_DIR: dataDir } });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { canonicalSerialisation, GENESIS_HASH, rowHash, type ChainedFields } from "@/lib/audit/chain";
-import { csvCell } from "@/lib/audit/csv";
-import { cardHmac, scrubText, toAuditEntry } from "@/lib/audit/entry";
+import { canonicalSerialisation, GENESIS_HASH, rowHash, type ChainedFields } from "@/lib/server/audit/chain";
+import { csvCell } from "@/lib/server/audit/csv";
+import { cardHmac, scrubText, toAuditEntry } from "@/lib/server/audit/entry";
 
 const base = (): ChainedFields => ({
   ...toAuditEntry(

@@ -1,9 +1,9 @@
-/** The certification variables go through lib/config: a bad CERTIFICATION_PROFILE stops the start. */
+/** The certification variables go through lib/server/config: a bad CERTIFICATION_PROFILE stops the start. */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "@/lib/config";
+import { ConfigError, loadConfig } from "@/lib/server/config";
 
 const folder = mkdtempSync(path.join(tmpdir(), "config-certification-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,7 +1,13 @@
 /** Configuration: defaults, environments, and a bad value refused with a message naming the variable. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, getConfig, loadConfig, rolesForGroups, validateConfigAtStartup } from "@/lib/config";
-import { captureLogs } from "@/lib/logger";
+import {
+  ConfigError,
+  getConfig,
+  loadConfig,
+  rolesForGroups,
+  validateConfigAtStartup,
+} from "@/lib/server/config";
+import { captureLogs } from "@/lib/server/logger";
 
 const SECRET = "a-session-secret-that-is-long-enough-123";
 

@@ -7,8 +7,8 @@ import { describe, expect, it, vi } from "vitest";
 
 async function freshCopies() {
   vi.resetModules();
-  const errors = await import("@/lib/errors");
-  const transport = await import("@/lib/card-api/transport");
+  const errors = await import("@/lib/server/errors");
+  const transport = await import("@/lib/server/card-api/transport");
   return { ApiError: errors.ApiError, UpstreamFailure: transport.UpstreamFailure };
 }
 

@@ -7,14 +7,14 @@ import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/server/config";
 import {
   clientAddress,
   PEER_ADDRESS_HEADER,
   peerAddress,
   setPeerHeaderStamped,
-} from "@/lib/http/peer-address";
-import { captureLogs } from "@/lib/logger";
+} from "@/lib/server/http/peer-address";
+import { captureLogs } from "@/lib/server/logger";
 import { proxy } from "@/proxy";
 import { call, configure, readJson } from "./support";
 

@@ -8,8 +8,8 @@ import * as balanceRoute from "@/app/api/inquiries/balance/route";
 import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
-import { ApiError } from "@/lib/errors";
-import { captureLogs } from "@/lib/logger";
+import { ApiError } from "@/lib/server/errors";
+import { captureLogs } from "@/lib/server/logger";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 

@@ -1,7 +1,7 @@
 /** Card number masking (isomorphic): first 6 + last 4, in text and deep in JSON, sparing identifiers. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maskCardNumber, maskCardNumbersDeep, maskCardNumbersInText } from "@/lib/masking";
+import { maskCardNumber, maskCardNumbersDeep, maskCardNumbersInText } from "@/lib/shared/masking";
 
 describe("maskCardNumber", () => {
   it("keeps the first 6 and last 4 digits of 12 to 19 digit numbers", () => {

@@ -11,7 +11,7 @@ import * as balanceRoute from "@/app/api/inquiries/balance/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
-import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/api/contracts";
+import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { call, configure, CookieJar, readJson } from "./support";
 
 const SECRET = "s3cret-Value-Only-The-Session-Knows";

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/http/peer-address";
-import { getServices } from "@/lib/services";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { getServices } from "@/lib/server/services";
 import { call, configure } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

@@ -1,12 +1,12 @@
 /**
- * Every console API route declares who may call it (lib/http/access.ts): this imports every app/api route module
+ * Every console API route declares who may call it (lib/server/http/access.ts): this imports every app/api route module
  * and checks that each exported method handler carries a declaration, and that the routes that touch cards,
  * credentials or the audit log declare the actions DESIGN.md §6 gives them.
  */
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { declaredAccess, type RouteAccess } from "@/lib/http/access";
+import { declaredAccess, type RouteAccess } from "@/lib/server/http/access";
 
 const root = path.resolve(__dirname, "../../..");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];

@@ -10,8 +10,8 @@ import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
-import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/api/contracts";
-import { captureLogs, type CapturedLogs } from "@/lib/logger";
+import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
+import { captureLogs, type CapturedLogs } from "@/lib/server/logger";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import { call, configure, CookieJar, readJson, TEST_SESSION_SECRET } from "./support";
 

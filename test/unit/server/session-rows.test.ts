@@ -9,9 +9,9 @@ import * as meRoute from "@/app/api/me/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
-import type { SessionInfo } from "@/lib/api/contracts";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/http/peer-address";
-import { getServices } from "@/lib/services";
+import type { SessionInfo } from "@/lib/shared/contracts";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { getServices } from "@/lib/server/services";
 import { call, configure, CookieJar, readJson } from "./support";
 
 const maxAge = (response: Response) =>
@@ -85,7 +85,7 @@ describe("AUTH_MODE=none", () => {
 
 /** The row id inside the sealed cookie, read the way the server does. */
 async function sessionIdOf(jar: CookieJar): Promise<string> {
-  const { getSession } = await import("@/lib/session");
+  const { getSession } = await import("@/lib/server/session");
   const session = await getSession(
     new Request("http://localhost:3000/api/session", { headers: { cookie: jar.header() ?? "" } }),
   );

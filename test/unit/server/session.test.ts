@@ -6,10 +6,10 @@ import { SignJWT } from "jose";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
-import type { SessionInfo } from "@/lib/api/contracts";
-import type { AccessToken } from "@/lib/session";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/http/peer-address";
-import { MAX_SET_COOKIE_BYTES } from "@/lib/session/cookie";
+import type { SessionInfo } from "@/lib/shared/contracts";
+import type { AccessToken } from "@/lib/server/session";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { MAX_SET_COOKIE_BYTES } from "@/lib/server/session/cookie";
 import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 
 const OLD_SECRET = "old-session-secret-0123456789-abcdefghij";

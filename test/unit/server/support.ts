@@ -5,9 +5,9 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LOCAL_USER } from "@/lib/auth";
-import { setConfigForTests, type ServerConfig } from "@/lib/config";
-import { getSession, type Session } from "@/lib/session";
+import { LOCAL_USER } from "@/lib/server/auth";
+import { setConfigForTests, type ServerConfig } from "@/lib/server/config";
+import { getSession, type Session } from "@/lib/server/session";
 
 export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
 export const ORIGIN = "http://localhost:3000";

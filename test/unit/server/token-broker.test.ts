@@ -4,9 +4,9 @@
  * after a 401 the reuse of a shared token only when it was asked for after the rejected call started.
  */
 import { describe, expect, it } from "vitest";
-import type { CardApiClient } from "@/lib/card-api/client";
-import { TokenBroker, type TokenContext } from "@/lib/card-api/token-broker";
-import type { AccessToken } from "@/lib/session";
+import type { CardApiClient } from "@/lib/server/card-api/client";
+import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
+import type { AccessToken } from "@/lib/server/session";
 
 const HOUR = 3_600_000;
 

@@ -8,9 +8,9 @@ import * as balanceRoute from "@/app/api/inquiries/balance/route";
 import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as tokenRoute from "@/app/api/token/route";
-import type { ExchangeRecord } from "@/lib/api/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
-import { getSession, type AccessToken } from "@/lib/session";
+import { getSession, type AccessToken } from "@/lib/server/session";
 import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
 
 const ACTIVE_CARD = "6006491000000001";

@@ -11,7 +11,7 @@ import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as tokenRoute from "@/app/api/token/route";
-import type { ExchangeRecord, TokenResult } from "@/lib/api/contracts";
+import type { ExchangeRecord, TokenResult } from "@/lib/shared/contracts";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { call, configure, CookieJar, readJson } from "./support";

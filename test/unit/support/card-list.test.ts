@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { MAX_REPORTED_BAD_LINES, normalizeCardNumber, parseCardList } from "@/lib/support/card-list";
+import { MAX_REPORTED_BAD_LINES, normalizeCardNumber, parseCardList } from "@/lib/server/support/card-list";
 
 const numbers = (text: string) => parseCardList(text).cards.map((card) => card.cardNumber);
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import type { ExchangeRecord } from "@/lib/api/contracts";
-import { ApiError } from "@/lib/errors";
-import { classifyNoAnswer, classifyRecord, retryAfterSeconds } from "@/lib/support/outcome";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { ApiError } from "@/lib/server/errors";
+import { classifyNoAnswer, classifyRecord, retryAfterSeconds } from "@/lib/server/support/outcome";
 
 function record(status: number, body: unknown, headers: Record<string, string> = {}): ExchangeRecord {
   return {

@@ -4,11 +4,11 @@
  * or token details, and may use the desk in every environment.
  */
 import { describe, expect, test } from "vitest";
-import { assertAllowed } from "@/lib/auth/enforce";
-import { ENVIRONMENTS } from "@/lib/api/contracts";
-import { lookupAuditEntry } from "@/lib/support/audit-rows";
-import { supportLookupInputSchema } from "@/lib/support/contracts";
-import { shownCard } from "@/lib/support/lookup";
+import { assertAllowed } from "@/lib/server/auth/enforce";
+import { ENVIRONMENTS } from "@/lib/shared/contracts";
+import { lookupAuditEntry } from "@/lib/server/support/audit-rows";
+import { supportLookupInputSchema } from "@/lib/shared/support-contract";
+import { shownCard } from "@/lib/server/support/lookup";
 
 const CARD = "6006491000000001";
 const actor = (roles: ("support" | "engineer" | "admin")[]) => ({ userId: "u", roles, clientAddress: null });

@@ -1,7 +1,7 @@
 // GET /api/audit/export.csv?<filters> (admin): the filtered log as a CSV attachment, streamed page by page.
 // The export is itself an audit row.
-import { auditQueryFromUrl, describeFilters } from "@/lib/audit/http";
-import { allowGlobal, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { auditQueryFromUrl, describeFilters } from "@/lib/server/audit/http";
+import { allowGlobal, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /api/audit/verify (admin): walks the hash chain; {ok: true, rows} or where it first breaks. Audited.
-import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 // GET /api/auth/login?return_to=/path: 302 to the OpenID provider, with the sealed pending sign-in cookie.
-import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/auth/sign-in-routes";
-import { startSignIn } from "@/lib/auth/sign-in-flow";
-import { SignInError } from "@/lib/auth/oidc";
-import { ApiError } from "@/lib/errors";
-import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/server/auth/sign-in-routes";
+import { startSignIn } from "@/lib/server/auth/sign-in-flow";
+import { SignInError } from "@/lib/server/auth/oidc";
+import { ApiError } from "@/lib/server/errors";
+import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/certification/public-key: the public JWK (Ed25519) that verifies this console's evidence bundles.
-import { certificationService } from "@/lib/certification/service";
-import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { certificationService } from "@/lib/server/certification/service";
+import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

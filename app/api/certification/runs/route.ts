@@ -1,10 +1,14 @@
 // GET /api/certification/runs: the runs kept, newest first. POST: starts a run in the background, 202 {id}.
-import { startRunInputSchema, type RunListResponse, type StartRunResponse } from "@/lib/certification/api";
-import { operatorOf } from "@/lib/certification/operator";
-import { certificationService } from "@/lib/certification/service";
-import { getConfig } from "@/lib/config";
-import { assertAllowed } from "@/lib/auth/enforce";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import {
+  startRunInputSchema,
+  type RunListResponse,
+  type StartRunResponse,
+} from "@/lib/server/certification/api";
+import { operatorOf } from "@/lib/server/certification/operator";
+import { certificationService } from "@/lib/server/certification/service";
+import { getConfig } from "@/lib/server/config";
+import { assertAllowed } from "@/lib/server/auth/enforce";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

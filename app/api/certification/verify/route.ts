@@ -1,8 +1,8 @@
 // POST /api/certification/verify: checks an uploaded evidence bundle (application/zip body) — hashes, signature, key.
-import type { VerifyResponse } from "@/lib/certification/api";
-import { certificationService } from "@/lib/certification/service";
-import { readUploadedBundle } from "@/lib/certification/upload";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import type { VerifyResponse } from "@/lib/server/certification/api";
+import { certificationService } from "@/lib/server/certification/service";
+import { readUploadedBundle } from "@/lib/server/certification/upload";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

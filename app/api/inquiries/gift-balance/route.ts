@@ -1,8 +1,8 @@
 // POST /api/inquiries/gift-balance: runs Gift Balance Inquiry; 200 with the exchange record when answered. Audited with the card
 // masked and its keyed hash, the upstream's status and X-Request-Id.
-import { giftBalanceInquiryInputSchema } from "@/lib/api/contracts";
-import { exchangeAuditFields, exchangeLogFields, runInquiry } from "@/lib/card-api/operations";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { giftBalanceInquiryInputSchema } from "@/lib/shared/contracts";
+import { exchangeAuditFields, exchangeLogFields, runInquiry } from "@/lib/server/card-api/operations";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

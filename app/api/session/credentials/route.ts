@@ -1,12 +1,12 @@
 // PUT /api/session/credentials: {client_id, client_secret} or {"profile": "demo"}; kept in the session only.
 import { z } from "zod";
-import { credentialsInputSchema } from "@/lib/api/contracts";
-import { can } from "@/lib/auth/roles";
-import { describeSession } from "@/lib/card-api/operations";
-import { getConfig } from "@/lib/config";
-import { ApiError } from "@/lib/errors";
-import { validateInput } from "@/lib/http/guards";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { credentialsInputSchema } from "@/lib/shared/contracts";
+import { can } from "@/lib/server/auth/roles";
+import { describeSession } from "@/lib/server/card-api/operations";
+import { getConfig } from "@/lib/server/config";
+import { ApiError } from "@/lib/server/errors";
+import { validateInput } from "@/lib/server/http/guards";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,12 +1,19 @@
 // PUT /api/session/environment: {environment}; only configured environments can be chosen.
-import { environmentInputSchema } from "@/lib/api/contracts";
-import { findEnvironment } from "@/lib/card-api/environments";
-import { can } from "@/lib/auth/roles";
-import { describeSession } from "@/lib/card-api/operations";
-import { getConfig } from "@/lib/config";
-import { ApiError } from "@/lib/errors";
-import { assertAllowed } from "@/lib/auth/enforce";
-import { SIGNED_IN, apiRoute, canActIn, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { environmentInputSchema } from "@/lib/shared/contracts";
+import { findEnvironment } from "@/lib/server/card-api/environments";
+import { can } from "@/lib/server/auth/roles";
+import { describeSession } from "@/lib/server/card-api/operations";
+import { getConfig } from "@/lib/server/config";
+import { ApiError } from "@/lib/server/errors";
+import { assertAllowed } from "@/lib/server/auth/enforce";
+import {
+  SIGNED_IN,
+  apiRoute,
+  canActIn,
+  json,
+  methodNotAllowed,
+  optionsHandler,
+} from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,17 +1,17 @@
 // POST /api/support/batches: starts a support batch from `{cards, reason?}`, `{csv, reason?}` or a `text/csv`
-// upload (`?reason=`); 202 with its progress. The cards run on the server (lib/support/batch-runner).
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
-import { startBatch } from "@/lib/support/batches";
-import { supportCaller } from "@/lib/support/caller";
-import { supportBatchInputSchema } from "@/lib/support/contracts";
+// upload (`?reason=`); 202 with its progress. The cards run on the server (lib/server/support/batch-runner).
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { startBatch } from "@/lib/server/support/batches";
+import { supportCaller } from "@/lib/server/support/caller";
+import { supportBatchInputSchema } from "@/lib/shared/support-contract";
 import {
   acceptingCsv,
   batchCredentials,
   maxBatchBodyBytes,
   readLargeJsonBody,
   sessionEnvironment,
-} from "@/lib/support/route-helpers";
-import { supportServices } from "@/lib/support/services";
+} from "@/lib/server/support/route-helpers";
+import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 

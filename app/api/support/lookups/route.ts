@@ -1,12 +1,12 @@
 // POST /api/support/lookups: one Balance Inquiry for the support desk (never a Gift Balance Inquiry), answered in
 // the support shape and masked for the caller's role; one audit row.
-import { runInquiry } from "@/lib/card-api/operations";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
-import { supportCaller } from "@/lib/support/caller";
-import { supportLookupInputSchema } from "@/lib/support/contracts";
-import { supportLookup } from "@/lib/support/lookup";
-import { sessionEnvironment } from "@/lib/support/route-helpers";
-import { supportServices } from "@/lib/support/services";
+import { runInquiry } from "@/lib/server/card-api/operations";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { supportCaller } from "@/lib/server/support/caller";
+import { supportLookupInputSchema } from "@/lib/shared/support-contract";
+import { supportLookup } from "@/lib/server/support/lookup";
+import { sessionEnvironment } from "@/lib/server/support/route-helpers";
+import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/certification/runs/{id}: one run's progress and per-case results (exchange bodies are in the bundle).
-import { certificationService } from "@/lib/certification/service";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { certificationService } from "@/lib/server/certification/service";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 // GET /api/support/batches/{id}: progress; DELETE: cancels. A batch is its owner's (others get 404, admins see all).
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
-import { cancelOwnedBatch, readBatch } from "@/lib/support/batches";
-import { batchCaller } from "@/lib/support/caller";
-import { batchIdFrom } from "@/lib/support/route-helpers";
-import { supportServices } from "@/lib/support/services";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { cancelOwnedBatch, readBatch } from "@/lib/server/support/batches";
+import { batchCaller } from "@/lib/server/support/caller";
+import { batchIdFrom } from "@/lib/server/support/route-helpers";
+import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 // GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id; 200 with the exchange record when
 // answered (a 404 upstream included).
 import type { z } from "zod";
-import { transactionLookupParamsSchema } from "@/lib/api/contracts";
-import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/card-api/operations";
-import { ApiError } from "@/lib/errors";
-import { zodFieldErrors } from "@/lib/http/guards";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { transactionLookupParamsSchema } from "@/lib/shared/contracts";
+import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/server/card-api/operations";
+import { ApiError } from "@/lib/server/errors";
+import { zodFieldErrors } from "@/lib/server/http/guards";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/certification/runs/{id}/evidence: the run's signed evidence bundle (application/zip attachment).
-import { certificationService } from "@/lib/certification/service";
-import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
+import { certificationService } from "@/lib/server/certification/service";
+import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 

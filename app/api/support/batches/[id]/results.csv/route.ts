@@ -1,10 +1,10 @@
 // GET /api/support/batches/{id}/results.csv: the masked results (last 4, keyed hash, the eight purses, status,
 // error), one row per card in input order, streamed.
-import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/http/route";
-import { resultsCsv } from "@/lib/support/batches";
-import { batchCaller } from "@/lib/support/caller";
-import { batchIdFrom } from "@/lib/support/route-helpers";
-import { supportServices } from "@/lib/support/services";
+import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { resultsCsv } from "@/lib/server/support/batches";
+import { batchCaller } from "@/lib/server/support/caller";
+import { batchIdFrom } from "@/lib/server/support/route-helpers";
+import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 // GET /api/support/batches/{id}/results?from=&limit=: a page of masked results in input order (the page's table).
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/http/route";
-import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/support/batches";
-import { batchCaller } from "@/lib/support/caller";
-import { batchIdFrom, resultsPageParams } from "@/lib/support/route-helpers";
-import { supportServices } from "@/lib/support/services";
+import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
+import { batchCaller } from "@/lib/server/support/caller";
+import { batchIdFrom, resultsPageParams } from "@/lib/server/support/route-helpers";
+import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,125 @@
+/**
+ * Appends rows to the audit log. Every append moves the one chain head row from the hash it was chained to, in the
+ * same statement as the insert, so concurrent writers (any number of processes on one PostgreSQL) form one
+ * unbroken chain: a writer that lost the race chains again. Within a process, appends that arrive while a write
+ * is under way are written together in the next one (group commit): a busy console pays one round trip per
+ * batch, not per row. Each row is also one JSON line in the
+ * server log, for a SIEM.
+ */
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "@/lib/server/db";
+import { queryRows } from "@/lib/server/db/rows";
+import { auditChainHead } from "@/lib/server/db/schema";
+import { logger } from "@/lib/server/logger";
+import { rowHash, type AuditRow } from "./chain";
+import { INSERT_COLUMNS, rowValues } from "./columns";
+import { toAuditEntry, type AuditEntry, type AuditEntryInput } from "./entry";
+
+/** Rows per transaction at most; the rest wait for the next one. */
+const MAX_BATCH = 200;
+
+interface Pending {
+  entry: AuditEntry;
+  time: Date;
+  resolve: (row: AuditRow) => void;
+  reject: (error: unknown) => void;
+}
+
+export type AuditAppender = (input: AuditEntryInput) => Promise<AuditRow>;
+
+export function createAuditAppender(
+  db: Database,
+  hmacKey: string,
+  now: () => Date = () => new Date(),
+): AuditAppender {
+  const queue: Pending[] = [];
+  let writing = false;
+
+  /** The chain head as this process last saw it; another writer may have moved it since. */
+  let head: { lastSeq: number; lastHash: string } | undefined;
+
+  async function readHead(): Promise<{ lastSeq: number; lastHash: string }> {
+    const [row] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+    if (!row) throw new Error("The audit chain head is missing: the database migrations were not applied.");
+    return row;
+  }
+
+  /**
+   * One statement, so one round trip: the chain head moves from the head we know to the batch's last row, and
+   * the rows are inserted only if that move happened. If another writer moved the head first (its row lock makes
+   * us wait, then our condition no longer holds), nothing is written and we chain again from the new head.
+   */
+  async function writeBatch(batch: Pending[]): Promise<AuditRow[]> {
+    for (;;) {
+      const from = (head ??= await readHead());
+      let seq = from.lastSeq;
+      let prevHash = from.lastHash;
+      const rows = batch.map(({ entry, time }) => {
+        seq += 1;
+        const fields = { ...entry, seq, time, prevHash };
+        const row = { ...fields, rowHash: rowHash(fields) };
+        prevHash = row.rowHash;
+        return row;
+      });
+      const inserted = await queryRows<{ seq: string | number }>(
+        db,
+        sql`with moved as (
+          update audit_chain_head set last_seq = ${seq}::bigint, last_hash = ${prevHash}
+          where id = 1 and last_seq = ${from.lastSeq}::bigint and last_hash = ${from.lastHash}
+          returning 1
+        )
+        insert into audit_log (${sql.raw(INSERT_COLUMNS)})
+        select v.* from (values ${sql.join(rows.map(rowValues), sql`, `)}) as v
+        where exists (select 1 from moved)
+        returning seq`,
+      );
+      if (inserted.length === rows.length) {
+        head = { lastSeq: seq, lastHash: prevHash };
+        return rows;
+      }
+      head = await readHead();
+    }
+  }
+
+  async function drain(): Promise<void> {
+    writing = true;
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, MAX_BATCH);
+        try {
+          const rows = await writeBatch(batch);
+          rows.forEach((row, index) => {
+            logger.info({ audit: auditLogLine(row) }, "audit");
+            batch[index]!.resolve(row);
+          });
+        } catch (error) {
+          for (const pending of batch) pending.reject(error);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return (input) => {
+    let entry: AuditEntry;
+    try {
+      entry = toAuditEntry(input, hmacKey);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Milliseconds only, as stored (timestamp(3)), so the hash recomputed from the stored row matches.
+    const time = new Date(now().getTime());
+    return new Promise<AuditRow>((resolve, reject) => {
+      queue.push({ entry, time, resolve, reject });
+      if (!writing) void drain();
+    });
+  };
+}
+
+/** The server-log form: the row without its chain hashes (hex runs could read as card numbers to the log filter). */
+function auditLogLine(row: AuditRow): Record<string, unknown> {
+  const { prevHash: _prevHash, rowHash: _rowHash, time, ...rest } = row;
+  return { ...rest, time: time.toISOString() };
+}

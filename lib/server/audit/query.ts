@@ -1,0 +1,73 @@
+/**
+ * Reads the audit log newest first with filters, one page at a time. Paging is by keyset (the sequence number of
+ * the last row seen), so page 10,000 costs what page 1 does and rows appended meanwhile never shift a page.
+ */
+import "server-only";
+import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/lib/server/db";
+import { auditLog } from "@/lib/server/db/schema";
+import type { AuditRow } from "./chain";
+import { cardHmac } from "./entry";
+
+export const MAX_PAGE_SIZE = 500;
+
+export const auditQuerySchema = z
+  .object({
+    userId: z.string().min(1).max(256).optional(),
+    event: z.string().min(1).max(64).optional(),
+    /** Last 4 digits, or a full card number (searched by its keyed hash, never stored or compared in clear). */
+    card: z
+      .string()
+      .transform((value) => value.replace(/[\s-]/g, ""))
+      .pipe(z.string().regex(/^(\d{4}|\d{12,19})$/, "give the last 4 digits or the full card number"))
+      .optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,18}$/, "not a cursor from this log")
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(100),
+  })
+  .strict();
+
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+
+export interface AuditPage {
+  rows: AuditRow[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export function auditFilterConditions(hmacKey: string, query: z.output<typeof auditQuerySchema>): SQL[] {
+  const conditions: SQL[] = [];
+  if (query.userId) conditions.push(eq(auditLog.userId, query.userId));
+  if (query.event) conditions.push(eq(auditLog.event, query.event));
+  if (query.card) {
+    conditions.push(
+      query.card.length === 4
+        ? eq(auditLog.cardLast4, query.card)
+        : eq(auditLog.cardHmac, cardHmac(hmacKey, query.card)),
+    );
+  }
+  if (query.from) conditions.push(gte(auditLog.time, query.from));
+  if (query.to) conditions.push(lte(auditLog.time, query.to));
+  return conditions;
+}
+
+/** One page; throws a ZodError for bad filters. */
+export async function queryAuditLog(db: Database, hmacKey: string, input: AuditQuery): Promise<AuditPage> {
+  const query = auditQuerySchema.parse(input);
+  const conditions = auditFilterConditions(hmacKey, query);
+  if (query.cursor) conditions.push(lt(auditLog.seq, Number(query.cursor)));
+  const rows = (await db
+    .select()
+    .from(auditLog)
+    .where(and(...conditions))
+    .orderBy(desc(auditLog.seq))
+    .limit(query.limit + 1)) as AuditRow[];
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  return { rows: page, nextCursor: more ? String(page[page.length - 1]!.seq) : null };
+}

@@ -1,0 +1,61 @@
+/**
+ * Server-side enforcement of the role table in `./roles` (a hidden page is not a permission): route handlers call
+ * `requireUser` and `assertAllowed` before doing anything for the user.
+ */
+import "server-only";
+import type { EnvironmentName } from "@/lib/shared/contracts";
+import { ApiError } from "@/lib/server/errors";
+import type { SignedInUser } from "./me";
+import {
+  can,
+  isEnvironmentAction,
+  rolesAllowing,
+  type Action,
+  type EnvironmentAction,
+  type GlobalAction,
+  type Role,
+} from "./roles";
+
+const ACTION_LABELS: Record<Action, string> = {
+  token_request: "requesting a token",
+  token_details: "seeing token details",
+  gift_balance_inquiry: "a Gift Balance Inquiry",
+  balance_inquiry: "a Balance Inquiry",
+  transaction_lookup: "a lookup by Request Id",
+  raw_exchange: "seeing the raw request and response",
+  copy_as_code: "copying a call as code",
+  certification_run: "certification runs",
+  support_lookup: "a support desk lookup",
+  support_batch: "support desk batches",
+  audit_read: "reading the audit log",
+  audit_export: "exporting the audit log",
+};
+
+/** 401 `not_signed_in` when there is no signed-in user. */
+export function requireUser(user: SignedInUser | null): SignedInUser {
+  if (!user) throw new ApiError("not_signed_in", "Sign in to use the console.");
+  return user;
+}
+
+/** Throws 403 `forbidden_by_role`, naming the role(s) that would allow it, unless `roles` allow `action`. */
+export function assertAllowed(
+  roles: readonly Role[],
+  action: EnvironmentAction,
+  environment: EnvironmentName,
+): void;
+export function assertAllowed(roles: readonly Role[], action: GlobalAction): void;
+export function assertAllowed(roles: readonly Role[], action: Action, environment?: EnvironmentName): void {
+  const allowed = isEnvironmentAction(action)
+    ? environment !== undefined && can(roles, action, environment)
+    : can(roles, action);
+  if (allowed) return;
+  const allowing = rolesAllowing(action, environment);
+  const where = isEnvironmentAction(action) && environment ? ` in ${environment}` : "";
+  const held =
+    roles.length === 0 ? "no console role" : `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}`;
+  throw new ApiError(
+    "forbidden_by_role",
+    `You have ${held}; ${ACTION_LABELS[action]}${where} needs the role ${allowing.join(" or ")}.`,
+    { action, ...(where ? { environment } : {}), roles: [...roles], allowed_roles: allowing },
+  );
+}

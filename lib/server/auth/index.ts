@@ -1,0 +1,71 @@
+/**
+ * Identity (DESIGN.md §6): who the caller is, and what their roles allow. Server-only; pages import
+ * `lib/server/auth/roles` and `lib/server/auth/me` (isomorphic) instead. The user guide is the README's "For a team" section.
+ *
+ * - `AUTH_MODE=none`: everyone is `LOCAL_USER` with every role (the console listens on loopback only).
+ * - `AUTH_MODE=oidc` (`./oidc`, `./sign-in-flow`): authorization code + PKCE with openid-client. The state,
+ *   nonce, PKCE verifier and return path wait in a sealed, HttpOnly, SameSite=Lax, 10-minute cookie
+ *   (`./pending-sign-in`), which binds the callback to the browser that started the sign-in without any shared
+ *   storage. The callback route stores the returned user (id, name, groups) in the server-side session; each
+ *   request's roles are recomputed from those groups (`currentUser`), so a ROLE_GROUPS change applies at once.
+ * - `AUTH_MODE=proxy` (`./proxy`): headers believed only from a trusted peer that sends the shared secret.
+ *
+ * Enforcement: routes call `requireUser(currentUser(...))` (401 `not_signed_in`) then
+ * `assertAllowed(user.roles, action, environment)` (403 `forbidden_by_role`, naming the role that would allow it);
+ * `GET /api/me` answers `meResponse(user, mode, environments)`.
+ */
+import "server-only";
+import type { SignedInUser } from "./me";
+import { identityFromProxy } from "./proxy";
+import { ROLES, rolesFromGroups } from "./roles";
+import type { AuthSettings } from "./settings";
+
+export { assertAllowed, requireUser } from "./enforce";
+export { meResponse, meResponseSchema, type MeResponse, type SignedInUser } from "./me";
+export { SignInError, beginSignIn, completeSignIn, signOutUrl, type PendingSignIn } from "./oidc";
+export { identityFromProxy } from "./proxy";
+export { safeReturnTo } from "./return-to";
+export { can, rolesFromGroups, type Action, type Role, type RoleGroups } from "./roles";
+export type {
+  AuthSettings,
+  OidcAuthSettings,
+  OidcSettings,
+  ProxyAuthSettings,
+  ProxySettings,
+} from "./settings";
+export { finishSignIn, startSignIn, type SignInFlowOptions } from "./sign-in-flow";
+
+/** The one user of `AUTH_MODE=none`. */
+export const LOCAL_USER: Readonly<SignedInUser> = Object.freeze({
+  id: "local",
+  name: "Local user",
+  groups: [],
+  roles: [...ROLES],
+});
+
+export interface CurrentUserInput {
+  request: Request;
+  /** The socket's address is in TRUSTED_PROXIES (decided by lib/server/http). */
+  peerIsTrusted: boolean;
+  /** `oidc`: the user stored in the server-side session at sign-in, or null. */
+  sessionUser: Pick<SignedInUser, "id" | "name" | "groups" | "email"> | null;
+}
+
+/** The caller, or null when not signed in. */
+export function currentUser(settings: AuthSettings, input: CurrentUserInput): SignedInUser | null {
+  switch (settings.mode) {
+    case "none":
+      return { ...LOCAL_USER, roles: [...LOCAL_USER.roles], groups: [] };
+    case "proxy":
+      return identityFromProxy(input.request, settings, input.peerIsTrusted);
+    case "oidc": {
+      const stored = input.sessionUser;
+      if (!stored) return null;
+      return {
+        ...stored,
+        groups: [...stored.groups],
+        roles: rolesFromGroups(stored.groups, settings.roleGroups),
+      };
+    }
+  }
+}

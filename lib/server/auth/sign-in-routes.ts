@@ -1,0 +1,32 @@
+/**
+ * The console's side of the OIDC routes: the settings and cookie options they share, and where a failed
+ * sign-in sends the browser.
+ */
+import "server-only";
+import type { ServerConfig } from "@/lib/server/config";
+import { authSettings, SIGNED_OUT_PATH } from "@/lib/server/config/auth-settings";
+import { ApiError } from "@/lib/server/errors";
+import { isSecureRequest } from "@/lib/server/http/host-trust";
+import type { OidcAuthSettings } from "./settings";
+import type { SignInFlowOptions } from "./sign-in-flow";
+
+/** The OIDC settings; 404 `not_found` when the console does not sign people in itself. */
+export function oidcSettingsOrNotFound(config: ServerConfig): OidcAuthSettings {
+  const settings = authSettings(config);
+  if (settings.mode !== "oidc") {
+    throw new ApiError(
+      "not_found",
+      `Sign-in through the console is for AUTH_MODE=oidc; this console runs with AUTH_MODE=${config.authMode}.`,
+    );
+  }
+  return settings;
+}
+
+export function signInFlowOptions(request: Request, config: ServerConfig): SignInFlowOptions {
+  return { passwords: config.sessionPasswords, secure: isSecureRequest(request, config) };
+}
+
+/** The page that explains a failed sign-in (`error` is a SignInError code) or confirms a sign-out. */
+export function signedOutPath(error?: string): string {
+  return error ? `${SIGNED_OUT_PATH}?error=${encodeURIComponent(error)}` : SIGNED_OUT_PATH;
+}

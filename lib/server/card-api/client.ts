@@ -1,0 +1,271 @@
+/**
+ * The one typed client of the Card Services API (spec §4). Addresses come only from its options (server
+ * configuration); callers choose an operation, never a host or path. Every call has a timeout, and every
+ * answer is returned whatever its status, with its body parsed against the spec's schema: an unexpected
+ * shape is reported as issues next to the body, never hidden.
+ *
+ * What a call returns never holds a secret: the Authorization header and the client secret are redacted
+ * in the request copy it keeps.
+ */
+import "server-only";
+import type { z } from "zod";
+import { operationPath } from "@/lib/shared/operations";
+import { REDACTED } from "@/lib/shared/redaction";
+import {
+  balanceResponseSchema,
+  describeIssues,
+  giftBalanceResponseSchema,
+  tokenResponseSchema,
+  transactionLookupResponseSchema,
+  usableTokenSchema,
+  type BalanceResponse,
+  type GiftBalanceResponse,
+  type TokenResponse,
+  type TransactionLookupResponse,
+} from "./schemas";
+import { classifyTransportError, UpstreamFailure, type Transport, type UpstreamResponse } from "./transport";
+
+export interface CardApiClientOptions {
+  transport: Transport;
+  /** `{auth_url}` without a trailing slash. */
+  authUrl: string;
+  /** `{base_url}` without a trailing slash. */
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Spec §2.3. */
+export interface CardRequest {
+  entry_mode: string;
+  card_number: string;
+  pin_mode: string;
+  originator: { location_id: string };
+}
+
+/** One HTTP exchange as it happened, with secrets already redacted from the request copy. */
+export interface RawExchange {
+  request: { method: string; url: string; headers: Record<string, string>; body: unknown };
+  response: UpstreamResponse;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs: number;
+}
+
+/** The answer's body: parsed JSON (or the text when it is not JSON), and its check against the spec. */
+export interface BodyCheck<T> {
+  isJson: boolean;
+  /** Parsed JSON, or the raw text when `isJson` is false. */
+  value: unknown;
+  /** The typed body when it is a 2xx answer matching the spec's schema; null otherwise. */
+  data: T | null;
+  /** Schema issues of a 2xx answer (empty for non-2xx: the spec does not show error bodies). */
+  issues: string[];
+}
+
+export interface ApiResult<T> {
+  exchange: RawExchange;
+  check: BodyCheck<T>;
+}
+
+export interface TokenGrant {
+  accessToken: string;
+  tokenType: string;
+  scope: string;
+  expiresIn: number;
+  meta: Record<string, unknown> | null;
+  jsonapi: Record<string, unknown> | null;
+}
+
+export interface CardApiClient {
+  readonly urls: {
+    token: string;
+    giftBalanceInquiry: string;
+    balanceInquiry: string;
+    transactionByRequestId(requestId: string): string;
+  };
+  requestToken(
+    credentials: ClientCredentials,
+  ): Promise<ApiResult<TokenResponse> & { grant: TokenGrant | null }>;
+  giftBalanceInquiry(input: {
+    accessToken: string | null;
+    requestId: string;
+    card: CardRequest;
+  }): Promise<ApiResult<GiftBalanceResponse>>;
+  /** `requestId` is optional: the spec's Balance Inquiry takes none (certification sends one to prove §4.4.3). */
+  balanceInquiry(input: {
+    accessToken: string | null;
+    card: CardRequest;
+    requestId?: string;
+  }): Promise<ApiResult<BalanceResponse>>;
+  /** Lookup Transaction by Request Id (spec §4.3 item 3): a GET, nothing recorded upstream. */
+  transactionByRequestId(input: {
+    accessToken: string | null;
+    requestId: string;
+  }): Promise<ApiResult<TransactionLookupResponse>>;
+  /**
+   * A token request with a body chosen by the caller (certification's malformed-request cases, spec §7).
+   * The body must not hold a secret unless it is JSON, whose client_secret is redacted in the copy kept.
+   */
+  requestTokenWithBody(body: string): Promise<ApiResult<TokenResponse>>;
+}
+
+/** Parses a body and checks it against the schema for successful (2xx) answers only. */
+export function checkBody<T>(response: UpstreamResponse, schema: z.ZodType<T>): BodyCheck<T> {
+  const isSuccess = response.status >= 200 && response.status < 300;
+  const truncated = response.truncated ? ["(body): cut at 1 MiB; the upstream sent more"] : [];
+  let value: unknown;
+  try {
+    value = JSON.parse(response.body);
+  } catch {
+    const issues = isSuccess ? ["(body): expected JSON, got text"] : [];
+    return { isJson: false, value: response.body, data: null, issues: [...truncated, ...issues] };
+  }
+  if (!isSuccess) return { isJson: true, value, data: null, issues: truncated };
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { isJson: true, value, data: parsed.data, issues: truncated };
+  return { isJson: true, value, data: null, issues: [...truncated, ...describeIssues(parsed.error)] };
+}
+
+/** Extracts a usable token from a 2xx token answer, even one with minor shape issues; null otherwise. */
+function tokenGrant(response: UpstreamResponse, check: BodyCheck<TokenResponse>): TokenGrant | null {
+  if (response.status < 200 || response.status >= 300 || !check.isJson) return null;
+  const usable = usableTokenSchema.safeParse(check.value);
+  if (!usable.success) return null;
+  const { attributes } = usable.data.data;
+  return {
+    accessToken: attributes.access_token,
+    tokenType: attributes.token_type ?? "Bearer",
+    scope: attributes.scope ?? "",
+    expiresIn: Math.floor(attributes.expires_in),
+    meta: usable.data.meta ?? null,
+    jsonapi: usable.data.jsonapi ?? null,
+  };
+}
+
+export function createCardApiClient(options: CardApiClientOptions): CardApiClient {
+  const { transport, authUrl, baseUrl, timeoutMs } = options;
+  const urls = {
+    token: authUrl + operationPath("token"),
+    giftBalanceInquiry: baseUrl + operationPath("gift_balance_inquiry"),
+    balanceInquiry: baseUrl + operationPath("balance_inquiry"),
+    transactionByRequestId: (requestId: string) => baseUrl + operationPath("transaction_lookup", requestId),
+  };
+
+  /** Sends one request with the timeout; resolves with the answer or rejects with UpstreamFailure. */
+  async function send(
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    shown: { headers: Record<string, string>; body: unknown },
+  ): Promise<RawExchange> {
+    const method = body === undefined ? "GET" : "POST";
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    const started = performance.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A transport that ignores the signal still cannot hold the caller past the timeout.
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        const failure = new UpstreamFailure(
+          "timeout",
+          undefined,
+          `The upstream did not answer within ${timeoutMs} ms.`,
+        );
+        controller.abort(failure);
+        reject(failure);
+      }, timeoutMs);
+    });
+    const sending = transport({ method, url, headers, body, signal: controller.signal });
+    sending.catch(() => undefined);
+    try {
+      const response = await Promise.race([sending, timedOut]);
+      return {
+        request: { method, url, ...shown },
+        response,
+        startedAt,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+    } catch (error) {
+      if (controller.signal.aborted && controller.signal.reason instanceof UpstreamFailure) {
+        throw controller.signal.reason;
+      }
+      throw classifyTransportError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A null token sends no Authorization header at all (certification's "no token" case). */
+  function cardHeaders(accessToken: string | null, requestId?: string) {
+    const common = { "Content-Type": "application/json", Accept: "application/json" };
+    const withId: Record<string, string> = requestId === undefined ? {} : { "X-Request-Id": requestId };
+    if (accessToken === null) return { sent: { ...common, ...withId }, shown: { ...common, ...withId } };
+    return {
+      sent: { ...common, Authorization: `Bearer ${accessToken}`, ...withId },
+      shown: { ...common, Authorization: `Bearer ${REDACTED}`, ...withId },
+    };
+  }
+
+  return {
+    urls,
+
+    async requestToken({ clientId, clientSecret }) {
+      const headers = { "Content-Type": "application/json; charset=utf-8", Accept: "application/json" };
+      const body = { client_id: clientId, client_secret: clientSecret, grant_type: "client_credentials" };
+      const exchange = await send(urls.token, headers, JSON.stringify(body), {
+        headers,
+        body: { ...body, client_secret: REDACTED },
+      });
+      const check = checkBody(exchange.response, tokenResponseSchema);
+      return { exchange, check, grant: tokenGrant(exchange.response, check) };
+    },
+
+    async giftBalanceInquiry({ accessToken, requestId, card }) {
+      const { sent, shown } = cardHeaders(accessToken, requestId);
+      const body = { data: card };
+      const exchange = await send(urls.giftBalanceInquiry, sent, JSON.stringify(body), {
+        headers: shown,
+        body,
+      });
+      return { exchange, check: checkBody(exchange.response, giftBalanceResponseSchema) };
+    },
+
+    async requestTokenWithBody(body) {
+      const headers = { "Content-Type": "application/json; charset=utf-8", Accept: "application/json" };
+      let shownBody: unknown = body;
+      try {
+        const parsed: unknown = JSON.parse(body);
+        shownBody =
+          parsed && typeof parsed === "object" && !Array.isArray(parsed) && "client_secret" in parsed
+            ? { ...parsed, client_secret: REDACTED }
+            : parsed;
+      } catch {
+        // Not JSON (deliberately malformed): kept as the text that was sent.
+      }
+      const exchange = await send(urls.token, headers, body, { headers, body: shownBody });
+      return { exchange, check: checkBody(exchange.response, tokenResponseSchema) };
+    },
+
+    async balanceInquiry({ accessToken, card, requestId }) {
+      const { sent, shown } = cardHeaders(accessToken, requestId);
+      const body = { data: card };
+      const exchange = await send(urls.balanceInquiry, sent, JSON.stringify(body), { headers: shown, body });
+      return { exchange, check: checkBody(exchange.response, balanceResponseSchema) };
+    },
+
+    async transactionByRequestId({ accessToken, requestId }) {
+      // The general form of spec §4.2, Content-Type included.
+      const { sent, shown } = cardHeaders(accessToken);
+      const exchange = await send(urls.transactionByRequestId(requestId), sent, undefined, {
+        headers: shown,
+        body: null,
+      });
+      return { exchange, check: checkBody(exchange.response, transactionLookupResponseSchema) };
+    },
+  };
+}

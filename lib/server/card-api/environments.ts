@@ -1,0 +1,58 @@
+/**
+ * The environments a session can use, and one card API client per environment. The embedded sandbox is
+ * called in-process (no socket); the others through the shared keep-alive pool. Addresses come only from
+ * the server configuration.
+ */
+import "server-only";
+import type { EnvironmentInfo, EnvironmentName } from "@/lib/shared/contracts";
+import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
+import { processSingletonFor } from "@/lib/server/process-singleton";
+import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
+import { createCardApiClient, type CardApiClient } from "./client";
+import { inProcessTransport, undiciTransport } from "./transport";
+
+/** The session's environment when still configured, else the default (the first configured). */
+export function currentEnvironment(
+  config: ServerConfig,
+  selected: EnvironmentName | undefined,
+): EnvironmentConfig {
+  const chosen = selected && config.environments.find((environment) => environment.name === selected);
+  const fallback = config.environments[0];
+  if (!fallback) throw new Error("no environment configured");
+  return chosen || fallback;
+}
+
+export function findEnvironment(config: ServerConfig, name: EnvironmentName): EnvironmentConfig | undefined {
+  return config.environments.find((environment) => environment.name === name);
+}
+
+export function describeEnvironments(config: ServerConfig): EnvironmentInfo[] {
+  return config.environments.map(({ name, baseUrl, authUrl }) => ({
+    name,
+    base_url: baseUrl,
+    auth_url: authUrl,
+  }));
+}
+
+export function clientFor(config: ServerConfig, environment: EnvironmentConfig): CardApiClient {
+  const clients = processSingletonFor(
+    "card-api-clients",
+    config,
+    () => new Map<EnvironmentName, CardApiClient>(),
+  );
+  let client = clients.get(environment.name);
+  if (!client) {
+    const transport =
+      environment.transport === "embedded"
+        ? inProcessTransport((request) => getEmbeddedSandbox().handle(request))
+        : undiciTransport();
+    client = createCardApiClient({
+      transport,
+      authUrl: environment.authUrl,
+      baseUrl: environment.baseUrl,
+      timeoutMs: config.timeoutMs,
+    });
+    clients.set(environment.name, client);
+  }
+  return client;
+}

@@ -1,0 +1,211 @@
+/**
+ * How the card API client reaches an upstream. One small interface with three implementations, so the
+ * embedded sandbox (in-process, no network), tests (any fetch-compatible function) and a real upstream
+ * (pooled keep-alive undici Agent) share one code path. No implementation follows redirects: a 3xx is
+ * returned as the upstream's answer.
+ */
+import "server-only";
+import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import { brandedInstanceCheck } from "@/lib/server/errors";
+import { processSingleton } from "@/lib/server/process-singleton";
+
+export interface UpstreamRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+  /** True when the body was cut at MAX_UPSTREAM_BODY_BYTES. */
+  truncated: boolean;
+}
+
+export type Transport = (request: UpstreamRequest) => Promise<UpstreamResponse>;
+
+/** An upstream body larger than this is cut (and flagged): the console must not buffer without bound. */
+export const MAX_UPSTREAM_BODY_BYTES = 1024 * 1024;
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+async function readLimited(chunks: AsyncIterable<Uint8Array>, onTooLarge: () => void) {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of chunks) {
+    const room = MAX_UPSTREAM_BODY_BYTES - size;
+    if (chunk.byteLength > room) {
+      parts.push(chunk.subarray(0, room));
+      truncated = true;
+      onTooLarge();
+      break;
+    }
+    parts.push(chunk);
+    size += chunk.byteLength;
+  }
+  return { body: Buffer.concat(parts).toString("utf8"), truncated };
+}
+
+/** Own properties only (fromEntries): a header named "__proto__" stays a header. */
+function headersToRecord(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers.entries());
+}
+
+/** Any fetch-compatible function: the in-process sandbox's handler, a test double, or global fetch. */
+export function fetchTransport(fetchLike: FetchLike): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await fetchLike(url, { method, headers, body, signal, redirect: "manual" });
+    const { body: text, truncated } = response.body
+      ? await readLimited(
+          response.body as unknown as AsyncIterable<Uint8Array>,
+          () => void response.body?.cancel(),
+        )
+      : { body: "", truncated: false };
+    return { status: response.status, headers: headersToRecord(response.headers), body: text, truncated };
+  };
+}
+
+/**
+ * The embedded sandbox, called in-process: a Web Request in, a Response out, no socket. Its body is already
+ * in memory, so it is read whole (no stream plumbing) and cut to the same limit afterwards.
+ */
+export function inProcessTransport(handle: (request: Request) => Promise<Response>): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await handle(new Request(url, { method, headers, body, signal, redirect: "manual" }));
+    const text = await response.text();
+    const truncated =
+      text.length * 3 > MAX_UPSTREAM_BODY_BYTES && Buffer.byteLength(text) > MAX_UPSTREAM_BODY_BYTES;
+    return {
+      status: response.status,
+      headers: headersToRecord(response.headers),
+      body: truncated ? Buffer.from(text).subarray(0, MAX_UPSTREAM_BODY_BYTES).toString("utf8") : text,
+      truncated,
+    };
+  };
+}
+
+/** One keep-alive connection pool per process for every HTTP upstream. */
+export function sharedAgent(): Agent {
+  return processSingleton(
+    "upstream-agent",
+    () =>
+      new Agent({
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 120_000,
+        connections: 128,
+        connect: { timeout: 10_000 },
+      }),
+  );
+}
+
+/** A real upstream over HTTP(S) through an undici dispatcher (default: the shared pooled Agent). */
+export function undiciTransport(dispatcher: Dispatcher = sharedAgent()): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await undiciRequest(url, {
+      method,
+      headers,
+      body,
+      signal,
+      dispatcher,
+      maxRedirections: 0,
+    });
+    const record = Object.fromEntries(
+      Object.entries(response.headers)
+        .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+        .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value]),
+    );
+    const { body: text, truncated } = await readStreamLimited(response.body);
+    return { status: response.statusCode, headers: record, body: text, truncated };
+  };
+}
+
+/** Reads a Node stream up to the limit with plain data events (cheaper than async iteration). */
+function readStreamLimited(
+  stream: NodeJS.ReadableStream & { destroy(): void },
+): Promise<{ body: string; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      const room = MAX_UPSTREAM_BODY_BYTES - size;
+      if (chunk.byteLength > room) {
+        parts.push(chunk.subarray(0, room));
+        stream.removeListener("data", onData);
+        stream.destroy();
+        resolve({ body: Buffer.concat(parts).toString("utf8"), truncated: true });
+        return;
+      }
+      parts.push(chunk);
+      size += chunk.byteLength;
+    };
+    stream.on("data", onData);
+    stream.once("end", () => resolve({ body: Buffer.concat(parts).toString("utf8"), truncated: false }));
+    stream.once("error", reject);
+  });
+}
+
+// ---------- failures ----------
+
+export type UpstreamFailureKind = "timeout" | "refused" | "tls" | "network";
+
+const UPSTREAM_FAILURE_BRAND = Symbol.for("card-services-console.UpstreamFailure");
+const isUpstreamFailure = brandedInstanceCheck(UPSTREAM_FAILURE_BRAND);
+
+/** The upstream did not answer. Never carries request data: only what went wrong and where. */
+export class UpstreamFailure extends Error {
+  readonly [UPSTREAM_FAILURE_BRAND] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isUpstreamFailure(value);
+  }
+
+  constructor(
+    readonly kind: UpstreamFailureKind,
+    readonly errorCode: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = "UpstreamFailure";
+  }
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH)/;
+
+function errorCodes(error: unknown): { codes: string[]; messages: string[] } {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current === "object") {
+      const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+      if (typeof code === "string") codes.push(code);
+      if (typeof message === "string") messages.push(message);
+      current = cause;
+    } else break;
+  }
+  return { codes, messages };
+}
+
+/** Sorts a transport error into timeout, refused, TLS or other network failure. */
+export function classifyTransportError(error: unknown): UpstreamFailure {
+  if (error instanceof UpstreamFailure) return error;
+  const { codes, messages } = errorCodes(error);
+  const tlsCode = codes.find((code) => TLS_CODE.test(code));
+  const text = messages.join(" ");
+  if (tlsCode || /\b(ssl|tls|certificate)\b/i.test(text)) {
+    return new UpstreamFailure("tls", tlsCode, "The TLS handshake with the upstream failed.");
+  }
+  if (codes.includes("ECONNREFUSED")) {
+    return new UpstreamFailure("refused", "ECONNREFUSED", "The upstream refused the connection.");
+  }
+  if (codes.some((code) => code === "UND_ERR_CONNECT_TIMEOUT" || code === "ETIMEDOUT")) {
+    return new UpstreamFailure("timeout", codes[0], "Connecting to the upstream timed out.");
+  }
+  const code = codes.find((candidate) => /^(E[A-Z]+|UND_ERR_\w+)$/.test(candidate));
+  return new UpstreamFailure("network", code, "The upstream could not be reached or closed the connection.");
+}

@@ -1,0 +1,86 @@
+/**
+ * The certification routes' bodies and answers (DESIGN.md §4, §8), shared by the route handlers and the
+ * runs page. Isomorphic: no secrets, no Node APIs.
+ */
+import { z } from "zod";
+import { ENVIRONMENTS, type OperationName } from "@/lib/shared/contracts";
+import type { RunState, RunSummary, VerdictCounts } from "@/lib/shared/certification-contract";
+
+/** Largest evidence bundle the verify route reads (a full run's bundle is a few hundred KiB). */
+export const MAX_BUNDLE_BYTES = 20 * 1024 * 1024;
+
+export const startRunInputSchema = z
+  .object({
+    environment: z.enum(ENVIRONMENTS),
+    /** Case ids (e.g. "TOK-01"); the whole catalogue when absent or empty. */
+    cases: z
+      .array(z.string().regex(/^[A-Za-z]{2,5}-\d{2}$/, "must be a case id such as TOK-01"))
+      .max(100)
+      .optional(),
+    /** Production only: run Gift Balance Inquiry cases, which record real transactions. */
+    allow_production_gift: z.boolean().default(false),
+  })
+  .strict()
+  .refine((input) => !input.allow_production_gift || input.environment === "production", {
+    path: ["allow_production_gift"],
+    message: "applies only to production (Gift Balance Inquiry cases always run elsewhere)",
+  });
+export type StartRunInput = z.input<typeof startRunInputSchema>;
+
+export interface StartRunResponse {
+  id: string;
+}
+
+export interface RunListResponse {
+  runs: RunSummary[];
+}
+
+/** One exchange of a run, as the run view lists it (the full records are in the evidence bundle). */
+export interface ExchangeIndexEntry {
+  id: string;
+  operation: OperationName;
+  status: number;
+  request_id?: string;
+}
+
+/** GET /api/certification/runs/{id}: progress and per-case results, without the exchange bodies. */
+export interface RunView extends Omit<RunState, "exchanges"> {
+  summary: VerdictCounts;
+  exchanges: ExchangeIndexEntry[];
+  /** Whether the signed bundle can be downloaded (the run has ended). */
+  evidence_ready: boolean;
+}
+
+export interface VerifyResponse {
+  ok: boolean;
+  problems: string[];
+  checked: string[];
+  /** The bundle was signed with this console's key (GET /api/certification/public-key). */
+  signed_by_this_console: boolean;
+  run?: {
+    id?: string;
+    environment?: string;
+    status?: string;
+    operator?: string;
+    started_at?: string;
+    finished_at?: string | null;
+    summary?: Partial<VerdictCounts>;
+  };
+}
+
+export function runView(run: RunState): RunView {
+  const { exchanges, ...rest } = run;
+  const summary = { pass: 0, fail: 0, observed: 0, not_applicable: 0 };
+  for (const result of run.results) summary[result.verdict] += 1;
+  return {
+    ...rest,
+    summary,
+    exchanges: exchanges.map((record) => ({
+      id: record.id,
+      operation: record.operation,
+      status: record.response.status,
+      ...(record.request_id === undefined ? {} : { request_id: record.request_id }),
+    })),
+    evidence_ready: run.status !== "queued" && run.status !== "running",
+  };
+}

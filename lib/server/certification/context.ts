@@ -1,0 +1,322 @@
+/**
+ * What a case works with: the environment's card API client (the console's own, one code path for the
+ * embedded sandbox and a real upstream), the run's shared token, and helpers that turn every call into
+ * the console's exchange record (masked and redacted as everywhere) and collect the upstream ids.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { EnvironmentName, ExchangeRecord, OperationName, TokenEvent } from "@/lib/shared/contracts";
+import type { ApiResult, CardApiClient, CardRequest, TokenGrant } from "@/lib/server/card-api/client";
+import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
+import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
+import { tokenFingerprint } from "@/lib/server/card-api/token-metadata";
+import type { AccessToken } from "@/lib/server/session";
+import { credentialsKey } from "@/lib/server/session/credentials";
+import { CheckList, get } from "./checks";
+import type { CertificationClient, CertificationProfile } from "./profile";
+import type { TokenRecord, UpstreamIds } from "@/lib/shared/certification-contract";
+
+export interface CertificationEnvironment {
+  name: EnvironmentName;
+  authUrl: string;
+  baseUrl: string;
+  transport: "embedded" | "http";
+  client: CardApiClient;
+  /** The other instance behind the same token endpoint (sandbox ↔ production), for the one-token case. */
+  sibling?: { name: EnvironmentName; baseUrl: string; client: CardApiClient };
+  /**
+   * Makes the upstream reject every token issued so far. Only the embedded sandbox offers it (in-process);
+   * elsewhere the renew-after-401 case presents a tampered token instead.
+   */
+  revokeTokens?: () => void;
+}
+
+export interface RunSettings {
+  environment: CertificationEnvironment;
+  profile: CertificationProfile;
+  allowProductionGift: boolean;
+  /** TOKEN_RENEW_SKEW_SECONDS: the console's renewal margin. */
+  renewSkewSeconds: number;
+  /** Longest a case may wait for a token to expire (AUTH-03); 0 never waits. */
+  maxExpiryWaitMs: number;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** The run's shared state across cases: its one token (spec §5.7) and everything recorded. */
+export class RunLedger {
+  readonly exchanges: ExchangeRecord[] = [];
+  readonly tokens: TokenRecord[] = [];
+  sessionToken: AccessToken | undefined;
+  /** The session token's own token response, for TOK-01 and VER-01. */
+  sessionTokenResult: { record: ExchangeRecord; value: unknown; status: number } | undefined;
+  /** Token requests for the run's token (TOK-06): the first, and renewals before expiry (§5.8). */
+  sessionTokenRequests = { acquired: 0, renewed: 0 };
+  readonly broker: TokenBroker;
+
+  constructor(readonly settings: RunSettings) {
+    this.broker = new TokenBroker(settings.renewSkewSeconds, settings.now);
+  }
+}
+
+export class NotApplicable extends Error {
+  override name = "NotApplicable";
+}
+
+export class CaseContext {
+  readonly checks = new CheckList();
+  readonly exchanges: ExchangeRecord[] = [];
+  readonly ids: UpstreamIds = {
+    transaction_ids: [],
+    external_ids: [],
+    x_request_ids: [],
+    meta_request_ids: [],
+  };
+  readonly fingerprints = new Set<string>();
+  /** Token events to attach to the next card call's record (as the console does). */
+  private pendingEvents: TokenEvent[] = [];
+
+  constructor(
+    readonly caseId: string,
+    readonly ledger: RunLedger,
+  ) {}
+
+  get settings(): RunSettings {
+    return this.ledger.settings;
+  }
+  get env(): CertificationEnvironment {
+    return this.ledger.settings.environment;
+  }
+  get profile(): CertificationProfile {
+    return this.ledger.settings.profile;
+  }
+
+  /** Stops the case with verdict not_applicable and this reason. */
+  notApplicable(reason: string): never {
+    throw new NotApplicable(reason);
+  }
+
+  /** Gift Balance Inquiry records real transactions in production: only with allow_production_gift. */
+  requireGift(): void {
+    if (this.env.name === "production" && !this.settings.allowProductionGift) {
+      this.notApplicable(
+        "Gift Balance Inquiry records a real transaction in production; this run did not allow it " +
+          "(allow_production_gift / --allow-production-gift).",
+      );
+    }
+  }
+
+  card(cardNumber = this.profile.cards.active): CardRequest {
+    return {
+      entry_mode: "keyed",
+      card_number: cardNumber,
+      pin_mode: "none",
+      originator: { location_id: this.profile.locationId },
+    };
+  }
+
+  // ---------- recording ----------
+
+  record(
+    operation: OperationName,
+    result: ApiResult<unknown>,
+    options: { requestId?: string; events?: TokenEvent[]; client?: CardApiClient } = {},
+  ): ExchangeRecord {
+    const events = [...this.pendingEvents, ...(options.events ?? [])];
+    this.pendingEvents = [];
+    const environment =
+      options.client && options.client === this.env.sibling?.client ? this.env.sibling.name : this.env.name;
+    const record = buildExchangeRecord({
+      operation,
+      environment,
+      exchange: result.exchange,
+      check: result.check,
+      tokenEvents: events,
+      requestId: options.requestId,
+    });
+    this.exchanges.push(record);
+    this.ledger.exchanges.push(record);
+    if (options.requestId !== undefined && operation !== "transaction_lookup") {
+      this.ids.x_request_ids.push(options.requestId);
+    }
+    const value = result.check.value;
+    const transactionId = get(value, "data", "transaction_id");
+    const externalId = get(value, "data", "external_id");
+    if (operation === "gift_balance_inquiry" && typeof transactionId === "string") {
+      this.ids.transaction_ids.push(transactionId);
+      if (typeof externalId === "string") this.ids.external_ids.push(externalId);
+    }
+    const metaRequestId = get(value, "meta", "request_id");
+    if (operation === "token" && typeof metaRequestId === "string")
+      this.ids.meta_request_ids.push(metaRequestId);
+    for (const event of events) this.fingerprints.add(event.fingerprint);
+    return record;
+  }
+
+  private noteToken(grant: TokenGrant, client: CertificationClient, purpose: string): void {
+    const fingerprint = tokenFingerprint(grant.accessToken);
+    this.fingerprints.add(fingerprint);
+    this.ledger.tokens.push({
+      fingerprint,
+      client_id: client.clientId,
+      purpose,
+      scope: grant.scope,
+      expires_in: grant.expiresIn,
+      issued_at: new Date(this.settings.now()).toISOString(),
+    });
+  }
+
+  /** The client a token broker uses: the environment's client, with every token exchange recorded here. */
+  recordingClient(client: CertificationClient, purpose: string): CardApiClient {
+    const base = this.env.client;
+    return {
+      ...base,
+      requestToken: async (credentials) => {
+        const result = await base.requestToken(credentials);
+        this.record("token", result);
+        if (result.grant) this.noteToken(result.grant, client, purpose);
+        return result;
+      },
+    };
+  }
+
+  tokenContext(client: CertificationClient, purpose: string): TokenContext {
+    const environment = {
+      name: this.env.name,
+      authUrl: this.env.authUrl,
+      baseUrl: this.env.baseUrl,
+      transport: this.env.transport,
+    };
+    const credentials = {
+      source: "server" as const,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+    };
+    return {
+      client: this.recordingClient(client, purpose),
+      environment: this.env.name,
+      credentials,
+      credentialsKey: credentialsKey(credentials, environment),
+    };
+  }
+
+  // ---------- tokens ----------
+
+  /** A token request for `client`, recorded; returns the token when one was issued. */
+  async requestToken(client: CertificationClient, purpose = this.caseId) {
+    const result = await this.env.client.requestToken(client);
+    const record = this.record("token", result);
+    if (result.grant) this.noteToken(result.grant, client, purpose);
+    return { result, record, grant: result.grant };
+  }
+
+  /** The run's one token for the primary client (spec §5.7): requested once, renewed when due. */
+  async sessionToken(): Promise<AccessToken> {
+    const { ledger } = this;
+    const context = this.tokenContext(this.profile.primary, "session");
+    if (!ledger.sessionToken) {
+      ledger.sessionTokenRequests.acquired += 1;
+      const obtained = await ledger.broker.requestNow({ ...context, client: this.env.client });
+      const record = this.record("token", obtained);
+      if (obtained.grant) this.noteToken(obtained.grant, this.profile.primary, "session");
+      ledger.sessionTokenResult = {
+        record,
+        value: obtained.check.value,
+        status: obtained.exchange.response.status,
+      };
+      if (!obtained.token) {
+        this.checks.add(
+          "the token endpoint issues a token to the run's client",
+          "a token",
+          `HTTP ${obtained.exchange.response.status} without a usable token`,
+          false,
+          [record.id],
+        );
+        throw new CaseStopped();
+      }
+      ledger.sessionToken = obtained.token;
+      return obtained.token;
+    }
+    const ensured = await ledger.broker.ensure(context, ledger.sessionToken);
+    if (ensured.event) {
+      ledger.sessionTokenRequests.renewed += 1;
+      this.pendingEvents.push(ensured.event);
+    }
+    ledger.sessionToken = ensured.token;
+    this.fingerprints.add(tokenFingerprint(ensured.token.accessToken));
+    return ensured.token;
+  }
+
+  // ---------- card calls (each recorded) ----------
+
+  async gift(options: {
+    token: string | null;
+    requestId?: string;
+    cardNumber?: string;
+    events?: TokenEvent[];
+  }) {
+    const requestId = options.requestId ?? randomUUID();
+    if (options.token) this.fingerprints.add(tokenFingerprint(options.token));
+    const result = await this.env.client.giftBalanceInquiry({
+      accessToken: options.token,
+      requestId,
+      card: this.card(options.cardNumber),
+    });
+    const record = this.record("gift_balance_inquiry", result, { requestId, events: options.events });
+    return { result, record, requestId, status: result.exchange.response.status, body: result.check.value };
+  }
+
+  async balance(options: {
+    token: string | null;
+    cardNumber?: string;
+    requestId?: string;
+    client?: CardApiClient;
+    events?: TokenEvent[];
+  }) {
+    const client = options.client ?? this.env.client;
+    if (options.token) this.fingerprints.add(tokenFingerprint(options.token));
+    const result = await client.balanceInquiry({
+      accessToken: options.token,
+      card: this.card(options.cardNumber),
+      ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+    });
+    const record = this.record("balance_inquiry", result, {
+      requestId: options.requestId,
+      events: options.events,
+      client,
+    });
+    return { result, record, status: result.exchange.response.status, body: result.check.value };
+  }
+
+  async lookup(token: string, requestId: string) {
+    const result = await this.env.client.transactionByRequestId({ accessToken: token, requestId });
+    const record = this.record("transaction_lookup", result, { requestId });
+    return { result, record, status: result.exchange.response.status, body: result.check.value };
+  }
+
+  /** Requires the lookup path (§4.3.3; its real path is not shown in the specification). */
+  requireLookup(): void {
+    if (!this.profile.transactionLookup) {
+      this.notApplicable(
+        "The specification does not show the path of Lookup Transaction by Request Id; the console uses " +
+          "/transaction/v1/transactions/request-id/{id}. Set transaction_lookup: true in the profile when " +
+          "this upstream serves it.",
+      );
+    }
+  }
+}
+
+/** A case cannot go on (a check already failed and says why). */
+export class CaseStopped extends Error {
+  override name = "CaseStopped";
+}
+
+/** A copy of a token that the upstream must reject: one signature character changed. */
+export function tamperToken(token: string): string {
+  const lastDot = token.lastIndexOf(".");
+  // The middle of the signature: its last character may carry only padding bits.
+  const index = lastDot >= 0 && token.length - lastDot > 8 ? lastDot + 4 : Math.floor(token.length / 2);
+  const original = token[index] ?? "A";
+  const replacement = original === "A" ? "B" : "A";
+  return token.slice(0, index) + replacement + token.slice(index + 1);
+}

@@ -1,0 +1,228 @@
+/**
+ * Certification runs in the console's database (PGlite or PostgreSQL, one code path): every instance lists
+ * the runs and follows one's progress. The runner rewrites its run after every case; the owning process
+ * also beats a heartbeat while the run is under way. A run whose process died (its heartbeat went stale,
+ * or, on the single-process PGlite, any run found running at start) is marked `interrupted` and never
+ * resumed: its Gift Balance Inquiry cases recorded transactions that a second attempt would duplicate.
+ */
+import "server-only";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import type { Database } from "@/lib/server/db";
+import { certificationRuns } from "@/lib/server/db/schema";
+import {
+  countVerdicts,
+  type CaseResult,
+  type RunEnvironment,
+  type RunState,
+  type RunStatus,
+  type RunSummary,
+  type TokenRecord,
+  type Verdict,
+} from "@/lib/shared/certification-contract";
+
+const ACTIVE: RunStatus[] = ["queued", "running"];
+
+export interface DatabaseRunStoreOptions {
+  db: Database;
+  now?: () => Date;
+  /** A running run whose heartbeat is older than this is interrupted. */
+  staleAfterMs?: number;
+}
+
+export interface StoredBundle {
+  zip: Uint8Array;
+  fileName: string;
+}
+
+/** The parts of a RunState kept in the `state` column. */
+interface StateColumn {
+  environment: RunEnvironment;
+  tokens: TokenRecord[];
+}
+
+type Row = typeof certificationRuns.$inferSelect;
+
+function toRunState(row: Row): RunState {
+  const state = row.state as unknown as StateColumn;
+  return {
+    id: row.id,
+    status: row.status as RunStatus,
+    environment: state.environment,
+    client_id: row.clientId,
+    operator: row.operatorName,
+    operator_id: row.operatorId,
+    allow_production_gift: row.allowProductionGift,
+    case_ids: row.caseIds,
+    total: row.total,
+    done: row.done,
+    started_at: row.startedAt.toISOString(),
+    ...(row.finishedAt ? { finished_at: row.finishedAt.toISOString() } : {}),
+    results: row.results as CaseResult[],
+    exchanges: row.exchanges as ExchangeRecord[],
+    tokens: state.tokens,
+  };
+}
+
+export function createDatabaseRunStore({
+  db,
+  now = () => new Date(),
+  staleAfterMs = 60_000,
+}: DatabaseRunStoreOptions) {
+  /** Marks runs whose heartbeat went stale `interrupted`; returns how many. */
+  async function sweep(): Promise<number> {
+    const at = now();
+    const swept = await db
+      .update(certificationRuns)
+      .set({ status: "interrupted", finishedAt: sql`${certificationRuns.heartbeatAt}` })
+      .where(
+        and(
+          inArray(certificationRuns.status, ACTIVE),
+          lt(certificationRuns.heartbeatAt, new Date(at.getTime() - staleAfterMs)),
+        ),
+      )
+      .returning({ id: certificationRuns.id });
+    return swept.length;
+  }
+
+  const store = {
+    /** Marks runs whose process died (heartbeat stale) `interrupted`, as every read does; returns how many. */
+    interruptStale: sweep,
+
+    async save(run: RunState): Promise<void> {
+      const at = now();
+      const values = {
+        id: run.id,
+        environment: run.environment.name,
+        status: run.status,
+        operatorId: run.operator_id ?? run.operator,
+        operatorName: run.operator,
+        clientId: run.client_id,
+        allowProductionGift: run.allow_production_gift,
+        caseIds: run.case_ids,
+        total: run.total,
+        done: run.done,
+        startedAt: new Date(run.started_at),
+        finishedAt: run.finished_at ? new Date(run.finished_at) : null,
+        heartbeatAt: at,
+        state: { environment: run.environment, tokens: run.tokens } as unknown as Record<string, unknown>,
+        verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
+        results: run.results,
+        exchanges: run.exchanges,
+      };
+      const { id: _id, ...changes } = values;
+      // A run already ended (or declared interrupted by a sweep) is never written again.
+      await db
+        .insert(certificationRuns)
+        .values(values)
+        .onConflictDoUpdate({
+          target: certificationRuns.id,
+          set: changes,
+          setWhere: inArray(certificationRuns.status, ACTIVE),
+        });
+    },
+
+    async get(id: string): Promise<RunState | undefined> {
+      await sweep();
+      const [row] = await db.select().from(certificationRuns).where(eq(certificationRuns.id, id));
+      return row ? toRunState(row) : undefined;
+    },
+
+    /** Newest first, at most `limit`. */
+    async list(limit = 100): Promise<RunSummary[]> {
+      await sweep();
+      const rows = await db
+        .select({
+          id: certificationRuns.id,
+          status: certificationRuns.status,
+          environment: certificationRuns.environment,
+          clientId: certificationRuns.clientId,
+          operatorId: certificationRuns.operatorId,
+          operatorName: certificationRuns.operatorName,
+          allowProductionGift: certificationRuns.allowProductionGift,
+          total: certificationRuns.total,
+          done: certificationRuns.done,
+          startedAt: certificationRuns.startedAt,
+          finishedAt: certificationRuns.finishedAt,
+          verdicts: certificationRuns.verdicts,
+        })
+        .from(certificationRuns)
+        .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
+        .limit(limit);
+      return rows.map((row) => {
+        const verdicts = row.verdicts as { id: string; verdict: Verdict }[];
+        return {
+          id: row.id,
+          status: row.status as RunStatus,
+          environment: row.environment as RunSummary["environment"],
+          client_id: row.clientId,
+          operator: row.operatorName,
+          operator_id: row.operatorId,
+          allow_production_gift: row.allowProductionGift,
+          total: row.total,
+          done: row.done,
+          started_at: row.startedAt.toISOString(),
+          ...(row.finishedAt ? { finished_at: row.finishedAt.toISOString() } : {}),
+          summary: countVerdicts(verdicts),
+          verdicts,
+        };
+      });
+    },
+
+    sweep,
+
+    /** The owning process is alive and still running these runs. */
+    async heartbeat(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(certificationRuns)
+        .set({ heartbeatAt: now() })
+        .where(and(inArray(certificationRuns.id, [...ids]), inArray(certificationRuns.status, ACTIVE)));
+    },
+
+    /**
+     * Every queued or running run is interrupted: for a process that knows no other can be running runs on
+     * this database (PGlite is single-process), called once at start.
+     */
+    async interruptAllActive(): Promise<number> {
+      const swept = await db
+        .update(certificationRuns)
+        .set({ status: "interrupted", finishedAt: sql`${certificationRuns.heartbeatAt}` })
+        .where(inArray(certificationRuns.status, ACTIVE))
+        .returning({ id: certificationRuns.id });
+      return swept.length;
+    },
+
+    async getBundle(id: string): Promise<StoredBundle | undefined> {
+      const [row] = await db
+        .select({ zip: certificationRuns.bundle, fileName: certificationRuns.bundleFileName })
+        .from(certificationRuns)
+        .where(eq(certificationRuns.id, id));
+      return row?.zip && row.fileName ? { zip: row.zip, fileName: row.fileName } : undefined;
+    },
+
+    /**
+     * Keeps the bundle of an ended run. The first one stored wins (two instances may build one at once): the
+     * bundle is signed evidence, and every download must be the same bytes.
+     */
+    async saveBundle(id: string, bundle: StoredBundle): Promise<StoredBundle> {
+      await db
+        .update(certificationRuns)
+        .set({ bundle: bundle.zip, bundleFileName: bundle.fileName })
+        .where(
+          and(
+            eq(certificationRuns.id, id),
+            isNull(certificationRuns.bundle),
+            sql`${certificationRuns.status} not in ('queued', 'running')`,
+          ),
+        );
+      const stored = await store.getBundle(id);
+      if (!stored) throw new Error(`Run ${id} has not ended: no bundle kept.`);
+      return stored;
+    },
+  };
+  return store;
+}
+
+/** Also a RunStore: the runner writes through it. */
+export type DatabaseRunStore = ReturnType<typeof createDatabaseRunStore>;

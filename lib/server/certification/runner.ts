@@ -1,0 +1,205 @@
+/**
+ * Runs the selected cases against one environment, one after another, and keeps the run's state in a
+ * RunStore after every case: a route or the CLI follows it by events or by reading the store. The
+ * operator's identity is a parameter (the signed-in user; the CLI's local user).
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { ApiError } from "@/lib/server/errors";
+import { selectCases, type CaseDefinition } from "./catalogue";
+import { CaseContext, CaseStopped, NotApplicable, RunLedger, type RunSettings } from "./context";
+import type { RunStore } from "./run-store";
+import {
+  countVerdicts,
+  type CaseResult,
+  type RunEvent,
+  type RunState,
+  type Verdict,
+} from "@/lib/shared/certification-contract";
+import { UpstreamFailure } from "@/lib/server/card-api/transport";
+
+export interface RunOptions extends Omit<RunSettings, "now" | "sleep"> {
+  operator: string;
+  operatorId?: string;
+  clientId?: string;
+  caseIds?: readonly string[];
+  store: RunStore;
+  onEvent?: (event: RunEvent) => void;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  runId?: string;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function verdictOf(definition: CaseDefinition, context: CaseContext): { verdict: Verdict; reason?: string } {
+  const failed = context.checks.failed;
+  if (failed.length > 0) {
+    const first = failed[0]!;
+    return {
+      verdict: "fail",
+      reason: `${first.name}: expected ${first.expected}, observed ${first.observed}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ""}`,
+    };
+  }
+  if (context.checks.items.length === 0) return { verdict: "fail", reason: "The case made no check." };
+  return { verdict: definition.observational ? "observed" : "pass" };
+}
+
+async function runCase(
+  definition: CaseDefinition,
+  ledger: RunLedger,
+  now: () => number,
+): Promise<CaseResult> {
+  const context = new CaseContext(definition.id, ledger);
+  const startedAt = new Date(now()).toISOString();
+  let outcome: { verdict: Verdict; reason?: string };
+  try {
+    await definition.run(context);
+    outcome = verdictOf(definition, context);
+  } catch (error) {
+    if (error instanceof NotApplicable) {
+      outcome = { verdict: "not_applicable", reason: error.message };
+    } else {
+      if (error instanceof UpstreamFailure) {
+        context.checks.add("the upstream answers", "an HTTP answer", error.message, false);
+      } else if (error instanceof ApiError) {
+        // The token broker refuses with the token endpoint's exchange attached.
+        const details = error.details as { exchange?: { id?: string } } | undefined;
+        context.checks.add(
+          "a token is issued",
+          "a token",
+          error.message,
+          false,
+          details?.exchange?.id ? [details.exchange.id] : undefined,
+        );
+      } else if (!(error instanceof CaseStopped)) {
+        context.checks.add(
+          "the case runs",
+          "no error",
+          error instanceof Error ? error.message : String(error),
+          false,
+        );
+      }
+      outcome = verdictOf(definition, context);
+    }
+  }
+  return {
+    id: definition.id,
+    title: definition.title,
+    spec_sections: definition.spec_sections,
+    ...outcome,
+    checks: context.checks.items,
+    exchange_ids: context.exchanges.map((record) => record.id),
+    upstream_ids: context.ids,
+    token_fingerprints: [...context.fingerprints],
+    started_at: startedAt,
+    finished_at: new Date(now()).toISOString(),
+  };
+}
+
+/** Runs a certification to the end and returns its final state. Throws UnknownCaseError before starting. */
+export async function runCertification(options: RunOptions): Promise<RunState> {
+  const now = options.now ?? Date.now;
+  const definitions = selectCases(options.caseIds);
+  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
+  const ledger = new RunLedger(settings);
+  const { environment } = options;
+  const run: RunState = {
+    id: options.runId ?? randomUUID(),
+    status: "running",
+    environment: { name: environment.name, auth_url: environment.authUrl, base_url: environment.baseUrl },
+    client_id: options.clientId ?? options.profile.primary.clientId,
+    operator: options.operator,
+    ...(options.operatorId === undefined ? {} : { operator_id: options.operatorId }),
+    allow_production_gift: options.allowProductionGift,
+    case_ids: definitions.map((definition) => definition.id),
+    total: definitions.length,
+    done: 0,
+    started_at: new Date(now()).toISOString(),
+    results: [],
+    exchanges: ledger.exchanges,
+    tokens: ledger.tokens,
+  };
+  const emit = (event: RunEvent) => options.onEvent?.(event);
+  await options.store.save(run);
+  emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
+  try {
+    for (const [index, definition] of definitions.entries()) {
+      const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
+      emit({
+        type: "case_started",
+        run_id: run.id,
+        case: info,
+        index,
+        total: run.total,
+        at: new Date(now()).toISOString(),
+      });
+      const result = await runCase(definition, ledger, now);
+      run.results.push(result);
+      run.done += 1;
+      await options.store.save(run);
+      emit({
+        type: "case_finished",
+        run_id: run.id,
+        result,
+        index,
+        total: run.total,
+        at: result.finished_at,
+      });
+    }
+  } catch (error) {
+    // Cases catch their own failures; reaching here means the run itself broke (e.g. the store failed).
+    run.status = "interrupted";
+    run.finished_at = new Date(now()).toISOString();
+    await options.store.save(run).catch(() => undefined);
+    emit({
+      type: "run_finished",
+      run_id: run.id,
+      status: run.status,
+      summary: countVerdicts(run.results),
+      at: run.finished_at,
+    });
+    throw error;
+  }
+  run.status = "done";
+  run.finished_at = new Date(now()).toISOString();
+  await options.store.save(run);
+  emit({
+    type: "run_finished",
+    run_id: run.id,
+    status: run.status,
+    summary: countVerdicts(run.results),
+    at: run.finished_at,
+  });
+  return run;
+}
+
+/** 0 when every applicable case passed (observed counts as passed), 1 when one failed. */
+export function runExitCode(run: RunState): 0 | 1 {
+  return run.results.some((result) => result.verdict === "fail") ? 1 : 0;
+}
+
+/**
+ * Starts a run in the background, as a route does (202 with the id): the run is in the store, status
+ * `running`, before this returns; `finished` settles when it ends. Throws UnknownCaseError at once.
+ */
+export async function startCertification(
+  options: RunOptions,
+): Promise<{ id: string; finished: Promise<RunState> }> {
+  selectCases(options.caseIds);
+  const id = options.runId ?? randomUUID();
+  let started!: () => void;
+  const saved = new Promise<void>((resolve) => (started = resolve));
+  const store: RunStore = {
+    save: async (run) => {
+      await options.store.save(run);
+      started();
+    },
+    get: (runId) => options.store.get(runId),
+    list: () => options.store.list(),
+  };
+  const finished = runCertification({ ...options, runId: id, store });
+  finished.catch(() => started());
+  await saved;
+  return { id, finished };
+}

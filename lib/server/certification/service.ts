@@ -1,0 +1,322 @@
+/**
+ * What the certification routes do: start a run in the background with the session's (or server-held)
+ * credentials, list runs, read one, hand out its signed bundle, publish the public key, verify an uploaded
+ * bundle. One per process (and configuration); runs are kept in the database (./db-run-store.ts).
+ *
+ * Runs on the embedded sandbox take turns in this process (`queued` until the previous one ends): TOK-09
+ * revokes every token the in-process sandbox issued, which would fail another run's cases mid-way. Users'
+ * own sessions are not harmed by it: the console's token broker renews once after a 401 and retries.
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { JWK } from "jose";
+import { findEnvironment } from "@/lib/server/card-api/environments";
+import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
+import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
+import { getDatabase, storageSettingsFromConfig } from "@/lib/server/db";
+import { ApiError } from "@/lib/server/errors";
+import { logger } from "@/lib/server/logger";
+import { processSingletonFor } from "@/lib/server/process-singleton";
+import type { Session } from "@/lib/server/session";
+import { resolveCredentials } from "@/lib/server/session/credentials";
+import { runView, type RunView, type StartRunInput, type VerifyResponse } from "./api";
+import { consoleInfo, specificationInfo } from "./build-info";
+import { selectCases, UnknownCaseError } from "./catalogue";
+import { createDatabaseRunStore, type DatabaseRunStore, type StoredBundle } from "./db-run-store";
+import { certificationEnvironment, EnvironmentNotConfiguredError } from "./environment";
+import { buildEvidenceBundle } from "./evidence/bundle";
+import { verifyEvidence } from "./evidence/verify";
+import {
+  embeddedProfile,
+  ProfileError,
+  resolveProfile,
+  type CertificationClient,
+  type CertificationProfile,
+} from "./profile";
+import { startCertification } from "./runner";
+import { loadEvidenceSigningKey, type EvidenceSigningKey } from "./signing-key";
+import type { RunState, RunSummary } from "@/lib/shared/certification-contract";
+
+export interface Operator {
+  id: string;
+  name: string;
+}
+
+/** How often the owning process marks its runs alive, and when another reader gives up on them. */
+const HEARTBEAT_EVERY_MS = 10_000;
+const STALE_AFTER_MS = 60_000;
+
+function environmentUnavailable(message: string): ApiError {
+  return new ApiError("environment_unavailable", message);
+}
+
+/**
+ * The test data for a real upstream: CERTIFICATION_PROFILE (checked by lib/server/config at start) names the same JSON
+ * profile file that `npm run certify -- --profile` reads (cards, extra clients; secrets by environment variable
+ * name). It is read again at each run, so its cards can change without a restart.
+ */
+function profileFor(
+  config: ServerConfig,
+  environment: EnvironmentConfig,
+  primary: CertificationClient,
+  env: Record<string, string | undefined>,
+): CertificationProfile {
+  if (environment.transport === "embedded") return { ...embeddedProfile(config), primary };
+  const file = config.certification.profilePath;
+  if (!file) {
+    throw environmentUnavailable(
+      `No certification test data for ${environment.name}: set CERTIFICATION_PROFILE on the server to a ` +
+        "profile file with the cards your API operator issued (see README, Certification).",
+    );
+  }
+  let profileFile;
+  try {
+    profileFile = readProfileFile(file);
+  } catch (error) {
+    if (error instanceof ProfileFileError) {
+      throw environmentUnavailable(`The server's CERTIFICATION_PROFILE file ${error.message}.`);
+    }
+    throw error;
+  }
+  // The run's client is the session's (or the server's): never the profile's primary.
+  const { primary: _ignored, ...withoutPrimary } = profileFile;
+  return {
+    ...resolveProfile({ ...config, serverCredentials: primary }, environment, withoutPrimary, env),
+    primary,
+  };
+}
+
+export class CertificationService {
+  /** Runs this process owns (queued or running): their heartbeat. */
+  private readonly active = new Set<string>();
+  /** The embedded sandbox's runs, one after another. */
+  private embeddedTurn: Promise<unknown> = Promise.resolve();
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly config: ServerConfig,
+    readonly store: DatabaseRunStore,
+    private readonly key: EvidenceSigningKey,
+    private readonly env: Record<string, string | undefined> = process.env,
+  ) {}
+
+  get publicKey(): JWK {
+    return this.key.publicJwk;
+  }
+
+  async start(session: Session, input: StartRunInput, operator: Operator): Promise<{ id: string }> {
+    const { config } = this;
+    const environmentConfig = findEnvironment(config, input.environment);
+    if (!environmentConfig) {
+      throw environmentUnavailable(
+        `Environment ${input.environment} is not configured on this server (configured: ` +
+          `${config.environments.map((item) => item.name).join(", ")}).`,
+      );
+    }
+    try {
+      selectCases(input.cases);
+    } catch (error) {
+      if (error instanceof UnknownCaseError) {
+        throw new ApiError("validation_failed", error.message, { fields: { cases: [error.message] } });
+      }
+      throw error;
+    }
+    // The session's credentials, else the server's, exactly as the inquiry routes resolve them.
+    const resolution = resolveCredentials(session.state, config, environmentConfig);
+    if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
+    let profile: CertificationProfile;
+    let environment;
+    try {
+      profile = profileFor(
+        config,
+        environmentConfig,
+        { clientId: resolution.credentials.clientId, clientSecret: resolution.credentials.clientSecret },
+        this.env,
+      );
+      environment = certificationEnvironment(config, input.environment);
+    } catch (error) {
+      if (error instanceof ProfileError || error instanceof EnvironmentNotConfiguredError) {
+        throw environmentUnavailable(error.message);
+      }
+      throw error;
+    }
+
+    const id = randomUUID();
+    const caseIds = selectCases(input.cases).map((definition) => definition.id);
+    const queued: RunState = {
+      id,
+      status: "queued",
+      environment: {
+        name: environment.name,
+        auth_url: environment.authUrl,
+        base_url: environment.baseUrl,
+      },
+      client_id: profile.primary.clientId,
+      operator: operator.name,
+      operator_id: operator.id,
+      allow_production_gift: input.allow_production_gift ?? false,
+      case_ids: caseIds,
+      total: caseIds.length,
+      done: 0,
+      started_at: new Date().toISOString(),
+      results: [],
+      exchanges: [],
+      tokens: [],
+    };
+    await this.store.save(queued);
+    this.track(id);
+
+    const execute = async () => {
+      try {
+        const { finished } = await startCertification({
+          runId: id,
+          environment,
+          profile,
+          operator: operator.name,
+          operatorId: operator.id,
+          clientId: profile.primary.clientId,
+          allowProductionGift: queued.allow_production_gift,
+          renewSkewSeconds: config.tokenRenewSkewSeconds,
+          // A route never waits for a token to expire (AUTH-03 is then not applicable and says so).
+          maxExpiryWaitMs: 0,
+          caseIds,
+          store: this.store,
+        });
+        await finished;
+      } catch (error) {
+        logger.error(
+          { run_id: id, error: error instanceof Error ? error.message : String(error) },
+          "certification run broke off",
+        );
+      } finally {
+        this.untrack(id);
+      }
+      await this.bundle(id).catch((error: unknown) =>
+        logger.error(
+          { run_id: id, error: error instanceof Error ? error.message : String(error) },
+          "certification evidence bundle not built",
+        ),
+      );
+    };
+    if (environment.transport === "embedded") {
+      const turn = this.embeddedTurn.then(execute);
+      this.embeddedTurn = turn.catch(() => undefined);
+    } else {
+      void execute();
+    }
+    return { id };
+  }
+
+  list(): Promise<RunSummary[]> {
+    return this.store.list(100);
+  }
+
+  async view(id: string): Promise<RunView> {
+    return runView(await this.run(id));
+  }
+
+  private async run(id: string): Promise<RunState> {
+    const run = /^[0-9a-f-]{36}$/.test(id) ? await this.store.get(id) : undefined;
+    if (!run) throw new ApiError("not_found", `There is no certification run ${JSON.stringify(id)}.`);
+    return run;
+  }
+
+  /** The signed bundle of an ended run: built once from what the database holds, then always the same bytes. */
+  async bundle(id: string): Promise<StoredBundle> {
+    const stored = await this.store.getBundle(id);
+    if (stored) return stored;
+    const run = await this.run(id);
+    if (run.status === "queued" || run.status === "running") {
+      throw new ApiError(
+        "run_not_finished",
+        `Run ${id} is ${run.status} (${run.done} of ${run.total} cases): its evidence is signed when it ends.`,
+      );
+    }
+    const built = await buildEvidenceBundle({
+      run,
+      key: this.key,
+      console: consoleInfo(this.config.certification),
+      specification: specificationInfo(this.config.certification),
+    });
+    return this.store.saveBundle(id, { zip: built.zip, fileName: built.fileName });
+  }
+
+  async verify(zip: Uint8Array): Promise<VerifyResponse> {
+    const result = await verifyEvidence(zip);
+    const trusted = result.ok ? await verifyEvidence(zip, { trustedKey: this.key.publicJwk }) : undefined;
+    const manifest = result.manifest as
+      { run?: Record<string, unknown>; environment?: { name?: unknown }; summary?: unknown } | undefined;
+    const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+    return {
+      ok: result.ok,
+      problems: result.problems,
+      checked: result.checked,
+      signed_by_this_console: trusted?.ok === true,
+      ...(manifest
+        ? {
+            run: {
+              id: text(manifest.run?.id),
+              environment: text(manifest.environment?.name),
+              status: text(manifest.run?.status),
+              operator: text(manifest.run?.operator),
+              started_at: text(manifest.run?.started_at),
+              finished_at: text(manifest.run?.finished_at) ?? null,
+              summary:
+                manifest.summary && typeof manifest.summary === "object"
+                  ? (manifest.summary as Record<string, number>)
+                  : undefined,
+            },
+          }
+        : {}),
+    };
+  }
+
+  private track(id: string): void {
+    this.active.add(id);
+    this.heartbeat ??= setInterval(() => {
+      this.store
+        .heartbeat([...this.active])
+        .catch((error: unknown) =>
+          logger.warn(
+            { error: error instanceof Error ? error.message : String(error) },
+            "run heartbeat failed",
+          ),
+        );
+    }, HEARTBEAT_EVERY_MS);
+    this.heartbeat.unref?.();
+  }
+
+  private untrack(id: string): void {
+    this.active.delete(id);
+    if (this.active.size === 0 && this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+  }
+}
+
+async function createService(config: ServerConfig): Promise<CertificationService> {
+  // The same settings (and so the same handle) as lib/server/services: PGlite refuses a second opener of DATA_DIR.
+  const handle = await getDatabase(storageSettingsFromConfig(config));
+  const store = createDatabaseRunStore({ db: handle.db, staleAfterMs: STALE_AFTER_MS });
+  // PGlite is single-process: a run still marked running was left by a process that died.
+  if (handle.kind === "pglite") await store.interruptAllActive();
+  const key = await loadEvidenceSigningKey({
+    env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
+    warn: (message) => logger.warn({ component: "certification" }, message),
+  });
+  return new CertificationService(config, store, key);
+}
+
+/** The process's certification service for the current configuration; a failed start is retried next call. */
+export function certificationService(): Promise<CertificationService> {
+  const config = getConfig();
+  const holder = processSingletonFor("certification-service", config, () => ({
+    promise: undefined as Promise<CertificationService> | undefined,
+  }));
+  if (!holder.promise) {
+    holder.promise = createService(config);
+    holder.promise.catch(() => (holder.promise = undefined));
+  }
+  return holder.promise;
+}

@@ -1,0 +1,46 @@
+/**
+ * The identity layer's settings (lib/server/auth/settings.ts) built from the server configuration, once per
+ * configuration: the provider's discovery document is cached per settings object.
+ */
+import "server-only";
+import type { AuthSettings } from "@/lib/server/auth/settings";
+import { processSingletonFor } from "@/lib/server/process-singleton";
+import type { ServerConfig } from "./schema";
+
+export const CALLBACK_PATH = "/api/auth/callback";
+export const SIGNED_OUT_PATH = "/signed-out";
+
+export function authSettings(config: ServerConfig): AuthSettings {
+  return processSingletonFor("auth-settings", config, buildAuthSettings);
+}
+
+function buildAuthSettings(config: ServerConfig): AuthSettings {
+  const publicUrl = config.publicOrigins[0] ?? `http://localhost:${config.port}`;
+  switch (config.authMode) {
+    case "none":
+      return { mode: "none" };
+    case "oidc": {
+      const oidc = config.oidc;
+      if (!oidc?.clientSecret) throw new Error("AUTH_MODE=oidc needs OIDC_ISSUER, _CLIENT_ID and _SECRET.");
+      return {
+        mode: "oidc",
+        roleGroups: config.roleGroups,
+        oidc: {
+          issuer: oidc.issuer,
+          clientId: oidc.clientId,
+          clientSecret: oidc.clientSecret,
+          groupsClaim: oidc.groupsClaim,
+          redirectUri: `${publicUrl}${CALLBACK_PATH}`,
+          postLogoutRedirectUri: `${publicUrl}${SIGNED_OUT_PATH}`,
+        },
+      };
+    }
+    case "proxy":
+      return { mode: "proxy", roleGroups: config.roleGroups, proxy: { ...config.proxyAuth } };
+  }
+}
+
+/** Whether the console's canonical address is https (cookies then `Secure` with the `__Host-` name). */
+export function publicUrlIsSecure(config: ServerConfig): boolean {
+  return (config.publicOrigins[0] ?? "").startsWith("https:");
+}

@@ -1,0 +1,193 @@
+/**
+ * The console's one PostgreSQL schema (DESIGN.md §7). `drizzle-kit generate` turns changes here into a new
+ * committed SQL migration under db/migrations; the migrations runner applies them at start.
+ */
+import "server-only";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
+
+/** Append-only, hash-chained audit rows. `seq` is assigned from `audit_chain_head` inside the appending transaction. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    seq: bigint("seq", { mode: "number" }).primaryKey(),
+    time: timestamptz("time").notNull(),
+    userId: text("user_id"),
+    roles: text("roles").array().notNull(),
+    clientAddress: text("client_address"),
+    event: text("event").notNull(),
+    environment: text("environment"),
+    operation: text("operation"),
+    cardMasked: text("card_masked"),
+    cardLast4: text("card_last4"),
+    cardHmac: text("card_hmac"),
+    upstreamStatus: smallint("upstream_status"),
+    requestId: text("request_id"),
+    outcome: text("outcome").notNull(),
+    reason: text("reason"),
+    details: jsonb("details").$type<Record<string, string | number | boolean | null>>(),
+    prevHash: text("prev_hash").notNull(),
+    rowHash: text("row_hash").notNull(),
+  },
+  (table) => [
+    index("audit_log_user_seq").on(table.userId, table.seq),
+    index("audit_log_event_seq").on(table.event, table.seq),
+    index("audit_log_card_hmac_seq").on(table.cardHmac, table.seq),
+    index("audit_log_card_last4_seq").on(table.cardLast4, table.seq),
+    index("audit_log_time").on(table.time),
+  ],
+);
+
+/** One row (id 1): the last sequence number and row hash; locked FOR UPDATE by every append, so writers form one chain. */
+export const auditChainHead = pgTable("audit_chain_head", {
+  id: smallint("id").primaryKey(),
+  lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+  lastHash: text("last_hash").notNull(),
+});
+
+/** Server-side sessions: a sign-out or an expiry recorded here holds on every instance. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    roles: text("roles").array().notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    lastSeenAt: timestamptz("last_seen_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    endedAt: timestamptz("ended_at"),
+    endReason: text("end_reason"),
+    /** AUTH_MODE=oidc: the provider's ID token, for RP-initiated logout's id_token_hint; cleared when it ends. */
+    idToken: text("id_token"),
+  },
+  (table) => [index("sessions_user").on(table.userId), index("sessions_expires").on(table.expiresAt)],
+);
+
+/** Fixed-window counters shared by every instance. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamptz("window_start").notNull(),
+  count: integer("count").notNull(),
+});
+
+/** Raw bytes (the signed evidence zip); both drivers hand back a Uint8Array (a Buffer under postgres-js). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => value,
+  fromDriver: (value) => new Uint8Array(value),
+});
+
+/**
+ * Certification runs (DESIGN.md §8): the run as the runner keeps it, rewritten after every case, and the
+ * signed evidence zip, stored once when the run ends so that every later download is the same bundle.
+ * `heartbeatAt` moves while the owning process runs it; a run whose heartbeat went stale is `interrupted`.
+ */
+export const certificationRuns = pgTable(
+  "certification_runs",
+  {
+    id: text("id").primaryKey(),
+    environment: text("environment").notNull(),
+    status: text("status").notNull(),
+    operatorId: text("operator_id").notNull(),
+    operatorName: text("operator_name").notNull(),
+    clientId: text("client_id").notNull(),
+    allowProductionGift: boolean("allow_production_gift").notNull(),
+    caseIds: text("case_ids").array().notNull(),
+    total: integer("total").notNull(),
+    done: integer("done").notNull(),
+    startedAt: timestamptz("started_at").notNull(),
+    finishedAt: timestamptz("finished_at"),
+    heartbeatAt: timestamptz("heartbeat_at").notNull(),
+    /** The RunState without results and exchanges (environment addresses, tokens). */
+    state: jsonb("state").$type<Record<string, unknown>>().notNull(),
+    /** Case id and verdict of every finished case, in order: what the list and a comparison need. */
+    verdicts: jsonb("verdicts").$type<{ id: string; verdict: string }[]>().notNull(),
+    results: jsonb("results").$type<unknown[]>().notNull(),
+    exchanges: jsonb("exchanges").$type<unknown[]>().notNull(),
+    bundle: bytea("bundle"),
+    bundleFileName: text("bundle_file_name"),
+  },
+  (table) => [
+    index("certification_runs_started").on(table.startedAt),
+    index("certification_runs_status").on(table.status),
+  ],
+);
+
+/**
+ * Support desk batches (DESIGN.md §9): one row per batch, kept 24 hours. `runner_lease_until` is the lease of the
+ * instance running it; when it lapses (the instance died) any instance may take the batch over. `credentials` is
+ * how the cards are looked up (`server`, `demo`, or the user's own, sealed: see lib/server/support/card-vault.ts) and is
+ * cleared when the batch ends.
+ */
+export const supportBatches = pgTable(
+  "support_batches",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    roles: text("roles").array().notNull(),
+    clientAddress: text("client_address"),
+    environment: text("environment").notNull(),
+    credentials: text("credentials"),
+    reason: text("reason"),
+    status: text("status").notNull(),
+    total: integer("total").notNull(),
+    badLines: jsonb("bad_lines")
+      .$type<{ count: number; lines: { line: number; message: string }[] }>()
+      .notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    startedAt: timestamptz("started_at"),
+    finishedAt: timestamptz("finished_at"),
+    expiresAt: timestamptz("expires_at").notNull(),
+    runnerLeaseUntil: timestamptz("runner_lease_until"),
+  },
+  (table) => [
+    index("support_batches_user").on(table.userId, table.createdAt),
+    index("support_batches_expires").on(table.expiresAt),
+  ],
+);
+
+/**
+ * One row per card of a batch, in input order (`position`). The card number is kept only sealed, and only
+ * until its lookup ends; the results keep its last 4 and keyed hash. A card is claimed (`claimed_at`, a lease)
+ * with `FOR UPDATE SKIP LOCKED`, so that any number of workers and instances share a batch without a card
+ * running twice at once; `not_before` defers a card the upstream answered 429 (Retry-After).
+ */
+export const supportBatchCards = pgTable(
+  "support_batch_cards",
+  {
+    batchId: text("batch_id")
+      .notNull()
+      .references(() => supportBatches.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    line: integer("line").notNull(),
+    last4: text("last4").notNull(),
+    cardHmac: text("card_hmac").notNull(),
+    cardSealed: text("card_sealed"),
+    state: text("state").notNull(),
+    attempts: integer("attempts").notNull(),
+    claimedAt: timestamptz("claimed_at"),
+    notBefore: timestamptz("not_before"),
+    outcome: text("outcome"),
+    balances: jsonb("balances").$type<Record<string, string>>(),
+    upstreamStatus: smallint("upstream_status"),
+    error: text("error"),
+    finishedAt: timestamptz("finished_at"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.batchId, table.position] }),
+    index("support_batch_cards_state").on(table.batchId, table.state, table.position),
+  ],
+);

@@ -1,0 +1,166 @@
+/**
+ * Request guards of every console API route: same-origin Origin and JSON content type on mutating calls,
+ * a bounded body, and validation that answers 400 with per-field details. Bad input never reaches a 500.
+ */
+import "server-only";
+import type { z } from "zod";
+import type { ValidationErrorDetails } from "@/lib/shared/error-details";
+import { ApiError } from "@/lib/server/errors";
+import { publicOriginForHost, requestHost, requestOrigin } from "./host-trust";
+import type { ServerConfig } from "@/lib/server/config";
+import { readTextWithLimit } from "@/lib/server/http/body";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Cross-site, `null` and absent origins are refused: a mutating call must come from the console's own pages,
+ * on the (already accepted) host it was addressed to. The expected origin comes from that host and the
+ * protocol, or from PUBLIC_URL when the host is a public one (TLS ended by a proxy not listed as trusted).
+ */
+export function assertSameOrigin(
+  request: Request,
+  config: Pick<ServerConfig, "publicOrigins" | "trustedProxies" | "authMode">,
+): void {
+  const origin = request.headers.get("origin");
+  const expected = requestOrigin(request, config);
+  const host = requestHost(request, config);
+  const publicOrigin = host ? publicOriginForHost(host, config) : null;
+  let actual: string | null = null;
+  try {
+    actual = origin && origin !== "null" ? new URL(origin).origin : null;
+  } catch {
+    actual = null;
+  }
+  if (!actual || !expected || (actual !== expected && actual !== publicOrigin)) {
+    throw new ApiError(
+      "invalid_origin",
+      origin
+        ? `Origin ${JSON.stringify(origin.slice(0, 200))} is not this console's origin${expected ? ` (${expected})` : ""}.`
+        : `Mutating calls need an Origin header with this console's origin${expected ? ` (${expected})` : ""}.`,
+    );
+  }
+}
+
+/** `application/json`, optionally with `charset=utf-8`. */
+export function assertJsonContentType(request: Request): void {
+  const value = request.headers.get("content-type") ?? "";
+  const [mediaType = "", ...parameters] = value.split(";");
+  const charset = parameters
+    .map((parameter) => parameter.trim().toLowerCase())
+    .find((parameter) => parameter.startsWith("charset="));
+  if (mediaType.trim().toLowerCase() !== "application/json" || (charset && charset !== "charset=utf-8")) {
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the body as JSON with Content-Type: application/json.",
+    );
+  }
+}
+
+/** The route's media type: JSON (see assertJsonContentType), or exactly `application/zip` for an upload. */
+export function assertBodyType(request: Request, mediaType: "application/json" | "application/zip"): void {
+  if (mediaType === "application/json") return assertJsonContentType(request);
+  const value = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (value !== mediaType) {
+    throw new ApiError("unsupported_media_type", `Send the body with Content-Type: ${mediaType}.`);
+  }
+}
+
+function tooLarge(): ApiError {
+  return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+/** The body as text, refusing more than MAX_BODY_BYTES whatever Content-Length says. */
+export async function readBodyText(request: Request): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  let text: string | null;
+  try {
+    // With a Content-Length, Node's HTTP parser delivers exactly that many bytes.
+    text =
+      declared !== null && /^\d+$/.test(declared)
+        ? await request.text()
+        : await readTextWithLimit(request, MAX_BODY_BYTES);
+  } catch {
+    // The client went away mid-body (aborted, reset): its failure, not the server's.
+    throw new ApiError("request_aborted", "The client closed the connection before the whole body arrived.");
+  }
+  if (text === null) throw tooLarge();
+  return text;
+}
+
+/** C0 and C1 controls, DEL, line and paragraph separators, and bidirectional overrides. */
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+
+function pathLabel(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? "(body)" : path.map(String).join(".");
+}
+
+/** Paths of every string (key or value) holding a control character. */
+function controlCharacterPaths(value: unknown, path: PropertyKey[] = [], found: string[] = []): string[] {
+  if (found.length >= 20 || path.length > 32) return found;
+  if (typeof value === "string") {
+    if (CONTROL_CHARACTERS.test(value)) found.push(pathLabel(path));
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => controlCharacterPaths(item, [...path, index], found));
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (CONTROL_CHARACTERS.test(key)) found.push(pathLabel([...path, key]));
+      controlCharacterPaths(item, [...path, key], found);
+    }
+  }
+  return found;
+}
+
+export function validationError(fields: Record<string, string[]>): ApiError {
+  const details: ValidationErrorDetails = { fields };
+  const names = Object.keys(fields);
+  return new ApiError(
+    "validation_failed",
+    `The request body is not valid: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}.`,
+    details,
+  );
+}
+
+export function zodFieldErrors(error: z.ZodError): Record<string, string[]> {
+  // A Map, not an object: field names come from the client ("constructor", "__proto__", …).
+  const fields = new Map<string, string[]>();
+  const add = (path: string, message: string) => {
+    const messages = fields.get(path) ?? [];
+    messages.push(message);
+    fields.set(path, messages);
+  };
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) add(pathLabel([...issue.path, key]), "is not a field of this request");
+    } else if (issue.code === "invalid_type" && issue.input === undefined) {
+      add(pathLabel(issue.path), "is required");
+    } else {
+      add(pathLabel(issue.path), issue.message);
+    }
+  }
+  return Object.fromEntries(fields);
+}
+
+/** Parses JSON text and validates it: 400 `invalid_json` or 400 `validation_failed` with field details. */
+export function parseJsonBody<S extends z.ZodType>(text: string, schema: S): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+  const withControls = controlCharacterPaths(value);
+  if (withControls.length > 0) {
+    throw validationError(
+      Object.fromEntries(withControls.map((path) => [path, ["must not contain control characters"]])),
+    );
+  }
+  return validateInput(value, schema);
+}
+
+/** Validates a value: 400 `validation_failed` with field details otherwise. */
+export function validateInput<S extends z.ZodType>(value: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(zodFieldErrors(parsed.error));
+  return parsed.data;
+}

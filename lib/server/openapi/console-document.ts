@@ -1,0 +1,527 @@
+/**
+ * The OpenAPI 3.1 document of the console's HTTP interface (DESIGN.md §4), served at GET /api/openapi.json.
+ * Request bodies and parameters come from the zod schemas the routes validate with (lib/shared/contracts.ts,
+ * lib/server/certification/api.ts, lib/shared/support-contract.ts), responses from lib/server/openapi/console-schemas.ts and
+ * lib/server/auth/me.ts.
+ */
+import { z } from "zod";
+import {
+  balanceInquiryInputSchema,
+  credentialsInputSchema,
+  environmentInputSchema,
+  giftBalanceInquiryInputSchema,
+  transactionLookupParamsSchema,
+} from "@/lib/shared/contracts";
+import { meResponseSchema } from "@/lib/server/auth/me";
+import { startRunInputSchema } from "@/lib/server/certification/api";
+import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/shared/support-contract";
+import {
+  auditFilterQuerySchema,
+  auditPageSchema,
+  auditVerifySchema,
+  errorBodySchema,
+  exchangeRecordSchema,
+  healthSchema,
+  logoutResultSchema,
+  publicJwkSchema,
+  readySchema,
+  runListSchema,
+  runViewSchema,
+  sessionInfoSchema,
+  startRunResultSchema,
+  supportBatchProgressSchema,
+  supportBatchResultsSchema,
+  supportLookupResultSchema,
+  supportResultsQuerySchema,
+  tokenResultSchema,
+  verifyResultSchema,
+} from "./console-schemas";
+import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "./json-schema";
+
+const COMPONENTS = {
+  ErrorBody: jsonSchema(errorBodySchema, "output"),
+  SessionInfo: jsonSchema(sessionInfoSchema, "output"),
+  ExchangeRecord: jsonSchema(exchangeRecordSchema, "output"),
+  TokenResult: jsonSchema(tokenResultSchema, "output"),
+  Health: jsonSchema(healthSchema, "output"),
+  Ready: jsonSchema(readySchema, "output"),
+  Me: jsonSchema(meResponseSchema, "output"),
+  LogoutResult: jsonSchema(logoutResultSchema, "output"),
+  AuditPage: jsonSchema(auditPageSchema, "output"),
+  AuditVerify: jsonSchema(auditVerifySchema, "output"),
+  CredentialsInput: jsonSchema(credentialsInputSchema, "input"),
+  EnvironmentInput: jsonSchema(environmentInputSchema, "input"),
+  BalanceInquiryInput: jsonSchema(balanceInquiryInputSchema, "input"),
+  GiftBalanceInquiryInput: jsonSchema(giftBalanceInquiryInputSchema, "input"),
+  PublicJwk: jsonSchema(publicJwkSchema, "output"),
+  StartRunInput: jsonSchema(startRunInputSchema, "input"),
+  StartRunResult: jsonSchema(startRunResultSchema, "output"),
+  RunList: jsonSchema(runListSchema, "output"),
+  RunView: jsonSchema(runViewSchema, "output"),
+  VerifyResult: jsonSchema(verifyResultSchema, "output"),
+  SupportLookupInput: jsonSchema(supportLookupInputSchema, "input"),
+  SupportLookupResult: jsonSchema(supportLookupResultSchema, "output"),
+  SupportBatchInput: jsonSchema(supportBatchInputSchema, "input"),
+  SupportBatchProgress: jsonSchema(supportBatchProgressSchema, "output"),
+  SupportBatchResults: jsonSchema(supportBatchResultsSchema, "output"),
+} satisfies Record<string, JsonSchema>;
+
+type ComponentName = keyof typeof COMPONENTS;
+
+const ok = (description: string, name: ComponentName) => ({
+  description,
+  content: jsonContent(componentRef(name)),
+});
+
+const error = (description: string) => ({ description, content: jsonContent(componentRef("ErrorBody")) });
+
+/** Every operation may answer in the error shape (bad input 4xx, upstream unreachable 502/504, …). */
+const ERRORS = {
+  "400": error("Invalid input (`validation_failed`, `invalid_json`), with per-field messages in details."),
+  "401": error("No usable credentials or token (`no_credentials`), or not signed in (`not_signed_in`)."),
+  "403": error("Cross-origin call, or the user's roles do not allow it (`forbidden_by_role`)."),
+  default: error("Any other error, in the one error shape."),
+};
+
+const UPSTREAM_ERRORS = {
+  "409": error("The session's environment changed since the page was shown (`environment_changed`)."),
+  "502": error("The upstream could not be reached (connection refused, TLS failure)."),
+  "504": error("The upstream did not answer in time."),
+};
+
+/** What the certification and support routes add to ERRORS: a missing run or batch, an over-large upload. */
+const NOT_FOUND = {
+  "404": error("No such run or batch (`not_found`); a batch is its owner's (admins see all)."),
+};
+const TOO_LARGE = { "413": error("The body is larger than the route reads (`payload_too_large`).") };
+
+/**
+ * Which console role the route declares (lib/server/http/access.ts; roles per DESIGN.md §6): `somewhere` is the action
+ * in at least one environment, `here` in the session's (or, for a batch, the batch's) environment.
+ */
+function requires(action: "certification_run" | "support_lookup" | "support_batch", where: string): string {
+  const roles =
+    action === "certification_run"
+      ? "`tester` and `admin` everywhere, `engineer` on embedded and sandbox"
+      : "every role (`support`, `engineer`, `tester`, `admin`) in every environment";
+  return `Needs \`${action}\` ${where} (${roles}); 403 \`forbidden_by_role\` otherwise.`;
+}
+
+const jsonBody = (name: ComponentName) => ({ required: true, content: jsonContent(componentRef(name)) });
+
+const environmentQuery = {
+  name: "environment",
+  in: "query",
+  required: false,
+  description: "The environment the page showed; refused with 409 when the session's has changed since.",
+  schema: jsonSchema(transactionLookupParamsSchema.shape.environment, "input"),
+};
+
+const auditQueryParameters = Object.entries(
+  jsonSchema(auditFilterQuerySchema, "input").properties as Record<string, JsonSchema>,
+).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  security?: unknown[];
+  responses: Record<string, unknown>;
+}
+
+const runIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The run's id (the `id` of the 202 that started it).",
+  schema: jsonSchema(startRunResultSchema.shape.id, "input"),
+};
+
+const batchIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The batch's id (the `id` of the 202 that started it); anything else is 404.",
+  schema: jsonSchema(supportBatchProgressSchema.shape.id, "input"),
+};
+
+const resultsQueryParameters = Object.entries(
+  jsonSchema(supportResultsQuerySchema, "input").properties as Record<string, JsonSchema>,
+).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
+
+const zipContent = { "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } } };
+
+const PATHS = {
+  "/api/session": {
+    get: {
+      operationId: "getSession",
+      summary: "Environment, credential source and client_id, token metadata",
+      responses: { "200": ok("The session.", "SessionInfo"), ...ERRORS },
+    },
+    delete: {
+      operationId: "deleteSession",
+      summary: "Forget credentials and token (and end a signed-in session)",
+      responses: { "200": ok("The emptied session.", "SessionInfo"), ...ERRORS },
+    },
+  },
+  "/api/session/credentials": {
+    put: {
+      operationId: "putCredentials",
+      summary: "Keep client credentials (or the sandbox's demo profile) in the session; never echoed",
+      requestBody: jsonBody("CredentialsInput"),
+      responses: { "200": ok("The session, without the secret.", "SessionInfo"), ...ERRORS },
+    },
+  },
+  "/api/session/environment": {
+    put: {
+      operationId: "putEnvironment",
+      summary: "Choose a configured environment",
+      requestBody: jsonBody("EnvironmentInput"),
+      responses: { "200": ok("The session.", "SessionInfo"), ...ERRORS },
+    },
+  },
+  "/api/token": {
+    post: {
+      operationId: "requestToken",
+      summary: "Request a new token now: its metadata (never the token) and the exchange record",
+      requestBody: {
+        required: false,
+        description: "Empty, or `{}` (still sent as application/json).",
+        content: jsonContent(jsonSchema(z.object({}).strict(), "input")),
+      },
+      responses: { "200": ok("The upstream answered.", "TokenResult"), ...ERRORS, ...UPSTREAM_ERRORS },
+    },
+  },
+  "/api/inquiries/gift-balance": {
+    post: {
+      operationId: "giftBalanceInquiry",
+      summary: "Gift Balance Inquiry (records a transaction upstream)",
+      requestBody: jsonBody("GiftBalanceInquiryInput"),
+      responses: {
+        "200": ok("The upstream answered, whatever its status: the exchange record.", "ExchangeRecord"),
+        ...ERRORS,
+        ...UPSTREAM_ERRORS,
+      },
+    },
+  },
+  "/api/inquiries/balance": {
+    post: {
+      operationId: "balanceInquiry",
+      summary: "Balance Inquiry (read-only, every purse)",
+      requestBody: jsonBody("BalanceInquiryInput"),
+      responses: {
+        "200": ok("The upstream answered, whatever its status: the exchange record.", "ExchangeRecord"),
+        ...ERRORS,
+        ...UPSTREAM_ERRORS,
+      },
+    },
+  },
+  "/api/transactions/request-id/{id}": {
+    get: {
+      operationId: "lookupTransaction",
+      summary: "Lookup Transaction by Request Id",
+      parameters: [
+        {
+          name: "id",
+          in: "path",
+          required: true,
+          description: "The X-Request-Id a Gift Balance Inquiry was sent with.",
+          schema: jsonSchema(transactionLookupParamsSchema.shape.id, "input"),
+        },
+        environmentQuery,
+      ],
+      responses: {
+        "200": ok("The upstream answered (a 404 upstream included): the exchange record.", "ExchangeRecord"),
+        ...ERRORS,
+        ...UPSTREAM_ERRORS,
+      },
+    },
+  },
+  "/api/me": {
+    get: {
+      operationId: "getMe",
+      summary: 'The signed-in user and what their roles allow; `{"user": null}` when signed out',
+      responses: { "200": ok("The user, or null.", "Me"), default: ERRORS.default },
+    },
+  },
+  "/api/auth/login": {
+    get: {
+      operationId: "signIn",
+      summary: "AUTH_MODE=oidc: redirect to the identity provider",
+      parameters: [{ name: "return_to", in: "query", required: false, schema: { type: "string" } }],
+      responses: { "302": { description: "To the identity provider." }, "404": error("Not in oidc mode.") },
+    },
+  },
+  "/api/auth/callback": {
+    get: {
+      operationId: "signInCallback",
+      summary: "AUTH_MODE=oidc: the provider's redirect back; starts the session",
+      responses: { "302": { description: "To the page signed in from, or to /signed-out?error=<code>." } },
+    },
+  },
+  "/api/auth/logout": {
+    post: {
+      operationId: "signOut",
+      summary: "End the session on every instance",
+      responses: { "200": ok("Signed out.", "LogoutResult"), ...ERRORS },
+    },
+  },
+  "/api/audit": {
+    get: {
+      operationId: "readAuditLog",
+      summary: "Admin: the audit log, newest first, with filters and a cursor",
+      parameters: auditQueryParameters,
+      responses: { "200": ok("One page of rows.", "AuditPage"), ...ERRORS },
+    },
+  },
+  "/api/audit/verify": {
+    get: {
+      operationId: "verifyAuditLog",
+      summary: "Admin: check the audit log's hash chain",
+      responses: { "200": ok("The chain's state.", "AuditVerify"), ...ERRORS },
+    },
+  },
+  "/api/audit/export.csv": {
+    get: {
+      operationId: "exportAuditLog",
+      summary: "Admin: the audit log as CSV, with the same filters",
+      parameters: auditQueryParameters.filter(({ name }) => name !== "cursor" && name !== "limit"),
+      responses: { "200": { description: "CSV.", content: { "text/csv": {} } }, ...ERRORS },
+    },
+  },
+  "/api/certification/runs": {
+    get: {
+      operationId: "listCertificationRuns",
+      summary: "The certification runs kept, newest first",
+      description: requires("certification_run", "in at least one environment"),
+      responses: { "200": ok("The runs, without checks or exchanges.", "RunList"), ...ERRORS },
+    },
+    post: {
+      operationId: "startCertificationRun",
+      summary: "Start a certification run in the background, against the environment it names",
+      description:
+        requires("certification_run", "in the environment the body names") +
+        " Unconfigured environment: 400 `environment_unavailable`; no credentials: 401 `no_credentials`.",
+      requestBody: jsonBody("StartRunInput"),
+      responses: {
+        "202": {
+          description: "Started; follow it at Location.",
+          headers: {
+            Location: { description: "`/api/certification/runs/{id}`.", schema: { type: "string" } },
+          },
+          content: jsonContent(componentRef("StartRunResult")),
+        },
+        ...ERRORS,
+      },
+    },
+  },
+  "/api/certification/runs/{id}": {
+    get: {
+      operationId: "getCertificationRun",
+      summary: "One run: progress and per-case results (the exchange bodies are in the evidence bundle)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [runIdParameter],
+      responses: { "200": ok("The run.", "RunView"), ...ERRORS, ...NOT_FOUND },
+    },
+  },
+  "/api/certification/runs/{id}/evidence": {
+    get: {
+      operationId: "downloadCertificationEvidence",
+      summary: "The run's signed evidence bundle, as an attachment",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [runIdParameter],
+      responses: {
+        "200": {
+          description: "The bundle (a zip signed with the key of /api/certification/public-key).",
+          headers: { "Content-Disposition": { schema: { type: "string" } } },
+          content: zipContent,
+        },
+        ...ERRORS,
+        ...NOT_FOUND,
+        "409": error("The run is still queued or running (`run_not_finished`): it is signed when it ends."),
+      },
+    },
+  },
+  "/api/certification/verify": {
+    post: {
+      operationId: "verifyCertificationEvidence",
+      summary: "Check an evidence bundle: file hashes, signature, and whether this console signed it",
+      description: requires("certification_run", "in at least one environment"),
+      requestBody: { required: true, description: "The bundle as downloaded.", content: zipContent },
+      responses: {
+        "200": ok("The verdict, whether intact or not (`ok`, `problems`).", "VerifyResult"),
+        ...ERRORS,
+        ...TOO_LARGE,
+        "415": error("Not sent as `application/zip` (`unsupported_media_type`)."),
+      },
+    },
+  },
+  "/api/certification/public-key": {
+    get: {
+      operationId: "certificationPublicKey",
+      summary: "The public JWK (Ed25519) that verifies this console's evidence bundles",
+      description: "Public: verifiers need no console account (each bundle carries the key too).",
+      security: [],
+      responses: { "200": ok("The key.", "PublicJwk"), default: ERRORS.default },
+    },
+  },
+  "/api/support/lookups": {
+    post: {
+      operationId: "supportLookup",
+      summary: "Support desk: one Balance Inquiry in the session's environment, answered masked (last 4)",
+      description:
+        requires("support_lookup", "in the session's environment") +
+        " No answer upstream (timeout, unreachable, 429) is an `outcome` of the 200, not an error.",
+      requestBody: jsonBody("SupportLookupInput"),
+      responses: {
+        "200": ok("What the lookup found, in the support shape.", "SupportLookupResult"),
+        ...ERRORS,
+        "409": UPSTREAM_ERRORS["409"],
+        "429": error("The caller's per-minute limit of upstream calls (`rate_limited`)."),
+      },
+    },
+  },
+  "/api/support/batches": {
+    post: {
+      operationId: "startSupportBatch",
+      summary: "Support desk: start a batch of lookups in the session's environment, run on the server",
+      description:
+        requires("support_batch", "in the session's environment") +
+        " Cards as a JSON list, as CSV text in JSON, or as a `text/csv` upload (one per line, or a " +
+        "`card_number` column); no card number found: 400 `validation_failed`.",
+      parameters: [
+        {
+          name: "reason",
+          in: "query",
+          required: false,
+          description: "With a `text/csv` upload only: the reason or ticket kept in the audit log.",
+          schema: jsonSchema(supportBatchInputSchema.options[1].shape.reason, "input"),
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          ...jsonContent(componentRef("SupportBatchInput")),
+          "text/csv": { schema: { type: "string" } },
+        },
+      },
+      responses: {
+        "202": ok("Started: its progress (poll /api/support/batches/{id}).", "SupportBatchProgress"),
+        ...ERRORS,
+        ...TOO_LARGE,
+      },
+    },
+  },
+  "/api/support/batches/{id}": {
+    get: {
+      operationId: "getSupportBatch",
+      summary: "Support desk: a batch's progress",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter],
+      responses: { "200": ok("Its progress.", "SupportBatchProgress"), ...ERRORS, ...NOT_FOUND },
+    },
+    delete: {
+      operationId: "cancelSupportBatch",
+      summary: "Support desk: cancel a batch (cards not yet run will not run)",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter],
+      responses: {
+        "200": ok("Its progress after cancelling.", "SupportBatchProgress"),
+        ...ERRORS,
+        ...NOT_FOUND,
+      },
+    },
+  },
+  "/api/support/batches/{id}/results": {
+    get: {
+      operationId: "getSupportBatchResults",
+      summary: "Support desk: a page of a batch's masked results, in input order",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter, ...resultsQueryParameters],
+      responses: {
+        "200": ok("One page; `next_position` is the next `from`.", "SupportBatchResults"),
+        ...ERRORS,
+        ...NOT_FOUND,
+      },
+    },
+  },
+  "/api/support/batches/{id}/results.csv": {
+    get: {
+      operationId: "exportSupportBatchResults",
+      summary:
+        "Support desk: a batch's masked results as CSV (line, last4, card_hash, the eight purses, status, error)",
+      description: requires("support_batch", "in the batch's environment"),
+      parameters: [batchIdParameter],
+      responses: {
+        "200": {
+          description: "CSV, one row per card in input order, as an attachment.",
+          headers: { "Content-Disposition": { schema: { type: "string" } } },
+          content: { "text/csv": { schema: { type: "string" } } },
+        },
+        ...ERRORS,
+        ...NOT_FOUND,
+      },
+    },
+  },
+  "/api/health": {
+    get: {
+      operationId: "health",
+      summary: "Liveness: the process answers",
+      security: [],
+      responses: { "200": ok("Alive.", "Health") },
+    },
+  },
+  "/api/ready": {
+    get: {
+      operationId: "ready",
+      summary: "Readiness: configuration fits, database reachable and migrated",
+      security: [],
+      responses: {
+        "200": ok("Ready to serve.", "Ready"),
+        "503": error("Not ready: `not_ready`, every reason in details.reasons."),
+      },
+    },
+  },
+  "/api/openapi.json": {
+    get: {
+      operationId: "openApiDocument",
+      summary: "This document",
+      security: [],
+      responses: { "200": { description: "OpenAPI 3.1.", content: { "application/json": {} } } },
+    },
+  },
+} satisfies Record<string, Record<string, Operation>>;
+
+/** The document; one object per process (it depends on nothing but the code). */
+export function consoleOpenApiDocument(): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Card Services Console",
+      version: "1",
+      description:
+        "The console's own HTTP interface. Calls carry the session cookie; mutating calls need " +
+        "`Content-Type: application/json` and a same-origin `Origin`. Errors: " +
+        '`{"error": {"code", "message", "details"?}}`.',
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [{ url: "/" }],
+    security: [{ sessionCookie: [] }],
+    paths: PATHS,
+    components: {
+      schemas: COMPONENTS,
+      securitySchemes: {
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "csc_session",
+          description: "`__Host-csc_session` when PUBLIC_URL is https.",
+        },
+      },
+    },
+  };
+}
+
+export type ConsoleOperationPath = keyof typeof PATHS;

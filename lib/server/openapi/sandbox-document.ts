@@ -1,0 +1,131 @@
+/**
+ * The OpenAPI 3.1 document of the sandbox (DESIGN.md §5): token, both balance operations and Lookup
+ * Transaction by Request Id, served at GET /sandbox/openapi.json. Requests are described with the zod schemas
+ * the sandbox validates with (lib/sandbox/schemas.ts), responses with the specification's shapes the console
+ * checks upstream answers against (lib/server/card-api/schemas.ts).
+ */
+import "server-only";
+import { z } from "zod";
+import {
+  balanceResponseSchema,
+  giftBalanceResponseSchema,
+  tokenResponseSchema,
+} from "@/lib/server/card-api/schemas";
+import { OPERATION_SPECS } from "@/lib/shared/operations";
+import { cardRequestSchema, requestIdSchema, tokenRequestSchema } from "@/lib/sandbox/schemas";
+import { componentRef, jsonContent, jsonSchema } from "./json-schema";
+
+/** `{"errors":[{"status","code","title","detail"}]}`: lib/sandbox/http.ts's one error shape. */
+const sandboxErrorSchema = z.object({
+  errors: z.array(z.object({ status: z.string(), code: z.string(), title: z.string(), detail: z.string() })),
+});
+
+/** The sandbox answers the recorded Gift Balance Inquiry's data and the Request Id it was found by. */
+const lookupResponseSchema = z.object({
+  data: giftBalanceResponseSchema.shape.data,
+  meta: z.object({ request_id: requestIdSchema }),
+});
+
+const COMPONENTS = {
+  TokenRequest: jsonSchema(tokenRequestSchema, "input"),
+  TokenResponse: jsonSchema(tokenResponseSchema, "input"),
+  CardRequest: jsonSchema(cardRequestSchema, "input"),
+  GiftBalanceResponse: jsonSchema(giftBalanceResponseSchema, "input"),
+  BalanceResponse: jsonSchema(balanceResponseSchema, "input"),
+  LookupResponse: jsonSchema(lookupResponseSchema, "input"),
+  Errors: jsonSchema(sandboxErrorSchema, "output"),
+};
+
+const errors = (description: string) => ({ description, content: jsonContent(componentRef("Errors")) });
+const ERRORS = {
+  "400": errors("Invalid body (JSON:API errors)."),
+  "401": errors("Missing, expired or invalid token."),
+  default: errors("Any other error (JSON:API errors)."),
+};
+const cardBody = { required: true, content: jsonContent(componentRef("CardRequest")) };
+
+export function sandboxOpenApiDocument(): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Card Services API sandbox",
+      version: "1",
+      description:
+        "The embedded sandbox of the Card Services Console: {auth_url} and {base_url} are both this server. " +
+        "Demo clients: demo-client (and the others listed on the sandbox page), client_secret demo-secret unless " +
+        "the server sets SANDBOX_DEMO_SECRET.",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    servers: [{ url: "/sandbox" }],
+    paths: {
+      [OPERATION_SPECS.token.path]: {
+        post: {
+          operationId: "requestToken",
+          summary: "Request an access token (client credentials)",
+          security: [],
+          requestBody: { required: true, content: jsonContent(componentRef("TokenRequest")) },
+          responses: {
+            "200": {
+              description: "The token resource.",
+              content: jsonContent(componentRef("TokenResponse")),
+            },
+            ...ERRORS,
+          },
+        },
+      },
+      [OPERATION_SPECS.gift_balance_inquiry.path]: {
+        post: {
+          operationId: "giftBalanceInquiry",
+          summary: "Gift Balance Inquiry: records a transaction",
+          parameters: [
+            {
+              name: "X-Request-Id",
+              in: "header",
+              required: true,
+              description: "Unique per request; the transaction can be looked up by it.",
+              schema: jsonSchema(requestIdSchema, "input"),
+            },
+          ],
+          requestBody: cardBody,
+          responses: {
+            "201": {
+              description: "Recorded (approved or declined).",
+              content: jsonContent(componentRef("GiftBalanceResponse")),
+            },
+            ...ERRORS,
+          },
+        },
+      },
+      [OPERATION_SPECS.balance_inquiry.path]: {
+        post: {
+          operationId: "balanceInquiry",
+          summary: "Balance Inquiry: every purse, records nothing",
+          requestBody: cardBody,
+          responses: {
+            "200": { description: "The balances.", content: jsonContent(componentRef("BalanceResponse")) },
+            ...ERRORS,
+          },
+        },
+      },
+      [OPERATION_SPECS.transaction_lookup.path]: {
+        get: {
+          operationId: "lookupTransactionByRequestId",
+          summary: "Lookup Transaction by Request Id (Gift Balance Inquiries only)",
+          parameters: [
+            { name: "request_id", in: "path", required: true, schema: jsonSchema(requestIdSchema, "input") },
+          ],
+          responses: {
+            "200": { description: "The transaction.", content: jsonContent(componentRef("LookupResponse")) },
+            "404": errors("No transaction with this Request Id for this client."),
+            ...ERRORS,
+          },
+        },
+      },
+    },
+    security: [{ bearerToken: [] }],
+    components: {
+      schemas: COMPONENTS,
+      securitySchemes: { bearerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * A background sweep, on every instance, for work whose process died and that nobody looks at: a support batch
+ * whose runner's lease lapsed is taken over and finished here (Balance Inquiries can be run again safely; its
+ * page would do the same when opened), and a certification run whose heartbeat went stale is marked
+ * `interrupted` (never resumed: its Gift cases record transactions). Lists then never show them running forever.
+ */
+import "server-only";
+import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
+import { getConfig, type ServerConfig } from "@/lib/server/config";
+import { beforeDatabasesClose, type Database } from "@/lib/server/db";
+import { logger } from "@/lib/server/logger";
+import { processSingletonFor } from "@/lib/server/process-singleton";
+import type { BatchRunner } from "@/lib/server/support/batch-runner";
+import { abandonedBatchIds } from "@/lib/server/support/batch-store";
+import { supportServices } from "@/lib/server/support/services";
+
+/** How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (60 s) lapses first anyway. */
+export const SWEEP_EVERY_MS = 30_000;
+
+export interface SweepDeps {
+  db: Database;
+  runner: Pick<BatchRunner, "ensureRunning">;
+  runs: { interruptStale(): Promise<number> };
+  now?: () => number;
+}
+
+export interface SweepResult {
+  /** Batches this instance took over. */
+  resumed: string[];
+  /** Certification runs marked interrupted. */
+  interrupted: number;
+}
+
+export async function sweepAbandonedWork({
+  db,
+  runner,
+  runs,
+  now = Date.now,
+}: SweepDeps): Promise<SweepResult> {
+  const interrupted = await runs.interruptStale();
+  const resumed: string[] = [];
+  for (const id of await abandonedBatchIds(db, new Date(now()))) {
+    // Taken only when still nobody's (claimRunner is atomic): another instance's sweep may win it.
+    await runner.ensureRunning(id);
+    resumed.push(id);
+  }
+  return { resumed, interrupted };
+}
+
+/** Starts this process's sweep (once per configuration): at once, then every SWEEP_EVERY_MS. */
+export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
+  processSingletonFor("background-sweep", config, () => {
+    let sweeping = false;
+    let stopped = false;
+    const sweep = async () => {
+      if (sweeping || stopped) return;
+      sweeping = true;
+      try {
+        const support = await supportServices(config);
+        const result = await sweepAbandonedWork({
+          db: support.db,
+          runner: support.runner,
+          runs: createDatabaseRunStore({ db: support.db }),
+        });
+        if (result.resumed.length > 0 || result.interrupted > 0) {
+          logger.info(
+            { resumed_batches: result.resumed, interrupted_runs: result.interrupted },
+            "abandoned work swept",
+          );
+        }
+      } catch (error) {
+        logger.warn({ error: error instanceof Error ? error.message : String(error) }, "sweep failed");
+      } finally {
+        sweeping = false;
+      }
+    };
+    void sweep();
+    const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+    timer.unref?.();
+    // On shutdown the sweep stops before the database closes: a late tick would only log a failure.
+    beforeDatabasesClose(() => {
+      stopped = true;
+      clearInterval(timer);
+    });
+    return timer;
+  });
+}

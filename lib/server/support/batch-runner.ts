@@ -1,0 +1,283 @@
+/**
+ * Runs support batches on the server: at most `concurrency` Balance Inquiries at once per batch, each card
+ * claimed from the database (batch-store), a 429 answered by deferring that card for its Retry-After (a bounded
+ * number of attempts), one audit row per card. The owner's per-user rate limit is shared with their single lookups:
+ * when it is used up the batch pauses (no card fails for it) and goes on when the window ends. A batch this instance is not running is taken over when its
+ * runner's lease has lapsed (`ensureRunning`, called whenever someone looks at the batch), so a batch whose
+ * instance died is finished by another.
+ */
+import "server-only";
+import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
+import type { AuditLog } from "@/lib/server/audit";
+import type { Role } from "@/lib/server/auth/roles";
+import type { Database } from "@/lib/server/db";
+import { ApiError } from "@/lib/server/errors";
+import { logger } from "@/lib/server/logger";
+import type { SessionState } from "@/lib/server/session";
+import type { InquiryInput } from "@/lib/server/card-api/operations";
+import { lookupAuditEntry, writeSupportAudit, type AuditActor } from "./audit-rows";
+import {
+  batchStatus,
+  claimCards,
+  returnCard,
+  claimRunner,
+  completeIfFinished,
+  deferCard,
+  finishCard,
+  nextWake,
+  releaseRunner,
+  renewRunner,
+  type BatchRow,
+  type ClaimedCard,
+} from "./batch-store";
+import type { CardVault } from "./card-vault";
+import { supportInquiryInput } from "./lookup";
+import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
+
+/** A Balance Inquiry with a detached session state (lib/server/card-api/operations `runDetachedBalanceInquiry`). */
+export type DetachedInquiry = (
+  state: SessionState,
+  input: InquiryInput,
+) => Promise<{ record: ExchangeRecord; state: SessionState }>;
+
+export interface BatchRunnerOptions {
+  db: Database;
+  auditLog: Pick<AuditLog, "append">;
+  vault: CardVault;
+  inquire: DetachedInquiry;
+  /** SUPPORT_BATCH_CONCURRENCY. */
+  concurrency: number;
+  /** Attempts per card when the upstream answers 429 (the last 429 is the card's result). */
+  maxAttempts?: number;
+  /** How long a runner's claim on a batch lasts without renewal. */
+  runnerLeaseMs?: number;
+  /** How long a card's claim lasts (longer than the upstream timeout plus a token request). */
+  cardLeaseMs?: number;
+  now?: () => number;
+  /**
+   * Called before each card's upstream call: the per-user rate limit (RATE_LIMIT_PER_MINUTE), shared with the
+   * user's single lookups. A `rate_limited` ApiError pauses the batch until its `retry_after_seconds` (the card
+   * goes back unchanged, not counted as an attempt); any other error fails that card.
+   */
+  beforeCall?: (actor: AuditActor) => Promise<void>;
+}
+
+/** `credentials` column: how the cards are looked up. */
+export type StoredCredentials =
+  { kind: "server" } | { kind: "demo" } | { kind: "user"; clientId: string; clientSecret: string };
+
+export function storeCredentials(credentials: StoredCredentials, vault: CardVault): string {
+  if (credentials.kind !== "user") return credentials.kind;
+  return `user:${vault.seal(JSON.stringify({ id: credentials.clientId, s: credentials.clientSecret }))}`;
+}
+
+function sessionStateFor(batch: BatchRow, vault: CardVault): SessionState {
+  const environment = batch.environment as EnvironmentName;
+  const stored = batch.credentials;
+  if (stored === "demo") return { environment, credentials: { kind: "demo" } };
+  if (stored?.startsWith("user:")) {
+    const { id, s } = JSON.parse(vault.open(stored.slice(5))) as { id: string; s: string };
+    return { environment, credentials: { kind: "user", clientId: id, clientSecret: s } };
+  }
+  return { environment };
+}
+
+export interface BatchRunner {
+  /** Starts running the batch here unless this instance already does or another instance holds it. */
+  ensureRunning(batchId: string): Promise<void>;
+  /** Resolves when this instance's run of the batch ends (immediately when it runs none). */
+  settled(batchId: string): Promise<void>;
+  /** Wakes a waiting run so it sees a cancellation at once. */
+  wake(batchId: string): void;
+}
+
+export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
+  const {
+    db,
+    auditLog,
+    vault,
+    inquire,
+    concurrency,
+    maxAttempts = 3,
+    runnerLeaseMs = 30_000,
+    cardLeaseMs = 60_000,
+    now = Date.now,
+  } = options;
+  const runs = new Map<string, Promise<void>>();
+  const wakers = new Map<string, () => void>();
+
+  /** Waits until `at` or a wake-up, whichever comes first. */
+  function pause(batchId: string, at: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, Math.min(at - now(), runnerLeaseMs / 3)));
+      function done() {
+        clearTimeout(timer);
+        wakers.delete(batchId);
+        resolve();
+      }
+      wakers.set(batchId, done);
+    });
+  }
+
+  async function lookUp(
+    batch: BatchRow,
+    card: ClaimedCard,
+    cardNumber: string,
+    tokenState: { current: SessionState },
+    actor: AuditActor,
+  ): Promise<ClassifiedLookup | { heldMs: number }> {
+    try {
+      const heldMs = await admitted(actor);
+      if (heldMs !== null) return { heldMs };
+      const { record, state } = await inquire(
+        tokenState.current,
+        supportInquiryInput(cardNumber, batch.environment as EnvironmentName),
+      );
+      tokenState.current = state;
+      return classifyRecord(record);
+    } catch (error) {
+      const noAnswer = classifyNoAnswer(error);
+      if (noAnswer) return noAnswer;
+      if (!(error instanceof ApiError))
+        logger.error(
+          { batch: batch.id, position: card.position, error: String(error) },
+          "support batch card failed",
+        );
+      return {
+        outcome: "upstream_error",
+        message:
+          error instanceof ApiError ? error.message : "The lookup failed unexpectedly; the error was logged.",
+        balances: null,
+        upstreamStatus: null,
+        retryAfterSeconds: null,
+      };
+    }
+  }
+
+  /**
+   * Null when the call may go upstream now; else how long the batch waits (the rate limit's Retry-After). Other
+   * errors are thrown (the card fails with them).
+   */
+  async function admitted(actor: AuditActor): Promise<number | null> {
+    try {
+      await options.beforeCall?.(actor);
+      return null;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== "rate_limited") throw error;
+      const seconds = Number(
+        (error.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds,
+      );
+      return (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000;
+    }
+  }
+
+  async function worker(
+    batch: BatchRow,
+    tokenState: { current: SessionState },
+    actor: AuditActor,
+    paused: { until: number },
+  ) {
+    for (;;) {
+      if (now() < paused.until) return;
+      const [card] = await claimCards(db, batch.id, 1, new Date(now()), cardLeaseMs);
+      if (!card) return;
+      const cardNumber = vault.open(card.cardSealed);
+      const result = await lookUp(batch, card, cardNumber, tokenState, actor);
+      if ("heldMs" in result) {
+        // The owner's rate limit is used up: the card goes back as it was, and the batch waits for the window.
+        paused.until = Math.max(paused.until, now() + result.heldMs);
+        await returnCard(db, batch.id, card.position);
+        return;
+      }
+      if (result.outcome === "rate_limited" && card.attempts < maxAttempts) {
+        const waitMs = (result.retryAfterSeconds ?? 1) * 1000;
+        await deferCard(db, batch.id, card.position, new Date(now() + waitMs), result.message);
+        continue;
+      }
+      const written = await finishCard(
+        db,
+        batch.id,
+        card.position,
+        {
+          outcome: result.outcome,
+          balances: result.balances,
+          upstreamStatus: result.upstreamStatus,
+          error: result.outcome === "found" ? null : result.message,
+        },
+        new Date(now()),
+      );
+      if (written) {
+        await writeSupportAudit(
+          auditLog,
+          lookupAuditEntry({
+            actor,
+            environment: batch.environment as EnvironmentName,
+            cardNumber,
+            outcome: result.outcome,
+            upstreamStatus: result.upstreamStatus,
+            reason: batch.reason,
+            batch: { id: batch.id, position: card.position, line: card.line },
+          }),
+        );
+      }
+    }
+  }
+
+  async function run(batch: BatchRow): Promise<void> {
+    const actor: AuditActor = {
+      userId: batch.userId,
+      roles: batch.roles as Role[],
+      clientAddress: batch.clientAddress,
+    };
+    const tokenState = { current: sessionStateFor(batch, vault) };
+    /** Until when the owner's rate limit holds the batch back (epoch ms). */
+    const paused = { until: 0 };
+    const renewal = setInterval(() => {
+      renewRunner(db, batch.id, new Date(now()), runnerLeaseMs).catch((error: unknown) =>
+        logger.warn({ batch: batch.id, error: String(error) }, "support batch lease renewal failed"),
+      );
+    }, runnerLeaseMs / 3);
+    renewal.unref?.();
+    try {
+      for (;;) {
+        await Promise.all(
+          Array.from({ length: concurrency }, () => worker(batch, tokenState, actor, paused)),
+        );
+        if (await completeIfFinished(db, batch.id, new Date(now()))) return;
+        const wake = await nextWake(db, batch.id, cardLeaseMs);
+        // Nothing left to claim and not finished: cancelled (or ended elsewhere).
+        if (wake === null) return;
+        // A cancelled batch with deferred cards stops waiting.
+        const status = await batchStatus(db, batch.id);
+        if (status !== "running") return;
+        await pause(batch.id, Math.max(wake.getTime(), paused.until));
+      }
+    } finally {
+      clearInterval(renewal);
+      await releaseRunner(db, batch.id).catch(() => undefined);
+    }
+  }
+
+  return {
+    async ensureRunning(batchId) {
+      if (runs.has(batchId)) return;
+      const batch = await claimRunner(db, batchId, new Date(now()), runnerLeaseMs);
+      if (!batch || runs.has(batchId)) return;
+      const running = run(batch)
+        .catch((error: unknown) =>
+          logger.error(
+            { batch: batchId, error: String(error) },
+            "support batch run failed; another look resumes it",
+          ),
+        )
+        .finally(() => runs.delete(batchId));
+      runs.set(batchId, running);
+    },
+    async settled(batchId) {
+      await runs.get(batchId);
+    },
+    wake(batchId) {
+      wakers.get(batchId)?.();
+    },
+  };
+}

@@ -1,0 +1,296 @@
+/**
+ * What the batch routes do: start a batch from a card list (one audit row for the start, one per card as it
+ * runs), report its progress, list and export its masked results, cancel it. A batch belongs to the user who
+ * started it: anyone else gets 404 (an admin may read and cancel any).
+ */
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { EnvironmentName } from "@/lib/shared/contracts";
+import { PURSES } from "@/lib/shared/purses";
+import { cardHmac, type AuditLog } from "@/lib/server/audit";
+import type { Database } from "@/lib/server/db";
+import { ApiError } from "@/lib/server/errors";
+import {
+  batchCancelledAuditEntry,
+  batchStartedAuditEntry,
+  writeSupportAudit,
+  type AuditActor,
+} from "./audit-rows";
+import {
+  cancelBatch,
+  countCards,
+  findBatch,
+  insertBatch,
+  purgeExpiredBatches,
+  resultRows,
+  type BatchRow,
+  type ResultRow,
+} from "./batch-store";
+import { storeCredentials, type BatchRunner, type StoredCredentials } from "./batch-runner";
+import { normalizeCardNumber, parseCardList, type CardList } from "./card-list";
+import type { CardVault } from "./card-vault";
+import { csvCell } from "@/lib/server/http/csv";
+import type {
+  BatchStatus,
+  LookupOutcome,
+  SupportBatchRequest,
+  SupportBatchProgress,
+  SupportBatchResultRow,
+  SupportBatchResults,
+} from "@/lib/shared/support-contract";
+
+export interface SupportBatchDeps {
+  db: Database;
+  auditLog: Pick<AuditLog, "append">;
+  /** AUDIT_HMAC_KEY: the keyed hash in results and exports (the same as the audit log's). */
+  hmacKey: string;
+  vault: CardVault;
+  runner: BatchRunner;
+  /** SUPPORT_BATCH_MAX_CARDS. */
+  maxCards: number;
+  now?: () => number;
+}
+
+export interface BatchOwner {
+  userId: string;
+  roles: readonly string[];
+}
+
+const clock = (deps: SupportBatchDeps) => new Date((deps.now ?? Date.now)());
+
+/** The cards of a JSON list or CSV text, with bad entries reported by their 1-based line (list index + 1). */
+export function cardListOf(input: SupportBatchRequest): CardList {
+  if ("csv" in input) return parseCardList(input.csv);
+  const list: CardList = { cards: [], badLines: [], badLineCount: 0, headerLine: null };
+  input.cards.forEach((value, index) => {
+    const card = normalizeCardNumber(value);
+    if (card) list.cards.push({ line: index + 1, cardNumber: card });
+    else {
+      list.badLineCount += 1;
+      if (list.badLines.length < 200) {
+        list.badLines.push({
+          line: index + 1,
+          message: "not a card number: a card number has 12 to 19 digits",
+        });
+      }
+    }
+  });
+  return list;
+}
+
+export async function startBatch(
+  deps: SupportBatchDeps,
+  request: {
+    input: SupportBatchRequest;
+    actor: AuditActor;
+    environment: EnvironmentName;
+    credentials: StoredCredentials;
+  },
+): Promise<SupportBatchProgress> {
+  const { input, actor, environment } = request;
+  const list = cardListOf(input);
+  if (list.cards.length === 0) {
+    throw new ApiError("validation_failed", "No card numbers found: one per line, or a card_number column.", {
+      fields: { cards: ["no card numbers found"] },
+      bad_lines: list.badLines,
+      bad_line_count: list.badLineCount,
+    });
+  }
+  if (list.cards.length > deps.maxCards) {
+    throw new ApiError(
+      "validation_failed",
+      `${list.cards.length} cards: a batch holds at most ${deps.maxCards} (SUPPORT_BATCH_MAX_CARDS). Split the list.`,
+      {
+        fields: { cards: [`at most ${deps.maxCards} cards`] },
+        cards: list.cards.length,
+        max_cards: deps.maxCards,
+      },
+    );
+  }
+  const now = clock(deps);
+  await purgeExpiredBatches(deps.db, now);
+  const id = randomUUID();
+  const reason = input.reason ? input.reason : null;
+  await insertBatch(deps.db, {
+    id,
+    userId: actor.userId,
+    roles: [...actor.roles],
+    clientAddress: actor.clientAddress,
+    environment,
+    credentials: storeCredentials(request.credentials, deps.vault),
+    reason,
+    badLines: { count: list.badLineCount, lines: list.badLines },
+    cards: list.cards.map((card) => ({
+      line: card.line,
+      last4: card.cardNumber.slice(-4),
+      cardHmac: cardHmac(deps.hmacKey, card.cardNumber),
+      cardSealed: deps.vault.seal(card.cardNumber),
+    })),
+    now,
+  });
+  await writeSupportAudit(
+    deps.auditLog,
+    batchStartedAuditEntry({
+      actor,
+      environment,
+      batchId: id,
+      reason,
+      cards: list.cards.length,
+      badLines: list.badLineCount,
+    }),
+  );
+  await deps.runner.ensureRunning(id);
+  return progressOf(deps, await ownedBatch(deps, id, { userId: actor.userId, roles: actor.roles }));
+}
+
+/** The batch when the caller may see it; 404 otherwise (whether absent, expired or someone else's). */
+export async function ownedBatch(deps: SupportBatchDeps, id: string, owner: BatchOwner): Promise<BatchRow> {
+  const batch = await findBatch(deps.db, id, clock(deps));
+  if (!batch || (batch.userId !== owner.userId && !owner.roles.includes("admin"))) {
+    throw new ApiError("not_found", "No such batch: it may have expired (results are kept 24 hours).");
+  }
+  return batch;
+}
+
+export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promise<SupportBatchProgress> {
+  const counts = await countCards(deps.db, batch.id);
+  const finished = counts.done + counts.failed;
+  const status = batch.status as BatchStatus;
+  const elapsed =
+    batch.startedAt && counts.lastFinishedAt
+      ? (counts.lastFinishedAt.getTime() - batch.startedAt.getTime()) / 1000
+      : 0;
+  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
+  const left = counts.pending + counts.running;
+  const eta =
+    status === "done" || status === "cancelled" ? 0 : rate ? Math.ceil(left / rate) : left === 0 ? 0 : null;
+  return {
+    id: batch.id,
+    status,
+    environment: batch.environment as EnvironmentName,
+    total: batch.total,
+    done: finished,
+    failed: counts.failed,
+    cancelled: counts.cancelled,
+    rate,
+    eta_seconds: eta,
+    reason: batch.reason,
+    bad_lines: batch.badLines.lines,
+    bad_line_count: batch.badLines.count,
+    created_at: batch.createdAt.toISOString(),
+    started_at: batch.startedAt?.toISOString() ?? null,
+    finished_at: batch.finishedAt?.toISOString() ?? null,
+    expires_at: batch.expiresAt.toISOString(),
+  };
+}
+
+/** Progress, and — when nobody is running the batch (its instance died) — this instance takes it over. */
+export async function readBatch(
+  deps: SupportBatchDeps,
+  id: string,
+  owner: BatchOwner,
+): Promise<SupportBatchProgress> {
+  const batch = await ownedBatch(deps, id, owner);
+  if (batch.status === "queued" || batch.status === "running") await deps.runner.ensureRunning(id);
+  return progressOf(deps, batch);
+}
+
+export async function cancelOwnedBatch(
+  deps: SupportBatchDeps,
+  id: string,
+  owner: BatchOwner,
+  actor: AuditActor,
+): Promise<SupportBatchProgress> {
+  const batch = await ownedBatch(deps, id, owner);
+  const notRun = await cancelBatch(deps.db, id, clock(deps));
+  if (notRun !== null) {
+    deps.runner.wake(id);
+    await writeSupportAudit(
+      deps.auditLog,
+      batchCancelledAuditEntry({
+        actor,
+        environment: batch.environment as EnvironmentName,
+        batchId: id,
+        reason: batch.reason,
+        cards: notRun,
+      }),
+    );
+  }
+  return progressOf(deps, await ownedBatch(deps, id, owner));
+}
+
+function resultStatus(row: ResultRow): LookupOutcome | "pending" | "cancelled" {
+  if (row.state === "cancelled") return "cancelled";
+  if (row.state === "pending" || row.state === "running") return "pending";
+  return (row.outcome as LookupOutcome | null) ?? "upstream_error";
+}
+
+function resultRow(row: ResultRow): SupportBatchResultRow {
+  const state: SupportBatchResultRow["state"] =
+    row.state === "running" ? "pending" : (row.state as SupportBatchResultRow["state"]);
+  return {
+    position: row.position,
+    line: row.line,
+    last4: row.last4,
+    card_hash: row.cardHmac,
+    state,
+    outcome: (row.outcome as LookupOutcome | null) ?? null,
+    balances: (row.balances as SupportBatchResultRow["balances"]) ?? null,
+    error: row.error,
+  };
+}
+
+export const MAX_RESULTS_PAGE = 1000;
+
+export async function resultsPage(
+  deps: SupportBatchDeps,
+  batch: BatchRow,
+  fromPosition: number,
+  limit: number,
+): Promise<SupportBatchResults> {
+  const rows = await resultRows(deps.db, batch.id, fromPosition, limit + 1);
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  return {
+    rows: page.map(resultRow),
+    next_position: more ? page[page.length - 1]!.position + 1 : null,
+  };
+}
+
+export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
+
+/** The masked results CSV, one row per card in input order, streamed page by page. */
+export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let position = 0;
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        controller.enqueue(encoder.encode(`${RESULTS_CSV_COLUMNS.join(",")}\r\n`));
+        return;
+      }
+      const rows = await resultRows(deps.db, batch.id, position, MAX_RESULTS_PAGE);
+      if (rows.length === 0) {
+        controller.close();
+        return;
+      }
+      position = rows[rows.length - 1]!.position + 1;
+      const lines = rows.map((row) => {
+        const balances = (row.balances ?? {}) as Record<string, string>;
+        return [
+          String(row.line),
+          row.last4,
+          row.cardHmac,
+          ...PURSES.map((purse) => balances[purse] ?? ""),
+          resultStatus(row),
+          row.error ?? "",
+        ]
+          .map(csvCell)
+          .join(",");
+      });
+      controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
+    },
+  });
+}

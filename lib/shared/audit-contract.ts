@@ -1,0 +1,34 @@
+/**
+ * The audit log's HTTP shapes (DESIGN.md §7): what `GET /api/audit` and `/api/audit/verify` answer. Shared by the
+ * server that builds them (lib/server/audit/http.ts) and the page that reads them (components/audit). No secrets.
+ */
+
+/** One audit row as JSON: the card is masked, never whole; `card_hash` is its keyed HMAC. */
+export interface AuditRowJson {
+  seq: number;
+  at: string;
+  user_id: string | null;
+  roles: string[];
+  client_address: string | null;
+  event: string;
+  environment: string | null;
+  operation: string | null;
+  card: string | null;
+  card_hash: string | null;
+  upstream_status: number | null;
+  request_id: string | null;
+  outcome: "success" | "failure";
+  reason: string | null;
+  details: Record<string, string | number | boolean | null> | null;
+}
+
+/** `GET /api/audit`: one page of rows, newest first, and the cursor of the next (null: no more). */
+export interface AuditPageJson {
+  rows: AuditRowJson[];
+  next_cursor: string | null;
+}
+
+/** `GET /api/audit/verify`. */
+export type ChainVerdict =
+  | { ok: true; rows: number }
+  | { ok: false; rows: number; first_bad_row: number | string | null; reason: string };

@@ -1,0 +1,143 @@
+/**
+ * The shapes of a certification run (DESIGN.md §8): cases, their checks and verdicts, the run's progress
+ * events and state. Isomorphic on purpose (no secrets, no Node APIs): the runs page will render these.
+ */
+import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
+
+/**
+ * - `pass`: every check held.
+ * - `fail`: at least one check did not hold.
+ * - `observed`: the specification is silent; what the upstream did is recorded, not judged.
+ * - `not_applicable`: the case could not run here; `reason` says why and what would make it applicable.
+ */
+export type Verdict = "pass" | "fail" | "observed" | "not_applicable";
+
+/** One thing a case checked: what the specification expects, what the upstream did, and whether they agree. */
+export interface Check {
+  name: string;
+  expected: string;
+  observed: string;
+  /** null for a recorded observation that is not judged (verdict `observed`). */
+  passed: boolean | null;
+  /** Ids of the exchange records this check looked at. */
+  exchange_ids?: string[];
+}
+
+/** Ids the API operator can find in its own logs. */
+export interface UpstreamIds {
+  transaction_ids: string[];
+  external_ids: string[];
+  /** X-Request-Id values sent. */
+  x_request_ids: string[];
+  /** meta.request_id values of token responses. */
+  meta_request_ids: string[];
+}
+
+export interface CaseInfo {
+  id: string;
+  title: string;
+  /** Sections of the specification this case proves, e.g. ["2.2", "4.1"]. */
+  spec_sections: string[];
+}
+
+export interface CaseResult extends CaseInfo {
+  verdict: Verdict;
+  /** Why not applicable, or a one-line summary of what failed. */
+  reason?: string;
+  checks: Check[];
+  exchange_ids: string[];
+  upstream_ids: UpstreamIds;
+  /** Fingerprints (first 12 hex of SHA-256) of the tokens this case used or obtained. */
+  token_fingerprints: string[];
+  started_at: string;
+  finished_at: string;
+}
+
+export type RunStatus = "queued" | "running" | "done" | "cancelled" | "interrupted";
+
+export interface TokenRecord {
+  fingerprint: string;
+  client_id: string;
+  /** Why it was obtained: "session" (the run's token), or the case id that requested it. */
+  purpose: string;
+  scope: string;
+  expires_in: number;
+  issued_at: string;
+}
+
+export interface RunEnvironment {
+  name: EnvironmentName;
+  auth_url: string;
+  base_url: string;
+}
+
+/** What a route or the CLI reads while a run is under way, and what the bundle is built from. */
+export interface RunState {
+  id: string;
+  status: RunStatus;
+  environment: RunEnvironment;
+  client_id: string;
+  /** Who ran it, for people (the signed-in user's name; the CLI's `local:<user>`). */
+  operator: string;
+  /** The signed-in user's id (`local` in AUTH_MODE=none), when a console route started the run. */
+  operator_id?: string;
+  allow_production_gift: boolean;
+  case_ids: string[];
+  total: number;
+  done: number;
+  started_at: string;
+  finished_at?: string;
+  results: CaseResult[];
+  exchanges: ExchangeRecord[];
+  tokens: TokenRecord[];
+}
+
+/** A run in the list of runs: no checks, no exchanges. */
+export interface RunSummary {
+  id: string;
+  status: RunStatus;
+  environment: EnvironmentName;
+  client_id: string;
+  operator: string;
+  operator_id?: string;
+  allow_production_gift: boolean;
+  total: number;
+  done: number;
+  started_at: string;
+  finished_at?: string;
+  summary: VerdictCounts;
+  /** Every finished case's verdict, in run order. */
+  verdicts: { id: string; verdict: Verdict }[];
+}
+
+export function summarizeRun(run: RunState): RunSummary {
+  return {
+    id: run.id,
+    status: run.status,
+    environment: run.environment.name,
+    client_id: run.client_id,
+    operator: run.operator,
+    ...(run.operator_id === undefined ? {} : { operator_id: run.operator_id }),
+    allow_production_gift: run.allow_production_gift,
+    total: run.total,
+    done: run.done,
+    started_at: run.started_at,
+    ...(run.finished_at === undefined ? {} : { finished_at: run.finished_at }),
+    summary: countVerdicts(run.results),
+    verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
+  };
+}
+
+export type RunEvent =
+  | { type: "run_started"; run_id: string; total: number; at: string }
+  | { type: "case_started"; run_id: string; case: CaseInfo; index: number; total: number; at: string }
+  | { type: "case_finished"; run_id: string; result: CaseResult; index: number; total: number; at: string }
+  | { type: "run_finished"; run_id: string; status: RunStatus; summary: VerdictCounts; at: string };
+
+export type VerdictCounts = Record<Verdict, number>;
+
+export function countVerdicts(results: readonly { verdict: Verdict }[]): VerdictCounts {
+  const counts: VerdictCounts = { pass: 0, fail: 0, observed: 0, not_applicable: 0 };
+  for (const result of results) counts[result.verdict] += 1;
+  return counts;
+}
