@@ -1,33 +1,5 @@
-// POST /api/inquiries/balance: runs Balance Inquiry; 200 with the exchange record when answered. Audited with the card
-// masked and its keyed hash, the upstream's status and X-Request-Id.
-import { balanceInquiryInputSchema } from "@/lib/shared/contracts";
-import { exchangeAuditFields, exchangeLogFields, runInquiry } from "@/lib/server/card-api/operations";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+// POST /api/inquiries/balance: runs Balance Inquiry; 200; answers 200 with the exchange record when the upstream answered.
+import { inquiryRoute } from "@/lib/server/card-api/inquiry-route";
 
 export const dynamic = "force-dynamic";
-
-export const POST = apiRoute(
-  allowIn("balance_inquiry", "raw_exchange"),
-  async (context) => {
-    const input = await context.body(balanceInquiryInputSchema);
-    const session = await context.session();
-    const record = await context.audited(
-      {
-        event: "balance_inquiry",
-        outcome: "success",
-        operation: "balance_inquiry",
-        environment: await context.environment(),
-        card: input.card_number,
-      },
-      () => runInquiry(session, "balance_inquiry", input),
-      exchangeAuditFields,
-    );
-    context.annotate(exchangeLogFields(record));
-    return json(record);
-  },
-  { upstream: true },
-);
-
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = inquiryRoute("balance_inquiry");

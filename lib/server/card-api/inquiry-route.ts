@@ -1,0 +1,42 @@
+/**
+ * The console route of an inquiry operation (`POST /api/inquiries/...`): its input schema is the one the
+ * operation registry names, its access the operation itself (plus raw exchange), and the call is audited with
+ * the card masked and its keyed hash, the upstream's status and X-Request-Id. One factory, so a new inquiry
+ * operation's route file is two lines.
+ */
+import "server-only";
+import * as contracts from "@/lib/shared/contracts";
+import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
+import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
+
+const INPUT_SCHEMAS = {
+  gift_balance_inquiry: contracts[OPERATION_SPECS.gift_balance_inquiry.inputSchema],
+  balance_inquiry: contracts[OPERATION_SPECS.balance_inquiry.inputSchema],
+} satisfies Record<InquiryOperation, unknown>;
+
+export function inquiryRoute(operation: InquiryOperation) {
+  const POST = apiRoute(
+    allowIn(operation, "raw_exchange"),
+    async (context) => {
+      const input = await context.body(INPUT_SCHEMAS[operation]);
+      const session = await context.session();
+      const record = await context.audited(
+        {
+          event: operation,
+          outcome: "success",
+          operation,
+          environment: await context.environment(),
+          card: input.card_number,
+        },
+        () => runInquiry(session, operation, input),
+        exchangeAuditFields,
+      );
+      context.annotate(exchangeLogFields(record));
+      return json(record);
+    },
+    { upstream: true },
+  );
+  const refuse = methodNotAllowed(["POST"]);
+  return { POST, GET: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: optionsHandler(["POST"]) };
+}
