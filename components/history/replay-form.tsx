@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { operationLabel } from "@/lib/shared/operations";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { requestCardModes } from "@/lib/shared/exchange-summary";
 import { matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
 import { summarizeExchange } from "@/lib/client/exchange-summary";
@@ -25,15 +26,6 @@ import { CardNumberField, LocationIdField } from "@/components/exchange/card-fie
 import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
 import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
-
-function stringAt(value: unknown, path: string[]): string | null {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== "object" || current === null) return null;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return typeof current === "string" ? current : null;
-}
 
 /**
  * Re-runs a history entry with the same inputs. History keeps card numbers masked only, and the console
@@ -69,8 +61,7 @@ export function ReplayForm({
   const isGift = exchange.operation === "gift_balance_inquiry";
   /** A lookup (or token request) needs no card: it is run again as recorded. */
   const isLookup = exchange.operation === "transaction_lookup";
-  const entryMode = stringAt(exchange.request.body, ["data", "entry_mode"]);
-  const pinMode = stringAt(exchange.request.body, ["data", "pin_mode"]);
+  const { entryMode, pinMode } = requestCardModes(exchange);
   const originalRequestId = exchange.request_id ?? null;
   const production = session?.environment === "production";
   // A Gift Balance Inquiry in production records a real transaction.

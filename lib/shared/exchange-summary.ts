@@ -30,6 +30,12 @@ export function responseData(record: ExchangeRecord): JsonObject | null {
   return asObject(asObject(record.response.body)?.data);
 }
 
+/** The card request's modes as the record's request sent them (spec §2.3), for running it again. */
+export function requestCardModes(record: ExchangeRecord): { entryMode: string | null; pinMode: string | null } {
+  const data = asObject(asObject(record.request.body)?.data);
+  return { entryMode: stringOf(data, "entry_mode"), pinMode: stringOf(data, "pin_mode") };
+}
+
 /** The summary of a successful answer's body (the whole JSON body); null when it has no data object. */
 export function summarizeBody(operation: OperationName, body: unknown): ExchangeBodySummary | null {
   const data = asObject(asObject(body)?.data);
