@@ -31,7 +31,10 @@ export function responseData(record: ExchangeRecord): JsonObject | null {
 }
 
 /** The card request's modes as the record's request sent them (spec §2.3), for running it again. */
-export function requestCardModes(record: ExchangeRecord): { entryMode: string | null; pinMode: string | null } {
+export function requestCardModes(record: ExchangeRecord): {
+  entryMode: string | null;
+  pinMode: string | null;
+} {
   const data = asObject(asObject(record.request.body)?.data);
   return { entryMode: stringOf(data, "entry_mode"), pinMode: stringOf(data, "pin_mode") };
 }
