@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exchangeSummary, summaryTransactionId } from "@/lib/shared/exchange-summary";
+import { exchangeSummary, requestCardModes, summaryTransactionId } from "@/lib/shared/exchange-summary";
 import { checkBody } from "@/lib/server/card-api/client";
 import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
 import { giftBalanceResponseSchema } from "@/lib/server/card-api/schemas";
@@ -76,5 +76,19 @@ describe("exchange summary", () => {
       response_status: "approved",
     });
     expect(summaryTransactionId(stored)).toBe("0d4f0a2e-8d4b-4d7e-9b1a-6a2f7c1d9e01");
+  });
+});
+
+describe("requestCardModes", () => {
+  it("reads the entry and PIN modes the recorded request sent, for a replay", () => {
+    expect(requestCardModes(giftExchange())).toEqual({ entryMode: "keyed", pinMode: "none" });
+  });
+
+  it("gives nulls for a request without a card body (a lookup, a token request)", () => {
+    const record = giftExchange();
+    expect(requestCardModes({ ...record, request: { ...record.request, body: null } })).toEqual({
+      entryMode: null,
+      pinMode: null,
+    });
   });
 });
