@@ -5,6 +5,7 @@
  * operation's route file is two lines.
  */
 import "server-only";
+import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
@@ -15,6 +16,12 @@ const INPUT_SCHEMAS = {
   balance_inquiry: contracts[OPERATION_SPECS.balance_inquiry.inputSchema],
 } satisfies Record<InquiryOperation, unknown>;
 
+/** Each inquiry's audit event (DESIGN.md §7 names them after the operation). */
+export const INQUIRY_AUDIT_EVENTS = {
+  gift_balance_inquiry: "gift_balance_inquiry",
+  balance_inquiry: "balance_inquiry",
+} as const satisfies Record<InquiryOperation, AuditEventName>;
+
 export function inquiryRoute(operation: InquiryOperation) {
   const POST = apiRoute(
     allowIn(operation, "raw_exchange"),
@@ -23,7 +30,7 @@ export function inquiryRoute(operation: InquiryOperation) {
       const session = await context.session();
       const record = await context.audited(
         {
-          event: operation,
+          event: INQUIRY_AUDIT_EVENTS[operation],
           outcome: "success",
           operation,
           environment: await context.environment(),

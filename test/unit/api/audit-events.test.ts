@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUDIT_EVENTS } from "@/lib/shared/audit-events";
+import { INQUIRY_AUDIT_EVENTS } from "@/lib/server/card-api/inquiry-route";
 import { SUPPORT_AUDIT_EVENTS } from "@/lib/server/support/audit-rows";
 
 const root = path.resolve(__dirname, "../../..");
@@ -29,13 +30,21 @@ function writtenEventLiterals(): Set<string> {
 describe("audit event names", () => {
   it("lists every event the server writes, so the audit page's suggestions are complete", () => {
     const listed = new Set<string>(AUDIT_EVENTS);
-    for (const name of [...writtenEventLiterals(), ...Object.values(SUPPORT_AUDIT_EVENTS)]) {
+    for (const name of [
+      ...writtenEventLiterals(),
+      ...Object.values(SUPPORT_AUDIT_EVENTS),
+      ...Object.values(INQUIRY_AUDIT_EVENTS),
+    ]) {
       expect(listed, `${name} is written but not in AUDIT_EVENTS`).toContain(name);
     }
   });
 
   it("lists no event that nothing writes, so the suggestions cannot go stale", () => {
-    const written = new Set<string>([...writtenEventLiterals(), ...Object.values(SUPPORT_AUDIT_EVENTS)]);
+    const written = new Set<string>([
+      ...writtenEventLiterals(),
+      ...Object.values(SUPPORT_AUDIT_EVENTS),
+      ...Object.values(INQUIRY_AUDIT_EVENTS),
+    ]);
     expect(AUDIT_EVENTS.filter((name) => !written.has(name))).toEqual([]);
   });
 });
