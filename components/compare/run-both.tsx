@@ -4,7 +4,7 @@ import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/share
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { onDemand } from "@/lib/client/on-demand";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { useRememberedLocation } from "@/lib/client/use-remembered-location";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
