@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 
 /** A module kept out of a page's first load: fetched when the browser is idle, or at once when first needed. */
 export interface OnDemandModule<Module> {
@@ -6,7 +6,7 @@ export interface OnDemandModule<Module> {
   load(): Promise<void>;
   /**
    * The module once it has loaded, else null (always null while hydrating, so the server's HTML matches);
-   * a component that calls this asks for the module to be fetched.
+   * a component that calls this asks for the module to be fetched, again on each render after a failure.
    */
   useModule(): Module | null;
 }
@@ -50,11 +50,16 @@ export function onDemand<Module>(
   return {
     load,
     useModule() {
-      return useSyncExternalStore(
+      const current = useSyncExternalStore(
         subscribe,
         () => loaded,
         () => null,
       );
+      // A failed fetch (a network blip) is tried again when the user does something that renders the page.
+      useEffect(() => {
+        if (!current) void load();
+      });
+      return current;
     },
   };
 }
