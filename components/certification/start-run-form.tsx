@@ -12,7 +12,7 @@ import { CASE_GROUPS, caseGroup } from "@/lib/client/certification-compare";
 import type { CaseInfo } from "@/lib/shared/certification-contract";
 import { useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 
 export const PRODUCTION_GIFT_WARNING = "Gift Balance Inquiry cases record real transactions";
 

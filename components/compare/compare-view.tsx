@@ -2,11 +2,15 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback, useId, useRef, type KeyboardEvent } from "react";
+import { onDemand } from "@/lib/client/on-demand";
 import { cx } from "@/components/ui/class-names";
-import { DiffRuns } from "./diff-runs";
 import { RunBoth } from "./run-both";
 
 type View = "run" | "diff";
+
+// "Diff two runs" (the record diff) is in no first load: fetched when the page is idle, and its panel filled
+// whole once it is there.
+const diffRunsModule = onDemand(() => import("./diff-runs"));
 
 const TABS: { view: View; label: string }[] = [
   { view: "run", label: "Run both" },
@@ -28,6 +32,7 @@ export function CompareView() {
   const b = search.get("b");
   const baseId = useId();
   const tabRefs = useRef<Record<View, HTMLButtonElement | null>>({ run: null, diff: null });
+  const diffRuns = diffRunsModule.useModule();
 
   const select = useCallback((next: View) => {
     replaceSearch((params) => {
@@ -117,7 +122,7 @@ export function CompareView() {
           hidden={tab.view !== view}
         >
           {tab.view === "run" ? <RunBoth onDiff={(giftId, balanceId) => choose(giftId, balanceId)} /> : null}
-          {tab.view === "diff" ? <DiffRuns a={a} b={b} onChange={choose} /> : null}
+          {tab.view === "diff" && diffRuns ? <diffRuns.DiffRuns a={a} b={b} onChange={choose} /> : null}
         </div>
       ))}
     </div>

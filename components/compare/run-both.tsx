@@ -3,17 +3,14 @@
 import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/shared/card-number";
 import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
-import { summaryTransactionId } from "@/lib/shared/exchange-summary";
-import { isSuccessStatus } from "@/lib/client/exchange-summary";
-import { useSession } from "@/lib/client/use-console-api";
+import { onDemand } from "@/lib/client/on-demand";
+import { useSession } from "@/lib/client/use-session-api";
 import { useRememberedLocation } from "@/lib/client/use-remembered-location";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RunShortcutHint } from "@/components/ui/kbd";
 import { CardNumberField, LocationIdField } from "@/components/exchange/card-fields";
-import { ExchangeView } from "@/components/exchange/exchange-view";
 import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
-import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
 import { RUN_SHORTCUT_ATTRIBUTE } from "@/components/shell/run-shortcut";
 import { RunResultPanel } from "./run-result-panel";
 import { SpecTable } from "./spec-table";
@@ -22,6 +19,10 @@ import { VerdictMark } from "./verdict-mark";
 
 const DEFAULT_LOCATION = "console";
 
+// The exchange views (headers, code export) show only after a run: fetched when the page is idle, and the
+// section appears whole once it is there.
+const exchangesModule = onDemand(() => import("./run-both-exchanges"));
+
 export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) {
   const ids = {
     card: useId(),
@@ -29,10 +30,10 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
     table: useId(),
     gift: useId(),
     balance: useId(),
-    lookup: useId(),
   };
   const { data: session } = useSession();
   const { run, busy, result, giftRecord, balanceRecord, comparison } = useRunBoth();
+  const exchanges = exchangesModule.useModule();
 
   const [card, setCard] = useState("");
   // The last location is a preference kept in localStorage; the server renders the default.
@@ -222,40 +223,8 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
       </div>
 
       {/* Full width: the exchange views carry code export controls that need the room. */}
-      {result && !busy ? (
-        <div className="space-y-4">
-          {giftRecord ? (
-            <ExchangeView
-              exchange={giftRecord}
-              fullCardNumber={result.fullCard}
-              title="Gift Balance Inquiry: request and response"
-              defaultOpen={!isSuccessStatus(giftRecord.response.status)}
-            />
-          ) : null}
-          {balanceRecord ? (
-            <ExchangeView
-              exchange={balanceRecord}
-              fullCardNumber={result.fullCard}
-              title="Balance Inquiry: request and response"
-              defaultOpen={!isSuccessStatus(balanceRecord.response.status)}
-            />
-          ) : null}
-          {result.lookup ? (
-            <section
-              aria-labelledby={ids.lookup}
-              className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-            >
-              <h2 id={ids.lookup} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
-                Lookup Transaction by Request Id{" "}
-                <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
-              </h2>
-              <LookupOutcomeView
-                outcome={result.lookup}
-                transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
-              />
-            </section>
-          ) : null}
-        </div>
+      {result && !busy && exchanges ? (
+        <exchanges.RunBothExchanges result={result} giftRecord={giftRecord} balanceRecord={balanceRecord} />
       ) : null}
       <ProductionConfirmDialog
         guard={guard}

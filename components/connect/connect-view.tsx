@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import { environmentLabel } from "@/lib/client/environments";
-import { useForgetSession, useSaveCredentials, useSession } from "@/lib/client/use-console-api";
+import { useForgetSession, useSaveCredentials, useSession } from "@/lib/client/use-session-api";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";

@@ -1,7 +1,7 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
 import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
+import { onDemand } from "@/lib/client/on-demand";
 import { Alert } from "@/components/ui/alert";
 import { ErrorCodeLine } from "./error-code-line";
 
@@ -24,48 +24,16 @@ export interface ApiErrorAlertProps {
   fallbackTitle?: string;
 }
 
-type ContentModule = typeof import("./api-error-alert-content");
-
 // The per-code view is in no page's first load: it is fetched when the page is idle (or when an error shows
 // first), and the alert shows the error's message and code until then, or if it cannot be fetched.
-let content: ContentModule | null = null;
-let loading: Promise<void> | null = null;
-const listeners = new Set<() => void>();
-
-function loadContent(): Promise<void> {
-  loading ??= import("./api-error-alert-content").then(
-    (module) => {
-      content = module;
-      for (const listener of listeners) listener();
-    },
-    () => {
-      loading = null; // tried again by the next alert
-    },
-  );
-  return loading;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  void loadContent();
-  return () => listeners.delete(listener);
-}
-
-if (typeof window !== "undefined") {
-  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 1));
-  whenIdle(() => void loadContent());
-}
+const contentModule = onDemand(() => import("./api-error-alert-content"));
 
 /**
  * One console API error as every page shows it, keyed by its code (see api-error-alert-content.tsx). Until
  * that view has loaded, and if it cannot be (the console is unreachable), the error's message and code.
  */
 export function ApiErrorAlert(props: ApiErrorAlertProps) {
-  const loaded = useSyncExternalStore(
-    subscribe,
-    () => content,
-    () => null,
-  );
+  const loaded = contentModule.useModule();
   if (loaded) return <loaded.ApiErrorAlertContent {...props} />;
   const { error, fallbackTitle } = props;
   return (

@@ -10,7 +10,7 @@ import {
   type TokenRequestTarget,
 } from "@/lib/client/code-export";
 import { allowsIn, useAllows } from "@/components/team/use-me";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { cx } from "@/components/ui/class-names";
 import { CopyButton } from "./copy-button";
 

@@ -9,6 +9,7 @@ import {
   type HistoryFilters,
 } from "@/lib/client/history-filter";
 import { historyStore, type HistoryRun } from "@/lib/client/history-store";
+import { onDemand } from "@/lib/client/on-demand";
 import { useHistoryRuns } from "@/lib/client/use-history";
 import { PageHeader } from "@/components/ui/page-header";
 import { ClearHistory } from "./clear-history";
@@ -17,12 +18,15 @@ import { HistoryFileActions } from "./history-file-actions";
 import { HistoryFiltersBar } from "./history-filters-bar";
 import { HistoryList } from "./history-list";
 import { HistoryNoticeToast, runCount, type HistoryNotice } from "./history-notice";
-import { RunDialog } from "./run-dialog";
 import { useHistoryUrl } from "./use-history-url";
 import { useRunDialog } from "./use-run-dialog";
 import { useRunSelection } from "./use-run-selection";
 
 const PAGE_SIZE = 100;
+
+// The run dialog (a run's exchange, code export, replay) is in no first load: it is fetched when the page is
+// idle, and the whole dialog, title and content together, appears once it is there.
+const runDialogModule = onDemand(() => import("./run-dialog"));
 
 /** The history page: its parts (filters, file actions, clear, the list, the run dialog) wired together. */
 export function HistoryView() {
@@ -34,6 +38,7 @@ export function HistoryView() {
   const dialog = useRunDialog({ runs, urlRunId: url.openRunId, setUrlRunId: url.setOpenRunId });
   const [limit, setLimit] = useState(PAGE_SIZE);
   const [notice, setNotice] = useState<HistoryNotice>(null);
+  const runDialog = runDialogModule.useModule();
 
   const filtered = useMemo(() => (runs ? filterRuns(runs, filters) : []), [runs, filters]);
   const statuses = useMemo(() => (runs ? statusesIn(runs) : []), [runs]);
@@ -118,14 +123,16 @@ export function HistoryView() {
         />
       </section>
 
-      <RunDialog
-        shown={dialog.shown}
-        run={dialog.shownRun}
-        runs={runs}
-        onClose={dialog.close}
-        onOpenRun={dialog.openRun}
-        onReplay={dialog.replayRun}
-      />
+      {runDialog ? (
+        <runDialog.RunDialog
+          shown={dialog.shown}
+          run={dialog.shownRun}
+          runs={runs}
+          onClose={dialog.close}
+          onOpenRun={dialog.openRun}
+          onReplay={dialog.replayRun}
+        />
+      ) : null}
     </>
   );
 }

@@ -12,12 +12,8 @@ import { summarizeExchange } from "@/lib/client/exchange-summary";
 import { toApiClientError, type ApiClientError } from "@/lib/client/fetcher";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
-import {
-  useLookupTransaction,
-  useRequestToken,
-  useRunInquiry,
-  useSession,
-} from "@/lib/client/use-console-api";
+import { useLookupTransaction, useRequestToken, useRunInquiry } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { cx } from "@/components/ui/class-names";
 
 const STEPS = [

@@ -1,10 +1,14 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { onDemand } from "@/lib/client/on-demand";
 import { Skeleton } from "@/components/ui/skeleton";
 import { OutlineIcon } from "@/components/ui/outline-icon";
-import { InquiryResult } from "./inquiry-result";
 import type { InquiryRun } from "./use-inquiry-run";
+
+// The result (exchange view, code export, status explanation) is in no first load: it is fetched when the page
+// is idle, and a result that comes before it shows the running placeholder until it is there.
+const resultModule = onDemand(() => import("./inquiry-result"));
 
 function EmptyResult() {
   return (
@@ -18,14 +22,14 @@ function EmptyResult() {
   );
 }
 
-function RunningResult() {
+function RunningResult({ label }: { label: string }) {
   return (
     <div
       className="min-h-[22rem] rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
       aria-busy="true"
     >
       <span className="sr-only" role="status">
-        Running…
+        {label}
       </span>
       <Skeleton className="h-5 w-56" />
       <Skeleton className="mt-6 h-4 w-24" />
@@ -53,14 +57,23 @@ export function InquiryResultArea({
   /** The last run's error, shown instead of a result; null when there is none. */
   errorAlert: ReactNode;
 }) {
+  const result = resultModule.useModule();
   return (
     <div className="min-w-0 space-y-4" aria-busy={running}>
       {notice}
       {running ? null : errorAlert}
       {running ? (
-        <RunningResult />
+        <RunningResult label="Running…" />
       ) : run ? (
-        <InquiryResult key={run.exchange.id} exchange={run.exchange} fullCardNumber={run.typedCard} />
+        result ? (
+          <result.InquiryResult
+            key={run.exchange.id}
+            exchange={run.exchange}
+            fullCardNumber={run.typedCard}
+          />
+        ) : (
+          <RunningResult label="Showing the result…" />
+        )
       ) : errorAlert ? null : (
         <EmptyResult />
       )}

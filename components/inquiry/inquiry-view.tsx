@@ -4,7 +4,7 @@ import { useRef, useSyncExternalStore, type FormEvent } from "react";
 import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/shared/operations";
 import { environmentLabel } from "@/lib/client/environments";
 import { chooseOperation, storedOperation, subscribeOperation } from "@/lib/client/preferences";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { RunShortcutHint } from "@/components/ui/kbd";

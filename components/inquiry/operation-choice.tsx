@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { INQUIRY_OPERATIONS, operationLabel, type InquiryOperation } from "@/lib/shared/operations";
 import { environmentLabel } from "@/lib/client/environments";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 

@@ -5,7 +5,8 @@ import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/shared/contr
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId } from "@/lib/client/preferences";
-import { useRunInquiry, useSaveCredentials } from "@/lib/client/use-console-api";
+import { useRunInquiry } from "@/lib/client/use-console-api";
+import { useSaveCredentials } from "@/lib/client/use-session-api";
 import { useGuardedRun } from "@/components/exchange/production-guard";
 import type { InquirySubmission } from "./use-inquiry-form";
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { UserBadge } from "@/components/team/user-badge";
-import { useSession } from "@/lib/client/use-console-api";
+import { useSession } from "@/lib/client/use-session-api";
 import { cx } from "@/components/ui/class-names";
 import { EnvironmentSwitcher } from "./environment-switcher";
 import { Logo } from "./logo";

@@ -2,7 +2,7 @@
 
 import type { EnvironmentName, SessionInfo } from "@/lib/shared/contracts";
 import { environmentLabel } from "@/lib/client/environments";
-import { useSwitchEnvironment } from "@/lib/client/use-console-api";
+import { useSwitchEnvironment } from "@/lib/client/use-session-api";
 import { useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";

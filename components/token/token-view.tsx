@@ -4,12 +4,12 @@ import Link from "next/link";
 import type { FormEvent } from "react";
 import type { TokenMetadata } from "@/lib/shared/contracts";
 import { latestRun, tokenEventsOf, useHistoryRuns } from "@/lib/client/use-history";
-import { useRequestToken, useSession } from "@/lib/client/use-console-api";
+import { useRequestToken } from "@/lib/client/use-console-api";
+import { onDemand } from "@/lib/client/on-demand";
+import { useSession } from "@/lib/client/use-session-api";
 import { ApiErrorAlert, CONSOLE_UNANSWERED_TITLE } from "@/components/exchange/api-error-alert";
 import { CopyableValue } from "@/components/exchange/copy-button";
-import { ExchangeView } from "@/components/exchange/exchange-view";
 import { JsonViewer } from "@/components/exchange/json-viewer";
-import { StatusExplanation } from "@/components/exchange/status-explanation";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { RunShortcutHint } from "@/components/ui/kbd";
@@ -22,6 +22,11 @@ import { TokenEventList } from "./token-events";
 import { TokenLifetime } from "./token-lifetime";
 
 const TIME_CLAIMS = new Set(["iat", "exp", "nbf"]);
+
+// Shown only after a token request (or once history has loaded), so in no first load: fetched when the page is
+// idle, and each shown whole once it is there.
+const exchangeViewModule = onDemand(() => import("@/components/exchange/exchange-view"));
+const statusExplanationModule = onDemand(() => import("@/components/exchange/status-explanation"));
 
 function TimeClaims({ claims }: { claims: Record<string, unknown> }) {
   const times = Object.entries(claims).filter(
@@ -133,6 +138,8 @@ export function TokenView() {
   const { data: session, error: sessionError } = useSession();
   const request = useRequestToken();
   const { data: runs } = useHistoryRuns();
+  const exchangeView = exchangeViewModule.useModule();
+  const statusExplanation = statusExplanationModule.useModule();
   const connected = session ? session.credentials.source !== "none" : false;
   // The newest exchange: this page's request, else the last token request kept in history.
   const exchange = request.data?.exchange ?? latestRun(runs, "token")?.exchange;
@@ -174,7 +181,7 @@ export function TokenView() {
           <ApiErrorAlert error={request.error} fallbackTitle="The token request failed" />
         ) : null}
 
-        {failed ? <StatusExplanation exchange={failed} /> : null}
+        {failed && statusExplanation ? <statusExplanation.StatusExplanation exchange={failed} /> : null}
 
         {!session ? (
           <LoadingState />
@@ -209,8 +216,8 @@ export function TokenView() {
           <TokenEventList events={tokenEventsOf(runs)} />
         </Panel>
 
-        {exchange ? (
-          <ExchangeView
+        {exchange && exchangeView ? (
+          <exchangeView.ExchangeView
             exchange={exchange}
             title={request.data ? "Last token request" : "Last token request (from history)"}
             defaultOpen={Boolean(failed)}

@@ -1,16 +1,14 @@
 /**
- * React hooks over the console's HTTP interface. Reads use SWR with the route URL as key; writes use
- * `useSWRMutation`. Every token request, inquiry run and transaction lookup is saved to the browser's history.
+ * React hooks over the console's HTTP interface that run the API: token requests, inquiries and transaction
+ * lookups, each saved to the browser's history. The session's hooks (read by every page's header) are in
+ * use-session-api.ts, so pages that run nothing do not load the history store.
  */
-import useSWR, { useSWRConfig } from "swr";
+import { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import type {
   BalanceInquiryInput,
-  CredentialsInput,
-  EnvironmentName,
   ExchangeRecord,
   GiftBalanceInquiryInput,
-  SessionInfo,
   TokenResult,
 } from "@/lib/shared/contracts";
 import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
@@ -19,6 +17,7 @@ import { getJson, sendJson, type ApiClientError } from "./fetcher";
 import { historyStore, recordedCardFields } from "./history-store";
 import { reportHistorySaveFailure } from "./history-save-status";
 import { isNoAnswerError, outcomeUnknownRecord, requestIdOfError } from "./outcome-unknown";
+import { useSession } from "./use-session-api";
 
 /**
  * History must not break a run (a browser without IndexedDB, a full disk), but a run that was not kept is
@@ -31,36 +30,6 @@ async function saveToHistory(exchange: ExchangeRecord, save: () => Promise<unkno
     const card = recordedCardFields(exchange).cardNumber;
     reportHistorySaveFailure(`${operationLabel(exchange.operation)}${card ? ` ${card}` : ""}`, error);
   }
-}
-
-export function useSession() {
-  return useSWR<SessionInfo, ApiClientError>(apiKeys.session, getJson);
-}
-
-export function useSaveCredentials() {
-  const { mutate } = useSWRConfig();
-  return useSWRMutation<unknown, ApiClientError, string, CredentialsInput>(
-    apiKeys.sessionCredentials,
-    sendJson("PUT"),
-    { onSuccess: () => void mutate(apiKeys.session) },
-  );
-}
-
-export function useSwitchEnvironment() {
-  const { mutate } = useSWRConfig();
-  return useSWRMutation<unknown, ApiClientError, string, { environment: EnvironmentName }>(
-    apiKeys.sessionEnvironment,
-    sendJson("PUT"),
-    { onSuccess: () => void mutate(apiKeys.session) },
-  );
-}
-
-/** DELETE /api/session: forgets credentials and token. Same key as the session read, which SWR revalidates. */
-export function useForgetSession() {
-  return useSWRMutation<unknown, ApiClientError, string, Record<string, never>>(
-    apiKeys.session,
-    sendJson("DELETE"),
-  );
 }
 
 export function useRequestToken() {

@@ -1,0 +1,57 @@
+"use client";
+
+import { useId } from "react";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { summaryTransactionId } from "@/lib/shared/exchange-summary";
+import { isSuccessStatus } from "@/lib/client/exchange-summary";
+import { ExchangeView } from "@/components/exchange/exchange-view";
+import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
+import type { RunBothResult } from "./use-run-both";
+
+/** After "Run both": each run's request and response, and the lookup of the gift run's Request Id. */
+export function RunBothExchanges({
+  result,
+  giftRecord,
+  balanceRecord,
+}: {
+  result: RunBothResult;
+  giftRecord: ExchangeRecord | null;
+  balanceRecord: ExchangeRecord | null;
+}) {
+  const lookupId = useId();
+  return (
+    <div className="space-y-4">
+      {giftRecord ? (
+        <ExchangeView
+          exchange={giftRecord}
+          fullCardNumber={result.fullCard}
+          title="Gift Balance Inquiry: request and response"
+          defaultOpen={!isSuccessStatus(giftRecord.response.status)}
+        />
+      ) : null}
+      {balanceRecord ? (
+        <ExchangeView
+          exchange={balanceRecord}
+          fullCardNumber={result.fullCard}
+          title="Balance Inquiry: request and response"
+          defaultOpen={!isSuccessStatus(balanceRecord.response.status)}
+        />
+      ) : null}
+      {result.lookup ? (
+        <section
+          aria-labelledby={lookupId}
+          className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2 id={lookupId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+            Lookup Transaction by Request Id{" "}
+            <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
+          </h2>
+          <LookupOutcomeView
+            outcome={result.lookup}
+            transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}
