@@ -1,13 +1,12 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { UserBadge } from "@/components/team/user-badge";
 import { useSession } from "@/lib/client/use-session-api";
 import { cx } from "@/components/ui/class-names";
 import { EnvironmentSwitcher } from "./environment-switcher";
-import { Logo } from "./logo";
+import { BrandLink } from "./logo";
 import { NavLinks } from "./nav-links";
 import { CredentialStatus, TokenStatus } from "./session-status";
 import { ThemeToggle } from "./theme-toggle";
@@ -48,15 +47,7 @@ export function ConsoleHeader() {
         </p>
       ) : null}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 pt-2.5 sm:px-6">
-        <Link
-          href="/"
-          className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-white"
-        >
-          <Logo />
-          <span>
-            Card Services <span className="font-normal text-slate-600 dark:text-slate-400">Console</span>
-          </span>
-        </Link>
+        <BrandLink />
         <div className="flex flex-wrap items-center gap-1.5">
           {error && !session ? (
             <span role="alert" className="text-xs text-red-700 dark:text-red-300">

@@ -1,3 +1,5 @@
+import Link from "next/link";
+
 export function Logo() {
   return (
     <svg viewBox="0 0 32 32" className="size-7" aria-hidden="true">
@@ -5,5 +7,20 @@ export function Logo() {
       <rect x="2" y="11" width="28" height="4" className="fill-indigo-900/60" />
       <rect x="6" y="19" width="9" height="3" rx="1" className="fill-white/90" />
     </svg>
+  );
+}
+
+/** The console's name with its mark, linking home: the same in the console's header and the sign-in frame. */
+export function BrandLink() {
+  return (
+    <Link
+      href="/"
+      className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-white"
+    >
+      <Logo />
+      <span>
+        Card Services <span className="font-normal text-slate-600 dark:text-slate-400">Console</span>
+      </span>
+    </Link>
   );
 }

@@ -1,6 +1,5 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { Logo } from "@/components/shell/logo";
+import { BrandLink } from "@/components/shell/logo";
 import { ThemeToggle } from "@/components/shell/theme-toggle";
 
 /**
@@ -12,15 +11,7 @@ export function GateFrame({ children }: { children: ReactNode }) {
     <div className="flex min-h-screen flex-col">
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2.5 sm:px-6">
-          <Link
-            href="/"
-            className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-white"
-          >
-            <Logo />
-            <span>
-              Card Services <span className="font-normal text-slate-600 dark:text-slate-400">Console</span>
-            </span>
-          </Link>
+          <BrandLink />
           <ThemeToggle />
         </div>
       </header>
