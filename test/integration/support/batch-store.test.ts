@@ -106,9 +106,9 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     );
     expect(lines).toHaveLength(26);
     expect(lines[1]).toMatch(
-      /^1,0001,[\w-]{43},25\.00,5\.00,120\.00,10\.00,0\.00,15\.00,7\.00,1\.00,found,$/,
+      /^1,0001,(?:'-|\w)[\w-]{42},25\.00,5\.00,120\.00,10\.00,0\.00,15\.00,7\.00,1\.00,found,$/,
     );
-    expect(lines[3]).toMatch(/^3,0068,[\w-]{43},,,,,,,,,rate_limited,.*429/);
+    expect(lines[3]).toMatch(/^3,0068,(?:'-|\w)[\w-]{42},,,,,,,,,rate_limited,.*429/);
     expect(lines[4]).toMatch(/^4,0027,.*,found,$/);
     expect(lines[5]).toMatch(/^5,0035,.*,upstream_error,.*500/);
     expect(lines[6]).toMatch(/^6,0000,.*,not_found,/);
