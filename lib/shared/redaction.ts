@@ -1,5 +1,5 @@
 /**
- * The one redaction rule of the console (issue 8 item 2), for exchange records, error details, log lines
+ * The one redaction rule of the console, for exchange records, error details, log lines
  * and what the browser keeps or exports. Isomorphic on purpose: no secrets live here and it imports
  * nothing server-only; the server passes the exact values it must hide (the session's client secret, its
  * current and previous access tokens) into `createRedactor`.

@@ -201,7 +201,7 @@ export class TokenBroker {
 }
 
 /**
- * Why the token endpoint gave no token, in words that match what happened (issue 8 item 10): only a
+ * Why the token endpoint gave no token, in words that match what happened: only a
  * 400/401/403 is about the credentials; a redirect or an HTML page means the address is wrong or something
  * in between answered.
  */

@@ -1,5 +1,5 @@
 /**
- * Which names the console answers to (DNS rebinding, issue 8 item 1): the `Host` a request was addressed
+ * Which names the console answers to (DNS rebinding): the `Host` a request was addressed
  * to must be one of PUBLIC_URL's origins, or a loopback name when AUTH_MODE is none; `X-Forwarded-Host`
  * and `X-Forwarded-Proto` count only from TRUSTED_PROXIES. A page on any other name (an attacker's domain
  * rebound to 127.0.0.1) gets 421 and never reads or writes a session.

@@ -1,5 +1,5 @@
 /**
- * The headers every page and API answer carries (issue 8 item 8). Scripts run only with the per-request
+ * The headers every page and API answer carries. Scripts run only with the per-request
  * nonce ('strict-dynamic' lets Next's own chunks load what they import); nothing may frame the console,
  * plug-ins and <base> are off, and fetches go only to the console itself.
  */
