@@ -120,8 +120,12 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     exchanges: ledger.exchanges,
     tokens: ledger.tokens,
   };
-  const emit = (event: RunEvent) => options.onEvent?.(event);
-  await options.store.save(run);
+  // What leaves the run (store, events, the returned state) is cleaned once more of every secret it sent:
+  // the cases already clean what they record, this catches what a new case might forget.
+  const clean = <T>(value: T): T => ledger.secrets.scrub(value);
+  const save = () => options.store.save(clean(run));
+  const emit = (event: RunEvent) => options.onEvent?.(clean(event));
+  await save();
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {
     for (const [index, definition] of definitions.entries()) {
@@ -137,7 +141,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
       const result = await runCase(definition, ledger, now);
       run.results.push(result);
       run.done += 1;
-      await options.store.save(run);
+      await save();
       emit({
         type: "case_finished",
         run_id: run.id,
@@ -151,7 +155,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     // Cases catch their own failures; reaching here means the run itself broke (e.g. the store failed).
     run.status = "interrupted";
     run.finished_at = new Date(now()).toISOString();
-    await options.store.save(run).catch(() => undefined);
+    await save().catch(() => undefined);
     emit({
       type: "run_finished",
       run_id: run.id,
@@ -163,7 +167,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   }
   run.status = "done";
   run.finished_at = new Date(now()).toISOString();
-  await options.store.save(run);
+  await save();
   emit({
     type: "run_finished",
     run_id: run.id,
@@ -171,7 +175,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     summary: countVerdicts(run.results),
     at: run.finished_at,
   });
-  return run;
+  return clean(run);
 }
 
 /** 0 when every applicable case passed (observed counts as passed), 1 when one failed. */
