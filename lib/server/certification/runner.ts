@@ -97,14 +97,15 @@ async function runCase(
   };
 }
 
-/** Runs a certification to the end and returns its final state. Throws UnknownCaseError before starting. */
-export async function runCertification(options: RunOptions): Promise<RunState> {
-  const now = options.now ?? Date.now;
-  const definitions = selectCases(options.caseIds);
-  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
-  const ledger = new RunLedger(settings);
+/** The state of a run about to start: it shares the ledger's exchanges and tokens as they grow. */
+function newRun(
+  options: RunOptions,
+  definitions: CaseDefinition[],
+  ledger: RunLedger,
+  now: () => number,
+): RunState {
   const { environment } = options;
-  const run: RunState = {
+  return {
     id: options.runId ?? randomUUID(),
     status: "running",
     environment: { name: environment.name, auth_url: environment.authUrl, base_url: environment.baseUrl },
@@ -120,6 +121,15 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     exchanges: ledger.exchanges,
     tokens: ledger.tokens,
   };
+}
+
+/** Runs a certification to the end and returns its final state. Throws UnknownCaseError before starting. */
+export async function runCertification(options: RunOptions): Promise<RunState> {
+  const now = options.now ?? Date.now;
+  const definitions = selectCases(options.caseIds);
+  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
+  const ledger = new RunLedger(settings);
+  const run = newRun(options, definitions, ledger, now);
   // What leaves the run (store, events, the returned state) is cleaned once more of every secret it sent:
   // the cases already clean what they record, this catches what a new case might forget.
   const clean = <T>(value: T): T => ledger.secrets.scrub(value);

@@ -76,6 +76,17 @@ describe("bounded reading", () => {
     expect(garbage.ok).toBe(false);
     expect(garbage.problems[0]).toMatch(/not a readable zip/);
   });
+
+  it("answers every one of several uploads read at once (they take turns)", async () => {
+    const zips = [writeZip(entries), declaredHugeZip(3), writeZip(entries), zipBomb({ mib: 1, lie: true })];
+    const settled = await Promise.allSettled(zips.map((zip) => verifyEvidence(zip)));
+    expect(settled.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+      "rejected",
+    ]);
+  });
 });
 
 describe("names", () => {

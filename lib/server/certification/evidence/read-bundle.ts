@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
@@ -60,6 +61,27 @@ function workerPath(): string {
   return file;
 }
 
+/**
+ * Readers at once in this process: each is bounded, but many uploads together would still take every core
+ * and their memory; later ones wait their turn.
+ */
+const MAX_READERS = Math.max(1, Math.min(2, availableParallelism() - 1));
+let readers = 0;
+const waiting: (() => void)[] = [];
+
+async function takeTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (readers >= MAX_READERS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else readers += 1;
+  try {
+    return await work();
+  } finally {
+    // The turn passes straight to the next waiter, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else readers -= 1;
+  }
+}
+
 function runWorker(zip: Uint8Array, limits: BundleLimits, keep: readonly string[]): Promise<unknown> {
   // A copy the worker owns: the caller's bytes stay usable, and nothing is shared across threads.
   const copy = zip.slice();
@@ -83,7 +105,7 @@ export async function readBundle(
   keep: readonly string[],
   limits: BundleLimits = BUNDLE_LIMITS,
 ): Promise<BundleContents> {
-  const answer = workerAnswer.parse(await runWorker(zip, limits, keep));
+  const answer = workerAnswer.parse(await takeTurn(() => runWorker(zip, limits, keep)));
   if (answer.kind === "too_large") {
     throw new ApiError(
       "bundle_too_large",
