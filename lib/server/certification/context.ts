@@ -93,9 +93,9 @@ export class CaseContext {
     this.ledger.secrets.add(...values);
   }
 
-  /** Text from the upstream or an error, cleaned of the run's secrets. */
+  /** An upstream's value (an id, a scope) with the run's secrets removed; otherwise kept exactly. */
   clean(text: string): string {
-    return this.ledger.secrets.text(text);
+    return this.ledger.secrets.scrub(text);
   }
 
   get settings(): RunSettings {
