@@ -27,7 +27,7 @@ function header(size: number, fields: [number, number][]): Buffer {
   return buffer;
 }
 
-export function writeZip(entries: RawEntry[]): Uint8Array {
+export function writeZip(entries: RawEntry[]): Uint8Array<ArrayBuffer> {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -61,7 +61,7 @@ export function entriesOf(zip: Uint8Array): RawEntry[] {
 }
 
 /** `count` tiny entries that each declare `declared` bytes (a few KiB of zip claiming terabytes). */
-export function declaredHugeZip(count = 300, declared = 3 * 1024 ** 3): Uint8Array {
+export function declaredHugeZip(count = 300, declared = 3 * 1024 ** 3): Uint8Array<ArrayBuffer> {
   return writeZip(
     Array.from({ length: count }, (_, index) => ({
       name: `exchanges/${index}.json`,
@@ -72,7 +72,7 @@ export function declaredHugeZip(count = 300, declared = 3 * 1024 ** 3): Uint8Arr
 }
 
 /** A zip bomb: `entries` files of `mib` MiB of zeros each, sizes declared truthfully unless `lie`. */
-export function zipBomb(options: { mib: number; entries?: number; lie?: boolean }): Uint8Array {
+export function zipBomb(options: { mib: number; entries?: number; lie?: boolean }): Uint8Array<ArrayBuffer> {
   const zeros = new Uint8Array(options.mib * 1024 * 1024);
   return writeZip(
     Array.from({ length: options.entries ?? 1 }, (_, index) => ({
