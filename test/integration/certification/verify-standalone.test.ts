@@ -43,7 +43,7 @@ describe("POST /api/certification/verify in the standalone output", () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const upload = (zip: Uint8Array) =>
+  const upload = (zip: Uint8Array<ArrayBuffer>) =>
     fetch(`${server.url}/api/certification/verify`, {
       method: "POST",
       headers: { "content-type": "application/zip", origin: server.url },
