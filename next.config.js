@@ -25,8 +25,20 @@ const nextConfig = {
   output: "standalone",
   // Read at runtime from files, so not found by tracing imports: the SQL migrations (lib/server/db/migrate.ts) and
   // PGlite's wasm and data files (loaded by URL relative to its module).
+  // The evidence reader's worker (lib/server/certification/evidence/read-bundle.ts) is started from its file.
   outputFileTracingIncludes: {
-    "/**": ["./db/migrations/**/*", "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}"],
+    "/**": [
+      "./db/migrations/**/*",
+      "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}",
+      "./lib/server/certification/evidence/unzip-worker.mjs",
+    ],
+  },
+  experimental: {
+    // Because proxy.ts exists, Next buffers every request body for it and silently cuts it at this size
+    // (10 MB by default): a larger evidence bundle would reach the verify route truncated and read as "not
+    // a zip". One MiB above the route's own 20 MiB bound (MAX_BUNDLE_BYTES), so a body past 20 MiB still
+    // arrives longer than the bound and is answered 413, not misread.
+    proxyClientMaxBodySize: 21 * 1024 * 1024,
   },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

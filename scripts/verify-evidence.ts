@@ -1,11 +1,13 @@
 /**
  * npm run verify-evidence -- <bundle.zip> [--key public-key.jwk]
- * Exit 0 when every hash and the signature check out; 1 with what is wrong; 2 on a usage error.
+ * Exit 0 when every hash and the signature check out; 1 with what is wrong (or when the zip is past the
+ * reader's bounds: too many entries, or files that inflate too large); 2 on a usage error.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { JWK } from "jose";
 import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
+import { ApiError } from "@/lib/server/errors";
 
 const USAGE = "Usage: npm run verify-evidence -- <bundle.zip> [--key trusted-public-key.jwk]";
 
@@ -31,7 +33,15 @@ async function main(): Promise<number> {
     console.error(`verify-evidence: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  const result = await verifyEvidence(zip, { trustedKey });
+  let result;
+  try {
+    result = await verifyEvidence(zip, { trustedKey });
+  } catch (error) {
+    // Past a bound (entry count, sizes): refused unread, as the console's upload check refuses it.
+    if (!(error instanceof ApiError)) throw error;
+    console.error(`${file}: NOT intact\n  - ${error.message}`);
+    return 1;
+  }
   for (const line of result.checked) console.log(`checked: ${line}`);
   if (result.ok) {
     console.log(

@@ -1,6 +1,7 @@
 /**
  * The checks a case makes, each with what the specification expects and what the upstream did, in words a
- * tester can hand to the API operator. Card numbers are masked in every text.
+ * tester can hand to the API operator. Card numbers are masked in every text, and a run's secrets are
+ * removed from it (what an upstream answers can repeat them).
  */
 import { maskCardNumbersInText } from "@/lib/shared/masking";
 import type { Check } from "@/lib/shared/certification-contract";
@@ -19,12 +20,15 @@ export function describe(value: unknown): string {
 export class CheckList {
   readonly items: Check[] = [];
 
+  /** `clean` removes what must not be kept (the run's redactor); card numbers are masked either way. */
+  constructor(private readonly clean: (text: string) => string = maskCardNumbersInText) {}
+
   /** Records a check; returns whether it held. */
   add(name: string, expected: string, observed: string, passed: boolean, exchangeIds?: string[]): boolean {
     this.items.push({
-      name,
-      expected: maskCardNumbersInText(expected),
-      observed: maskCardNumbersInText(observed),
+      name: this.clean(name),
+      expected: this.clean(maskCardNumbersInText(expected)),
+      observed: this.clean(maskCardNumbersInText(observed)),
       passed,
       ...(exchangeIds && exchangeIds.length > 0 ? { exchange_ids: exchangeIds } : {}),
     });
@@ -34,9 +38,9 @@ export class CheckList {
   /** Records what happened where the specification is silent: not judged. */
   observe(name: string, expected: string, observed: string, exchangeIds?: string[]): void {
     this.items.push({
-      name,
-      expected: maskCardNumbersInText(expected),
-      observed: maskCardNumbersInText(observed),
+      name: this.clean(name),
+      expected: this.clean(maskCardNumbersInText(expected)),
+      observed: this.clean(maskCardNumbersInText(observed)),
       passed: null,
       ...(exchangeIds && exchangeIds.length > 0 ? { exchange_ids: exchangeIds } : {}),
     });

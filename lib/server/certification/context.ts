@@ -14,6 +14,7 @@ import type { AccessToken } from "@/lib/server/session";
 import { credentialsKey } from "@/lib/server/session/credentials";
 import { CheckList, get } from "./checks";
 import type { CertificationClient, CertificationProfile } from "./profile";
+import { RunSecrets } from "./run-secrets";
 import type { TokenRecord, UpstreamIds } from "@/lib/shared/certification-contract";
 
 export interface CertificationEnvironment {
@@ -53,9 +54,13 @@ export class RunLedger {
   /** Token requests for the run's token (TOK-06): the first, and renewals before expiry (§5.8). */
   sessionTokenRequests = { acquired: 0, renewed: 0 };
   readonly broker: TokenBroker;
+  /** Every secret and token the run sends: removed from everything it records. */
+  readonly secrets = new RunSecrets();
 
   constructor(readonly settings: RunSettings) {
     this.broker = new TokenBroker(settings.renewSkewSeconds, settings.now);
+    const { primary, shortLived, withoutScope } = settings.profile;
+    this.secrets.add(primary.clientSecret, shortLived?.clientSecret, withoutScope?.clientSecret);
   }
 }
 
@@ -64,7 +69,7 @@ export class NotApplicable extends Error {
 }
 
 export class CaseContext {
-  readonly checks = new CheckList();
+  readonly checks: CheckList;
   readonly exchanges: ExchangeRecord[] = [];
   readonly ids: UpstreamIds = {
     transaction_ids: [],
@@ -79,7 +84,19 @@ export class CaseContext {
   constructor(
     readonly caseId: string,
     readonly ledger: RunLedger,
-  ) {}
+  ) {
+    this.checks = new CheckList((text) => ledger.secrets.text(text));
+  }
+
+  /** Registers values the case sends (a token, a derived wrong secret) before they go upstream. */
+  sending(...values: (string | null | undefined)[]): void {
+    this.ledger.secrets.add(...values);
+  }
+
+  /** An upstream's value (an id, a scope) with the run's secrets removed; otherwise kept exactly. */
+  clean(text: string): string {
+    return this.ledger.secrets.scrub(text);
+  }
 
   get settings(): RunSettings {
     return this.ledger.settings;
@@ -124,6 +141,10 @@ export class CaseContext {
   ): ExchangeRecord {
     const events = [...this.pendingEvents, ...(options.events ?? [])];
     this.pendingEvents = [];
+    // A token issued by this very answer is a secret of the run from now on, its own record included, even
+    // when the answer around it is unusable (the upstream still handed it to the run's client).
+    const issued = get(result.check.value, "data", "attributes", "access_token");
+    if (operation === "token" && typeof issued === "string") this.sending(issued);
     const environment =
       options.client && options.client === this.env.sibling?.client ? this.env.sibling.name : this.env.name;
     const record = buildExchangeRecord({
@@ -133,6 +154,7 @@ export class CaseContext {
       check: result.check,
       tokenEvents: events,
       requestId: options.requestId,
+      secrets: this.ledger.secrets.list(),
     });
     this.exchanges.push(record);
     this.ledger.exchanges.push(record);
@@ -143,24 +165,25 @@ export class CaseContext {
     const transactionId = get(value, "data", "transaction_id");
     const externalId = get(value, "data", "external_id");
     if (operation === "gift_balance_inquiry" && typeof transactionId === "string") {
-      this.ids.transaction_ids.push(transactionId);
-      if (typeof externalId === "string") this.ids.external_ids.push(externalId);
+      this.ids.transaction_ids.push(this.clean(transactionId));
+      if (typeof externalId === "string") this.ids.external_ids.push(this.clean(externalId));
     }
     const metaRequestId = get(value, "meta", "request_id");
     if (operation === "token" && typeof metaRequestId === "string")
-      this.ids.meta_request_ids.push(metaRequestId);
+      this.ids.meta_request_ids.push(this.clean(metaRequestId));
     for (const event of events) this.fingerprints.add(event.fingerprint);
     return record;
   }
 
   private noteToken(grant: TokenGrant, client: CertificationClient, purpose: string): void {
+    this.sending(grant.accessToken);
     const fingerprint = tokenFingerprint(grant.accessToken);
     this.fingerprints.add(fingerprint);
     this.ledger.tokens.push({
       fingerprint,
       client_id: client.clientId,
       purpose,
-      scope: grant.scope,
+      scope: this.clean(grant.scope),
       expires_in: grant.expiresIn,
       issued_at: new Date(this.settings.now()).toISOString(),
     });
@@ -172,6 +195,7 @@ export class CaseContext {
     return {
       ...base,
       requestToken: async (credentials) => {
+        this.sending(credentials.clientSecret);
         const result = await base.requestToken(credentials);
         this.record("token", result);
         if (result.grant) this.noteToken(result.grant, client, purpose);
@@ -204,6 +228,7 @@ export class CaseContext {
 
   /** A token request for `client`, recorded; returns the token when one was issued. */
   async requestToken(client: CertificationClient, purpose = this.caseId) {
+    this.sending(client.clientSecret);
     const result = await this.env.client.requestToken(client);
     const record = this.record("token", result);
     if (result.grant) this.noteToken(result.grant, client, purpose);
@@ -234,6 +259,7 @@ export class CaseContext {
         );
         throw new CaseStopped();
       }
+      this.sending(obtained.token.accessToken);
       ledger.sessionToken = obtained.token;
       return obtained.token;
     }
@@ -242,6 +268,7 @@ export class CaseContext {
       ledger.sessionTokenRequests.renewed += 1;
       this.pendingEvents.push(ensured.event);
     }
+    this.sending(ensured.token.accessToken);
     ledger.sessionToken = ensured.token;
     this.fingerprints.add(tokenFingerprint(ensured.token.accessToken));
     return ensured.token;
@@ -256,6 +283,7 @@ export class CaseContext {
     events?: TokenEvent[];
   }) {
     const requestId = options.requestId ?? randomUUID();
+    this.sending(options.token);
     if (options.token) this.fingerprints.add(tokenFingerprint(options.token));
     const result = await this.env.client.giftBalanceInquiry({
       accessToken: options.token,
@@ -274,6 +302,7 @@ export class CaseContext {
     events?: TokenEvent[];
   }) {
     const client = options.client ?? this.env.client;
+    this.sending(options.token);
     if (options.token) this.fingerprints.add(tokenFingerprint(options.token));
     const result = await client.balanceInquiry({
       accessToken: options.token,
@@ -289,6 +318,7 @@ export class CaseContext {
   }
 
   async lookup(token: string, requestId: string) {
+    this.sending(token);
     const result = await this.env.client.transactionByRequestId({ accessToken: token, requestId });
     const record = this.record("transaction_lookup", result, { requestId });
     return { result, record, status: result.exchange.response.status, body: result.check.value };

@@ -97,14 +97,15 @@ async function runCase(
   };
 }
 
-/** Runs a certification to the end and returns its final state. Throws UnknownCaseError before starting. */
-export async function runCertification(options: RunOptions): Promise<RunState> {
-  const now = options.now ?? Date.now;
-  const definitions = selectCases(options.caseIds);
-  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
-  const ledger = new RunLedger(settings);
+/** The state of a run about to start: it shares the ledger's exchanges and tokens as they grow. */
+function newRun(
+  options: RunOptions,
+  definitions: CaseDefinition[],
+  ledger: RunLedger,
+  now: () => number,
+): RunState {
   const { environment } = options;
-  const run: RunState = {
+  return {
     id: options.runId ?? randomUUID(),
     status: "running",
     environment: { name: environment.name, auth_url: environment.authUrl, base_url: environment.baseUrl },
@@ -120,8 +121,21 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     exchanges: ledger.exchanges,
     tokens: ledger.tokens,
   };
-  const emit = (event: RunEvent) => options.onEvent?.(event);
-  await options.store.save(run);
+}
+
+/** Runs a certification to the end and returns its final state. Throws UnknownCaseError before starting. */
+export async function runCertification(options: RunOptions): Promise<RunState> {
+  const now = options.now ?? Date.now;
+  const definitions = selectCases(options.caseIds);
+  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
+  const ledger = new RunLedger(settings);
+  const run = newRun(options, definitions, ledger, now);
+  // What leaves the run (store, events, the returned state) is cleaned once more of every secret it sent:
+  // the cases already clean what they record, this catches what a new case might forget.
+  const clean = <T>(value: T): T => ledger.secrets.scrub(value);
+  const save = () => options.store.save(clean(run));
+  const emit = (event: RunEvent) => options.onEvent?.(clean(event));
+  await save();
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {
     for (const [index, definition] of definitions.entries()) {
@@ -137,7 +151,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
       const result = await runCase(definition, ledger, now);
       run.results.push(result);
       run.done += 1;
-      await options.store.save(run);
+      await save();
       emit({
         type: "case_finished",
         run_id: run.id,
@@ -151,7 +165,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     // Cases catch their own failures; reaching here means the run itself broke (e.g. the store failed).
     run.status = "interrupted";
     run.finished_at = new Date(now()).toISOString();
-    await options.store.save(run).catch(() => undefined);
+    await save().catch(() => undefined);
     emit({
       type: "run_finished",
       run_id: run.id,
@@ -163,7 +177,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   }
   run.status = "done";
   run.finished_at = new Date(now()).toISOString();
-  await options.store.save(run);
+  await save();
   emit({
     type: "run_finished",
     run_id: run.id,
@@ -171,7 +185,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     summary: countVerdicts(run.results),
     at: run.finished_at,
   });
-  return run;
+  return clean(run);
 }
 
 /** 0 when every applicable case passed (observed counts as passed), 1 when one failed. */

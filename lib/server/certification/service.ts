@@ -25,7 +25,7 @@ import { selectCases, UnknownCaseError } from "./catalogue";
 import { createDatabaseRunStore, type DatabaseRunStore, type StoredBundle } from "./db-run-store";
 import { certificationEnvironment, EnvironmentNotConfiguredError } from "./environment";
 import { buildEvidenceBundle } from "./evidence/bundle";
-import { verifyEvidence } from "./evidence/verify";
+import { checkBundle, readEvidence, unreadableResult } from "./evidence/verify";
 import {
   embeddedProfile,
   ProfileError,
@@ -241,9 +241,15 @@ export class CertificationService {
     return this.store.saveBundle(id, { zip: built.zip, fileName: built.fileName });
   }
 
+  /** Throws ApiError bundle_too_large (413) for a bundle past the reader's bounds. */
   async verify(zip: Uint8Array): Promise<VerifyResponse> {
-    const result = await verifyEvidence(zip);
-    const trusted = result.ok ? await verifyEvidence(zip, { trustedKey: this.key.publicJwk }) : undefined;
+    // Read once (in a worker, bounded), then checked with the bundle's own key and with this console's.
+    const bundle = await readEvidence(zip);
+    const result = "unreadable" in bundle ? unreadableResult(bundle.unreadable) : await checkBundle(bundle);
+    const trusted =
+      result.ok && !("unreadable" in bundle)
+        ? await checkBundle(bundle, { trustedKey: this.key.publicJwk })
+        : undefined;
     const manifest = result.manifest as
       { run?: Record<string, unknown>; environment?: { name?: unknown }; summary?: unknown } | undefined;
     const text = (value: unknown) => (typeof value === "string" ? value : undefined);

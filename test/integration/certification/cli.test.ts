@@ -11,6 +11,7 @@ import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { declaredHugeZip, entriesOf, writeZip, zipBomb } from "../../support/hostile-zips";
 
 const TSX = path.resolve("node_modules/.bin/tsx");
 const work = mkdtempSync(path.join(tmpdir(), "certify-cli-"));
@@ -94,6 +95,30 @@ describe("npm run certify / verify-evidence", () => {
     const broken = await run("verify-evidence", [tampered]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain("results.csv was changed");
+  });
+
+  it("verify-evidence reads within the same bounds and by own names, refusing hostile zips with exit 1", async () => {
+    const refused = [declaredHugeZip(300), zipBomb({ mib: 40, lie: true })];
+    for (const [index, zip] of refused.entries()) {
+      const file = path.join(work, `hostile-${index}.zip`);
+      writeFileSync(file, zip);
+      const result = await run("verify-evidence", [file]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("refused unread past a bound");
+    }
+    const out = path.join(work, "named");
+    expect((await run("certify", ["--env", "embedded", "--out", out, "--cases", "TOK-01"])).code).toBe(0);
+    const entries = entriesOf(readFileSync(bundleIn(out)));
+    const added = path.join(work, "proto.zip");
+    writeFileSync(added, writeZip([...entries, { name: "__proto__", bytes: strToU8("{}") }]));
+    const proto = await run("verify-evidence", [added]);
+    expect(proto.code).toBe(1);
+    expect(proto.stderr).toContain("__proto__ is not listed in the manifest");
+    const twice = path.join(work, "twice.zip");
+    writeFileSync(twice, writeZip([...entries, { name: "results.csv", bytes: strToU8("case_id\r\n") }]));
+    const duplicate = await run("verify-evidence", [twice]);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain("results.csv appears more than once");
   });
 
   it("exits 1 when a case fails against an upstream over HTTP, naming what differed", async () => {

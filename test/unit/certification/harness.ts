@@ -46,10 +46,12 @@ export async function certify(
     revoke?: boolean;
     /** A production instance behind the same token endpoint: the same sandbox, or another one. */
     sibling?: "same" | "other";
+    /** The sandbox's demo clients' secret (default "demo-secret"). */
+    demoSecret?: string;
   } = {},
 ) {
   const clock = fakeClock();
-  const sandbox = createSandbox({ now: clock.now });
+  const sandbox = createSandbox({ now: clock.now, demoSecret: options.demoSecret });
   const handler: Handler = (request) => sandbox.handle(request);
   const client = createCardApiClient({
     transport: inProcessTransport(options.wrap ? options.wrap(handler) : handler),
