@@ -194,12 +194,16 @@ export async function signOutUrl(settings: OidcAuthSettings, idTokenHint?: strin
   return client.buildEndSessionUrl(configuration, parameters).href;
 }
 
-/** A groups claim as providers send it: a list of names, or one name / a comma-separated string. */
+/**
+ * A groups claim as providers send it: a list of names, or one name as a string. Each name is kept exactly as
+ * sent (no trimming, no splitting on commas): `ROLE_GROUPS` matches names exactly, and a looser reading would
+ * grant a role to a group such as `Finance, console-admins` that the administrator never named.
+ */
 export function groupsFromClaim(value: unknown): string[] {
-  const names = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [];
-  return [
-    ...new Set(names.filter((name): name is string => typeof name === "string").map((name) => name.trim())),
-  ].filter((name) => name.length > 0 && name.length <= 256);
+  const names: unknown[] = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  return [...new Set(names.filter((name): name is string => typeof name === "string"))].filter(
+    (name) => name.length > 0 && name.length <= 256,
+  );
 }
 
 function displayName(profile: Record<string, unknown>, sub: string): string {
