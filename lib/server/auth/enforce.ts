@@ -47,7 +47,7 @@ export function requireSomeRole(user: SignedInUser): void {
   throw new ApiError(
     "forbidden_by_role",
     "You have no console role; ask the console's administrator for one.",
-    { roles: [], allowed_roles: [...ROLES] },
+    { action: "console", roles: [], allowed_roles: [...ROLES] },
   );
 }
 
