@@ -271,8 +271,9 @@ const stores = new Map<string, HistoryStore>();
 
 /** A store whose every call fails: no user is known yet, so nobody's history may be read or written. */
 function noUserStore(): HistoryStore {
-  const noFactory = undefined as unknown as IDBFactory;
-  return createHistoryStore(noFactory);
+  // null, not undefined: undefined would take the default factory and open the unkeyed database.
+  const noFactory = null as unknown as IDBFactory;
+  return createHistoryStore(noFactory, "");
 }
 
 /**
