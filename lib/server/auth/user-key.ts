@@ -16,5 +16,8 @@ export const LOCAL_USER_KEY = "local";
 
 export function userStorageKey(mode: AuthMode, userId: string): string {
   if (mode === "none") return LOCAL_USER_KEY;
-  return createHash("sha256").update(`card-services-console:user:${mode}:${userId}`).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(`card-services-console:user:${mode}:${userId}`)
+    .digest("hex")
+    .slice(0, 32);
 }

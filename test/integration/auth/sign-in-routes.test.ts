@@ -53,7 +53,8 @@ async function handleConsole(request: Request): Promise<Response> {
   }
   const sessionId = /(?:^|;\s*)test_session=([\w-]+)/.exec(request.headers.get("cookie") ?? "")?.[1];
   const user = (sessionId && sessions.get(sessionId)) || null;
-  if (url.pathname === "/api/me") return Response.json(meResponse(user, "oidc", ["embedded", "production"], userStorageKey));
+  if (url.pathname === "/api/me")
+    return Response.json(meResponse(user, "oidc", ["embedded", "production"], userStorageKey));
   const body = user
     ? `<h1>Signed in as ${user.name}</h1><p>Roles: ${user.roles.join(", ") || "none"}</p>`
     : "<h1>Not signed in</h1>";
