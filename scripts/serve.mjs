@@ -12,7 +12,7 @@
 // (<distDir>/required-server-files.json), so next.config.js is not needed at runtime.
 // Environment files are loaded first, as `next start` does: .env.production.local, .env.local,
 // .env.production, .env (already-set variables win).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,27 +67,96 @@ const handle = app.getRequestHandler();
 // Next answers these with a plain-text 500 before proxy.ts runs: refuse them here, in the error shape.
 const UNSUPPORTED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+// Static files (public/ and the build's assets) are read-only: Next answers a write to one with a plain-text
+// 500, so it is refused here with a 405.
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const STATIC_ALLOW = "GET, HEAD";
+const publicFiles = listPublicFiles(path.join(root, "public"));
 
-function refuseMethod(request, response) {
-  const body = JSON.stringify({
-    error: { code: "method_not_allowed", message: `${request.method} is not supported by this console.` },
-  });
-  response.writeHead(405, {
+/** `/robots.txt`, `/favicon.ico`, …: every file under public/ as the path Next serves it at. */
+function listPublicFiles(folder, prefix = "") {
+  let names = [];
+  try {
+    names = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return new Set();
+  }
+  const files = new Set();
+  for (const entry of names) {
+    const served = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      for (const file of listPublicFiles(path.join(folder, entry.name), served)) files.add(file);
+    } else files.add(served);
+  }
+  return files;
+}
+
+function pathOf(url = "") {
+  return url.split("?", 1)[0].slice(0, 200);
+}
+
+// Next's proxy (middleware) step replays the request body and, when the client abandoned it, logs that
+// stream's error as a failure of the request (console.error, then a 500 nobody receives). The error objects of
+// abandoned bodies are kept here and those log calls dropped: the abandonment is logged once, at info, above.
+const abortedBodies = new WeakSet();
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  if (args.length === 1 && abortedBodies.has(args[0])) return;
+  consoleError(...args);
+};
+
+function isStaticPath(url) {
+  const pathname = url.split("?", 1)[0];
+  return pathname.startsWith("/_next/static/") || publicFiles.has(pathname);
+}
+
+/** One JSON line at info level, like the console's pino logs. */
+function log(fields) {
+  console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields }));
+}
+
+/** Answers before routing, in the console's one error shape, and logs the refusal. */
+function refuse(request, response, status, code, message, headers = {}) {
+  response.writeHead(status, {
     "content-type": "application/json",
     "cache-control": "no-store",
-    allow: ALLOWED_METHODS,
     "x-content-type-options": "nosniff",
+    ...headers,
   });
-  response.end(body);
-  console.log(
-    JSON.stringify({
-      level: 30,
-      time: new Date().toISOString(),
-      method: request.method,
-      status: 405,
-      msg: "refused before routing",
-    }),
-  );
+  response.end(JSON.stringify({ error: { code, message } }));
+  log({ method: request.method, status, code, msg: "refused before routing" });
+}
+
+/**
+ * What this server answers itself, before Next sees the request; false when Next should handle it.
+ * A target that is not a path (absolute-form `http://evil.example/`, `*`) would make Next redirect to the host it
+ * names before any Host check, and a request without Host (HTTP/1.0) has no name to check: browsers send
+ * neither, so both are refused.
+ */
+function refusedBeforeRouting(request, response) {
+  const method = request.method ?? "";
+  if (UNSUPPORTED_METHODS.has(method)) {
+    refuse(request, response, 405, "method_not_allowed", `${method} is not supported by this console.`, {
+      allow: ALLOWED_METHODS,
+    });
+    return true;
+  }
+  const target = request.url ?? "";
+  if (!target.startsWith("/") || target.startsWith("//")) {
+    refuse(request, response, 400, "bad_request", "The request target must be a path (e.g. /api/health).");
+    return true;
+  }
+  if (!request.headers.host) {
+    refuse(request, response, 400, "bad_request", "The request has no Host header.");
+    return true;
+  }
+  if (!READ_METHODS.has(method) && isStaticPath(target)) {
+    refuse(request, response, 405, "method_not_allowed", `${method} is not allowed on a static file.`, {
+      allow: STATIC_ALLOW,
+    });
+    return true;
+  }
+  return false;
 }
 
 // Calls still being answered; a draining server waits for them (bounded by SHUTDOWN_GRACE_MS).
@@ -105,7 +174,15 @@ const server = createServer((request, response) => {
     }
   });
   if (draining) response.setHeader("connection", "close");
-  if (UNSUPPORTED_METHODS.has(request.method ?? "")) return refuseMethod(request, response);
+  // A client that goes away mid-body makes the request emit "aborted": that is the request's end (the route
+  // then answers 400 request_aborted to nobody), not an uncaught exception or a failure of the console.
+  request.on("error", (error) => {
+    if (error?.code === "ECONNRESET" || error?.message === "aborted") {
+      if (error && typeof error === "object") abortedBodies.add(error);
+      log({ method: request.method, path: pathOf(request.url), msg: "request aborted by the client" });
+    } else console.error("[serve] request stream failed", error);
+  });
+  if (refusedBeforeRouting(request, response)) return;
   const peer = request.socket.remoteAddress ?? "";
   request.headers[PEER_ADDRESS_HEADER] = peer;
   // Next builds the request's URL from X-Forwarded-Proto and believes X-Forwarded-For as sent: from a peer
@@ -134,11 +211,6 @@ server.on("error", (error) => {
 const SHUTDOWN_GRACE_MS =
   Number(process.env.SHUTDOWN_GRACE_MS) > 0 ? Number(process.env.SHUTDOWN_GRACE_MS) : 8000;
 let allCallsFinished = () => {};
-
-/** One JSON line at info level, like the console's pino logs. */
-function log(fields) {
-  console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields }));
-}
 
 async function drain(signal) {
   if (draining) return;

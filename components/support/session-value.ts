@@ -1,10 +1,12 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { scopedName } from "@/lib/client/user-scope";
 
 /**
  * A value kept in this tab's sessionStorage (the support agent's shift), read without a hydration mismatch: the
- * server and the first render see `null`, then the stored value.
+ * server and the first render see `null`, then the stored value. Filed under the signed-in user's key
+ * (lib/client/user-scope): the next person at the desk never sees this agent's reason or lookups.
  */
 const listeners = new Set<() => void>();
 
@@ -14,8 +16,10 @@ function subscribe(listener: () => void) {
 }
 
 export function writeSessionValue(key: string, value: unknown): void {
+  const name = scopedName(key);
+  if (name === null) return;
   try {
-    sessionStorage.setItem(key, JSON.stringify(value));
+    sessionStorage.setItem(name, JSON.stringify(value));
   } catch {
     // Storage full or disabled: the page still works, it only forgets.
   }
@@ -23,8 +27,10 @@ export function writeSessionValue(key: string, value: unknown): void {
 }
 
 function readRaw(key: string): string | null {
+  const name = scopedName(key);
+  if (name === null) return null;
   try {
-    return sessionStorage.getItem(key);
+    return sessionStorage.getItem(name);
   } catch {
     return null;
   }

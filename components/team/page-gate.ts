@@ -2,6 +2,7 @@ import "server-only";
 import { LOCAL_USER } from "@/lib/server/auth";
 import { meResponse, type AuthMode, type MeResponse } from "@/lib/server/auth/me";
 import { getPageIdentity } from "@/lib/server/auth/page-identity";
+import { userStorageKey } from "@/lib/server/auth/user-key";
 import { getConfig } from "@/lib/server/config";
 import { logger } from "@/lib/server/logger";
 
@@ -36,6 +37,7 @@ export async function pageGate(): Promise<PageGate> {
       LOCAL_USER,
       "none",
       config.environments.map(({ name }) => name),
+      userStorageKey,
     );
   }
   if (!me.user) {

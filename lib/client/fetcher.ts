@@ -3,6 +3,7 @@
  * (`{"error": {"code", "message", "details"?}}`, DESIGN.md §4).
  */
 import type { ErrorBody } from "@/lib/shared/contracts";
+import { identityChanged, userHeaders } from "./user-scope";
 
 export class ApiClientError extends Error {
   override readonly name = "ApiClientError";
@@ -50,13 +51,18 @@ async function readBody(response: Response): Promise<unknown> {
 export async function requestJson<T>(url: string, init?: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, headers: { Accept: "application/json", ...init?.headers } });
+    response = await fetch(url, {
+      ...init,
+      headers: { Accept: "application/json", ...userHeaders(), ...init?.headers },
+    });
   } catch {
     throw new ApiClientError("network_error", 0, "The console server could not be reached.");
   }
   const body = await readBody(response);
   if (!response.ok) {
     if (isErrorBody(body)) {
+      // Signed in as someone else now: this page's state is the previous user's, so the page starts over.
+      if (body.error.code === "identity_changed") identityChanged();
       throw new ApiClientError(body.error.code, response.status, body.error.message, body.error.details);
     }
     throw new ApiClientError(

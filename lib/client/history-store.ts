@@ -8,6 +8,7 @@ import type { ExchangeRecord, TokenMetadata } from "@/lib/shared/contracts";
 import { cardLast4, maskCardNumbersInText } from "./card-mask";
 import { sanitizeExchange } from "./sanitize-exchange";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
+import { HISTORY_DATABASE, scopedName } from "./user-scope";
 
 export interface HistoryRun {
   /** The exchange record's id. */
@@ -57,6 +58,8 @@ export interface HistoryStore {
   importRuns(json: string): Promise<{ imported: number }>;
   /** Called after every change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
+  /** Closes the database connection (it reopens on the next use): lets a sign-out delete the database. */
+  close(): void;
 }
 
 const STORE = "runs";
@@ -125,7 +128,7 @@ export function cleanRun(run: HistoryRun): HistoryRun {
 
 export function createHistoryStore(
   factory: IDBFactory = globalThis.indexedDB,
-  databaseName = "card-services-console",
+  databaseName = HISTORY_DATABASE,
 ): HistoryStore {
   let database: Promise<IDBDatabase> | null = null;
   const listeners = new Set<() => void>();
@@ -138,7 +141,15 @@ export function createHistoryStore(
         const store = request.result.createObjectStore(STORE, { keyPath: "id" });
         store.createIndex(BY_STARTED_AT, "started_at");
       };
-      request.onsuccess = () => resolve(request.result);
+      request.onsuccess = () => {
+        const opened = request.result;
+        // Another tab signing this user out deletes the database: let it, and reopen on the next use.
+        opened.onversionchange = () => {
+          opened.close();
+          database = null;
+        };
+        resolve(opened);
+      };
       request.onerror = () => reject(request.error ?? new Error("IndexedDB could not be opened"));
     }).catch((error: unknown) => {
       database = null;
@@ -247,13 +258,40 @@ export function createHistoryStore(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+
+    close() {
+      const opened = database;
+      database = null;
+      void opened?.then((connection) => connection.close()).catch(() => undefined);
+    },
   };
 }
 
-let defaultStore: HistoryStore | null = null;
+const stores = new Map<string, HistoryStore>();
 
-/** The browser's history store (one per page). */
+/** A store whose every call fails: no user is known yet, so nobody's history may be read or written. */
+function noUserStore(): HistoryStore {
+  // null, not undefined: undefined would take the default factory and open the unkeyed database.
+  const noFactory = null as unknown as IDBFactory;
+  return createHistoryStore(noFactory, "");
+}
+
+/**
+ * The signed-in user's history store (one per page and user): each user has their own IndexedDB database
+ * (lib/client/user-scope), so a shared browser never shows one person's runs to another.
+ */
 export function historyStore(): HistoryStore {
-  defaultStore ??= createHistoryStore();
-  return defaultStore;
+  const name = scopedName(HISTORY_DATABASE);
+  if (name === null) return noUserStore();
+  let store = stores.get(name);
+  if (!store) {
+    store = createHistoryStore(globalThis.indexedDB, name);
+    stores.set(name, store);
+  }
+  return store;
+}
+
+/** Closes every history database this page opened (before a sign-out deletes the user's). */
+export function closeHistoryStores(): void {
+  for (const store of stores.values()) store.close();
 }

@@ -1,8 +1,9 @@
 /**
- * What the console keeps in localStorage: the theme, the last location_id and the operation chosen on
- * /inquiry. Nothing else, and never
- * anything secret (credentials and tokens live only in the server's encrypted session cookie).
+ * What the console keeps in localStorage: the theme (the browser's), and the user's last location_id and the
+ * operation they chose on /inquiry (filed under the signed-in user's key, lib/client/user-scope). Nothing else,
+ * and never anything secret (credentials and tokens live only in the server's encrypted session cookie).
  */
+import { scopedName } from "./user-scope";
 
 export const THEME_STORAGE_KEY = "console.theme";
 export const LOCATION_STORAGE_KEY = "console.location_id";
@@ -10,18 +11,27 @@ export const OPERATION_STORAGE_KEY = "console.inquiry_operation";
 
 export type ThemeChoice = "light" | "dark";
 
+/** The user's own name for a per-user preference; null while no user is known. */
+function userItem(key: string): string | null {
+  return key === THEME_STORAGE_KEY ? key : scopedName(key);
+}
+
 function readItem(key: string): string | null {
+  const name = userItem(key);
+  if (name === null) return null;
   try {
-    return window.localStorage.getItem(key);
+    return window.localStorage.getItem(name);
   } catch {
     return null; // storage disabled (private mode, policy)
   }
 }
 
 function writeItem(key: string, value: string | null): void {
+  const name = userItem(key);
+  if (name === null) return;
   try {
-    if (value === null) window.localStorage.removeItem(key);
-    else window.localStorage.setItem(key, value);
+    if (value === null) window.localStorage.removeItem(name);
+    else window.localStorage.setItem(name, value);
   } catch {
     // storage disabled: the preference lasts for this page only
   }
@@ -70,7 +80,7 @@ const operationListeners = new Set<() => void>();
 export function subscribeOperation(listener: () => void): () => void {
   operationListeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key === OPERATION_STORAGE_KEY) listener();
+    if (event.key === userItem(OPERATION_STORAGE_KEY)) listener();
   };
   window.addEventListener("storage", onStorage);
   return () => {

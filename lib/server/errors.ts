@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   environment_changed: 409,
+  identity_changed: 409,
   run_not_finished: 409,
   payload_too_large: 413,
   bundle_too_large: 413,

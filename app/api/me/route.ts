@@ -1,5 +1,6 @@
 // GET /api/me: the signed-in user and what their roles allow, or {"user": null} (200: pages then show sign-in).
 import { meResponse } from "@/lib/server/auth/me";
+import { userStorageKey } from "@/lib/server/auth/user-key";
 import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(PUBLIC, async (context) => {
   const { user } = await context.identity();
   const environments = context.config.environments.map(({ name }) => name);
-  return json(meResponse(user, context.config.authMode, environments));
+  return json(meResponse(user, context.config.authMode, environments, userStorageKey));
 });
 
 const refuse = methodNotAllowed(["GET"]);

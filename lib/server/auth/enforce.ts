@@ -7,6 +7,7 @@ import type { EnvironmentName } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/errors";
 import type { SignedInUser } from "./me";
 import {
+  ROLES,
   can,
   isEnvironmentAction,
   rolesAllowing,
@@ -35,6 +36,19 @@ const ACTION_LABELS: Record<Action, string> = {
 export function requireUser(user: SignedInUser | null): SignedInUser {
   if (!user) throw new ApiError("not_signed_in", "Sign in to use the console.");
   return user;
+}
+
+/**
+ * 403 `forbidden_by_role` for a signed-in user without any console role: they get the no-role page and nothing
+ * else, not even the session's description (upstream addresses, the server-held client_id).
+ */
+export function requireSomeRole(user: SignedInUser): void {
+  if (user.roles.length > 0) return;
+  throw new ApiError(
+    "forbidden_by_role",
+    "You have no console role; ask the console's administrator for one.",
+    { action: "console", roles: [], allowed_roles: [...ROLES] },
+  );
 }
 
 /** Throws 403 `forbidden_by_role`, naming the role(s) that would allow it, unless `roles` allow `action`. */

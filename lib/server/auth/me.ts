@@ -26,6 +26,11 @@ export const meUserSchema = z
     roles: z.array(z.enum(ROLES)),
     /** How this user signed in: pages offer "Sign out" for `oidc` only. */
     signed_in_with: z.enum(AUTH_MODES),
+    /**
+     * Opaque key of this user's browser-side state (lib/server/auth/user-key): `local` for the one user of
+     * AUTH_MODE=none, else a hash of the mode and id.
+     */
+    key: z.string().min(1),
   })
   .strict();
 
@@ -78,15 +83,22 @@ export function describeAllows(roles: readonly Role[], environments: readonly En
   };
 }
 
-/** The body of `GET /api/me`. */
+/** The body of `GET /api/me`; `userKey` is `userStorageKey` (server-only, lib/server/auth/user-key). */
 export function meResponse(
   user: SignedInUser | null,
   mode: AuthMode,
   environments: readonly EnvironmentName[],
+  userKey: (mode: AuthMode, id: string) => string,
 ): MeResponse {
   if (!user) return { user: null };
   return {
-    user: { id: user.id, name: user.name, roles: [...user.roles], signed_in_with: mode },
+    user: {
+      id: user.id,
+      name: user.name,
+      roles: [...user.roles],
+      signed_in_with: mode,
+      key: userKey(mode, user.id),
+    },
     allows: describeAllows(user.roles, environments),
   };
 }

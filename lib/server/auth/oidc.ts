@@ -71,7 +71,7 @@ export interface CompleteSignInResult {
   user: SignedInUser;
   /** The validated `return_to` of the pending sign-in. */
   returnTo: string;
-  /** For RP-initiated logout's `id_token_hint`; not a credential for any API, but kept server-side all the same. */
+  /** The provider's ID token as received; the console does not keep it (sign-out names the user instead). */
   idToken: string | undefined;
 }
 
@@ -182,24 +182,30 @@ export async function completeSignIn(
 
 /**
  * The provider's RP-initiated logout address, or null when it offers none (the console session still ends).
- * `idTokenHint` lets the provider end the right session without asking.
+ * The browser follows it, so it never carries the ID token (`id_token_hint` would hand it to the browser): it
+ * names the client (`client_id`) and, when known, the user by their subject at the provider (`logout_hint`),
+ * which lets the provider end the right session; it then asks the user to confirm, as it may without a token.
  */
-export async function signOutUrl(settings: OidcAuthSettings, idTokenHint?: string): Promise<string | null> {
+export async function signOutUrl(settings: OidcAuthSettings, subject?: string): Promise<string | null> {
   const configuration = await providerConfiguration(settings.oidc);
   if (!configuration.serverMetadata().end_session_endpoint) return null;
-  const parameters: Record<string, string> = {};
-  if (idTokenHint) parameters.id_token_hint = idTokenHint;
+  const parameters: Record<string, string> = { client_id: settings.oidc.clientId };
+  if (subject) parameters.logout_hint = subject;
   if (settings.oidc.postLogoutRedirectUri)
     parameters.post_logout_redirect_uri = settings.oidc.postLogoutRedirectUri;
   return client.buildEndSessionUrl(configuration, parameters).href;
 }
 
-/** A groups claim as providers send it: a list of names, or one name / a comma-separated string. */
+/**
+ * A groups claim as providers send it: a list of names, or one name as a string. Each name is kept exactly as
+ * sent (no trimming, no splitting on commas): `ROLE_GROUPS` matches names exactly, and a looser reading would
+ * grant a role to a group such as `Finance, console-admins` that the administrator never named.
+ */
 export function groupsFromClaim(value: unknown): string[] {
-  const names = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [];
-  return [
-    ...new Set(names.filter((name): name is string => typeof name === "string").map((name) => name.trim())),
-  ].filter((name) => name.length > 0 && name.length <= 256);
+  const names: unknown[] = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  return [...new Set(names.filter((name): name is string => typeof name === "string"))].filter(
+    (name) => name.length > 0 && name.length <= 256,
+  );
 }
 
 function displayName(profile: Record<string, unknown>, sub: string): string {

@@ -12,6 +12,7 @@ import { getServices } from "@/lib/server/services";
 import { meResponse, type AuthMode, type MeResponse, type SignedInUser } from "./me";
 import { resolveIdentity, type RequestIdentity } from "./request-identity";
 import { can } from "./roles";
+import { userStorageKey } from "./user-key";
 
 export interface PageIdentity {
   mode: AuthMode;
@@ -38,6 +39,7 @@ export async function getPageIdentity(): Promise<PageIdentity> {
       user,
       config.authMode,
       config.environments.map(({ name }) => name),
+      userStorageKey,
     ),
   };
 }

@@ -29,12 +29,16 @@ export function identityFromProxy(
   return { id: user, name: user, groups, roles: rolesFromGroups(groups, settings.roleGroups) };
 }
 
-/** `a, b,,c` → `["a", "b", "c"]`; unprintable or oversized names are dropped. */
+/**
+ * The groups header as oauth2-proxy writes it: names joined by a comma, nothing else. Each name is taken exactly
+ * as it stands between commas, spaces included, so `Finance, console-admins` names `Finance` and
+ * ` console-admins` and grants nothing to a user who is in neither; a trimmed match would hand the role to a group
+ * the administrator did not name. Empty, unprintable or oversized names are dropped.
+ */
 export function parseGroupsHeader(value: string | null): string[] {
   if (!value) return [];
   const groups = value
     .split(",")
-    .map((group) => group.trim())
     .filter((group) => group.length > 0 && group.length <= MAX_GROUP_LENGTH && isPrintable(group));
   return [...new Set(groups)].slice(0, MAX_GROUPS);
 }

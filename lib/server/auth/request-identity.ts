@@ -5,6 +5,10 @@
  * - `proxy`: the user the trusted proxy names on this request. A session belongs to one user: when the proxy
  *   names someone else than the session's owner (or nobody), the request gets a fresh, empty session, so user B
  *   never uses user A's credentials or token.
+ * A page sends the key of the user it was loaded for (`X-Console-User`); when the caller is now someone else
+ * (another sign-in in this browser, a proxy that switched users), the call is refused with 409
+ * `identity_changed` before it does anything, and the page reloads as the new user: user B's lookup never
+ * carries the ticket user A typed.
  */
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
@@ -12,7 +16,9 @@ import { authSettings } from "@/lib/server/config/auth-settings";
 import { fromTrustedProxy } from "@/lib/server/http/peer-address";
 import type { Services } from "@/lib/server/services";
 import { emptySession, getSession, type Session } from "@/lib/server/session";
+import { ApiError } from "@/lib/server/errors";
 import { currentUser, type SignedInUser } from "./index";
+import { USER_KEY_HEADER, userStorageKey } from "./user-key";
 
 export interface RequestIdentity {
   session: Session;
@@ -36,9 +42,20 @@ export async function resolveIdentity(
     if (session.ownerId !== undefined) session = emptySession(request, services.sessionStore);
     return { session, user: null };
   }
+  assertSameUser(request, config, user);
   if (session.ownerId !== undefined && session.ownerId !== user.id) {
     session = emptySession(request, services.sessionStore);
   }
   session.setOwner({ id: user.id, roles: user.roles });
   return { session, user };
+}
+
+/** 409 `identity_changed` when the page that calls was loaded for another user than the caller now is. */
+function assertSameUser(request: Request, config: ServerConfig, user: SignedInUser): void {
+  const expected = request.headers.get(USER_KEY_HEADER);
+  if (expected === null || expected === userStorageKey(config.authMode, user.id)) return;
+  throw new ApiError(
+    "identity_changed",
+    "You are now signed in as someone else than the user this page was loaded for: reload the page.",
+  );
 }

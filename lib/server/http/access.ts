@@ -8,7 +8,7 @@ import type { EnvironmentAction, GlobalAction } from "@/lib/server/auth/roles";
 export type RouteAccess =
   /** Answers anyone: health, readiness, the sign-in flow, /api/me. */
   | { kind: "public" }
-  /** Any signed-in user (401 `not_signed_in` otherwise). */
+  /** Any signed-in user with a console role (401 `not_signed_in`, 403 `forbidden_by_role` without a role). */
   | { kind: "signed_in" }
   /** Every one of these actions, in the environment the call acts on (the session's). */
   | { kind: "environment"; actions: readonly EnvironmentAction[] }

@@ -11,7 +11,7 @@ import type { AuditEventName } from "@/lib/shared/audit-events";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
 import type { AuditEntryInput } from "@/lib/server/audit";
 import { toAuditEntry } from "@/lib/server/audit/entry";
-import { assertAllowed, requireUser } from "@/lib/server/auth/enforce";
+import { assertAllowed, requireSomeRole, requireUser } from "@/lib/server/auth/enforce";
 import type { SignedInUser } from "@/lib/server/auth/me";
 import { resolveIdentity, type RequestIdentity } from "@/lib/server/auth/request-identity";
 import { can, cardNumberDisplay, ENVIRONMENT_ACTIONS } from "@/lib/server/auth/roles";
@@ -301,7 +301,9 @@ async function checkAccess(
   switch (access.kind) {
     case "public":
     case "refusal":
+      return;
     case "signed_in":
+      requireSomeRole(user);
       return;
     case "environment": {
       const where = await environment();

@@ -1,7 +1,7 @@
 /**
  * Runs support batches on the server: at most `concurrency` Balance Inquiries at once per batch, each card
  * claimed from the database (batch-store), a 429 answered by deferring that card for its Retry-After (a bounded
- * number of attempts), one audit row per card. The owner's per-user rate limit is shared with their single lookups:
+ * number of attempts, each wait capped, within a deadline per card), one audit row per card. The owner's per-user rate limit is shared with their single lookups:
  * when it is used up the batch pauses (no card fails for it) and goes on when the window ends. A batch this instance is not running is taken over when its
  * runner's lease has lapsed (`ensureRunning`, called whenever someone looks at the batch), so a batch whose
  * instance died is finished by another.
@@ -49,6 +49,17 @@ export interface BatchRunnerOptions {
   concurrency: number;
   /** Attempts per card when the upstream answers 429 (the last 429 is the card's result). */
   maxAttempts?: number;
+  /**
+   * The longest Retry-After the runner honours between two attempts of a card (default 30 s): an upstream may ask
+   * for up to an hour, which would hold the batch that long.
+   */
+  maxRetryWaitMs?: number;
+  /**
+   * How long a card may take from its first attempt, its retries' waits included (default 90 s): a retry that
+   * would start later is not made, and the card is given up on with its last 429. Counted from the first
+   * attempt this instance made (a batch taken over by another instance starts the count again).
+   */
+  cardDeadlineMs?: number;
   /** How long a runner's claim on a batch lasts without renewal. */
   runnerLeaseMs?: number;
   /** How long a card's claim lasts (longer than the upstream timeout plus a token request). */
@@ -99,12 +110,43 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
     inquire,
     concurrency,
     maxAttempts = 3,
+    maxRetryWaitMs = 30_000,
+    cardDeadlineMs = 90_000,
     runnerLeaseMs = 30_000,
     cardLeaseMs = 60_000,
     now = Date.now,
   } = options;
   const runs = new Map<string, Promise<void>>();
   const wakers = new Map<string, () => void>();
+  /** When each card of a running batch was first tried here (`batchId:position` → epoch ms). */
+  const firstTried = new Map<string, number>();
+
+  /**
+   * After a 429: when to try the card again (its Retry-After, at most `maxRetryWaitMs`), or null when it is given
+   * up on (out of attempts, or the retry would start past the card's deadline).
+   */
+  function retryAt(batchId: string, card: ClaimedCard, result: ClassifiedLookup): number | null {
+    const key = `${batchId}:${card.position}`;
+    const first = firstTried.get(key) ?? now();
+    firstTried.set(key, first);
+    const at = now() + Math.min((result.retryAfterSeconds ?? 1) * 1000, maxRetryWaitMs);
+    if (card.attempts < maxAttempts && at <= first + cardDeadlineMs) return at;
+    firstTried.delete(key);
+    return null;
+  }
+
+  /** The result a card keeps when the runner stops retrying it: the last 429, and why it stopped. */
+  function gaveUp(batchId: string, card: ClaimedCard, result: ClassifiedLookup): ClassifiedLookup {
+    const asked =
+      result.retryAfterSeconds === null ? "" : ` (its last Retry-After: ${result.retryAfterSeconds} s)`;
+    return {
+      ...result,
+      message:
+        `Gave up after ${card.attempts} attempt${card.attempts === 1 ? "" : "s"}: the card service kept ` +
+        `answering 429${asked}; the console waits at most ${maxRetryWaitMs / 1000} s per retry and ` +
+        `${cardDeadlineMs / 1000} s per card. Look this card up again later.`,
+    };
+  }
 
   /** Waits until `at` or a wake-up, whichever comes first. */
   function pause(batchId: string, at: number): Promise<void> {
@@ -189,20 +231,24 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         await returnCard(db, batch.id, card.position);
         return;
       }
-      if (result.outcome === "rate_limited" && card.attempts < maxAttempts) {
-        const waitMs = (result.retryAfterSeconds ?? 1) * 1000;
-        await deferCard(db, batch.id, card.position, new Date(now() + waitMs), result.message);
-        continue;
+      let final = result;
+      if (result.outcome === "rate_limited") {
+        const at = retryAt(batch.id, card, result);
+        if (at !== null) {
+          await deferCard(db, batch.id, card.position, new Date(at), result.message);
+          continue;
+        }
+        final = gaveUp(batch.id, card, result);
       }
       const written = await finishCard(
         db,
         batch.id,
         card.position,
         {
-          outcome: result.outcome,
-          balances: result.balances,
-          upstreamStatus: result.upstreamStatus,
-          error: result.outcome === "found" ? null : result.message,
+          outcome: final.outcome,
+          balances: final.balances,
+          upstreamStatus: final.upstreamStatus,
+          error: final.outcome === "found" ? null : final.message,
         },
         new Date(now()),
       );

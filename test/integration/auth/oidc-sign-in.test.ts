@@ -278,12 +278,13 @@ describe("returnTo: only a path on this console", () => {
 });
 
 describe("sign-out at the provider", () => {
-  it("builds the provider's end-session address with the ID token hint and where to come back", async () => {
+  it("builds the provider's end-session address naming the client and user, and where to come back", async () => {
     const { callbackUrl, pending } = await signIn("alice");
-    const { idToken } = await completeSignIn(settings, callbackUrl, pending);
-    const url = new URL((await signOutUrl(settings, idToken)) ?? "");
+    const { user } = await completeSignIn(settings, callbackUrl, pending);
+    const url = new URL((await signOutUrl(settings, user.id)) ?? "");
     expect(url.origin).toBe(provider.issuer);
-    expect(url.searchParams.get("id_token_hint")).toBe(idToken);
+    expect(url.searchParams.get("id_token_hint")).toBeNull();
+    expect(url.searchParams.get("logout_hint")).toBe("alice");
     expect(url.searchParams.get("post_logout_redirect_uri")).toBe(POST_LOGOUT_URI);
     expect(url.searchParams.get("client_id")).toBe(provider.clientId);
     const page = await fetch(url, { redirect: "manual" });

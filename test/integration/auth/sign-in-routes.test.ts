@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userStorageKey } from "@/lib/server/auth/user-key";
 import { meResponse, type SignedInUser } from "@/lib/server/auth/me";
 import type { OidcAuthSettings } from "@/lib/server/auth/settings";
 import { finishSignIn, startSignIn, type SignInFlowOptions } from "@/lib/server/auth/sign-in-flow";
@@ -52,7 +53,8 @@ async function handleConsole(request: Request): Promise<Response> {
   }
   const sessionId = /(?:^|;\s*)test_session=([\w-]+)/.exec(request.headers.get("cookie") ?? "")?.[1];
   const user = (sessionId && sessions.get(sessionId)) || null;
-  if (url.pathname === "/api/me") return Response.json(meResponse(user, "oidc", ["embedded", "production"]));
+  if (url.pathname === "/api/me")
+    return Response.json(meResponse(user, "oidc", ["embedded", "production"], userStorageKey));
   const body = user
     ? `<h1>Signed in as ${user.name}</h1><p>Roles: ${user.roles.join(", ") || "none"}</p>`
     : "<h1>Not signed in</h1>";

@@ -1,9 +1,9 @@
 /**
- * AUTH_MODE=oidc on the production build: the provider's ID token is kept in the session's server-side row
- * (the browser's cookie is only a sealed session id) and sent as id_token_hint on RP-initiated logout, which the
- * in-process provider accepts. A refused call's audit row names the environment the request named.
+ * AUTH_MODE=oidc on the production build: the provider's ID token never reaches the browser, not in the cookie
+ * and not in the RP-initiated logout address, which names the client (`client_id`) and the user (`logout_hint`,
+ * their subject) instead; the in-process provider accepts it. A refused call's audit row names the environment
+ * the request named.
  */
-import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { allAuditRows, api, signIn, startOidcTeam, stopTeam, type Team } from "./team-console.support";
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe("sign-out at the provider", () => {
-  it("sends the ID token of this session as id_token_hint, and the provider accepts it", async () => {
+  it("names the client and the user, never the ID token, and the provider accepts it", async () => {
     const alice = await signIn(url, "alice");
     const cookie = alice.header() ?? "";
     expect(cookie).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
@@ -31,14 +31,19 @@ describe("sign-out at the provider", () => {
     expect(out.status).toBe(200);
     const redirect = new URL(out.body.redirect);
     expect(redirect.origin).toBe(team.provider.issuer);
-    const hint = redirect.searchParams.get("id_token_hint") ?? "";
-    expect(decodeJwt(hint)).toMatchObject({ sub: "alice", aud: team.provider.clientId });
-    // The provider's "sign out?" page: it knows whose session to end (a bad hint is a 400 there).
+    expect(redirect.searchParams.get("id_token_hint")).toBeNull();
+    expect(out.body.redirect).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+    expect(Object.fromEntries(redirect.searchParams)).toEqual({
+      client_id: team.provider.clientId,
+      logout_hint: "alice",
+      post_logout_redirect_uri: `${url}/signed-out`,
+    });
+    // The provider's "sign out?" page (an unknown client or an unregistered return address is a 400 there).
     expect((await fetch(redirect, { redirect: "manual" })).status).toBe(200);
 
-    // The session is over: a copy of its cookie signs out nobody and carries no hint.
+    // The session is over: a copy of its cookie signs out nobody and names no user.
     const again = await api<{ redirect: string }>(url, null, "POST", "/api/auth/logout", {}, { cookie });
-    expect(new URL(again.body.redirect, url).searchParams.get("id_token_hint")).toBeNull();
+    expect(new URL(again.body.redirect, url).searchParams.get("logout_hint")).toBeNull();
   });
 });
 

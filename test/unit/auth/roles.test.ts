@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
 import { assertAllowed, requireUser } from "@/lib/server/auth/enforce";
 import { describeAllows, meResponse, meResponseSchema } from "@/lib/server/auth/me";
+import { userStorageKey } from "@/lib/server/auth/user-key";
 import {
   ENVIRONMENT_ACTIONS,
   GLOBAL_ACTIONS,
@@ -195,7 +196,7 @@ describe("assertAllowed and requireUser", () => {
 
 describe("GET /api/me body", () => {
   it("signed out is exactly {user: null}", () => {
-    const body = meResponse(null, "oidc", ["embedded"]);
+    const body = meResponse(null, "oidc", ["embedded"], userStorageKey);
     expect(body).toEqual({ user: null });
     expect(meResponseSchema.parse(body)).toEqual(body);
   });
@@ -205,10 +206,17 @@ describe("GET /api/me body", () => {
       { id: "sam", name: "Sam", groups: ["support-desk"], roles: ["support"] },
       "oidc",
       ["embedded", "production"],
+      userStorageKey,
     );
     expect(meResponseSchema.parse(body)).toEqual(body);
     expect(body).toEqual({
-      user: { id: "sam", name: "Sam", roles: ["support"], signed_in_with: "oidc" },
+      user: {
+        id: "sam",
+        name: "Sam",
+        roles: ["support"],
+        signed_in_with: "oidc",
+        key: userStorageKey("oidc", "sam"),
+      },
       allows: {
         environments: {
           embedded: ["balance_inquiry", "transaction_lookup", "support_lookup", "support_batch"],

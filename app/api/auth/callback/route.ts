@@ -23,13 +23,13 @@ export const GET = apiRoute(PUBLIC, async (context) => {
     await context.audit({ event: "sign_in_failed", outcome: "failure", reason: result.error.code });
     return redirect(signedOutPath(result.error.code), result.clearCookie);
   }
-  const { user, returnTo, idToken } = result.signIn;
+  const { user, returnTo } = result.signIn;
   const session = await context.session();
   // Whatever this browser held before (another user's session included) is ended, not reused.
   if (session.sessionId) await session.end("signed_out");
   const { id, name, groups, email } = user;
-  // The ID token goes to the session's server-side row only: it is the hint of the provider sign-out.
-  session.signIn({ id, name, groups, ...(email ? { email } : {}) }, user.roles, idToken);
+  // The ID token is not kept: the provider sign-out names the user by `logout_hint` instead.
+  session.signIn({ id, name, groups, ...(email ? { email } : {}) }, user.roles);
   await context.audit({
     event: "sign_in",
     outcome: "success",

@@ -11,8 +11,6 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute(PUBLIC, async (context) => {
   const { session, user } = await context.identity();
   const ownerId = session.ownerId;
-  // Read before the end, which drops it: the provider then ends its own session for this user without asking.
-  const idTokenHint = await session.providerIdToken();
   const ended = await session.end("signed_out");
   if (ended || user) {
     await context.audit({
@@ -26,7 +24,8 @@ export const POST = apiRoute(PUBLIC, async (context) => {
   const settings = authSettings(context.config);
   if (settings.mode === "oidc") {
     try {
-      redirect = (await signOutUrl(settings, idTokenHint)) ?? redirect;
+      // The subject the provider knows this user by (the session's user id), never the ID token.
+      redirect = (await signOutUrl(settings, user?.id)) ?? redirect;
     } catch (error) {
       // The console session is over either way; the provider's own session stays until it expires.
       logger.warn({ error: error instanceof Error ? error.message : String(error) }, "no provider sign-out");
