@@ -4,9 +4,14 @@
  * one rate limiter. Every Next bundle of the process gets the same ones (lib/server/process-singleton).
  */
 import "server-only";
-import { createAuditLog, type AuditLog } from "@/lib/server/audit";
+import { checkpointFile, createAuditLog, type AuditLog } from "@/lib/server/audit";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { getDatabase, storageSettingsFromConfig, type Database } from "@/lib/server/db";
+import {
+  beforeDatabasesClose,
+  getDatabase,
+  storageSettingsFromConfig,
+  type Database,
+} from "@/lib/server/db";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
 import { logger, registerSecret } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
@@ -78,10 +83,17 @@ async function buildServices(config: ServerConfig): Promise<Services> {
   registerSecret(hmacKey);
   const { db } = await getDatabase(storageSettingsFromConfig(config));
   const idleSeconds = sessionIdleSeconds(config);
+  const auditLog = createAuditLog({
+    db,
+    hmacKey,
+    checkpoints: { file: checkpointFile(config.dataDir), everyRows: 1000, everyMs: 60_000 },
+  });
+  // The last checkpoint at shutdown, before the database closes.
+  beforeDatabasesClose(() => auditLog.close());
   return {
     db,
     hmacKey,
-    auditLog: createAuditLog({ db, hmacKey }),
+    auditLog,
     sessionStore: createSessionStore({
       db,
       idleSeconds,
