@@ -74,7 +74,13 @@ export async function writeCheckpoint(
   await appendFile(file, JSON.stringify(jws) + "\n", { mode: 0o600 });
   await db
     .insert(auditCheckpoints)
-    .values({ instance: payload.instance, seq: payload.seq, rowHash: payload.hash, at: new Date(payload.at), jws })
+    .values({
+      instance: payload.instance,
+      seq: payload.seq,
+      rowHash: payload.hash,
+      at: new Date(payload.at),
+      jws,
+    })
     .onConflictDoNothing();
 }
 

@@ -61,7 +61,10 @@ export function createCheckpointer(
   /** One at a time, in order; a failure is logged and the next attempt tries again. */
   const checkpointNow = (): Promise<void> =>
     (running = running.then(checkpoint).catch((error: unknown) => {
-      logger.warn({ error: error instanceof Error ? error.message : String(error) }, "audit checkpoint failed");
+      logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        "audit checkpoint failed",
+      );
     }));
 
   const timers: NodeJS.Timeout[] = [];

@@ -58,7 +58,11 @@ function checkRow(
 ): Failure | null {
   const rows = expected.seq - 1;
   if (row.seq !== expected.seq) {
-    return { rows, first_bad_row: expected.seq, reason: `${range(expected.seq, row.seq - 1)} missing (deleted)` };
+    return {
+      rows,
+      first_bad_row: expected.seq,
+      reason: `${range(expected.seq, row.seq - 1)} missing (deleted)`,
+    };
   }
   if (row.prevHash !== expected.prevHash) {
     return {
@@ -180,7 +184,11 @@ function checkTail(
     };
   }
   if (rows < head.lastSeq) {
-    return { rows, first_bad_row: rows + 1, reason: `${range(rows + 1, head.lastSeq)} missing at the end (deleted)` };
+    return {
+      rows,
+      first_bad_row: rows + 1,
+      reason: `${range(rows + 1, head.lastSeq)} missing at the end (deleted)`,
+    };
   }
   if (head.lastHash !== walked.prevHash) {
     return { rows, first_bad_row: rows, reason: `row ${rows} does not match the chain head's hash` };

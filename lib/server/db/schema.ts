@@ -77,7 +77,10 @@ export const auditCheckpoints = pgTable(
     at: timestamptz("at").notNull(),
     jws: jsonb("jws").$type<{ protected: string; payload: string; signature: string }>().notNull(),
   },
-  (table) => [primaryKey({ columns: [table.instance, table.seq] }), index("audit_checkpoints_seq").on(table.seq)],
+  (table) => [
+    primaryKey({ columns: [table.instance, table.seq] }),
+    index("audit_checkpoints_seq").on(table.seq),
+  ],
 );
 
 /** Server-side sessions: a sign-out or an expiry recorded here holds on every instance. */

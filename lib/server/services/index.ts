@@ -6,12 +6,7 @@
 import "server-only";
 import { checkpointFile, createAuditLog, type AuditLog } from "@/lib/server/audit";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import {
-  beforeDatabasesClose,
-  getDatabase,
-  storageSettingsFromConfig,
-  type Database,
-} from "@/lib/server/db";
+import { beforeDatabasesClose, getDatabase, storageSettingsFromConfig, type Database } from "@/lib/server/db";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
 import { logger, registerSecret } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
