@@ -10,6 +10,7 @@ export const AUDIT_EVENTS = [
   "sign_out",
   "session_end",
   "refused",
+  "anonymous_refusals",
   "credentials_set",
   "token_request",
   "gift_balance_inquiry",
