@@ -111,7 +111,14 @@ export async function loadCheckpoints(
     }
   });
   const loaded: LoadedCheckpoints = { valid: [], forged: [] };
+  // The file repeats this instance's database rows: each signature is checked once.
+  const seen = new Set<string>();
   for (const entry of entries) {
+    const signature = (entry.jws as { signature?: unknown } | null)?.signature;
+    if (typeof signature === "string") {
+      if (seen.has(signature)) continue;
+      seen.add(signature);
+    }
     const payload = await openCheckpoint(keys, entry.jws);
     if (payload) loaded.valid.push({ ...payload, source: entry.source });
     else loaded.forged.push({ source: entry.source, seq: entry.seq });
