@@ -77,13 +77,7 @@ export function createAnonymousRefusals(options: {
       const minute = Math.floor(now() / MINUTE_MS) * MINUTE_MS;
       const bucket = buckets.get(keyOf(address, minute)[0]);
       if (!bucket || bucket.count < limit) return;
-      const wait = Math.max(1, Math.ceil((minute + MINUTE_MS - now()) / 1000));
-      throw new ApiError(
-        "rate_limited",
-        `Too many requests without signing in from this address; try again in ${wait} s.`,
-        { limit, window_seconds: 60, retry_after_seconds: wait },
-        { "Retry-After": String(wait) },
-      );
+      throw throttled(limit, Math.max(1, Math.ceil((minute + MINUTE_MS - now()) / 1000)));
     },
     count(address, reason, path) {
       const bucket = bucketFor(address, path);
@@ -97,6 +91,16 @@ export function createAnonymousRefusals(options: {
       await flush(true);
     },
   };
+}
+
+/** 429 in the one error shape, as the per-user limit answers it, until the minute ends. */
+function throttled(limit: number, wait: number): ApiError {
+  return new ApiError(
+    "rate_limited",
+    `Too many requests without signing in from this address; try again in ${wait} s.`,
+    { limit, window_seconds: MINUTE_MS / 1000, retry_after_seconds: wait },
+    { "Retry-After": String(wait) },
+  );
 }
 
 async function writeSummary(append: (entry: AuditEntryInput) => Promise<unknown>, bucket: Bucket) {
