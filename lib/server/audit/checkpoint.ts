@@ -62,7 +62,11 @@ export async function openCheckpoint(keys: AuditKeys, jws: unknown): Promise<Che
   }
 }
 
-/** Writes one checkpoint everywhere it goes; the file and the log line first, as they are the ones that count. */
+/**
+ * Writes one checkpoint everywhere it goes, each place on its own: a DATA_DIR that is not writable must not keep
+ * it from the database (other instances' verify), nor a database failure from the file. Throws when the database
+ * failed (the next checkpoint tries again).
+ */
 export async function writeCheckpoint(
   db: Database,
   keys: AuditKeys,
@@ -71,17 +75,21 @@ export async function writeCheckpoint(
 ): Promise<void> {
   const jws = await signCheckpoint(keys, payload);
   logger.info({ audit_checkpoint: { seq: payload.seq, at: payload.at, jws } }, "audit checkpoint");
-  await appendFile(file, JSON.stringify(jws) + "\n", { mode: 0o600 });
-  await db
-    .insert(auditCheckpoints)
-    .values({
-      instance: payload.instance,
-      seq: payload.seq,
-      rowHash: payload.hash,
-      at: new Date(payload.at),
-      jws,
-    })
-    .onConflictDoNothing();
+  const row = {
+    instance: payload.instance,
+    seq: payload.seq,
+    rowHash: payload.hash,
+    at: new Date(payload.at),
+    jws,
+  };
+  const [toFile, toDatabase] = await Promise.allSettled([
+    appendFile(file, JSON.stringify(jws) + "\n", { mode: 0o600 }),
+    db.insert(auditCheckpoints).values(row).onConflictDoNothing(),
+  ]);
+  if (toFile.status === "rejected") {
+    logger.warn({ file, error: String(toFile.reason) }, "audit checkpoint not written to DATA_DIR");
+  }
+  if (toDatabase.status === "rejected") throw toDatabase.reason;
 }
 
 export interface LoadedCheckpoints {
