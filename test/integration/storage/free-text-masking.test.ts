@@ -5,9 +5,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { auditLog, supportBatches } from "@/lib/server/db/schema";
+import { auditLog, supportBatchCards, supportBatches } from "@/lib/server/db/schema";
 import { captureLogs } from "@/lib/server/logger";
-import { insertBatch } from "@/lib/server/support/batch-store";
+import { deferCard, finishCard, insertBatch } from "@/lib/server/support/batch-store";
 import { useBackend } from "./backends";
 
 const CARD = "6006491000000001";
@@ -73,6 +73,41 @@ describe("free text with a card number on pglite", () => {
       expect(digitsOnly(row!.reason!)).not.toContain(CARD);
       expect(digitsOnly(JSON.stringify(row!.badLines))).not.toContain(CARD);
       expect(row!.clientAddress).toBe("192.168.100.200");
+    }
+  });
+
+  test("a card's error text (an upstream's echo) is stored masked, when it fails and when it waits", async () => {
+    const card = { line: 1, last4: "0001", cardHmac: "h", cardSealed: "sealed" };
+    await insertBatch(backend.handle.db, {
+      id: "batch-echo",
+      userId: "sam",
+      roles: ["support"],
+      clientAddress: null,
+      environment: "embedded",
+      credentials: "demo",
+      reason: null,
+      badLines: { count: 0, lines: [] },
+      cards: [card, { ...card, line: 2 }],
+      now: new Date(),
+    });
+    await backend.handle.db.update(supportBatchCards).set({ state: "running" });
+    const echo = `upstream: card ${CARD} 2024 unknown`;
+    await finishCard(
+      backend.handle.db,
+      "batch-echo",
+      0,
+      { outcome: "upstream_error", balances: null, upstreamStatus: 500, error: echo },
+      new Date(),
+    );
+    await deferCard(backend.handle.db, "batch-echo", 1, new Date(), echo);
+    const rows = await backend.handle.db
+      .select({ error: supportBatchCards.error })
+      .from(supportBatchCards)
+      .where(eq(supportBatchCards.batchId, "batch-echo"));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.error).toContain("upstream: card ");
+      expect(digitsOnly(row.error!)).not.toContain(CARD);
     }
   });
 });
