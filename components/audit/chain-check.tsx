@@ -31,6 +31,7 @@ export function ChainCheck({ children }: { children?: ReactNode }) {
             <p data-testid="chain-verdict">
               All {data.rows} rows are unchanged and in order: each carries the hash of the one before.
             </p>
+            <Coverage verdict={data} />
           </Alert>
         ) : data ? (
           <Alert tone="danger" title="The chain is broken" role="alert">
@@ -46,5 +47,18 @@ export function ChainCheck({ children }: { children?: ReactNode }) {
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** What the check covered: the signed checkpoints that a truncated or re-chained log would no longer match. */
+function Coverage({ verdict }: { verdict: ChainVerdict }) {
+  if (verdict.checkpoints === undefined) return null;
+  const last = verdict.last_checkpoint;
+  return (
+    <p data-testid="chain-coverage">
+      {verdict.checkpoints} signed checkpoints matched
+      {last ? `, the latest of row ${last.seq} at ${last.at}` : " (none written yet)"}
+      {verdict.through ? `; rows up to ${verdict.through}` : ""}.
+    </p>
   );
 }

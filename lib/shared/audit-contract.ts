@@ -28,7 +28,18 @@ export interface AuditPageJson {
   next_cursor: string | null;
 }
 
+/** What `GET /api/audit/verify` checked: signed checkpoints, where the keyed chain starts, up to when. */
+export interface ChainCoverage {
+  checkpoints?: number;
+  last_checkpoint?: { seq: number; at: string; instance: string } | null;
+  keyed_from?: number;
+  through?: string | null;
+  verified_at?: string;
+}
+
 /** `GET /api/audit/verify`. */
-export type ChainVerdict =
-  | { ok: true; rows: number }
-  | { ok: false; rows: number; first_bad_row: number | string | null; reason: string };
+export type ChainVerdict = ChainCoverage &
+  (
+    | { ok: true; rows: number }
+    | { ok: false; rows: number; first_bad_row: number | string | null; reason: string }
+  );

@@ -12,21 +12,32 @@ export function maskCardNumber(cardNumber: string): string {
 }
 
 /**
- * Finds card numbers: 12–19 digits, written together or in groups separated by single spaces or dashes
- * ("6006 4910 0000 0001", "6006-4910-0000-0001"). Two identifier forms are kept as they are, because they
- * are not card numbers and masking them would break lookups: canonical UUIDs (whose groups can be all
- * digits) and the spec's request ids `req-<number>-<suffix>`. A longer digit run is not a card.
+ * Finds card-like digit runs: 12 or more digits, written together or in groups separated by single spaces,
+ * dashes, dots, slashes or underscores ("6006 4910 0000 0001", "6006.4910.0000.0001", "6006_4910…"). A run
+ * longer than 19 digits is masked too: a card followed by another number ("ticket 6006491000000001 2024") is
+ * one run, and no part of it may leave whole. Kept as they are, because they are not card numbers and masking
+ * them would break lookups: canonical UUIDs (whose groups can be all digits), the spec's request ids
+ * `req-<number>-<suffix>`, and dotted IPv4 addresses (four groups of at most 3 digits: a client address).
  */
 const CARD_LIKE =
-  /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(\breq-\d+)|(?<!\d[ -]?)(\d(?:[ -]?\d){11,18})(?![ -]?\d)/g;
+  /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(\breq-\d+)|((?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\.?\d|[ /_-]\d))|(?<!\d[ ./_-]?)(\d(?:[ ./_-]?\d){11,})(?![ ./_-]?\d)/g;
 
-/** Masks every card number in free text, e.g. an upstream error message that repeats the card. */
+/** A digit run of any length ≥ 12 masked: first 6 + last 4 for card lengths, only the last 4 for longer runs. */
+function maskDigitRun(digits: string): string {
+  if (digits.length <= 19) return maskCardNumber(digits);
+  return MASK_CHARACTER.repeat(digits.length - 4) + digits.slice(-4);
+}
+
+/**
+ * Masks every card-like digit run in free text: reasons and tickets, batch reasons, details, upstream echoes.
+ * The one rule for free text on its way into storage, logs and exports.
+ */
 export function maskCardNumbersInText(text: string): string {
   if (text.length < 12) return text;
   return text.replace(
     CARD_LIKE,
-    (match, _uuid: string | undefined, _requestId: string | undefined, digits?: string) =>
-      digits === undefined ? match : maskCardNumber(digits.replace(/[ -]/g, "")),
+    (match, _uuid?: string, _requestId?: string, _ipv4?: string, digits?: string) =>
+      digits === undefined ? match : maskDigitRun(digits.replace(/[ ./_-]/g, "")),
   );
 }
 

@@ -13,8 +13,10 @@ import { queryRows } from "@/lib/server/db/rows";
 import { auditChainHead } from "@/lib/server/db/schema";
 import { logger } from "@/lib/server/logger";
 import { rowHash, type AuditRow } from "./chain";
+import type { Checkpointer } from "./checkpointer";
 import { INSERT_COLUMNS, rowValues } from "./columns";
 import { toAuditEntry, type AuditEntry, type AuditEntryInput } from "./entry";
+import { auditKeys } from "./keys";
 
 /** Rows per transaction at most; the rest wait for the next one. */
 const MAX_BATCH = 200;
@@ -32,7 +34,9 @@ export function createAuditAppender(
   db: Database,
   hmacKey: string,
   now: () => Date = () => new Date(),
+  checkpointer?: Checkpointer,
 ): AuditAppender {
+  const { chainKey } = auditKeys(hmacKey);
   const queue: Pending[] = [];
   let writing = false;
 
@@ -58,7 +62,7 @@ export function createAuditAppender(
       const rows = batch.map(({ entry, time }) => {
         seq += 1;
         const fields = { ...entry, seq, time, prevHash };
-        const row = { ...fields, rowHash: rowHash(fields) };
+        const row = { ...fields, rowHash: rowHash(fields, chainKey) };
         prevHash = row.rowHash;
         return row;
       });
@@ -89,6 +93,7 @@ export function createAuditAppender(
         const batch = queue.splice(0, MAX_BATCH);
         try {
           const rows = await writeBatch(batch);
+          checkpointer?.rowsAppended(rows.length);
           rows.forEach((row, index) => {
             logger.info({ audit: auditLogLine(row) }, "audit");
             batch[index]!.resolve(row);

@@ -76,6 +76,18 @@ export function scrubText(value: string): string {
 
 const scrub = (value: string | null | undefined): string | null => (value == null ? null : scrubText(value));
 
+/**
+ * A detail as stored: text under a secret-like name is redacted; a boolean, null or a small number holds no
+ * secret and stays readable (`credentials_forgotten: true`); a long integer may be a card number sent unquoted.
+ */
+function safeDetail(key: string, value: string | number | boolean | null): string | number | boolean | null {
+  if (typeof value === "string") return SECRET_NAME.test(key) ? REDACTED : scrubText(value);
+  if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) >= 1e11) {
+    return maskCardNumbersInText(String(value));
+  }
+  return value;
+}
+
 /** The keyed hash that stands for a card number (search, support exports); base64url, never the number. */
 export function cardHmac(hmacKey: string, card: string): string {
   return createHmac("sha256", hmacKey).update(card.replace(/[\s-]/g, "")).digest("base64url");
@@ -88,14 +100,8 @@ export function toAuditEntry(input: AuditEntryInput, hmacKey: string): AuditEntr
   let details: AuditEntry["details"] = null;
   if (entry.details) {
     details = {};
-    for (const [key, value] of Object.entries(entry.details)) {
-      const safeKey = scrubText(key);
-      details[safeKey] = SECRET_NAME.test(key)
-        ? REDACTED
-        : typeof value === "string"
-          ? scrubText(value)
-          : value;
-    }
+    for (const [key, value] of Object.entries(entry.details))
+      details[scrubText(key)] = safeDetail(key, value);
   }
   return {
     userId: scrub(entry.userId),

@@ -42,6 +42,8 @@ export interface RunSettings {
   maxExpiryWaitMs: number;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
+  /** Told of every upstream call as it is recorded (the console's audit log). */
+  onExchange?: (record: ExchangeRecord, caseId: string) => void;
 }
 
 /** The run's shared state across cases: its one token (spec §5.7) and everything recorded. */
@@ -158,6 +160,7 @@ export class CaseContext {
     });
     this.exchanges.push(record);
     this.ledger.exchanges.push(record);
+    this.settings.onExchange?.(record, this.caseId);
     if (options.requestId !== undefined && operation !== "transaction_lookup") {
       this.ids.x_request_ids.push(options.requestId);
     }

@@ -22,6 +22,7 @@ import { resolveCredentials } from "@/lib/server/session/credentials";
 import { runView, type RunView, type StartRunInput, type VerifyResponse } from "./api";
 import { consoleInfo, specificationInfo } from "./build-info";
 import { selectCases, UnknownCaseError } from "./catalogue";
+import type { RunSettings } from "./context";
 import { createDatabaseRunStore, type DatabaseRunStore, type StoredBundle } from "./db-run-store";
 import { certificationEnvironment, EnvironmentNotConfiguredError } from "./environment";
 import { buildEvidenceBundle } from "./evidence/bundle";
@@ -104,7 +105,12 @@ export class CertificationService {
     return this.key.publicJwk;
   }
 
-  async start(session: Session, input: StartRunInput, operator: Operator): Promise<{ id: string }> {
+  async start(
+    session: Session,
+    input: StartRunInput,
+    operator: Operator,
+    onExchange?: (...args: [...Parameters<NonNullable<RunSettings["onExchange"]>>, runId: string]) => void,
+  ): Promise<{ id: string }> {
     const { config } = this;
     const environmentConfig = findEnvironment(config, input.environment);
     if (!environmentConfig) {
@@ -181,6 +187,7 @@ export class CertificationService {
           maxExpiryWaitMs: 0,
           caseIds,
           store: this.store,
+          onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, id)),
         });
         await finished;
       } catch (error) {

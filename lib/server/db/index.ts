@@ -52,16 +52,19 @@ export function getDatabase(settings: StorageSettings): Promise<DatabaseHandle> 
 }
 
 /** Work that must stop before the databases close (the background sweep), so it never opens one again. */
-const closingListeners = () => processSingleton("database-closing-listeners", () => new Set<() => void>());
+const closingListeners = () =>
+  processSingleton("database-closing-listeners", () => new Set<() => void | Promise<void>>());
 
-export function beforeDatabasesClose(stop: () => void): void {
+/** `stop` runs (and is awaited) before the databases close: a last write may still go through. */
+export function beforeDatabasesClose(stop: () => void | Promise<void>): void {
   closingListeners().add(stop);
 }
 
 /** Closes every database this process opened (tests, shutdown). */
 export async function closeDatabases(): Promise<void> {
-  for (const stop of closingListeners()) stop();
+  const stops = [...closingListeners()];
   closingListeners().clear();
+  await Promise.all(stops.map(async (stop) => stop()));
   const all = [...handles().values()];
   handles().clear();
   await Promise.all(all.map(async (handle) => (await handle.catch(() => null))?.close()));

@@ -64,9 +64,17 @@ export async function migrate(db: Database, migrationsDir?: string): Promise<str
   const migrations = await readMigrations(migrationsDir);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`);
-    await tx.execute(
-      sql`create table if not exists "schema_migrations" ("tag" text primary key, "applied_at" timestamptz not null)`,
+    // Created only when absent: the console's own role (README, database roles) may not create tables at all,
+    // and an existing, current schema needs nothing from it but reads.
+    const [found] = await queryRows<{ name: string | null }>(
+      tx,
+      sql`select to_regclass('schema_migrations')::text as name`,
     );
+    if (!found?.name) {
+      await tx.execute(
+        sql`create table "schema_migrations" ("tag" text primary key, "applied_at" timestamptz not null)`,
+      );
+    }
     const applied = new Set(
       (await tx.select({ tag: schemaMigrations.tag }).from(schemaMigrations)).map((r) => r.tag),
     );

@@ -51,12 +51,37 @@ export const auditLog = pgTable(
   ],
 );
 
-/** One row (id 1): the last sequence number and row hash; locked FOR UPDATE by every append, so writers form one chain. */
+/**
+ * One row (id 1): the last sequence number and row hash; locked FOR UPDATE by every append, so writers form one
+ * chain. `keyedFrom` is the first row chained with the keyed hash (HMAC); rows before it were written with the
+ * plain SHA-256 chain of earlier versions. Signed checkpoints repeat it, so moving it is caught.
+ */
 export const auditChainHead = pgTable("audit_chain_head", {
   id: smallint("id").primaryKey(),
   lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
   lastHash: text("last_hash").notNull(),
+  keyedFrom: bigint("keyed_from", { mode: "number" }).notNull().default(1),
 });
+
+/**
+ * Signed checkpoints of the chain head (Ed25519, a flattened JWS), written by every instance now and then. The
+ * same checkpoints also go to the server log and to a file in DATA_DIR, out of the database's reach: a
+ * truncated or re-chained log no longer matches them.
+ */
+export const auditCheckpoints = pgTable(
+  "audit_checkpoints",
+  {
+    instance: text("instance").notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    rowHash: text("row_hash").notNull(),
+    at: timestamptz("at").notNull(),
+    jws: jsonb("jws").$type<{ protected: string; payload: string; signature: string }>().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.instance, table.seq] }),
+    index("audit_checkpoints_seq").on(table.seq),
+  ],
+);
 
 /** Server-side sessions: a sign-out or an expiry recorded here holds on every instance. */
 export const sessions = pgTable(

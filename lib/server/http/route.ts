@@ -2,8 +2,9 @@
  * The wrapper of every console API route handler: guards (Host, Origin, content type, body size), the caller's
  * identity and the access the route declares (401 `not_signed_in`, 403 `forbidden_by_role`), the per-user rate
  * limit of calls that reach the upstream (429 `rate_limited`), one error shape, `Cache-Control: no-store`, the
- * session cookie written back only when it changed, an audit row for every refusal (401/403/409/429), and one log
- * line per call. An unexpected throw becomes a logged 500 in the same shape.
+ * session cookie written back only when it changed, an audit row for every refusal (401/403/409/429) of a signed-in
+ * caller (an anonymous caller's are summarised per address and minute, and throttled: ./anonymous-refusals), and
+ * one log line per call. An unexpected throw becomes a logged 500 in the same shape.
  */
 import "server-only";
 import type { z } from "zod";
@@ -168,6 +169,34 @@ export function apiRoute(
       }
     };
 
+    /**
+     * A refusal's audit row. A signed-in caller's refusal is its own row; an anonymous caller's is only counted,
+     * and summarised per address and minute (no database write per request of a flood).
+     */
+    const auditRefusal = async (error: ApiError): Promise<void> => {
+      const user = identityPromise
+        ? await identityPromise.then((found) => found.user).catch(() => null)
+        : null;
+      if (!user) {
+        const ready = await services().catch(() => null);
+        ready?.anonymousRefusals.count(
+          client,
+          error.code,
+          `${request.method} ${new URL(request.url).pathname}`,
+        );
+        if (ready) return;
+      }
+      await audit({
+        event: "refused",
+        outcome: "failure",
+        reason: error.code,
+        operation: `${request.method} ${new URL(request.url).pathname}`.slice(0, 64),
+        environment: (await namedEnvironment(request, bodyText ?? null)) ?? actedOn ?? null,
+      }).catch(() => {
+        // Logged by audit(); the refusal stands.
+      });
+    };
+
     try {
       assertAcceptedHost(request, config);
       if (MUTATING.has(request.method)) {
@@ -176,6 +205,8 @@ export function apiRoute(
       }
       if (access.kind !== "public" && access.kind !== "refusal") {
         const found = await identity();
+        // An anonymous caller past its refusals' limit is throttled before anything else is done for it.
+        if (!found.user) (await services()).anonymousRefusals.admit(client);
         const user = requireUser(found.user);
         annotations.user = user.id;
         await checkAccess(access, user, () => environment(), config);
@@ -216,15 +247,7 @@ export function apiRoute(
       if (error instanceof ApiError && error.status >= 500)
         annotations = { ...annotations, error: error.message };
       if (error instanceof ApiError && AUDITED_REFUSALS.has(error.status) && !auditedErrors.has(error)) {
-        await audit({
-          event: "refused",
-          outcome: "failure",
-          reason: error.code,
-          operation: `${request.method} ${new URL(request.url).pathname}`.slice(0, 64),
-          environment: (await namedEnvironment(request, bodyText ?? null)) ?? actedOn ?? null,
-        }).catch(() => {
-          // Logged by audit(); the refusal stands.
-        });
+        await auditRefusal(error);
       }
     }
     if (identityPromise) {

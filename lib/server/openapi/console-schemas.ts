@@ -160,13 +160,23 @@ export const auditPageSchema = z.object({
   next_cursor: z.string().nullable(),
 });
 
+/** What a verification checked: signed checkpoints of the chain head, the keyed chain's first row, up to when. */
+const auditVerifyCoverage = {
+  checkpoints: z.number().int(),
+  last_checkpoint: z.object({ seq: z.number().int(), at: isoTime, instance: z.string() }).nullable(),
+  keyed_from: z.number().int(),
+  through: isoTime.nullable(),
+  verified_at: isoTime,
+};
+
 export const auditVerifySchema = z.union([
-  z.object({ ok: z.literal(true), rows: z.number().int() }),
+  z.object({ ok: z.literal(true), rows: z.number().int(), ...auditVerifyCoverage }),
   z.object({
     ok: z.literal(false),
     rows: z.number().int(),
     first_bad_row: z.number().int(),
     reason: z.string(),
+    ...auditVerifyCoverage,
   }),
 ]);
 

@@ -4,9 +4,10 @@
  * one rate limiter. Every Next bundle of the process gets the same ones (lib/server/process-singleton).
  */
 import "server-only";
-import { createAuditLog, type AuditLog } from "@/lib/server/audit";
+import { checkpointFile, createAuditLog, type AuditLog } from "@/lib/server/audit";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { getDatabase, storageSettingsFromConfig, type Database } from "@/lib/server/db";
+import { beforeDatabasesClose, getDatabase, storageSettingsFromConfig, type Database } from "@/lib/server/db";
+import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/http/anonymous-refusals";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
 import { logger, registerSecret } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
@@ -16,6 +17,8 @@ import { createSessionStore, type SessionStore } from "@/lib/server/session-stor
 export interface Services {
   db: Database;
   auditLog: AuditLog;
+  /** Refusals of anonymous callers: counted and summarised per address and minute, throttled past a limit. */
+  anonymousRefusals: AnonymousRefusals;
   hmacKey: string;
   sessionStore: SessionStore;
   rateLimiter: RateLimiter;
@@ -78,10 +81,22 @@ async function buildServices(config: ServerConfig): Promise<Services> {
   registerSecret(hmacKey);
   const { db } = await getDatabase(storageSettingsFromConfig(config));
   const idleSeconds = sessionIdleSeconds(config);
+  const auditLog = createAuditLog({
+    db,
+    hmacKey,
+    checkpoints: { file: checkpointFile(config.dataDir), everyRows: 1000, everyMs: 60_000 },
+  });
+  const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry) });
+  // At shutdown: the last summary rows, then the last checkpoint (covering them), before the database closes.
+  beforeDatabasesClose(async () => {
+    await anonymousRefusals.close();
+    await auditLog.close();
+  });
   return {
     db,
     hmacKey,
-    auditLog: createAuditLog({ db, hmacKey }),
+    auditLog,
+    anonymousRefusals,
     sessionStore: createSessionStore({
       db,
       idleSeconds,

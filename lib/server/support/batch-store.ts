@@ -12,6 +12,7 @@ import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/db";
 import { queryRows } from "@/lib/server/db/rows";
 import { supportBatchCards, supportBatches } from "@/lib/server/db/schema";
+import { maskCardNumbersInText } from "@/lib/shared/masking";
 import type { Purse } from "@/lib/shared/purses";
 import type { BatchStatus, LookupOutcome } from "@/lib/shared/support-contract";
 
@@ -53,10 +54,14 @@ export async function insertBatch(db: Database, batch: NewBatch): Promise<void> 
       clientAddress: batch.clientAddress,
       environment: batch.environment,
       credentials: batch.credentials,
-      reason: batch.reason,
+      // Free text is stored only with card-like digit runs masked (a reason may quote a card).
+      reason: batch.reason === null ? null : maskCardNumbersInText(batch.reason),
       status: "queued",
       total: batch.cards.length,
-      badLines: batch.badLines,
+      badLines: {
+        count: batch.badLines.count,
+        lines: batch.badLines.lines.map((bad) => ({ ...bad, message: maskCardNumbersInText(bad.message) })),
+      },
       createdAt: batch.now,
       expiresAt: new Date(batch.now.getTime() + BATCH_RETENTION_MS),
     });
@@ -262,7 +267,8 @@ export async function finishCard(
       outcome: result.outcome,
       balances: result.balances,
       upstreamStatus: result.upstreamStatus,
-      error: result.error,
+      // An upstream's message may echo the card.
+      error: result.error === null ? null : maskCardNumbersInText(result.error),
       cardSealed: null,
       claimedAt: null,
       finishedAt: now,
@@ -288,7 +294,7 @@ export async function deferCard(
 ): Promise<void> {
   await db
     .update(supportBatchCards)
-    .set({ state: "pending", claimedAt: null, notBefore, error })
+    .set({ state: "pending", claimedAt: null, notBefore, error: maskCardNumbersInText(error) })
     .where(
       and(
         eq(supportBatchCards.batchId, id),

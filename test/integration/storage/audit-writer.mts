@@ -12,7 +12,7 @@ if (!databaseUrl || !writer || !count)
   throw new Error("usage: audit-writer.mts <databaseUrl> <writer> <count>");
 
 const { db } = await getDatabase({ databaseUrl, maxConnections: 2 });
-const audit = createAuditLog({ db, hmacKey: "concurrent-writers-test-key" });
+const audit = createAuditLog({ db, hmacKey: "audit-test-hmac-key" }); // the key the test verifies with: the chain is keyed
 // Connected and migrated: wait for the test's signal so that both writers start together.
 process.stdout.write("ready\n");
 await new Promise((resolve) => process.stdin.once("data", resolve));

@@ -128,7 +128,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     await expect(log.append({ event: "x", outcome: "success", card: "1234" })).rejects.toThrow(/12 to 19/);
     await expect(log.append({ event: "Not An Event", outcome: "success" })).rejects.toThrow();
     await expect(log.append({ event: "x", outcome: "maybe" as never })).rejects.toThrow();
-    expect(await log.verify()).toEqual({ ok: true, rows: 0 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 0 });
   });
 
   test("the database refuses UPDATE, DELETE and TRUNCATE of audit rows", async () => {
@@ -138,30 +138,30 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     await expect(db.update(auditLog).set({ reason: "changed" }).where(eq(auditLog.seq, 1))).rejects.toThrow();
     await expect(db.delete(auditLog).where(eq(auditLog.seq, 1))).rejects.toThrow();
     await expect(db.execute(sql`truncate audit_log`)).rejects.toThrow();
-    expect(await audit().verify()).toEqual({ ok: true, rows: 2 });
+    expect(await audit().verify()).toMatchObject({ ok: true, rows: 2 });
   });
 
   test("verify finds an edited row, a recomputed hash, a deleted row and a deleted tail, and says which row and why", async () => {
     await resetLog(backend);
     const rows = await appendMany(audit(), 6);
     const log = audit();
-    expect(await log.verify()).toEqual({ ok: true, rows: 6 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 6 });
 
     // Someone with owner rights changes row 3's outcome.
     await asDatabaseOwner(backend.handle, [
       sql`update audit_log set outcome = 'success', upstream_status = 500 where seq = 3`,
     ]);
-    expect(await log.verify()).toEqual({
+    expect(await log.verify()).toMatchObject({
       ok: false,
       rows: 2,
       first_bad_row: 3,
-      reason: "row 3's content does not match its hash (the row was edited)",
+      reason: "row 3's content does not match its hash (the row was edited or written without the key)",
     });
     const original = rows[2]!;
     await asDatabaseOwner(backend.handle, [
       sql`update audit_log set outcome = ${original.outcome}, upstream_status = ${original.upstreamStatus} where seq = 3`,
     ]);
-    expect(await log.verify()).toEqual({ ok: true, rows: 6 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 6 });
 
     // ... and also rewrites row 3's own hash: the next row no longer links to it.
     await asDatabaseOwner(backend.handle, [
@@ -175,7 +175,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
 
     // Row 2 deleted: a gap.
     await asDatabaseOwner(backend.handle, [sql`delete from audit_log where seq = 2`]);
-    expect(await log.verify()).toEqual({
+    expect(await log.verify()).toMatchObject({
       ok: false,
       rows: 1,
       first_bad_row: 2,
@@ -184,22 +184,22 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     await backend.handle.db.transaction(async (tx) => {
       await tx.insert(auditLog).values(rows[1]!);
     });
-    expect(await log.verify()).toEqual({ ok: true, rows: 6 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 6 });
 
     // The last two rows deleted: the chain head still counts them.
     await asDatabaseOwner(backend.handle, [sql`delete from audit_log where seq >= 5`]);
-    expect(await log.verify()).toEqual({
+    expect(await log.verify()).toMatchObject({
       ok: false,
       rows: 4,
       first_bad_row: 5,
       reason: "rows 5–6 are missing at the end (deleted)",
     });
     await backend.handle.db.insert(auditLog).values([rows[4]!, rows[5]!]);
-    expect(await log.verify()).toEqual({ ok: true, rows: 6 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 6 });
 
     // A later append continues the same chain.
     await log.append({ event: "audit.verify", outcome: "success" });
-    expect(await log.verify()).toEqual({ ok: true, rows: 7 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 7 });
   });
 
   test("concurrent appends in one process form one unbroken chain", async () => {
@@ -210,7 +210,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
         log.append({ event: "test.concurrent", outcome: "success", details: { index } }),
       ),
     );
-    expect(await log.verify()).toEqual({ ok: true, rows: 40 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 40 });
   });
 
   test("two audit logs on one database (two instances) interleaving appends keep one chain", async () => {
@@ -226,7 +226,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
       ]);
       await second.append({ event: "test.second", outcome: "failure" });
     }
-    expect(await first.verify()).toEqual({ ok: true, rows: 20 });
+    expect(await first.verify()).toMatchObject({ ok: true, rows: 20 });
   });
 
   if (kind === "postgres")
@@ -265,7 +265,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
       for (const writer of writers) writer.child.stdin.end("go\n");
       const outputs = await Promise.all(writers.map((writer) => writer.exited));
       for (const output of outputs) expect(output).toContain("done");
-      expect(await audit().verify()).toEqual({ ok: true, rows: 300 });
+      expect(await audit().verify()).toMatchObject({ ok: true, rows: 300 });
       const all = await backend.handle.db
         .select({ userId: auditLog.userId, seq: auditLog.seq })
         .from(auditLog);
@@ -319,7 +319,7 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     await expect(log.query({ card: "12345" })).rejects.toThrow(/last 4/);
     await expect(log.query({ cursor: "abc" })).rejects.toThrow();
     await expect(log.query({ limit: 501 })).rejects.toThrow();
-    expect(await log.verify()).toEqual({ ok: true, rows: 1201 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 1201 });
   });
 
   test("CSV export streams every matching row with safe quoting and no card number", async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { canonicalSerialisation, GENESIS_HASH, rowHash, type ChainedFields } from "@/lib/server/audit/chain";
+import {
+  canonicalSerialisation,
+  GENESIS_HASH,
+  legacyRowHash,
+  rowHash,
+  type ChainedFields,
+} from "@/lib/server/audit/chain";
 import { csvCell } from "@/lib/server/audit/csv";
 import { cardHmac, scrubText, toAuditEntry } from "@/lib/server/audit/entry";
 
@@ -51,7 +57,8 @@ describe("the hash chain's serialisation", () => {
     const row = base();
     const reordered = { ...row, details: { a: "x", b: 1 } };
     expect(canonicalSerialisation(reordered)).toBe(canonicalSerialisation(row));
-    expect(rowHash(row)).toMatch(/^[0-9a-f]{64}$/);
+    const key = Buffer.alloc(32, 7);
+    expect(rowHash(row, key)).toMatch(/^[0-9a-f]{64}$/);
     for (const change of [
       { outcome: "failure" as const },
       { seq: 2 },
@@ -60,8 +67,16 @@ describe("the hash chain's serialisation", () => {
       { details: { a: "x", b: 2 } },
       { reason: "" },
     ]) {
-      expect(rowHash({ ...row, ...change })).not.toBe(rowHash(row));
+      expect(rowHash({ ...row, ...change }, key)).not.toBe(rowHash(row, key));
     }
+  });
+
+  test("is keyed: another key, or the plain SHA-256 of earlier versions, gives another hash", () => {
+    const row = base();
+    const key = Buffer.alloc(32, 7);
+    expect(rowHash(row, Buffer.alloc(32, 8))).not.toBe(rowHash(row, key));
+    expect(legacyRowHash(row)).not.toBe(rowHash(row, key));
+    expect(legacyRowHash(row)).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

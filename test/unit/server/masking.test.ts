@@ -35,10 +35,42 @@ describe("maskCardNumbersInText", () => {
     expect(maskCardNumbersInText(text)).toBe(text);
   });
 
-  it("leaves shorter and longer digit runs, UUIDs and req-<number> request ids alone", () => {
+  it("leaves shorter digit runs, UUIDs, req-<number> request ids, IPv4 addresses and amounts alone", () => {
     const text =
-      "id 12345678901 ts 12345678901234567890 uuid 123e4567-e89b-12d3-a456-426614174000 req-17953109459860001-8b7cb0aa";
+      "id 12345678901 uuid 123e4567-e89b-12d3-a456-426614174000 req-17953109459860001-8b7cb0aa from 192.168.100.200 paid 1234.56 at 2026-11-24T22:07:53.037Z";
     expect(maskCardNumbersInText(text)).toBe(text);
+  });
+
+  it("masks a card followed by another number: a run longer than 19 digits keeps only its last 4", () => {
+    expect(maskCardNumbersInText("ticket 6006491000000001 2024")).toBe("ticket ****************2024");
+    expect(maskCardNumbersInText("ts 12345678901234567890")).toBe("ts ****************7890");
+  });
+
+  it("masks card numbers grouped with dots, slashes or underscores", () => {
+    for (const separator of [".", "/", "_"]) {
+      const grouped = ["6006", "4910", "0000", "0001"].join(separator);
+      expect(maskCardNumbersInText(`card ${grouped}.`)).toBe("card 600649******0001.");
+    }
+  });
+
+  it("never lets a card's digits through, whatever surrounds it or separates its groups (property)", () => {
+    const noise = fc.string({
+      unit: fc.constantFrom("a", " ", ".", "/", "_", "-", "1", "9", ":", ","),
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^\d{12,19}$/),
+        fc.constantFrom("", " ", "-", ".", "/", "_"),
+        noise,
+        noise,
+        (card, separator, before, after) => {
+          const written = card.match(/.{1,4}/g)!.join(separator);
+          const masked = maskCardNumbersInText(`${before}${written}${after}`);
+          expect(masked.replace(/[^\d]/g, "")).not.toContain(card);
+        },
+      ),
+    );
   });
 
   it("never lets a 12–19 digit card through (property)", () => {

@@ -59,7 +59,7 @@ describe("refused calls in the audit log", () => {
     });
   });
 
-  it("a query's environment is recorded, and so is a signed-out caller's named one", async () => {
+  it("a query's environment is recorded; a signed-out caller's refusal is summarised", async () => {
     const lookup = await call(
       lookupRoute.GET,
       "GET",
@@ -76,11 +76,12 @@ describe("refused calls in the audit log", () => {
       body: { ...inquiry, environment: "production" },
     });
     expect(signedOut.status).toBe(401);
-    const { auditLog } = await getServices();
+    // A signed-out caller's refusal is counted into its address's summary row, not written on its own.
+    const { auditLog, anonymousRefusals } = await getServices();
     const { rows } = await auditLog.query({ event: "refused" });
-    expect(rows.find((row) => row.reason === "not_signed_in")).toMatchObject({
-      userId: null,
-      environment: "production",
-    });
+    expect(rows.find((row) => row.reason === "not_signed_in")).toBeUndefined();
+    await anonymousRefusals.flush(true);
+    const summary = await auditLog.query({ event: "anonymous_refusals" });
+    expect(summary.rows[0]).toMatchObject({ userId: null, reason: "not_signed_in", details: { count: 1 } });
   });
 });

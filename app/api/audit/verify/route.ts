@@ -1,4 +1,5 @@
-// GET /api/audit/verify (admin): walks the hash chain; {ok: true, rows} or where it first breaks. Audited.
+// GET /api/audit/verify (admin): walks the keyed chain against the signed checkpoints; {ok: true, rows, …} or
+// where it first breaks, with what was checked. Audited.
 import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +11,11 @@ export const GET = apiRoute(allowGlobal("audit_read"), async (context) => {
     event: "audit_verify",
     outcome: result.ok ? "success" : "failure",
     reason: result.ok ? null : result.reason.slice(0, 1000),
-    details: { rows: result.rows, ...(result.ok ? {} : { first_bad_row: result.first_bad_row }) },
+    details: {
+      rows: result.rows,
+      checkpoints: result.checkpoints,
+      ...(result.ok ? {} : { first_bad_row: result.first_bad_row }),
+    },
   });
   return json(result);
 });

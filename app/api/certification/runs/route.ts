@@ -24,7 +24,26 @@ export const POST = apiRoute(allowSomewhere("certification_run"), async (context
   const user = await context.user();
   assertAllowed(user.roles, "certification_run", input.environment);
   const service = await certificationService();
-  const { id } = await service.start(await context.session(), input, operatorOf(getConfig(), user));
+  // Every upstream call the run makes is audited as it happens, under the user who started it.
+  const { id } = await service.start(
+    await context.session(),
+    input,
+    operatorOf(getConfig(), user),
+    (record, caseId, runId) =>
+      void context
+        .audit({
+          event: "certification_upstream_call",
+          outcome: record.response.status < 400 ? "success" : "failure",
+          environment: record.environment,
+          operation: record.operation,
+          upstreamStatus: record.response.status >= 100 ? record.response.status : null,
+          requestId: record.request_id ?? null,
+          details: { run_id: runId, case_id: caseId, exchange_id: record.id },
+        })
+        .catch(() => {
+          // audit() logged the row it could not write; the run goes on.
+        }),
+  );
   context.annotate({ run_id: id, environment: input.environment, cases: input.cases?.length ?? "all" });
   // DESIGN.md §7: certification runs are in the audit log (who started which run where, and with what consent).
   await context.audit({

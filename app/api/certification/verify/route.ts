@@ -9,10 +9,18 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute(
   allowSomewhere("certification_run"),
   async (context) => {
-    const zip = await readUploadedBundle(context.request);
-    const service = await certificationService();
-    const result: VerifyResponse = await service.verify(zip);
-    context.annotate({ bytes: zip.byteLength, intact: result.ok });
+    let bytes = 0;
+    const result: VerifyResponse = await context.audited(
+      { event: "certification_evidence_verified", outcome: "success", operation: "certification_verify" },
+      async () => {
+        const zip = await readUploadedBundle(context.request);
+        bytes = zip.byteLength;
+        return (await certificationService()).verify(zip);
+      },
+      // The outcome is the upload's verdict: a bundle that fails its checks is worth finding in the log.
+      (verdict) => ({ outcome: verdict.ok ? "success" : "failure", details: { bytes, intact: verdict.ok } }),
+    );
+    context.annotate({ bytes, intact: result.ok });
     return json(result);
   },
   { bodyType: "application/zip" },

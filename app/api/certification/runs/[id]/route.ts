@@ -7,7 +7,12 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(allowSomewhere("certification_run"), async (context) => {
   const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
   const service = await certificationService();
-  return json(await service.view(id));
+  const view = await context.audited(
+    { event: "certification_run_viewed", outcome: "success", details: { run_id: id.slice(0, 128) } },
+    () => service.view(id),
+    () => ({}),
+  );
+  return json(view);
 });
 
 const refuse = methodNotAllowed(["GET"]);

@@ -2,7 +2,7 @@
 // error), one row per card in input order, streamed.
 import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { resultsCsv } from "@/lib/server/support/batches";
-import { batchCaller } from "@/lib/server/support/caller";
+import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom } from "@/lib/server/support/route-helpers";
 import { supportServices } from "@/lib/server/support/services";
 
@@ -11,7 +11,8 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
   const id = batchIdFrom(context.request);
   const services = await supportServices();
-  const { batch } = await batchCaller(context.request, await context.user(), services, id);
+  const { batch } = await auditedBatchCaller(context, services, id);
+  await auditResultsDownload(context, batch, { format: "csv" });
   return new Response(resultsCsv(services, batch), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -1,7 +1,7 @@
 // GET /api/support/batches/{id}/results?from=&limit=: a page of masked results in input order (the page's table).
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
-import { batchCaller } from "@/lib/server/support/caller";
+import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom, resultsPageParams } from "@/lib/server/support/route-helpers";
 import { supportServices } from "@/lib/server/support/services";
 
@@ -11,8 +11,10 @@ export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => 
   const id = batchIdFrom(context.request);
   const { from, limit } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
   const services = await supportServices();
-  const { batch } = await batchCaller(context.request, await context.user(), services, id);
-  return json(await resultsPage(services, batch, from, limit));
+  const { batch } = await auditedBatchCaller(context, services, id);
+  const page = await resultsPage(services, batch, from, limit);
+  await auditResultsDownload(context, batch, { format: "json", from, limit });
+  return json(page);
 });
 
 const refuse = methodNotAllowed(["GET"]);
