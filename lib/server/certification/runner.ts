@@ -3,6 +3,7 @@
  * RunStore after every case: a route or the CLI follows it by events or by reading the store. The
  * operator's identity is a parameter (the signed-in user; the CLI's local user).
  */
+import { countCertificationEvent } from "@/lib/server/metrics";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/server/errors";
@@ -120,7 +121,10 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     exchanges: ledger.exchanges,
     tokens: ledger.tokens,
   };
-  const emit = (event: RunEvent) => options.onEvent?.(event);
+  const emit = (event: RunEvent) => {
+    countCertificationEvent(event);
+    options.onEvent?.(event);
+  };
   await options.store.save(run);
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {

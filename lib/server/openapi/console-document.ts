@@ -492,10 +492,37 @@ const PATHS = {
       responses: { "200": { description: "OpenAPI 3.1.", content: { "application/json": {} } } },
     },
   },
+  "/api/postman-collection.json": {
+    get: {
+      operationId: "postmanCollection",
+      summary: "The Card Services API as a Postman v2.1 collection for one environment",
+      description:
+        "Variables authUrl and baseUrl (the environment's addresses), client_id and client_secret (empty), a " +
+        "token script, one request per operation with the specification's promises as tests. Needs " +
+        "`copy_as_code` in that environment (`engineer`, `tester`, `admin`).",
+      parameters: [{ ...environmentQuery, required: true, example: "embedded" }],
+      responses: {
+        "200": { description: "Postman collection v2.1.", content: { "application/json": {} } },
+        ...ERRORS,
+      },
+    },
+  },
+  "/api/metrics": {
+    get: {
+      operationId: "metrics",
+      summary: "Prometheus metrics (text format 0.0.4)",
+      description: "`Authorization: Bearer $METRICS_TOKEN`, or a signed-in admin.",
+      security: [{ metricsToken: [] }, { sessionCookie: [] }],
+      responses: {
+        "200": { description: "The series.", content: { "text/plain": { schema: { type: "string" } } } },
+        ...ERRORS,
+      },
+    },
+  },
 } satisfies Record<string, Record<string, Operation>>;
 
-/** The document; one object per process (it depends on nothing but the code). */
-export function consoleOpenApiDocument(): Record<string, unknown> {
+/** The document, served from `origin` (absolute, so that a client importing it by URL knows where to call). */
+export function consoleOpenApiDocument(origin: string): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: {
@@ -507,12 +534,17 @@ export function consoleOpenApiDocument(): Record<string, unknown> {
         '`{"error": {"code", "message", "details"?}}`.',
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    servers: [{ url: "/" }],
+    servers: [{ url: origin, description: "This console" }],
     security: [{ sessionCookie: [] }],
     paths: PATHS,
     components: {
       schemas: COMPONENTS,
       securitySchemes: {
+        metricsToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "METRICS_TOKEN (GET /api/metrics only).",
+        },
         sessionCookie: {
           type: "apiKey",
           in: "cookie",

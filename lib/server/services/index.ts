@@ -9,6 +9,7 @@ import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { getDatabase, storageSettingsFromConfig, type Database } from "@/lib/server/db";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
 import { logger, registerSecret } from "@/lib/server/logger";
+import { countedAuditLog } from "@/lib/server/metrics";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import { createRateLimiter, type RateLimiter } from "@/lib/server/rate-limit";
 import { createSessionStore, type SessionStore } from "@/lib/server/session-store";
@@ -81,7 +82,7 @@ async function buildServices(config: ServerConfig): Promise<Services> {
   return {
     db,
     hmacKey,
-    auditLog: createAuditLog({ db, hmacKey }),
+    auditLog: countedAuditLog(createAuditLog({ db, hmacKey })),
     sessionStore: createSessionStore({
       db,
       idleSeconds,
