@@ -44,10 +44,19 @@ const ERRORS = {
   "401": errors("Missing, expired or invalid token."),
   default: errors("Any other error (JSON:API errors)."),
 };
-const withExample = (schema: Record<string, unknown>, example: unknown) => ({
-  "application/json": { schema, example },
+/**
+ * The example twice: on the media type (Postman's "Example" import, Insomnia, Bruno) and inside an inline copy of
+ * the schema (Postman's default "Schema" import fakes values from the schema and takes an `example` found there).
+ */
+const withExample = (name: keyof typeof COMPONENTS, example: unknown) => ({
+  "application/json": { schema: { ...COMPONENTS[name], example, default: example }, example },
 });
-const cardBody = { required: true, content: withExample(componentRef("CardRequest"), cardRequestExample) };
+const schemaWithExample = (schema: Record<string, unknown>, example: string) => ({
+  ...schema,
+  example,
+  default: example,
+});
+const cardBody = { required: true, content: withExample("CardRequest", cardRequestExample) };
 
 export interface SandboxDocumentOptions {
   /** The absolute origin the sandbox is reached at (the console's public or accepted origin). */
@@ -99,7 +108,7 @@ export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<
           operationId: "requestToken",
           summary: "Request an access token (client credentials)",
           security: [],
-          requestBody: { required: true, content: withExample(componentRef("TokenRequest"), tokenExample) },
+          requestBody: { required: true, content: withExample("TokenRequest", tokenExample) },
           responses: {
             "200": {
               description: "The token resource.",
@@ -119,7 +128,10 @@ export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<
               in: "header",
               required: true,
               description: "Unique per request; the transaction can be looked up by it.",
-              schema: jsonSchema(requestIdSchema, "input"),
+              schema: schemaWithExample(
+                jsonSchema(requestIdSchema, "input"),
+                SANDBOX_EXAMPLES.freshRequestId,
+              ),
               example: SANDBOX_EXAMPLES.freshRequestId,
             },
           ],
@@ -154,7 +166,10 @@ export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<
               in: "path",
               required: true,
               description: `A Gift Balance Inquiry's X-Request-Id; ${EXAMPLE_REQUEST_ID} is always found for a demo client.`,
-              schema: jsonSchema(requestIdSchema, "input"),
+              schema: schemaWithExample(
+                jsonSchema(requestIdSchema, "input"),
+                SANDBOX_EXAMPLES.lookupRequestId,
+              ),
               example: SANDBOX_EXAMPLES.lookupRequestId,
             },
           ],

@@ -149,5 +149,11 @@ pm.test("the transaction found is the one recorded", function () {
 });
 `;
 
-/** Source text as Postman's `exec` lines. */
-export const lines = (source: string): string[] => source.trim().split("\n");
+/**
+ * Source text as Postman's `exec` lines, in a function of its own: the scripts of one run share a context, and
+ * two top-level `const data` would collide.
+ */
+export const lines = (source: string): string[] => {
+  const body = source.trim().replace(/^\(function \(\) \{\n([\s\S]*)\n\}\)\(\);$/, "$1");
+  return ["(function () {", ...body.split("\n"), "})();"];
+};
