@@ -16,7 +16,7 @@ export function PostmanCollectionLinks() {
       titleId="postman-collection"
       description="A Postman v2.1 collection of the four operations whose tests assert what the specification promises. Fill in client_id and client_secret, or pass them to newman."
     >
-      <div className="space-y-2 px-5 py-4 text-sm text-slate-700 dark:text-slate-300">
+      <div className="space-y-2 text-sm text-slate-700 dark:text-slate-300">
         <p className="flex flex-wrap gap-x-4 gap-y-1">
           {environments.map(({ name }) => (
             <a

@@ -60,10 +60,10 @@ export function HistoryToolExports({
   return (
     <>
       <Button onClick={() => exportAs("postman")} busy={busy} disabled={chosen.length === 0}>
-        {`Postman${label}`}
+        {`Export Postman${label}`}
       </Button>
       <Button onClick={() => exportAs("har")} busy={busy} disabled={chosen.length === 0}>
-        {`HAR${label}`}
+        {`Export HAR${label}`}
       </Button>
     </>
   );
