@@ -46,14 +46,15 @@ const ERRORS = {
 };
 /**
  * The example twice: on the media type (Postman's "Example" import, Insomnia, Bruno) and inside an inline copy of
- * the schema (Postman's default "Schema" import fakes values from the schema and takes an `example` found there).
+ * the schema as `examples` and `default` (Postman's default "Schema" import fakes values from the schema and
+ * takes its `default`).
  */
 const withExample = (name: keyof typeof COMPONENTS, example: unknown) => ({
-  "application/json": { schema: { ...COMPONENTS[name], example, default: example }, example },
+  "application/json": { schema: { ...COMPONENTS[name], examples: [example], default: example }, example },
 });
 const schemaWithExample = (schema: Record<string, unknown>, example: string) => ({
   ...schema,
-  example,
+  examples: [example],
   default: example,
 });
 const cardBody = { required: true, content: withExample("CardRequest", cardRequestExample) };

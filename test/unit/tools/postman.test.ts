@@ -67,6 +67,17 @@ describe("the console's Postman collection in newman", () => {
       expect(failures.some((line) => line.includes("equals the Gift purse"))).toBe(true);
       expect(failures.every((line) => line.startsWith("Balance Inquiry"))).toBe(true);
     });
+
+    it("checks another upstream when authUrl and baseUrl are given on the command line", async () => {
+      const green = await runNewman(collectionFor(sandbox.url), CREDENTIALS);
+      expect(failuresOf(green)).toEqual([]);
+      const pointed = await runNewman(collectionFor(sandbox.url), {
+        ...CREDENTIALS,
+        authUrl: `${broken.url}/sandbox`,
+        baseUrl: `${broken.url}/sandbox`,
+      });
+      expect(failuresOf(pointed).some((line) => line.includes("exactly the eight purses"))).toBe(true);
+    });
   });
 });
 
