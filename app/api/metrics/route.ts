@@ -11,7 +11,7 @@ export const GET = apiRoute(
   async (context) => {
     if (!hasMetricsToken(context.request, configuredMetricsToken()))
       assertMetricsReader(await context.user());
-    return metricsResponse(await context.services(), context.config);
+    return metricsResponse(context.services, context.config);
   },
   { quiet: true },
 );

@@ -6,6 +6,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServerConfig } from "@/lib/server/config";
 import { queryRows } from "@/lib/server/db/rows";
+import { logger } from "@/lib/server/logger";
 import type { Services } from "@/lib/server/services";
 import { getMetrics, type ConsoleMetrics } from "./index";
 
@@ -41,12 +42,23 @@ export async function refreshGauges(services: Services, config: ServerConfig, me
   );
 }
 
+/**
+ * The exposition. A database that does not answer leaves the shared gauges as last read: the counters matter
+ * most when storage is down, so the scrape still succeeds.
+ */
 export async function metricsResponse(
-  services: Services,
+  services: () => Promise<Services>,
   config: ServerConfig,
   metrics: ConsoleMetrics = getMetrics(),
 ): Promise<Response> {
-  await refreshGauges(services, config, metrics);
+  try {
+    await refreshGauges(await services(), config, metrics);
+  } catch (error) {
+    logger.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      "metrics: gauges not read",
+    );
+  }
   return new Response(await metrics.registry.metrics(), {
     headers: { "Content-Type": metrics.registry.contentType },
   });

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import type { Transport } from "@/lib/server/card-api/transport";
 import { configuredMetricsToken, hasMetricsToken } from "@/lib/server/metrics/access";
 import { createMetrics, routeLabel } from "@/lib/server/metrics";
+import { metricsResponse } from "@/lib/server/metrics/scrape";
 import { meteredTransport } from "@/lib/server/metrics/upstream";
+import type { ServerConfig } from "@/lib/server/config";
 import { observationsOf, parseExposition, sampleOf } from "../../support/prometheus";
 
 const answering =
@@ -91,5 +93,15 @@ describe("console metrics", () => {
     expect(() =>
       configuredMetricsToken({ METRICS_TOKEN: "short" } as unknown as NodeJS.ProcessEnv),
     ).toThrow();
+  });
+
+  it("still answers the counters when the database does not", async () => {
+    const metrics = createMetrics();
+    metrics.requests.inc({ route: "/api/health", method: "GET", status: "200" });
+    const config = { databaseUrl: undefined } as unknown as ServerConfig;
+    const response = await metricsResponse(() => Promise.reject(new Error("database down")), config, metrics);
+    expect(response.status).toBe(200);
+    const families = parseExposition(await response.text());
+    expect(sampleOf(families, "console_http_requests_total", { route: "/api/health" })).toBe(1);
   });
 });
