@@ -31,8 +31,7 @@ export function PostmanCollectionLinks() {
         </p>
         <p>
           <code className="font-mono text-xs">
-            newman run card-services-ENV.postman_collection.json --env-var client_id=… --env-var
-            client_secret=…
+            {`newman run card-services-${environments[0]?.name ?? "embedded"}.postman_collection.json --env-var client_id=… --env-var client_secret=…`}
           </code>
         </p>
       </div>
