@@ -3,14 +3,14 @@
 # `node sandbox.mjs` (the standalone sandbox, 127.0.0.1:4010). compose.yaml shows a team deployment.
 
 # 1. Dependencies, from the lock file only (cached until it changes).
-FROM node:20-bookworm-slim AS deps
+FROM node:22.23.3-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 
 # 2. The production build: `next build`, then scripts/standalone.mjs completes .next/standalone (our server,
 #    the health check, the bundled sandbox, static files, public/, db/migrations).
-FROM node:20-bookworm-slim AS build
+FROM node:22.23.3-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
 COPY --from=deps /app/node_modules ./node_modules
@@ -19,7 +19,7 @@ RUN npm run build
 
 # 3. What runs: only the standalone output, .next/static, public/ and the migrations, owned by root and
 #    read-only for the unprivileged user; the embedded database and generated keys go to /data.
-FROM node:20-bookworm-slim AS runtime
+FROM node:22.23.3-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \

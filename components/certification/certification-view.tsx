@@ -3,6 +3,7 @@
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
 import type { CaseInfo } from "@/lib/shared/certification-contract";
+import { PostmanCollectionLinks } from "./postman-collection-links";
 import { RunDetail } from "./run-detail";
 import { RunsList } from "./runs-list";
 import { StartRunForm } from "./start-run-form";
@@ -40,6 +41,7 @@ export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
       {runId ? <RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} /> : null}
       <RunsList selected={runId} onSelect={showRun} />
       <VerifyBundle />
+      <PostmanCollectionLinks />
     </div>
   );
 }

@@ -18,6 +18,7 @@ import { HistoryFileActions } from "./history-file-actions";
 import { HistoryFiltersBar } from "./history-filters-bar";
 import { HistoryList } from "./history-list";
 import { HistoryNoticeToast, runCount, type HistoryNotice } from "./history-notice";
+import { HistoryToolExports } from "./history-tool-exports";
 import { useHistoryUrl } from "./use-history-url";
 import { useRunDialog } from "./use-run-dialog";
 import { useRunSelection } from "./use-run-selection";
@@ -74,6 +75,12 @@ export function HistoryView() {
               runs={runs}
               filtered={filtered}
               filterActive={filterActive}
+              onNotice={setNotice}
+            />
+            <HistoryToolExports
+              shown={filterActive ? filtered : (runs ?? [])}
+              runs={runs}
+              selected={selection.selectedRuns}
               onNotice={setNotice}
             />
             <ClearHistory count={runs?.length ?? 0} onCleared={selection.clear} onNotice={setNotice} />

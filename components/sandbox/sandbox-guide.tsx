@@ -319,6 +319,18 @@ export function SandboxGuide({
             : their import takes this OpenAPI 3.1 document&apos;s URL,{" "}
             <InlineCode text={`\`${mountedUrl}/openapi.json\``} />.
           </p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            <a
+              href="/api/postman-collection.json?environment=embedded"
+              download="card-services-embedded.postman_collection.json"
+              className="font-medium text-indigo-700 underline dark:text-indigo-300"
+            >
+              Postman collection with the specification&apos;s checks
+            </a>
+            : gets and renews its token, and tests every answer. Run it with{" "}
+            <InlineCode text="`newman run card-services-embedded.postman_collection.json --env-var client_id=demo-client --env-var client_secret=demo-secret`" />
+            .
+          </p>
         </div>
       </Panel>
 

@@ -41,6 +41,14 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     rule: "`GET /transaction/v1/transactions/request-id/{request_id}` returns a recorded transaction of the token's client as `{data, meta: {request_id}}`, and 404 `transaction_not_found` otherwise: the specification's Lookup Transaction by Request Id, whose real path is not shown.",
   },
   {
+    title: "Example lookup",
+    rule: "`GET /transaction/v1/transactions/request-id/example-gift-balance-inquiry` always finds an approved Gift Balance Inquiry of card `6006491000000001` for a demo client: the example the OpenAPI document gives, so an imported lookup works at once.",
+  },
+  {
+    title: "OAuth 2.0 form of the token request",
+    rule: "The token endpoint also takes the grant as OAuth 2.0 clients send it (`application/x-www-form-urlencoded`, `grant_type=client_credentials`, the credentials in the body or in Basic auth) and answers it as they read it: `{access_token, token_type, expires_in, scope}` at the top, errors as `{error, error_description}`. Postman's, Insomnia's and Bruno's OAuth 2.0 helpers work with it.",
+  },
+  {
     title: "Card numbers",
     rule: "A card number is 12 to 19 digits (400 `invalid_request` otherwise). Unknown cards: Gift Balance Inquiry answers 201 `declined` `card_not_found`; Balance Inquiry answers 404 `card_not_found`.",
   },

@@ -1,8 +1,19 @@
 /** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
 import { OPERATION_SPECS, matchOperationPath, type OperationName } from "@/lib/shared/operations";
 import type { SandboxOptions, SandboxStats } from "./index";
-import { DEFAULT_DEMO_SECRET, findDemoClient, findTestCard, type TestCard } from "./fixtures";
+import {
+  DEFAULT_DEMO_SECRET,
+  EXAMPLE_REQUEST_ID,
+  findDemoClient,
+  findTestCard,
+  type TestCard,
+} from "./fixtures";
+
+const EXAMPLE_CARD_NUMBER = "6006491000000001";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
+
+const isFormContentType = (value: string | null) =>
+  (value ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
 import { MAX_TRANSACTIONS } from "./limits";
 import { formatCents, formatPurses } from "./money";
 import { SANDBOX_HOOKS_PATH } from "./paths";
@@ -144,6 +155,7 @@ export class SandboxEngine {
 
   private async token(request: Request): Promise<Response> {
     this.tokenRequests += 1;
+    if (isFormContentType(request.headers.get("content-type"))) return this.oauthFormToken(request);
     const body = await readJsonBody(request);
     if (!body.ok) return body.response;
     if (typeof body.value !== "object" || body.value === null || Array.isArray(body.value)) {
@@ -185,6 +197,35 @@ export class SandboxEngine {
       },
       meta: { timestamp: this.isoNow(), request_id: this.nextRequestId(), version: API_VERSION },
       jsonapi: { version: JSONAPI_VERSION },
+    });
+  }
+
+  /**
+   * The same grant as OAuth 2.0 clients send it (RFC 6749 §4.4: a form body, the credentials in it or in Basic
+   * auth) and answered as they read it (`access_token` at the top): what Postman's, Insomnia's and Bruno's
+   * OAuth 2.0 helpers do with the documents' `clientCredentials` scheme. The specification is silent on it.
+   */
+  private async oauthFormToken(request: Request): Promise<Response> {
+    const form = new URLSearchParams(await request.text());
+    const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+    const [basicId, basicSecret] = basic ? Buffer.from(basic, "base64").toString("utf8").split(":") : [];
+    const clientId = form.get("client_id") ?? (basicId ? decodeURIComponent(basicId) : "");
+    const clientSecret = form.get("client_secret") ?? (basicSecret ? decodeURIComponent(basicSecret) : "");
+    const refuse = (error: string, description: string) =>
+      jsonResponse(400, { error, error_description: description });
+    if (form.get("grant_type") !== "client_credentials") {
+      return refuse("unsupported_grant_type", "grant_type must be client_credentials.");
+    }
+    const client = findDemoClient(clientId);
+    if (!constantTimeEqual(clientSecret, this.demoSecret) || !client) {
+      return refuse("invalid_client", "Unknown client_id or wrong client_secret.");
+    }
+    const issued = await this.tokens.issue(client);
+    return jsonResponse(200, {
+      access_token: issued.accessToken,
+      token_type: "Bearer",
+      expires_in: issued.expiresIn,
+      scope: issued.scope,
     });
   }
 
@@ -344,7 +385,9 @@ export class SandboxEngine {
     } catch {
       return invalidRequest("The Request Id in the path is not valid percent-encoding.");
     }
-    const recorded = this.transactions.get(requestIdKey(auth.claims.clientId, requestId));
+    const recorded =
+      this.transactions.get(requestIdKey(auth.claims.clientId, requestId)) ??
+      this.exampleTransaction(auth.claims.clientId, requestId);
     if (!recorded) {
       return errorResponse(
         404,
@@ -354,6 +397,26 @@ export class SandboxEngine {
       );
     }
     return jsonResponse(200, { data: recorded.transaction, meta: { request_id: recorded.requestId } });
+  }
+
+  /** The documents' example lookup (EXAMPLE_REQUEST_ID) for a demo client: found until a real one takes its id. */
+  private exampleTransaction(clientId: string, requestId: string): RecordedTransaction | undefined {
+    const card = findTestCard(EXAMPLE_CARD_NUMBER);
+    if (requestId !== EXAMPLE_REQUEST_ID || !findDemoClient(clientId) || !card) return undefined;
+    const transaction: GiftTransaction = {
+      transaction_id: "00000000-0000-4000-8000-000000000001",
+      external_id: "00000000-0000-4000-8000-000000000002",
+      entry_mode: "keyed",
+      card_number: EXAMPLE_CARD_NUMBER,
+      pin_mode: "none",
+      pin_verification_result: "none",
+      transaction_type: "gift_balance_inquiry",
+      ...giftOutcome(card),
+      originator: { location_id: "store-001" },
+      target: { scheme: "gift", purse: "gift" },
+      timestamp: "2026-01-01T00:00:00.000Z",
+    };
+    return { requestId, clientId, transaction };
   }
 
   // ---------- fault cards ----------

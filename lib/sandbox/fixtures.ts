@@ -133,3 +133,9 @@ export function findDemoClient(clientId: string): DemoClient | undefined {
 export function findTestCard(cardNumber: string): TestCard | undefined {
   return TEST_CARDS.find((card) => card.cardNumber === cardNumber);
 }
+
+/**
+ * A Request Id that Lookup Transaction by Request Id always finds for a demo client (a Gift Balance Inquiry of
+ * the first test card): the example of the generated documents, so that an imported lookup works at once.
+ */
+export const EXAMPLE_REQUEST_ID = "example-gift-balance-inquiry";

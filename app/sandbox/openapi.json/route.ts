@@ -2,11 +2,13 @@
 // into Postman, Insomnia or Bruno by URL. Answered like the sandbox's other paths: 404 when it is off.
 import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
 import { isEmbeddedSandboxEnabled } from "@/lib/sandbox/embedded";
+import { getConfig } from "@/lib/server/config";
+import { documentOrigin } from "@/lib/server/openapi/origin";
 import { errorResponse, jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   if (!isEmbeddedSandboxEnabled()) {
     return errorResponse(
       404,
@@ -15,7 +17,9 @@ export async function GET(): Promise<Response> {
       "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
     );
   }
-  return jsonResponse(200, sandboxOpenApiDocument());
+  const config = getConfig();
+  const origin = documentOrigin(request, config);
+  return jsonResponse(200, sandboxOpenApiDocument({ origin, demoSecret: config.sandboxDemoSecret }));
 }
 
 const refuse = async (request: Request) => methodNotAllowed(request.method, ["GET"]);

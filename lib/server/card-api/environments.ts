@@ -8,6 +8,7 @@ import type { EnvironmentInfo, EnvironmentName } from "@/lib/shared/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
+import { meteredTransport } from "@/lib/server/metrics/upstream";
 import { createCardApiClient, type CardApiClient } from "./client";
 import { inProcessTransport, undiciTransport } from "./transport";
 
@@ -47,7 +48,7 @@ export function clientFor(config: ServerConfig, environment: EnvironmentConfig):
         ? inProcessTransport((request) => getEmbeddedSandbox().handle(request))
         : undiciTransport();
     client = createCardApiClient({
-      transport,
+      transport: meteredTransport(transport, environment.name),
       authUrl: environment.authUrl,
       baseUrl: environment.baseUrl,
       timeoutMs: config.timeoutMs,

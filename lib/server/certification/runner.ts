@@ -3,6 +3,7 @@
  * RunStore after every case: a route or the CLI follows it by events or by reading the store. The
  * operator's identity is a parameter (the signed-in user; the CLI's local user).
  */
+import { countCertificationEvent } from "@/lib/server/metrics";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/server/errors";
@@ -134,7 +135,10 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   // the cases already clean what they record, this catches what a new case might forget.
   const clean = <T>(value: T): T => ledger.secrets.scrub(value);
   const save = () => options.store.save(clean(run));
-  const emit = (event: RunEvent) => options.onEvent?.(clean(event));
+  const emit = (event: RunEvent) => {
+    countCertificationEvent(event);
+    options.onEvent?.(clean(event));
+  };
   await save();
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {

@@ -20,6 +20,7 @@ import { currentEnvironment } from "@/lib/server/card-api/environments";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { ApiError, internalError } from "@/lib/server/errors";
 import { logger } from "@/lib/server/logger";
+import { getMetrics, routeLabel } from "@/lib/server/metrics";
 import { spendUpstreamCall } from "@/lib/server/rate-limit";
 import { getServices, type Services } from "@/lib/server/services";
 import type { Session } from "@/lib/server/session";
@@ -270,9 +271,12 @@ export function apiRoute(
       }
     }
     response.headers.set("Cache-Control", "no-store");
+    const path = new URL(request.url).pathname;
+    getMetrics().requests.inc({ route: routeLabel(path), method: request.method, status: response.status });
+    if (errorCode === "rate_limited") getMetrics().rateLimitRefusals.inc();
     const fields = {
       method: request.method,
-      path: new URL(request.url).pathname,
+      path,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       client,

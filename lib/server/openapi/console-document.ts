@@ -4,6 +4,7 @@
  * lib/server/certification/api.ts, lib/shared/support-contract.ts), responses from lib/server/openapi/console-schemas.ts and
  * lib/server/auth/me.ts.
  */
+import { SANDBOX_EXAMPLES } from "./examples";
 import { z } from "zod";
 import {
   balanceInquiryInputSchema,
@@ -107,7 +108,21 @@ function requires(action: "certification_run" | "support_lookup" | "support_batc
   return `Needs \`${action}\` ${where} (${roles}); 403 \`forbidden_by_role\` otherwise.`;
 }
 
-const jsonBody = (name: ComponentName) => ({ required: true, content: jsonContent(componentRef(name)) });
+/** Request examples from the sandbox's data, so that a call imported from this document works as it stands. */
+const card = { card_number: SANDBOX_EXAMPLES.cardNumber, location_id: SANDBOX_EXAMPLES.locationId };
+const BODY_EXAMPLES: Partial<Record<ComponentName, unknown>> = {
+  CredentialsInput: { profile: "demo" },
+  EnvironmentInput: { environment: "embedded" },
+  GiftBalanceInquiryInput: { ...card, environment: "embedded" },
+  BalanceInquiryInput: { ...card, environment: "embedded" },
+  StartRunInput: { environment: "embedded" },
+  SupportLookupInput: { card_number: SANDBOX_EXAMPLES.cardNumber },
+};
+
+const jsonBody = (name: ComponentName) => ({
+  required: true,
+  content: { "application/json": { schema: componentRef(name), example: BODY_EXAMPLES[name] } },
+});
 
 const environmentQuery = {
   name: "environment",
@@ -189,7 +204,7 @@ const PATHS = {
       requestBody: {
         required: false,
         description: "Empty, or `{}` (still sent as application/json).",
-        content: jsonContent(jsonSchema(z.object({}).strict(), "input")),
+        content: { "application/json": { schema: jsonSchema(z.object({}).strict(), "input"), example: {} } },
       },
       responses: { "200": ok("The upstream answered.", "TokenResult"), ...ERRORS, ...UPSTREAM_ERRORS },
     },
@@ -229,8 +244,9 @@ const PATHS = {
           required: true,
           description: "The X-Request-Id a Gift Balance Inquiry was sent with.",
           schema: jsonSchema(transactionLookupParamsSchema.shape.id, "input"),
+          example: SANDBOX_EXAMPLES.lookupRequestId,
         },
-        environmentQuery,
+        { ...environmentQuery, example: "embedded" },
       ],
       responses: {
         "200": ok("The upstream answered (a 404 upstream included): the exchange record.", "ExchangeRecord"),
@@ -403,8 +419,11 @@ const PATHS = {
       requestBody: {
         required: true,
         content: {
-          ...jsonContent(componentRef("SupportBatchInput")),
-          "text/csv": { schema: { type: "string" } },
+          "application/json": {
+            schema: componentRef("SupportBatchInput"),
+            example: { cards: [SANDBOX_EXAMPLES.cardNumber, "6006491000000019"] },
+          },
+          "text/csv": { schema: { type: "string" }, example: "card_number\n6006491000000001\n" },
         },
       },
       responses: {
@@ -492,10 +511,37 @@ const PATHS = {
       responses: { "200": { description: "OpenAPI 3.1.", content: { "application/json": {} } } },
     },
   },
+  "/api/postman-collection.json": {
+    get: {
+      operationId: "postmanCollection",
+      summary: "The Card Services API as a Postman v2.1 collection for one environment",
+      description:
+        "Variables authUrl and baseUrl (the environment's addresses), client_id and client_secret (empty), a " +
+        "token script, one request per operation with the specification's promises as tests. Needs " +
+        "`copy_as_code` in that environment (`engineer`, `tester`, `admin`).",
+      parameters: [{ ...environmentQuery, required: true, example: "embedded" }],
+      responses: {
+        "200": { description: "Postman collection v2.1.", content: { "application/json": {} } },
+        ...ERRORS,
+      },
+    },
+  },
+  "/api/metrics": {
+    get: {
+      operationId: "metrics",
+      summary: "Prometheus metrics (text format 0.0.4)",
+      description: "`Authorization: Bearer $METRICS_TOKEN`, or a signed-in admin.",
+      security: [{ metricsToken: [] }, { sessionCookie: [] }],
+      responses: {
+        "200": { description: "The series.", content: { "text/plain": { schema: { type: "string" } } } },
+        ...ERRORS,
+      },
+    },
+  },
 } satisfies Record<string, Record<string, Operation>>;
 
-/** The document; one object per process (it depends on nothing but the code). */
-export function consoleOpenApiDocument(): Record<string, unknown> {
+/** The document, served from `origin` (absolute, so that a client importing it by URL knows where to call). */
+export function consoleOpenApiDocument(origin: string): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: {
@@ -507,12 +553,17 @@ export function consoleOpenApiDocument(): Record<string, unknown> {
         '`{"error": {"code", "message", "details"?}}`.',
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    servers: [{ url: "/" }],
+    servers: [{ url: origin, description: "This console" }],
     security: [{ sessionCookie: [] }],
     paths: PATHS,
     components: {
       schemas: COMPONENTS,
       securitySchemes: {
+        metricsToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "METRICS_TOKEN (GET /api/metrics only).",
+        },
         sessionCookie: {
           type: "apiKey",
           in: "cookie",

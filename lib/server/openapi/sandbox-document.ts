@@ -13,6 +13,8 @@ import {
 } from "@/lib/server/card-api/schemas";
 import { OPERATION_SPECS } from "@/lib/shared/operations";
 import { cardRequestSchema, requestIdSchema, tokenRequestSchema } from "@/lib/sandbox/schemas";
+import { EXAMPLE_REQUEST_ID } from "@/lib/sandbox/fixtures";
+import { SANDBOX_EXAMPLES, cardRequestExample, exampleDemoSecret } from "./examples";
 import { componentRef, jsonContent, jsonSchema } from "./json-schema";
 
 /** `{"errors":[{"status","code","title","detail"}]}`: lib/sandbox/http.ts's one error shape. */
@@ -42,9 +44,53 @@ const ERRORS = {
   "401": errors("Missing, expired or invalid token."),
   default: errors("Any other error (JSON:API errors)."),
 };
-const cardBody = { required: true, content: jsonContent(componentRef("CardRequest")) };
+/**
+ * The example twice: on the media type (Postman's "Example" import, Insomnia, Bruno) and inside an inline copy of
+ * the schema as `examples` and `default` (Postman's default "Schema" import fakes values from the schema and
+ * takes its `default`).
+ */
+const withExample = (name: keyof typeof COMPONENTS, example: unknown) => ({
+  "application/json": { schema: { ...COMPONENTS[name], examples: [example], default: example }, example },
+});
+const schemaWithExample = (schema: Record<string, unknown>, example: string) => ({
+  ...schema,
+  examples: [example],
+  default: example,
+});
+const cardBody = { required: true, content: withExample("CardRequest", cardRequestExample) };
 
-export function sandboxOpenApiDocument(): Record<string, unknown> {
+export interface SandboxDocumentOptions {
+  /** The absolute origin the sandbox is reached at (the console's public or accepted origin). */
+  origin: string;
+  /** SANDBOX_DEMO_SECRET, or undefined for the public default (only that one is shown as an example). */
+  demoSecret?: string;
+}
+
+/** The token endpoint as OAuth 2.0 clients call it (the sandbox also answers the form-encoded grant). */
+function oauthScheme(sandboxUrl: string) {
+  return {
+    type: "oauth2",
+    description: "Client credentials at the sandbox's token endpoint: demo-client / demo-secret by default.",
+    flows: {
+      clientCredentials: {
+        tokenUrl: `${sandboxUrl}${OPERATION_SPECS.token.path}`,
+        scopes: {
+          "read:transactions": "Both balance operations and the lookup",
+          "read:reports": "Reports (not served by the sandbox)",
+          "export:reports": "Report exports (not served by the sandbox)",
+        },
+      },
+    },
+  };
+}
+
+export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<string, unknown> {
+  const sandboxUrl = `${options.origin}/sandbox`;
+  const tokenExample = {
+    client_id: SANDBOX_EXAMPLES.clientId,
+    client_secret: exampleDemoSecret(options.demoSecret),
+    grant_type: "client_credentials",
+  };
   return {
     openapi: "3.1.0",
     info: {
@@ -56,14 +102,14 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
         "the server sets SANDBOX_DEMO_SECRET.",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    servers: [{ url: "/sandbox" }],
+    servers: [{ url: sandboxUrl, description: "The embedded sandbox" }],
     paths: {
       [OPERATION_SPECS.token.path]: {
         post: {
           operationId: "requestToken",
           summary: "Request an access token (client credentials)",
           security: [],
-          requestBody: { required: true, content: jsonContent(componentRef("TokenRequest")) },
+          requestBody: { required: true, content: withExample("TokenRequest", tokenExample) },
           responses: {
             "200": {
               description: "The token resource.",
@@ -83,7 +129,11 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
               in: "header",
               required: true,
               description: "Unique per request; the transaction can be looked up by it.",
-              schema: jsonSchema(requestIdSchema, "input"),
+              schema: schemaWithExample(
+                jsonSchema(requestIdSchema, "input"),
+                SANDBOX_EXAMPLES.freshRequestId,
+              ),
+              example: SANDBOX_EXAMPLES.freshRequestId,
             },
           ],
           requestBody: cardBody,
@@ -112,7 +162,17 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
           operationId: "lookupTransactionByRequestId",
           summary: "Lookup Transaction by Request Id (Gift Balance Inquiries only)",
           parameters: [
-            { name: "request_id", in: "path", required: true, schema: jsonSchema(requestIdSchema, "input") },
+            {
+              name: "request_id",
+              in: "path",
+              required: true,
+              description: `A Gift Balance Inquiry's X-Request-Id; ${EXAMPLE_REQUEST_ID} is always found for a demo client.`,
+              schema: schemaWithExample(
+                jsonSchema(requestIdSchema, "input"),
+                SANDBOX_EXAMPLES.lookupRequestId,
+              ),
+              example: SANDBOX_EXAMPLES.lookupRequestId,
+            },
           ],
           responses: {
             "200": { description: "The transaction.", content: jsonContent(componentRef("LookupResponse")) },
@@ -122,10 +182,10 @@ export function sandboxOpenApiDocument(): Record<string, unknown> {
         },
       },
     },
-    security: [{ bearerToken: [] }],
+    security: [{ sandboxOAuth: ["read:transactions"] }],
     components: {
       schemas: COMPONENTS,
-      securitySchemes: { bearerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      securitySchemes: { sandboxOAuth: oauthScheme(sandboxUrl) },
     },
   };
 }

@@ -10,6 +10,7 @@ import { beforeDatabasesClose, getDatabase, storageSettingsFromConfig, type Data
 import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/http/anonymous-refusals";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
 import { logger, registerSecret } from "@/lib/server/logger";
+import { countedAuditLog } from "@/lib/server/metrics";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import { createRateLimiter, type RateLimiter } from "@/lib/server/rate-limit";
 import { createSessionStore, type SessionStore } from "@/lib/server/session-store";
@@ -81,11 +82,13 @@ async function buildServices(config: ServerConfig): Promise<Services> {
   registerSecret(hmacKey);
   const { db } = await getDatabase(storageSettingsFromConfig(config));
   const idleSeconds = sessionIdleSeconds(config);
-  const auditLog = createAuditLog({
-    db,
-    hmacKey,
-    checkpoints: { file: checkpointFile(config.dataDir), everyRows: 1000, everyMs: 60_000 },
-  });
+  const auditLog = countedAuditLog(
+    createAuditLog({
+      db,
+      hmacKey,
+      checkpoints: { file: checkpointFile(config.dataDir), everyRows: 1000, everyMs: 60_000 },
+    }),
+  );
   const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry) });
   // At shutdown: the last summary rows, then the last checkpoint (covering them), before the database closes.
   beforeDatabasesClose(async () => {

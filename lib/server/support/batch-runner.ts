@@ -32,6 +32,7 @@ import {
 } from "./batch-store";
 import type { CardVault } from "./card-vault";
 import { supportInquiryInput } from "./lookup";
+import { getMetrics } from "@/lib/server/metrics";
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
 
 /** A Balance Inquiry with a detached session state (lib/server/card-api/operations `runDetachedBalanceInquiry`). */
@@ -253,6 +254,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         new Date(now()),
       );
       if (written) {
+        getMetrics().batchCards.inc({ outcome: result.outcome });
         await writeSupportAudit(
           auditLog,
           lookupAuditEntry({

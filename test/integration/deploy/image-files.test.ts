@@ -52,10 +52,11 @@ describe("Dockerfile", () => {
   const instructions = dockerfileInstructions(read("Dockerfile"));
   const runtime = instructions.filter((instruction) => instruction.stage === "runtime");
 
-  test("every stage starts from node:20-bookworm-slim, and the last one is the runtime", () => {
+  test("every stage starts from the same Node LTS (22 or 24) on bookworm-slim, and the last one is the runtime", () => {
     const froms = instructions.filter(({ keyword }) => keyword === "FROM");
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const from of froms) expect(from.args).toMatch(/^node:20-bookworm-slim\b/);
+    for (const from of froms) expect(from.args).toMatch(/^node:(22|24)(\.\d+){0,2}-bookworm-slim\b/);
+    expect(new Set(froms.map(({ args }) => args.split(" ")[0])).size).toBe(1);
     expect(instructions.at(-1)?.stage).toBe("runtime");
   });
 

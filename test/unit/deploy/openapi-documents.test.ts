@@ -28,7 +28,7 @@ function routePaths(folder: string, prefix: string): string[] {
 }
 
 describe("the console's OpenAPI document", () => {
-  const document = consoleOpenApiDocument();
+  const document = consoleOpenApiDocument("http://localhost:3000");
 
   test("is OpenAPI 3.1 whose schemas all compile", () => {
     expect(document.openapi).toBe("3.1.0");
@@ -59,7 +59,7 @@ describe("the console's OpenAPI document", () => {
 });
 
 describe("the sandbox's OpenAPI document", () => {
-  const document = sandboxOpenApiDocument();
+  const document = sandboxOpenApiDocument({ origin: "http://localhost:3000" });
 
   test("is OpenAPI 3.1 with token, both balance operations and lookup, whose schemas all compile", () => {
     expect(document.openapi).toBe("3.1.0");

@@ -1,0 +1,138 @@
+/**
+ * The console's Prometheus metrics (GET /api/metrics): one prom-client registry per process, so every Next
+ * bundle (instrumentation, each route) counts into the same series. Callers record events with the one-line
+ * helpers below where the events happen; nothing here knows about HTTP.
+ */
+import "server-only";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { processSingleton } from "@/lib/server/process-singleton";
+
+export interface ConsoleMetrics {
+  registry: Registry;
+  requests: Counter<"route" | "method" | "status">;
+  upstreamCalls: Counter<"operation" | "environment" | "status">;
+  upstreamSeconds: Histogram<"operation" | "environment">;
+  tokenRequests: Counter<"environment" | "status">;
+  rateLimitRefusals: Counter;
+  batchCards: Counter<"outcome">;
+  batchQueueDepth: Gauge;
+  certificationRuns: Counter<"status">;
+  auditRows: Counter<"outcome">;
+  dbPool: Gauge<"database" | "state">;
+}
+
+/** A fresh registry with every series the console reports (tests make their own). */
+export function createMetrics(): ConsoleMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "console_process_" });
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: "console_http_requests_total",
+      help: "Console API calls answered, by route (ids replaced by :id), method and status.",
+      labelNames: ["route", "method", "status"],
+      registers,
+    }),
+    upstreamCalls: new Counter({
+      name: "console_upstream_calls_total",
+      help: "Calls to the Card Services API, by operation, environment and status (or failure kind).",
+      labelNames: ["operation", "environment", "status"],
+      registers,
+    }),
+    upstreamSeconds: new Histogram({
+      name: "console_upstream_call_duration_seconds",
+      help: "Latency of calls to the Card Services API, answered or not.",
+      labelNames: ["operation", "environment"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    tokenRequests: new Counter({
+      name: "console_token_requests_total",
+      help: "Token requests sent to {auth_url}, by environment and status.",
+      labelNames: ["environment", "status"],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: "console_rate_limit_refusals_total",
+      help: "Calls refused with 429 rate_limited before reaching the upstream (RATE_LIMIT_PER_MINUTE).",
+      registers,
+    }),
+    batchCards: new Counter({
+      name: "console_batch_cards_total",
+      help: "Support batch cards finished, by outcome.",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    batchQueueDepth: new Gauge({
+      name: "console_batch_queue_depth",
+      help: "Support batch cards waiting or in flight on this instance.",
+      registers,
+    }),
+    certificationRuns: new Counter({
+      name: "console_certification_runs_total",
+      help: "Certification runs, by status (running when started; done or interrupted when ended).",
+      labelNames: ["status"],
+      registers,
+    }),
+    auditRows: new Counter({
+      name: "console_audit_rows_total",
+      help: "Audit rows, by outcome of the write (written, or failed: the row then went to the log).",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    dbPool: new Gauge({
+      name: "console_db_pool_connections",
+      help: "Database connections of this instance: the pool's size (max) and queries in flight (in_use).",
+      labelNames: ["database", "state"],
+      registers,
+    }),
+  };
+}
+
+/** The process's metrics. */
+export function getMetrics(): ConsoleMetrics {
+  return processSingleton("metrics", createMetrics);
+}
+
+const ID_SEGMENT = /^(?:[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-z_-]*\d[0-9a-z_-]{7,}|\d+)$/i;
+
+/** A path as a route label: ids, Request Ids and numbers become `:id`, so the series stay few. */
+export function routeLabel(pathname: string): string {
+  return pathname
+    .split("/")
+    .map((segment) => (ID_SEGMENT.test(segment) ? ":id" : segment))
+    .join("/");
+}
+
+/** The Card Services operation a URL calls, from its path (the card API client builds only these). */
+export function operationOf(url: string): string {
+  const path = new URL(url).pathname;
+  if (path.endsWith("/reporting/v1/auth/token")) return "token";
+  if (path.endsWith("/gift/balance-inquiry")) return "gift_balance_inquiry";
+  if (path.endsWith("/balance-inquiry")) return "balance_inquiry";
+  if (path.includes("/transactions/request-id/")) return "transaction_lookup";
+  return "other";
+}
+
+/** Counts a certification run as it starts (`running`) and as it ends (`done`, `interrupted`). */
+export function countCertificationEvent(event: { type: string; status?: string }): void {
+  if (event.type === "run_started") getMetrics().certificationRuns.inc({ status: "running" });
+  if (event.type === "run_finished")
+    getMetrics().certificationRuns.inc({ status: event.status ?? "unknown" });
+}
+
+/** The audit log with every append counted (written, or failed and logged by the caller instead). */
+export function countedAuditLog<T extends { append: (...args: never[]) => Promise<unknown> }>(log: T): T {
+  const append = async (...args: Parameters<T["append"]>) => {
+    try {
+      const row = await log.append(...args);
+      getMetrics().auditRows.inc({ outcome: "written" });
+      return row;
+    } catch (error) {
+      getMetrics().auditRows.inc({ outcome: "failed" });
+      throw error;
+    }
+  };
+  return { ...log, append } as T;
+}
