@@ -11,6 +11,17 @@ const alias = {
   "server-only": `${root}/test/support/empty-module.ts`,
 };
 
+/**
+ * What a run starts once and shares with every test file (test/setup/*, handed over with provide/inject): the
+ * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium.
+ */
+const setup = {
+  build: "test/setup/build.ts",
+  pglite: "test/setup/pglite.ts",
+  postgres: "test/setup/postgres.ts",
+  chromium: "test/setup/chromium.ts",
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -24,7 +35,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
-          // Route tests open an embedded database (PGlite) on first use.
+          globalSetup: [setup.pglite],
+          // Route tests open an embedded database (PGlite, copied from the run's template) on first use.
           testTimeout: 60_000,
         },
       },
@@ -35,6 +47,7 @@ export default defineConfig({
           expect: expectOptions,
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
+          globalSetup: [setup.build, setup.pglite, setup.postgres],
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
@@ -46,6 +59,7 @@ export default defineConfig({
           expect: expectOptions,
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
+          globalSetup: [setup.build, setup.pglite, setup.chromium],
           // One Chromium and one console server at a time on a 2-core machine.
           fileParallelism: false,
           testTimeout: 90_000,

@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { seedDataDir } from "./pglite-template";
+import { recordStart } from "./shared";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -48,6 +50,8 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   const port = env.PORT ? Number(env.PORT) : await freePort();
   // PGlite is single-process: each console gets its own embedded database, removed when it stops.
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), "console-data-"));
+  // A copy of the run's migrated template spares the server PGlite's initdb and the migrations.
+  if (dataDir) seedDataDir(dataDir);
   const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
   const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [key, value] of Object.entries({
@@ -59,6 +63,7 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   })) {
     if (value !== undefined) childEnv[key] = value;
   }
+  recordStart("console");
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
     cwd: root,
     env: childEnv,
