@@ -13,13 +13,14 @@ const alias = {
 
 /**
  * What a run starts once and shares with every test file (test/setup/*, handed over with provide/inject): the
- * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium.
+ * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium, one default console.
  */
 const setup = {
   build: "test/setup/build.ts",
   pglite: "test/setup/pglite.ts",
   postgres: "test/setup/postgres.ts",
   chromium: "test/setup/chromium.ts",
+  console: "test/setup/console.ts",
 };
 
 export default defineConfig({
@@ -59,7 +60,7 @@ export default defineConfig({
           expect: expectOptions,
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
-          globalSetup: [setup.build, setup.pglite, setup.chromium],
+          globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
           // One Chromium and one console server at a time on a 2-core machine.
           fileParallelism: false,
           testTimeout: 90_000,

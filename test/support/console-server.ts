@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { seedDataDir } from "./pglite-template";
-import { recordStart } from "./shared";
+import { provided, recordStart } from "./shared";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -112,4 +112,17 @@ export async function startConsole(env: Record<string, string | undefined> = {})
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
       }),
   };
+}
+
+/**
+ * The run's console with the default test environment (test/setup/console.ts starts it once for the browser
+ * project), shared by every file that asks: for tests that need no configuration of their own and leave no
+ * state another file could see (their own browser context, their own session). `stop()` leaves it running,
+ * and `logs()` is empty (the server's output goes to the run's own output). Without that global setup (another
+ * project, or outside Vitest) this is a console of the caller's own, as `startConsole()` gives.
+ */
+export async function sharedConsole(): Promise<ConsoleServer> {
+  const url = provided("defaultConsoleUrl");
+  if (!url) return startConsole();
+  return { url, port: Number(new URL(url).port), logs: () => "", stop: async () => {} };
 }
