@@ -48,7 +48,8 @@ export default defineConfig({
           expect: expectOptions,
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
-          globalSetup: [setup.build, setup.pglite, setup.postgres],
+          // Chromium too: a sign-in test drives the OpenID flow in a browser.
+          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
