@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserServer } from "playwright-core";
+import { chromium, type Browser, type BrowserServer, type Download } from "playwright-core";
 import { provided, recordStart } from "./shared";
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../test-results/screenshots");
@@ -53,6 +53,16 @@ export async function launchBrowser(): Promise<Browser> {
   if (wsEndpoint) return chromium.connect(wsEndpoint);
   recordStart("chromium");
   return chromium.launch({ ...LAUNCH_OPTIONS, executablePath: chromiumPath() });
+}
+
+/**
+ * A download's contents as UTF-8 text. A shared Chromium is reached over a connection, where
+ * `download.path()` is not available (the file is the browser's); its stream is.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 export function screenshotPath(name: string): string {
