@@ -11,6 +11,18 @@ const alias = {
   "server-only": `${root}/test/support/empty-module.ts`,
 };
 
+/**
+ * What a run starts once and shares with every test file (test/setup/*, handed over with provide/inject): the
+ * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium, one default console.
+ */
+const setup = {
+  build: "test/setup/build.ts",
+  pglite: "test/setup/pglite.ts",
+  postgres: "test/setup/postgres.ts",
+  chromium: "test/setup/chromium.ts",
+  console: "test/setup/console.ts",
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -24,7 +36,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
-          // Route tests open an embedded database (PGlite) on first use.
+          globalSetup: [setup.pglite],
+          // Route tests open an embedded database (PGlite, copied from the run's template) on first use.
           testTimeout: 60_000,
         },
       },
@@ -35,6 +48,8 @@ export default defineConfig({
           expect: expectOptions,
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
+          // Chromium too: a sign-in test drives the OpenID flow in a browser.
+          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
@@ -46,6 +61,7 @@ export default defineConfig({
           expect: expectOptions,
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
+          globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
           // One Chromium and one console server at a time on a 2-core machine.
           fileParallelism: false,
           testTimeout: 90_000,

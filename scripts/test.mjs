@@ -1,4 +1,4 @@
-// `npm test`: lint, type check, unit tests, production build, integration and browser tests.
+// `npm test`: lint, type check, module graph, unit tests, production build, integration and browser tests.
 // Prints one closing line "N passed, N failed" summed over every Vitest run.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -48,12 +48,20 @@ function vitest(title, projects) {
   return ok;
 }
 
+const buildStep = () =>
+  check("production build (if needed)", process.execPath, [path.join(root, "scripts/ensure-build.mjs")]);
+
 const steps = [
   () => check("lint (eslint + prettier)", "npm", ["run", "--silent", "lint"]),
   () => check("type check (tsc)", bin("tsc"), ["--noEmit"]),
-  () => vitest("unit tests", ["unit"]),
   () =>
-    check("production build (if needed)", process.execPath, [path.join(root, "scripts/ensure-build.mjs")]),
+    check("module graph (dependency-cruiser: no cycle, no crossed boundary)", "npm", [
+      "run",
+      "--silent",
+      "depcheck",
+    ]),
+  () => vitest("unit tests", ["unit"]),
+  buildStep,
   () =>
     check("first-load JS budget (≤ 180 KB gzip per route)", process.execPath, [
       path.join(root, "scripts/measure-bundles.mjs"),
@@ -68,7 +76,7 @@ for (const step of steps) {
   if (!step()) {
     ok = false;
     // Keep going after a failing test run so one report shows everything; stop when the build itself fails.
-    if (step === steps[3]) break;
+    if (step === buildStep) break;
   }
 }
 

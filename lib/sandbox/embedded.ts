@@ -1,27 +1,12 @@
 /**
- * The console's own sandbox instance, mounted at /sandbox: one per process (every bundle shares it),
- * configured from the sandbox variables that lib/server/config validates. The sandbox itself reads no environment.
+ * The sandbox as the console mounts it, at /sandbox. The console (lib/server/embedded-sandbox.ts) reads the
+ * settings and keeps the one instance per process; this side only builds it from what it is given.
  */
-import "server-only";
-import { sandboxSettings } from "@/lib/server/config/sandbox";
-import { processSingleton } from "@/lib/server/process-singleton";
 import { createSandbox, type Sandbox } from "./index";
+import { sandboxOptionsFrom, type SandboxSettings } from "./settings";
 
 export const EMBEDDED_BASE_PATH = "/sandbox";
 
-export function isEmbeddedSandboxEnabled(env?: Record<string, string | undefined>): boolean {
-  return sandboxSettings(env).embedded;
-}
-
-export function getEmbeddedSandbox(): Sandbox {
-  return processSingleton("embedded-sandbox", () => {
-    const settings = sandboxSettings();
-    return createSandbox({
-      basePath: EMBEDDED_BASE_PATH,
-      demoSecret: settings.demoSecret,
-      signingKey: settings.signingKey,
-      testHooks: settings.testHooks,
-      slowResponseMs: settings.slowResponseMs,
-    });
-  });
+export function createEmbeddedSandbox(settings: SandboxSettings): Sandbox {
+  return createSandbox({ basePath: EMBEDDED_BASE_PATH, ...sandboxOptionsFrom(settings) });
 }

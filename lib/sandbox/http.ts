@@ -2,7 +2,7 @@
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 import { MAX_BODY_BYTES } from "./limits";
-import { readTextWithLimit } from "@/lib/server/http/body";
+import { readTextWithLimit } from "@/lib/shared/body";
 
 export { MAX_BODY_BYTES };
 

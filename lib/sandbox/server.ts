@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { sandboxSettings, type SandboxSettings } from "@/lib/server/config/sandbox";
 import { DEFAULT_DEMO_SECRET, DEMO_CLIENTS } from "./fixtures";
 import { createSandbox, type Sandbox } from "./index";
+import { readSandboxSettings, sandboxOptionsFrom, type SandboxSettings } from "./settings";
 
 export interface SandboxServerOptions {
   port: number;
@@ -110,19 +110,14 @@ function runningDirectly(): boolean {
 if (runningDirectly()) {
   let settings: SandboxSettings;
   try {
-    settings = sandboxSettings();
+    settings = readSandboxSettings();
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);
   }
   const port = settings.port;
   const demoSecretConfigured = settings.demoSecret !== undefined;
-  const sandbox = createSandbox({
-    demoSecret: settings.demoSecret,
-    signingKey: settings.signingKey,
-    testHooks: settings.testHooks,
-    slowResponseMs: settings.slowResponseMs,
-  });
+  const sandbox = createSandbox(sandboxOptionsFrom(settings));
   startSandboxServer({ port, host: "127.0.0.1", sandbox }).then(
     ({ url, close }) => {
       const clients = DEMO_CLIENTS.map((client) => client.clientId).join(", ");

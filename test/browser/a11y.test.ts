@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { transitionsFinished } from "./console-support";
 
 const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
@@ -133,7 +133,7 @@ function describeViolations(violations: AxeViolation[]): string[] {
 
 describe("accessibility (axe-core): no violations on any page, light and dark", () => {
   beforeAll(async () => {
-    server = await startConsole();
+    server = await sharedConsole();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();

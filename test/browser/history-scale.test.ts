@@ -2,10 +2,9 @@
  * History at scale and when IndexedDB fails (issue 8 items 17 and the failure paths), and the tables'
  * fit at 1440, 768 and 390 px (item 19), in Chromium against a real console.
  */
-import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
+import { downloadText, launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount, overflowsHorizontally } from "./console-support";
 
@@ -106,7 +105,7 @@ describe("history beyond 500 runs (item 17)", () => {
       page.getByRole("button", { name: "Export 200 filtered" }).click(),
     ]);
     await page.getByText(`Exported the 200 filtered runs (of ${IMPORTED})`).waitFor();
-    const exported = JSON.parse(readFileSync((await download.path())!, "utf8")) as {
+    const exported = JSON.parse(await downloadText(download)) as {
       runs: Array<{ card: { last4: string } }>;
     };
     expect(exported.runs).toHaveLength(200);

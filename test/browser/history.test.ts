@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
@@ -40,7 +40,7 @@ async function runBoth(card: string) {
 
 describe("history page", () => {
   beforeAll(async () => {
-    server = await startConsole();
+    server = await sharedConsole();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();

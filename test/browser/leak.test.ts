@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
+import { downloadText, launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { waitFor } from "./console-support";
 
@@ -310,8 +310,7 @@ describe("no secret, token or full card number reaches the browser or the server
       page.waitForEvent("download"),
       page.getByRole("button", { name: /export/i }).click(),
     ]);
-    const exportPath = await download.path();
-    exported = { source: "history export", text: readFileSync(exportPath, "utf8") };
+    exported = { source: "history export", text: await downloadText(download) };
 
     // 7. Every page, with the state above; client-side navigation fetches RSC payloads.
     for (const route of PAGES) {

@@ -3,10 +3,9 @@
  * card up, the eight purses answer with the card as •••• 0001, the box is emptied, the lookup is listed masked; a
  * batch is pasted, shows its progress to the end, and its masked CSV downloads. Screenshots at 1440 and 390 px.
  */
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, screenshotPath } from "../support/browser";
+import { downloadText, launchBrowser, screenshotPath } from "../support/browser";
 import { startConsole, type ConsoleServer } from "../support/console-server";
 import { axeViolations } from "./console-support";
 
@@ -88,7 +87,7 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
     page.waitForEvent("download"),
     page.getByRole("link", { name: "Download CSV" }).click(),
   ]);
-  const csv = await readFile((await download.path())!, "utf8");
+  const csv = await downloadText(download);
   const rows = csv.trim().split("\r\n");
   expect(rows).toHaveLength(201);
   expect(rows[1]).toMatch(/^1,0001,(?:'-|\w)[\w-]{42},25\.00,/);

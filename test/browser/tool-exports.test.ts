@@ -2,10 +2,9 @@
  * The exports for other tools in Chromium: History downloads the runs as a Postman collection and as HAR (cards
  * masked as shown), and the sandbox and certification pages link the console's Postman collection.
  */
-import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { downloadText, launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
 
@@ -30,7 +29,7 @@ async function downloaded(button: RegExp): Promise<{ name: string; text: string 
     page.waitForEvent("download"),
     page.getByRole("button", { name: button }).click(),
   ]);
-  return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, "utf8") };
+  return { name: download.suggestedFilename(), text: await downloadText(download) };
 }
 
 describe("exports for other tools", () => {

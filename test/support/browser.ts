@@ -1,9 +1,11 @@
 /**
- * Launches the OS's Chromium through playwright-core. `CHROMIUM_PATH` wins over /usr/bin/chromium.
+ * The OS's Chromium through playwright-core. `CHROMIUM_PATH` wins over /usr/bin/chromium. Under Vitest's
+ * browser project one Chromium serves the whole run (test/setup/chromium.ts); open a context per test.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserServer, type Download } from "playwright-core";
+import { provided, recordStart } from "./shared";
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../test-results/screenshots");
 
@@ -21,22 +23,46 @@ export function chromiumPath(): string {
   return found;
 }
 
+const LAUNCH_OPTIONS = {
+  headless: true,
+  // Flags for a closed network and running as root in CI.
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+  ],
+};
+
+/** A Chromium that test files connect to (the browser project's global setup starts one per run). */
+export async function launchBrowserServer(): Promise<BrowserServer> {
+  recordStart("chromium");
+  return chromium.launchServer({ ...LAUNCH_OPTIONS, executablePath: chromiumPath() });
+}
+
+/**
+ * The run's shared Chromium when a global setup started one: `close()` then closes this caller's contexts and
+ * disconnects, leaving the browser to the other files. Else a Chromium of the caller's own.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    // Flags for a closed network and running as root in CI.
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
-  });
+  const wsEndpoint = provided("chromiumWsEndpoint");
+  if (wsEndpoint) return chromium.connect(wsEndpoint);
+  recordStart("chromium");
+  return chromium.launch({ ...LAUNCH_OPTIONS, executablePath: chromiumPath() });
+}
+
+/**
+ * A download's contents as UTF-8 text. A shared Chromium is reached over a connection, where
+ * `download.path()` is not available (the file is the browser's); its stream is.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 export function screenshotPath(name: string): string {

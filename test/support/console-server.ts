@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { seedDataDir } from "./pglite-template";
+import { provided, recordStart } from "./shared";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -48,6 +50,8 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   const port = env.PORT ? Number(env.PORT) : await freePort();
   // PGlite is single-process: each console gets its own embedded database, removed when it stops.
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), "console-data-"));
+  // A copy of the run's migrated template spares the server PGlite's initdb and the migrations.
+  if (dataDir) seedDataDir(dataDir);
   const removeDataDir = () => dataDir && rmSync(dataDir, { recursive: true, force: true });
   const childEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [key, value] of Object.entries({
@@ -59,6 +63,7 @@ export async function startConsole(env: Record<string, string | undefined> = {})
   })) {
     if (value !== undefined) childEnv[key] = value;
   }
+  recordStart("console");
   const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
     cwd: root,
     env: childEnv,
@@ -107,4 +112,17 @@ export async function startConsole(env: Record<string, string | undefined> = {})
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
       }),
   };
+}
+
+/**
+ * The run's console with the default test environment (test/setup/console.ts starts it once for the browser
+ * project), shared by every file that asks: for tests that need no configuration of their own and leave no
+ * state another file could see (their own browser context, their own session). `stop()` leaves it running,
+ * and `logs()` is empty (the server's output goes to the run's own output). Without that global setup (another
+ * project, or outside Vitest) this is a console of the caller's own, as `startConsole()` gives.
+ */
+export async function sharedConsole(): Promise<ConsoleServer> {
+  const url = provided("defaultConsoleUrl");
+  if (!url) return startConsole();
+  return { url, port: Number(new URL(url).port), logs: () => "", stop: async () => {} };
 }

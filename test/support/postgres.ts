@@ -2,13 +2,15 @@
  * A throwaway PostgreSQL cluster for tests: initdb in a temporary folder, a free loopback port, the unix socket
  * in that folder, started and stopped with pg_ctl, and removed after. Uses Debian's server binaries
  * (/usr/lib/postgresql/<version>/bin; `.ci/run` installs `postgresql` when absent). initdb refuses to run as
- * root, so as root the server runs as the `postgres` OS user, owning the folder.
+ * root, so as root the server runs as the `postgres` OS user, owning the folder. Under Vitest's integration
+ * project one cluster serves the whole run (test/setup/postgres.ts) and each test file creates its databases in it.
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./console-server";
+import { provided, recordStart, type SharedPostgres } from "./shared";
 
 export interface PostgresCluster {
   /** Superuser URL of the `postgres` database. */
@@ -47,7 +49,8 @@ function run(command: string, args: string[]): string {
 
 let databaseCounter = 0;
 
-export async function startPostgres(): Promise<PostgresCluster> {
+/** Runs initdb and starts the server; what the run's global setup (test/setup/postgres.ts) calls once. */
+export async function launchPostgres(): Promise<SharedPostgres & { stop(): void }> {
   const bin = postgresBinDir();
   const folder = mkdtempSync(path.join(os.tmpdir(), "console-pg-"));
   const dataDir = path.join(folder, "data");
@@ -57,6 +60,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     chownSync(folder, uid, gid);
   }
   const port = await freePort();
+  recordStart("initdb");
   run(path.join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
   const options = [
     `-p ${port}`,
@@ -65,7 +69,8 @@ export async function startPostgres(): Promise<PostgresCluster> {
     "-c fsync=off",
     "-c synchronous_commit=off",
     "-c full_page_writes=off",
-    "-c max_connections=100",
+    // Test files running side by side share the cluster, each with consoles holding pools of 10.
+    "-c max_connections=300",
   ].join(" ");
   run(path.join(bin, "pg_ctl"), [
     "-D",
@@ -77,9 +82,23 @@ export async function startPostgres(): Promise<PostgresCluster> {
     "-w",
     "start",
   ]);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, folder, bin, stop };
+}
+
+/** The PostgresCluster API over a running server; `stop` is whatever ends it (nothing for the shared one). */
+function clusterHandle(server: SharedPostgres, stop: () => Promise<void>): PostgresCluster {
   const psql = (databaseUrl: string, sqlText: string) =>
-    run(path.join(bin, "psql"), [
+    run(path.join(server.bin, "psql"), [
       databaseUrl,
       "-X",
       "-q",
@@ -90,29 +109,30 @@ export async function startPostgres(): Promise<PostgresCluster> {
       "-c",
       sqlText,
     ]);
-  let stopped = false;
-  const stopNow = () => {
-    if (stopped) return;
-    stopped = true;
-    try {
-      run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  };
-  // A test run that ends without its afterAll (a crash, a time-out) still leaves no server behind.
-  process.once("exit", stopNow);
   return {
-    url,
-    port,
+    url: server.url,
+    port: server.port,
     psql,
     createDatabase(name = `test_${process.pid}_${++databaseCounter}`) {
-      psql(url, `create database "${name}"`);
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      psql(server.url, `create database "${name}"`);
+      return `postgres://postgres@127.0.0.1:${server.port}/${name}`;
     },
-    async stop() {
-      process.removeListener("exit", stopNow);
-      stopNow();
-    },
+    stop,
   };
+}
+
+/**
+ * The run's shared cluster when a global setup started one (each caller creates its own databases in it; `stop`
+ * leaves it running), else a cluster of this caller's own, stopped by `stop`.
+ */
+export async function startPostgres(): Promise<PostgresCluster> {
+  const shared = provided("postgres");
+  if (shared) return clusterHandle(shared, async () => {});
+  const own = await launchPostgres();
+  // A test run that ends without its afterAll (a crash, a time-out) still leaves no server behind.
+  process.once("exit", own.stop);
+  return clusterHandle(own, async () => {
+    process.removeListener("exit", own.stop);
+    own.stop();
+  });
 }

@@ -4,6 +4,7 @@
  * for a log line, its exit code, and a signal to stop it. Waits until the server answers HTTP.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { recordStart } from "./shared";
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -28,6 +29,7 @@ export interface StartOptions {
 
 export async function startServerProcess(options: StartOptions): Promise<ServerProcess> {
   const env: NodeJS.ProcessEnv = { NODE_ENV: "production", PATH: process.env.PATH ?? "", ...options.env };
+  recordStart("server-process");
   const child: ChildProcess = spawn(process.execPath, [options.script], {
     cwd: options.cwd,
     env,

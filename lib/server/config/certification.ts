@@ -7,7 +7,7 @@
 import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { blankToUndefined, optionalText } from "./env-values";
+import { blankToUndefined, optionalText } from "@/lib/shared/env-values";
 
 const cardNumber = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
 const clientRef = z

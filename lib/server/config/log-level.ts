@@ -3,7 +3,7 @@
  * cannot wait for it. An invalid value is reported by the full configuration at start.
  */
 import { z } from "zod";
-import { blankToUndefined } from "./env-values";
+import { blankToUndefined } from "@/lib/shared/env-values";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

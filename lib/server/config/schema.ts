@@ -7,11 +7,11 @@ import { z } from "zod";
 import { ROLES, type EnvironmentName, type Role } from "@/lib/shared/contracts";
 import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/http/ip-address";
 import { certificationEnvShape, certificationSettings, type CertificationSettings } from "./certification";
-import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "./env-values";
+import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "@/lib/shared/env-values";
 import { logLevelSchema, type LogLevel } from "./log-level";
 import { sandboxSettings, type SandboxSettings } from "./sandbox";
 
-export { ConfigError } from "./env-values";
+export { ConfigError } from "@/lib/shared/env-values";
 
 export const SESSION_SECRET_MIN_LENGTH = 32;
 

@@ -8,7 +8,7 @@ import type { ValidationErrorDetails } from "@/lib/shared/error-details";
 import { ApiError } from "@/lib/server/errors";
 import { publicOriginForHost, requestHost, requestOrigin } from "./host-trust";
 import type { ServerConfig } from "@/lib/server/config";
-import { readTextWithLimit } from "@/lib/server/http/body";
+import { readTextWithLimit } from "@/lib/shared/body";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 

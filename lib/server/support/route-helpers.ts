@@ -13,7 +13,7 @@ import { ROUTE_ACCESS } from "@/lib/server/http/access";
 import type { RouteHandler } from "@/lib/server/http/route";
 import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
-import { readTextWithLimit } from "@/lib/server/http/body";
+import { readTextWithLimit } from "@/lib/shared/body";
 import type { StoredCredentials } from "./batch-runner";
 
 export function sessionEnvironment(session: Session): EnvironmentName {

@@ -10,7 +10,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import { ApiError } from "@/lib/server/errors";
 import { captureLogs } from "@/lib/server/logger";
-import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
+import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
 import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 
 const CARD = "6006491000000001";

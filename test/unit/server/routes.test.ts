@@ -12,7 +12,7 @@ import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { captureLogs, type CapturedLogs } from "@/lib/server/logger";
-import { getEmbeddedSandbox } from "@/lib/sandbox/embedded";
+import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
 import { call, configure, CookieJar, readJson, TEST_SESSION_SECRET } from "./support";
 
 const ACTIVE_CARD = "6006491000000001";

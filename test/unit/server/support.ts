@@ -8,6 +8,7 @@ import path from "node:path";
 import { LOCAL_USER } from "@/lib/server/auth";
 import { setConfigForTests, type ServerConfig } from "@/lib/server/config";
 import { getSession, type Session } from "@/lib/server/session";
+import { seedDataDir } from "@/test/support/pglite-template";
 
 export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
 export const ORIGIN = "http://localhost:3000";
@@ -15,8 +16,15 @@ export const ORIGIN = "http://localhost:3000";
 /** One embedded database per test file (PGlite is single-process; files run in separate workers). */
 let dataDir: string | undefined;
 
+/** A fresh DATA_DIR holding a copy of the run's migrated template (test/setup/pglite.ts) when there is one. */
+function newDataDir(): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "console-unit-"));
+  seedDataDir(folder);
+  return folder;
+}
+
 export function configure(env: Record<string, string | undefined> = {}): ServerConfig {
-  dataDir ??= mkdtempSync(path.join(os.tmpdir(), "console-unit-"));
+  dataDir ??= newDataDir();
   return setConfigForTests({
     SESSION_SECRET: TEST_SESSION_SECRET,
     PORT: "3000",

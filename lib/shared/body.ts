@@ -1,6 +1,6 @@
 /**
  * Reading a Web `Request` body with a size bound. Framework-free: the console's route guards and the
- * embedded sandbox both use it.
+ * sandbox (embedded or standalone) both use it.
  */
 
 /** The body as UTF-8 text, or null once it grows past `limit` bytes (reading stops there). */

@@ -1,6 +1,7 @@
 /**
  * zod building blocks for environment variables: blank counts as unset, whole numbers with bounds.
- * No secrets and no server-only import: the standalone sandbox reads its variables with these too.
+ * No secrets and no server-only import: the console's configuration and the sandbox's own settings
+ * (lib/sandbox/settings.ts) both read their variables with these.
  */
 import { z } from "zod";
 
