@@ -85,7 +85,10 @@ describe("the standalone server (node .next/standalone/server.js)", () => {
     expect(link).toBe(`${server.url}/sandbox/openapi.json`);
     const imported = await fetch(link!);
     expect(imported.status).toBe(200);
-    expect(await imported.json()).toMatchObject({ openapi: "3.1.0", servers: [{ url: "/sandbox" }] });
+    expect(await imported.json()).toMatchObject({
+      openapi: "3.1.0",
+      servers: [{ url: `${server.url}/sandbox` }],
+    });
     const robots = await fetch(`${server.url}/robots.txt`);
     expect(robots.status).toBe(200);
     expect(await robots.text()).toContain("Disallow: /");
