@@ -1,7 +1,7 @@
 /** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
 import { OPERATION_SPECS, matchOperationPath, type OperationName } from "@/lib/shared/operations";
 import type { SandboxOptions, SandboxStats } from "./index";
-import { DEFAULT_DEMO_SECRET, findDemoClient, findTestCard, type TestCard } from "./fixtures";
+import { DEFAULT_DEMO_SECRET, findDemoClient, findTestCard, type DemoClient, type TestCard } from "./fixtures";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
 import { MAX_TRANSACTIONS } from "./limits";
 import { formatCents, formatPurses } from "./money";
@@ -13,6 +13,7 @@ import {
   tokenRequestSchema,
   type CardRequest,
 } from "./schemas";
+import type { SandboxClientPort } from "./registered-clients";
 import { TokenService, type TokenClaims } from "./tokens";
 
 export const API_VERSION = "1.4.0";
@@ -55,6 +56,7 @@ export class SandboxEngine {
   private readonly testHooks: boolean;
   private readonly maxTransactions: number;
   private readonly tokens: TokenService;
+  private readonly clients: SandboxClientPort | undefined;
   /** Request Ids taken by a recorded transaction or by an inquiry still in progress. */
   private readonly reservedRequestIds = new Set<string>();
   private readonly transactions = new Map<string, RecordedTransaction>();
@@ -69,6 +71,12 @@ export class SandboxEngine {
     this.testHooks = options.testHooks ?? false;
     this.maxTransactions = options.maxTransactions ?? MAX_TRANSACTIONS;
     this.tokens = new TokenService(options.signingKey ?? randomKey(), this.now);
+    this.clients = options.clients;
+  }
+
+  /** Owner and issue time of a token this sandbox signed (for registered clients' attribution). */
+  tokenOwner(token: string): Promise<{ clientId: string; issuedAtMs: number } | null> {
+    return this.tokens.owner(token);
   }
 
   reset(): void {
@@ -133,7 +141,7 @@ export class SandboxEngine {
   }
 
   /** The path below basePath, or null when the URL is outside it. */
-  private localPath(url: string): string | null {
+  localPath(url: string): string | null {
     const { pathname } = new URL(url);
     if (!this.basePath) return pathname;
     if (pathname === this.basePath) return "/";
@@ -160,10 +168,12 @@ export class SandboxEngine {
         "grant_type must be client_credentials.",
       );
     }
-    const client = findDemoClient(clientId);
+    const demo = findDemoClient(clientId);
     // Compare the secret even for an unknown client, so that both failures take the same path.
     const secretMatches = constantTimeEqual(clientSecret, this.demoSecret);
-    if (!client || !secretMatches) {
+    const registered = demo ? undefined : await this.registeredClient(clientId, clientSecret);
+    const client = demo && secretMatches ? demo : registered;
+    if (!client) {
       return errorResponse(
         400,
         "invalid_client",
@@ -186,6 +196,13 @@ export class SandboxEngine {
       meta: { timestamp: this.isoNow(), request_id: this.nextRequestId(), version: API_VERSION },
       jsonapi: { version: JSONAPI_VERSION },
     });
+  }
+
+  /** A client registered through the port (integration certification), as a demo client for issuing tokens. */
+  private async registeredClient(clientId: string, secret: string): Promise<DemoClient | undefined> {
+    const found = await this.clients?.authenticate(clientId, secret);
+    if (!found) return undefined;
+    return { clientId: found.clientId, scopes: found.scopes, expiresIn: found.expiresIn, description: "" };
   }
 
   // ---------- authenticated calls (spec §4.2, §5, §7) ----------
