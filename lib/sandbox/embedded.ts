@@ -3,6 +3,7 @@
  * configured from the sandbox variables that lib/server/config validates. The sandbox itself reads no environment.
  */
 import "server-only";
+import { embeddedClientPort } from "@/lib/server/client-certification";
 import { sandboxSettings } from "@/lib/server/config/sandbox";
 import { processSingleton } from "@/lib/server/process-singleton";
 import { createSandbox, type Sandbox } from "./index";
@@ -22,6 +23,8 @@ export function getEmbeddedSandbox(): Sandbox {
       signingKey: settings.signingKey,
       testHooks: settings.testHooks,
       slowResponseMs: settings.slowResponseMs,
+      // Integration certification clients (DESIGN.md §11), registered in the database.
+      clients: embeddedClientPort(),
     });
   });
 }

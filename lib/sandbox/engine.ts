@@ -1,7 +1,13 @@
 /** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
 import { OPERATION_SPECS, matchOperationPath, type OperationName } from "@/lib/shared/operations";
 import type { SandboxOptions, SandboxStats } from "./index";
-import { DEFAULT_DEMO_SECRET, findDemoClient, findTestCard, type DemoClient, type TestCard } from "./fixtures";
+import {
+  DEFAULT_DEMO_SECRET,
+  findDemoClient,
+  findTestCard,
+  type DemoClient,
+  type TestCard,
+} from "./fixtures";
 import { delay, errorResponse, jsonResponse, methodNotAllowed, readJsonBody } from "./http";
 import { MAX_TRANSACTIONS } from "./limits";
 import { formatCents, formatPurses } from "./money";

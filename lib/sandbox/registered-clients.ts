@@ -70,7 +70,12 @@ export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Re
     if (operation === null) return deps.handle(request);
     const bodyText = await readBody(request);
     if (bodyText === undefined) {
-      return errorResponse(413, "request_too_large", "Request body too large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
+      return errorResponse(
+        413,
+        "request_too_large",
+        "Request body too large",
+        `The body exceeds ${MAX_BODY_BYTES} bytes.`,
+      );
     }
     const owner = await attribute(deps, request, operation, bodyText);
     const forward = new Request(request, bodyText === null ? {} : { body: bodyText });

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   environment_changed: 409,
   run_not_finished: 409,
+  certification_finished: 409,
   payload_too_large: 413,
   rate_limited: 429,
   unsupported_media_type: 415,
