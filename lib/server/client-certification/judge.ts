@@ -114,6 +114,7 @@ function retryProblem(
   const sameAgain = after.filter(
     (call) =>
       call !== retry &&
+      call.step === refused.step &&
       call.operation === refused.operation &&
       call.request_id === refused.request_id &&
       call.body_sha256 === refused.body_sha256,

@@ -61,7 +61,7 @@ export function createClientCertificationService({ db, now = Date.now }: ClientC
     await store.saveChecks(found.id, checks, {
       status,
       finishedAt: at,
-      revokedBefore: new Date(8.64e15),
+      revokedBefore: at,
       currentStep: null,
       steps: endStep(found, at),
       delayArmed: false,
