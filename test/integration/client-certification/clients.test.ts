@@ -25,16 +25,8 @@ import {
 import { CardApiClient, type ClientEnv, type Flaw } from "../../support/card-api-clients";
 import { useBackend } from "../storage/backends";
 
-const backend = useBackend("pglite");
 let service: ClientCertificationService;
 let server: SandboxServer;
-
-beforeAll(async () => {
-  service = createClientCertificationService({ db: backend.handle.db });
-  const sandbox = createSandbox({ basePath: "/sandbox", clients: service.port() });
-  server = await startSandboxServer({ port: 0, sandbox });
-});
-afterAll(() => server?.close());
 
 function envOf(started: StartedClientCertification): ClientEnv {
   return {
@@ -65,6 +57,15 @@ async function certify(flaw?: Flaw) {
 }
 
 describe("integration certification of client applications", () => {
+  const backend = useBackend("pglite");
+
+  beforeAll(async () => {
+    service = createClientCertificationService({ db: backend.handle.db });
+    const sandbox = createSandbox({ basePath: "/sandbox", clients: service.port() });
+    server = await startSandboxServer({ port: 0, sandbox });
+  });
+  afterAll(() => server?.close());
+
   test("a well-behaved client passes all eight checks; the bundle verifies and holds no secret", async () => {
     const { started, finished } = await certify();
     expect(finished.status).toBe("done");
