@@ -120,21 +120,26 @@ describe("integration certification through the console's routes", () => {
     });
     expect(credentials.status).toBe(200);
     const inquiry = (operation: "balance" | "gift-balance", card: string, requestId?: string) =>
-      user.json<{ exchange?: { response: { status: number } } }>("POST", `/api/inquiries/${operation}`, {
-        body: {
-          card_number: card,
-          location_id: "store-1",
-          environment: "embedded",
-          ...(requestId ? { request_id: requestId } : {}),
+      user.json<{ response: { status: number; headers: Record<string, string> } }>(
+        "POST",
+        `/api/inquiries/${operation}`,
+        {
+          body: {
+            card_number: card,
+            location_id: "store-1",
+            environment: "embedded",
+            ...(requestId ? { request_id: requestId } : {}),
+          },
         },
-      });
+      );
 
     await arm(tester, started.id, "tokens");
     for (let call = 0; call < 3; call += 1) expect((await inquiry("balance", ACTIVE_CARD)).status).toBe(200);
     await arm(tester, started.id, "declined");
     expect((await inquiry("gift-balance", INACTIVE_CARD)).status).toBe(200);
     await arm(tester, started.id, "revoked");
-    expect((await inquiry("gift-balance", ACTIVE_CARD)).body.exchange?.response.status).toBe(201);
+    const renewed = await inquiry("gift-balance", ACTIVE_CARD);
+    expect(renewed.body.response.status).toBe(201);
     await arm(tester, started.id, "timeout");
     const requestId = randomUUID();
     expect((await inquiry("gift-balance", ACTIVE_CARD, requestId)).status).toBe(504);
@@ -143,9 +148,7 @@ describe("integration certification through the console's routes", () => {
     expect(lookup.status).toBe(200);
     await arm(tester, started.id, "rate_limited");
     const limited = await inquiry("balance", ACTIVE_CARD);
-    const retryAfter = Number(
-      (limited.body.exchange?.response as { headers?: Record<string, string> }).headers?.["retry-after"] ?? 0,
-    );
+    const retryAfter = Number(limited.body.response.headers["retry-after"] ?? 0);
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
     await inquiry("balance", ACTIVE_CARD);
 
