@@ -36,7 +36,11 @@ export function CallLog({ calls }: { calls: ClientCallRecord[] }) {
                 </span>
               ) : null}
             </summary>
-            <pre className="max-h-96 overflow-auto bg-slate-50 p-3 text-xs dark:bg-slate-900">
+            <pre
+              tabIndex={0}
+              aria-label={`Request and response of ${call.method} ${call.path}`}
+              className="max-h-96 overflow-auto bg-slate-50 p-3 text-xs dark:bg-slate-900"
+            >
               {JSON.stringify({ request: call.request, response: call.response }, null, 2)}
             </pre>
           </details>

@@ -125,6 +125,7 @@ function Credentials({ started }: { started: StartedClientCertification }) {
       </Alert>
       <pre
         aria-label=".env for your application"
+        tabIndex={0}
         className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-slate-900"
       >
         {snippet}

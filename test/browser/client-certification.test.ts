@@ -74,13 +74,13 @@ describe("Your application: integration certification in the browser", () => {
     await expect
       .poll(() => page.locator("[data-call] details[open] pre").innerText())
       .toContain("[REDACTED]");
-    await page.screenshot({ path: screenshotPath("client-certification-1440.png"), fullPage: true });
+    await page.screenshot({ path: screenshotPath("client-certification-1440"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
 
     await page.setViewportSize({ width: 390, height: 900 });
     await transitionsFinished(page);
     expect(await overflowsHorizontally(page)).toBe(false);
-    await page.screenshot({ path: screenshotPath("client-certification-390.png"), fullPage: true });
+    await page.screenshot({ path: screenshotPath("client-certification-390"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 1440, height: 1000 });
 

@@ -120,14 +120,27 @@ function isDeclined(call: SandboxCall): boolean {
   return body?.data?.response_status === "declined";
 }
 
+/** Headers the console's own proxy adds to every request it forwards (proxy.ts): not what the client sent. */
+const ADDED_BY_CONSOLE = new Set(["x-nonce", "content-security-policy"]);
+
+function sentHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !ADDED_BY_CONSOLE.has(name.toLowerCase())),
+  );
+}
+
 export interface KeptCall {
   facts: CallFacts;
   record: ClientCallRecord;
 }
 
 /** The facts and the redacted record of one raw call. */
-export function keepCall(call: SandboxCall, secretSha256: string, step: ClientStepId | null): KeptCall {
+export function keepCall(received: SandboxCall, secretSha256: string, step: ClientStepId | null): KeptCall {
   const id = crypto.randomUUID();
+  const call = {
+    ...received,
+    request: { ...received.request, headers: sentHeaders(received.request.headers) },
+  };
   const requestBody = parseJson(call.request.body);
   const secret = scanForSecret(call, secretSha256);
   const requestId = call.request.headers["x-request-id"] ?? null;
