@@ -140,4 +140,19 @@ describe("integration certification of client applications", () => {
     expect(demo.status).toBe(200);
     expect((await service.get(first.id)).exchanges).toEqual([]);
   });
+
+  test("a certification not finished 2 h after its start is judged as it stands and set expired", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const client = new CardApiClient(envOf(started));
+    await service.arm(started.id, "tokens");
+    for (let call = 0; call < 2; call += 1) await client.balance(ACTIVE_CARD);
+    const later = createClientCertificationService({
+      db: backend.handle.db,
+      now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
+    });
+    const expired = await later.get(started.id);
+    expect(expired.status).toBe("expired");
+    expect(expired.checks.find((check) => check.id === "CLI-TOKEN-REUSE")?.verdict).toBe("pass");
+    expect(await later.port().authenticate(started.client_id, started.client_secret)).toBeUndefined();
+  });
 });
