@@ -10,12 +10,12 @@ export function CallLog({ calls }: { calls: ClientCallRecord[] }) {
     return <p className="text-sm text-slate-600 dark:text-slate-400">No call from your application yet.</p>;
   }
   return (
-    <ol className="grid gap-1" aria-label="Calls from your application">
+    <ol className="grid min-w-0 grid-cols-1 gap-1" aria-label="Calls from your application">
       {[...calls].reverse().map((call) => (
         <li
           key={call.id}
           data-call={call.id}
-          className="rounded-md border border-slate-200 dark:border-slate-700"
+          className="min-w-0 rounded-md border border-slate-200 dark:border-slate-700"
         >
           <details>
             <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
@@ -39,7 +39,7 @@ export function CallLog({ calls }: { calls: ClientCallRecord[] }) {
             <pre
               tabIndex={0}
               aria-label={`Request and response of ${call.method} ${call.path}`}
-              className="max-h-96 overflow-auto bg-slate-50 p-3 text-xs dark:bg-slate-900"
+              className="max-h-96 max-w-full overflow-auto bg-slate-50 p-3 text-xs dark:bg-slate-900"
             >
               {JSON.stringify({ request: call.request, response: call.response }, null, 2)}
             </pre>

@@ -10,7 +10,7 @@ const VERDICT_BADGE: Record<ClientVerdict, { label: string; tone: "success" | "d
 /** The eight checks, green or red as the traffic comes; not observed until the traffic they need happens. */
 export function ClientChecks({ checks }: { checks: ClientCheckResult[] }) {
   return (
-    <ul className="grid gap-2" aria-label="Checks">
+    <ul className="grid min-w-0 grid-cols-1 gap-2" aria-label="Checks">
       {checks.map((check) => (
         <li
           key={check.id}

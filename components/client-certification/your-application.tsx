@@ -65,7 +65,7 @@ function Certification({ started }: { started: StartedClientCertification }) {
   const finish = useFinishClientCertification(started.id);
   const active = isUnderWay(view.status);
   return (
-    <div className="grid min-w-0 gap-6">
+    <div className="grid min-w-0 grid-cols-1 gap-6">
       <Credentials started={started} />
       <section aria-labelledby="client-steps" className="grid gap-2">
         <h3 id="client-steps" className="text-base font-semibold">
@@ -79,7 +79,7 @@ function Certification({ started }: { started: StartedClientCertification }) {
         </h3>
         <ClientChecks checks={view.checks} />
       </section>
-      <section aria-labelledby="client-calls" className="grid min-w-0 gap-2">
+      <section aria-labelledby="client-calls" className="grid min-w-0 grid-cols-1 gap-2">
         <h3 id="client-calls" className="text-base font-semibold">
           Live log ({view.exchanges.length} calls)
         </h3>
@@ -116,7 +116,7 @@ function Certification({ started }: { started: StartedClientCertification }) {
 function Credentials({ started }: { started: StartedClientCertification }) {
   const snippet = envSnippet(started, started.client_secret);
   return (
-    <section aria-labelledby="client-credentials" className="grid min-w-0 gap-2">
+    <section aria-labelledby="client-credentials" className="grid min-w-0 grid-cols-1 gap-2">
       <h3 id="client-credentials" className="text-base font-semibold">
         Credentials for your application
       </h3>
@@ -141,7 +141,7 @@ function Steps({ view }: { view: ClientCertificationView }) {
   const arm = useArmStep(view.id);
   const active = isUnderWay(view.status);
   return (
-    <ol className="grid gap-2">
+    <ol className="grid min-w-0 grid-cols-1 gap-2">
       {view.steps.map((step, index) => (
         <li
           key={step.id}

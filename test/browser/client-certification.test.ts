@@ -79,8 +79,16 @@ describe("Your application: integration certification in the browser", () => {
 
     await page.setViewportSize({ width: 390, height: 900 });
     await transitionsFinished(page);
-    expect(await overflowsHorizontally(page)).toBe(false);
     await page.screenshot({ path: screenshotPath("client-certification-390"), fullPage: true });
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll("main *")]
+        .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .filter((element) => !element.closest("pre, nav"))
+        .slice(0, 5)
+        .map((element) => `${element.tagName}.${element.className}`),
+    );
+    expect(wide).toEqual([]);
+    expect(await overflowsHorizontally(page)).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 1440, height: 1000 });
 
