@@ -89,25 +89,28 @@ export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Re
       .clone()
       .text()
       .catch(() => null);
-    await deps.port.record({
-      clientId: client.clientId,
-      operation,
-      startedAtMs: started,
-      durationMs: Math.max(0, deps.now() - started),
-      request: {
-        method: request.method,
-        url: request.url,
-        headers: Object.fromEntries(request.headers),
-        body: bodyText,
-      },
-      response: {
-        status: outcome.response.status,
-        headers: Object.fromEntries(outcome.response.headers),
-        body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
-      },
-      tokenIssuedAtMs: owner.issuedAtMs,
-      behaviour: outcome.behaviour,
-    });
+    // The call was processed (a transaction may be recorded): it is answered even when keeping it failed.
+    await deps.port
+      .record({
+        clientId: client.clientId,
+        operation,
+        startedAtMs: started,
+        durationMs: Math.max(0, deps.now() - started),
+        request: {
+          method: request.method,
+          url: request.url,
+          headers: Object.fromEntries(request.headers),
+          body: bodyText,
+        },
+        response: {
+          status: outcome.response.status,
+          headers: Object.fromEntries(outcome.response.headers),
+          body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
+        },
+        tokenIssuedAtMs: owner.issuedAtMs,
+        behaviour: outcome.behaviour,
+      })
+      .catch(() => undefined);
     return outcome.response;
   };
 }
