@@ -14,6 +14,7 @@ import {
   type ClientCertificationService,
 } from "@/lib/server/client-certification/service";
 import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
+import { sweepAbandonedWork } from "@/lib/server/services/sweep";
 import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import { generateEd25519Pem } from "@/lib/server/keys/generated-key";
 import {
@@ -154,5 +155,21 @@ describe("integration certification of client applications", () => {
     expect(expired.status).toBe("expired");
     expect(expired.checks.find((check) => check.id === "CLI-TOKEN-REUSE")?.verdict).toBe("pass");
     expect(await later.port().authenticate(started.client_id, started.client_secret)).toBeUndefined();
+  });
+
+  test("the background sweep expires overdue certifications nobody reads", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const later = createClientCertificationService({
+      db: backend.handle.db,
+      now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
+    });
+    const result = await sweepAbandonedWork({
+      db: backend.handle.db,
+      runner: { ensureRunning: async () => {} },
+      runs: { interruptStale: async () => 0 },
+      clientCertifications: later,
+    });
+    expect(result.expired).toBeGreaterThanOrEqual(1);
+    expect((await service.store.get(started.id))?.status).toBe("expired");
   });
 });
