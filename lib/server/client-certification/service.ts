@@ -20,7 +20,12 @@ import { TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import type { ArmedBehaviour, RegisteredClient, SandboxCall, SandboxClientPort } from "@/lib/sandbox";
 import { keepCall, sha256Hex } from "./facts";
 import { judgeCalls } from "./judge";
-import { ACTIVE_STATUSES, createClientCertificationStore, type CertificationRow } from "./store";
+import {
+  ACTIVE_STATUSES,
+  createClientCertificationStore,
+  type CertificationRow,
+  type ClientCertificationStore,
+} from "./store";
 
 /** Client ids of certification clients start with this: other clients never cost a database query. */
 export const CERTIFICATION_CLIENT_PREFIX = "cert-";
@@ -39,26 +44,125 @@ export interface ClientCertificationDeps {
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
-export function createClientCertificationService({ db, now = Date.now }: ClientCertificationDeps) {
-  const store = createClientCertificationStore(db);
+export function createClientCertificationService(deps: ClientCertificationDeps): ClientCertificationService {
+  return new ClientCertificationService(deps.db, deps.now ?? Date.now);
+}
 
-  async function row(id: string): Promise<CertificationRow> {
-    const found = /^[0-9a-f-]{36}$/.test(id) ? await store.get(id) : undefined;
+/** Every method reads and writes the database only: no state of its own, so any instance serves any call. */
+export class ClientCertificationService {
+  readonly store: ClientCertificationStore;
+
+  constructor(
+    db: Database,
+    private readonly now: () => number,
+  ) {
+    this.store = createClientCertificationStore(db);
+  }
+
+  async start(operator: Operator, origin: string): Promise<StartedClientCertification> {
+    const secret = randomBytes(32).toString("base64url");
+    const started = new Date(this.now());
+    const id = randomUUID();
+    await this.store.insert({
+      id,
+      clientId: `${CERTIFICATION_CLIENT_PREFIX}${randomBytes(6).toString("hex")}`,
+      secretSha256: sha256Hex(secret),
+      status: "waiting",
+      environment: "embedded",
+      authUrl: `${origin}/sandbox`,
+      baseUrl: `${origin}/sandbox`,
+      operatorId: operator.id,
+      operator: operator.name,
+      currentStep: null,
+      steps: {},
+      revokedBefore: null,
+      delayArmed: false,
+      rateLimitArmed: false,
+      startedAt: started,
+      expiresAt: new Date(started.getTime() + CERTIFICATION_LIFETIME_MS),
+      finishedAt: null,
+      checks: null,
+    });
+    return { ...(await this.view(await this.row(id))), client_secret: secret };
+  }
+
+  async list(): Promise<ClientCertificationSummary[]> {
+    const rows = await Promise.all((await this.store.list()).map((found) => this.expireIfOverdue(found)));
+    return Promise.all(
+      rows.map(async (found) => ({
+        id: found.id,
+        status: found.status as ClientCertificationStatus,
+        client_id: found.clientId,
+        operator: found.operator,
+        started_at: found.startedAt.toISOString(),
+        finished_at: found.finishedAt?.toISOString() ?? null,
+        verdicts: (await this.judge(found)).map((check) => ({ id: check.id, verdict: check.verdict })),
+      })),
+    );
+  }
+
+  async get(id: string): Promise<ClientCertificationView> {
+    return this.view(await this.row(id));
+  }
+
+  /** Arms `step` (ending the one before) with its sandbox behaviour for this client only. */
+  async arm(id: string, step: ClientStepId): Promise<ClientCertificationView> {
+    const found = await this.row(id);
+    assertActive(found);
+    const at = new Date(this.now());
+    const steps = endStep(found, at);
+    steps[step] = { armed_at: at.toISOString() };
+    const updated = await this.store.updateActive(id, {
+      status: "running",
+      currentStep: step,
+      steps,
+      delayArmed: step === "timeout",
+      rateLimitArmed: step === "rate_limited",
+      ...(step === "revoked" ? { revokedBefore: at } : {}),
+    });
+    // Another instance finished it in between.
+    if (!updated) assertActive({ ...found, status: "done" });
+    return this.view(await this.row(id));
+  }
+
+  async finish(id: string): Promise<ClientCertificationView> {
+    const found = await this.row(id);
+    assertActive(found);
+    await this.close(found, "done");
+    return this.view(await this.row(id));
+  }
+
+  /** Ends every overdue certification (the background sweep); returns how many. */
+  async expireOverdue(): Promise<number> {
+    const overdue = (await this.store.list(500)).filter(
+      (found) => isActive(found.status) && found.expiresAt.getTime() <= this.now(),
+    );
+    for (const found of overdue) await this.close(found, "expired");
+    return overdue.length;
+  }
+
+  /** The port the embedded sandbox reaches this service's certification clients through. */
+  port(): SandboxClientPort {
+    return createPort(this.store, this.now);
+  }
+
+  private async row(id: string): Promise<CertificationRow> {
+    const found = /^[0-9a-f-]{36}$/.test(id) ? await this.store.get(id) : undefined;
     if (!found) throw new ApiError("not_found", `There is no client certification ${JSON.stringify(id)}.`);
-    return expireIfOverdue(found);
+    return this.expireIfOverdue(found);
   }
 
   /** A certification not finished 2 h after its start is judged as it stands and set expired. */
-  async function expireIfOverdue(found: CertificationRow): Promise<CertificationRow> {
-    if (!isActive(found.status) || found.expiresAt.getTime() > now()) return found;
-    await close(found, "expired");
-    return (await store.get(found.id)) ?? found;
+  private async expireIfOverdue(found: CertificationRow): Promise<CertificationRow> {
+    if (!isActive(found.status) || found.expiresAt.getTime() > this.now()) return found;
+    await this.close(found, "expired");
+    return (await this.store.get(found.id)) ?? found;
   }
 
-  async function close(found: CertificationRow, status: "done" | "expired"): Promise<void> {
-    const checks = await judge(found);
-    const at = new Date(now());
-    await store.saveChecks(found.id, checks, {
+  private async close(found: CertificationRow, status: "done" | "expired"): Promise<void> {
+    const checks = await this.judge(found);
+    const at = new Date(this.now());
+    await this.store.saveChecks(found.id, checks, {
       status,
       finishedAt: at,
       revokedBefore: at,
@@ -69,9 +173,10 @@ export function createClientCertificationService({ db, now = Date.now }: ClientC
     });
   }
 
-  async function judge(found: CertificationRow): Promise<ClientCheckResult[]> {
+  /** The verdicts kept at the end; while under way, judged now from the calls so far. */
+  private async judge(found: CertificationRow): Promise<ClientCheckResult[]> {
     if (!isActive(found.status) && found.checks) return found.checks as ClientCheckResult[];
-    const calls = await store.calls(found.id);
+    const calls = await this.store.calls(found.id);
     const armedAt: Partial<Record<ClientStepId, number>> = {};
     for (const [step, times] of Object.entries(found.steps)) {
       if (times.armed_at) armedAt[step as ClientStepId] = Date.parse(times.armed_at);
@@ -79,8 +184,8 @@ export function createClientCertificationService({ db, now = Date.now }: ClientC
     return judgeCalls({ calls: calls.map((call) => call.facts), armedAt });
   }
 
-  async function view(found: CertificationRow): Promise<ClientCertificationView> {
-    const calls = await store.calls(found.id);
+  private async view(found: CertificationRow): Promise<ClientCertificationView> {
+    const calls = await this.store.calls(found.id);
     return {
       id: found.id,
       status: found.status as ClientCertificationStatus,
@@ -98,103 +203,11 @@ export function createClientCertificationService({ db, now = Date.now }: ClientC
         const status = times.ended_at ? "ended" : times.armed_at ? "armed" : "pending";
         return { ...step, status, ...times };
       }),
-      checks: await judge(found),
+      checks: await this.judge(found),
       exchanges: calls.map((call) => call.record),
     };
   }
-
-  return {
-    store,
-
-    async start(operator: Operator, origin: string): Promise<StartedClientCertification> {
-      const secret = randomBytes(32).toString("base64url");
-      const started = new Date(now());
-      const id = randomUUID();
-      await store.insert({
-        id,
-        clientId: `${CERTIFICATION_CLIENT_PREFIX}${randomBytes(6).toString("hex")}`,
-        secretSha256: sha256Hex(secret),
-        status: "waiting",
-        environment: "embedded",
-        authUrl: `${origin}/sandbox`,
-        baseUrl: `${origin}/sandbox`,
-        operatorId: operator.id,
-        operator: operator.name,
-        currentStep: null,
-        steps: {},
-        revokedBefore: null,
-        delayArmed: false,
-        rateLimitArmed: false,
-        startedAt: started,
-        expiresAt: new Date(started.getTime() + CERTIFICATION_LIFETIME_MS),
-        finishedAt: null,
-        checks: null,
-      });
-      return { ...(await view(await row(id))), client_secret: secret };
-    },
-
-    async list(): Promise<ClientCertificationSummary[]> {
-      const rows = await Promise.all((await store.list()).map(expireIfOverdue));
-      return Promise.all(
-        rows.map(async (found) => ({
-          id: found.id,
-          status: found.status as ClientCertificationStatus,
-          client_id: found.clientId,
-          operator: found.operator,
-          started_at: found.startedAt.toISOString(),
-          finished_at: found.finishedAt?.toISOString() ?? null,
-          verdicts: (await judge(found)).map((check) => ({ id: check.id, verdict: check.verdict })),
-        })),
-      );
-    },
-
-    async get(id: string): Promise<ClientCertificationView> {
-      return view(await row(id));
-    },
-
-    /** Arms `step` (ending the one before) with its sandbox behaviour for this client only. */
-    async arm(id: string, step: ClientStepId): Promise<ClientCertificationView> {
-      const found = await row(id);
-      assertActive(found);
-      const at = new Date(now());
-      const steps = endStep(found, at);
-      steps[step] = { armed_at: at.toISOString() };
-      const updated = await store.updateActive(id, {
-        status: "running",
-        currentStep: step,
-        steps,
-        delayArmed: step === "timeout",
-        rateLimitArmed: step === "rate_limited",
-        ...(step === "revoked" ? { revokedBefore: at } : {}),
-      });
-      if (!updated) assertActive({ ...found, status: "done" });
-      return view(await row(id));
-    },
-
-    async finish(id: string): Promise<ClientCertificationView> {
-      const found = await row(id);
-      assertActive(found);
-      await close(found, "done");
-      return view(await row(id));
-    },
-
-    /** Ends every overdue certification (the background sweep); returns how many. */
-    async expireOverdue(): Promise<number> {
-      const overdue = (await store.list(500)).filter(
-        (found) => isActive(found.status) && found.expiresAt.getTime() <= now(),
-      );
-      for (const found of overdue) await close(found, "expired");
-      return overdue.length;
-    },
-
-    /** The port the embedded sandbox reaches this certification's clients through. */
-    port(): SandboxClientPort {
-      return createPort(store, now);
-    },
-  };
 }
-
-export type ClientCertificationService = ReturnType<typeof createClientCertificationService>;
 
 function assertActive(found: CertificationRow): void {
   if (!isActive(found.status)) {
