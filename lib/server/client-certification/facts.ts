@@ -12,8 +12,9 @@ import { createRedactor } from "@/lib/shared/redaction";
 import type { SandboxCall } from "@/lib/sandbox";
 import type { CallFacts } from "./judge";
 
-/** Secrets are 32 random bytes in base64url (see credentials.ts): 43 characters of this alphabet. */
-const SECRET_SHAPED = /[A-Za-z0-9_-]{43}/g;
+/** Secrets are 32 random bytes in base64url (see service.ts): 43 characters of this alphabet. */
+const SECRET_LENGTH = 43;
+const SECRET_ALPHABET_RUN = /[A-Za-z0-9_-]{43,}/g;
 
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
@@ -53,12 +54,22 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** Every 43-character window of each run of the secret's alphabet: a secret glued to other text is found too. */
+function secretShaped(text: string): string[] {
+  const windows: string[] = [];
+  for (const [run] of text.matchAll(SECRET_ALPHABET_RUN)) {
+    for (let at = 0; at + SECRET_LENGTH <= run.length; at += 1)
+      windows.push(run.slice(at, at + SECRET_LENGTH));
+  }
+  return windows;
+}
+
 /** Secret-shaped pieces of `text` whose SHA-256 is the secret's (also inside a Basic credential). */
 function secretsIn(text: string, secretSha256: string): string[] {
-  const candidates = [...text.matchAll(SECRET_SHAPED)].map((match) => match[0]);
+  const candidates = secretShaped(text);
   const basic = /^Basic\s+(\S+)/i.exec(text)?.[1];
-  if (basic) candidates.push(...(Buffer.from(basic, "base64").toString("utf8").match(SECRET_SHAPED) ?? []));
-  return candidates.filter((candidate) => sha256Hex(candidate) === secretSha256);
+  if (basic) candidates.push(...secretShaped(Buffer.from(basic, "base64").toString("utf8")));
+  return [...new Set(candidates.filter((candidate) => sha256Hex(candidate) === secretSha256))];
 }
 
 interface SecretScan {
