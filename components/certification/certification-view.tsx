@@ -2,6 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
+import { YourApplication } from "@/components/client-certification/your-application";
 import type { CaseInfo } from "@/lib/shared/certification-contract";
 import { PostmanCollectionLinks } from "./postman-collection-links";
 import { RunDetail } from "./run-detail";
@@ -40,6 +41,7 @@ export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
       <StartRunForm catalogue={catalogue} onStarted={showRun} />
       {runId ? <RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} /> : null}
       <RunsList selected={runId} onSelect={showRun} />
+      <YourApplication />
       <VerifyBundle />
       <PostmanCollectionLinks />
     </div>

@@ -14,6 +14,8 @@ export const apiKeys = {
   transactionLookupPrefix: "/api/transactions/request-id/",
   certificationRuns: "/api/certification/runs",
   certificationVerify: "/api/certification/verify",
+  /** Integration certification of the user's own application (DESIGN.md §11). */
+  clientCertifications: "/api/client-certifications",
   /** The signed-in user, their roles and what those allow (`{"user": null}` when signed out). */
   me: "/api/me",
   logout: "/api/auth/logout",
@@ -45,6 +47,11 @@ export function transactionLookupKey(requestId: string): string {
 /** One certification run (progress and results); its evidence bundle is `${key}/evidence`. */
 export function certificationRunKey(id: string): string {
   return `${apiKeys.certificationRuns}/${encodeURIComponent(id)}`;
+}
+
+/** One client certification; its steps, finish and evidence hang below it. */
+export function clientCertificationKey(id: string): string {
+  return `${apiKeys.clientCertifications}/${encodeURIComponent(id)}`;
 }
 
 /** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */

@@ -72,6 +72,10 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
     title: "Limits and state",
     rule: `Request bodies up to ${MAX_BODY_BYTES / 1024} KiB (413 beyond). Transactions live in memory: a restart forgets them, and beyond the newest ${MAX_TRANSACTIONS.toLocaleString("en-US")} the oldest are forgotten.`,
   },
+  {
+    title: "Certification clients",
+    rule: "An integration certification (the console's Certification page, “Your application”) registers its own client (`cert-…`, scope `read:transactions`, tokens of 7200 s). Its calls are recorded for that certification, and its steps change answers for that client only: its tokens revoked, one Gift Balance Inquiry answered after 30 s, one inquiry answered 429 with `Retry-After: 2`. Nobody else's calls change.",
+  },
 ];
 
 export interface CurlExampleOptions {

@@ -1,12 +1,13 @@
 /**
  * The sandbox as the console mounts it, at /sandbox. The console (lib/server/embedded-sandbox.ts) reads the
- * settings and keeps the one instance per process; this side only builds it from what it is given.
+ * settings, supplies the registered-clients port and keeps the one instance per process; this side only builds
+ * it from what it is given.
  */
-import { createSandbox, type Sandbox } from "./index";
+import { createSandbox, type Sandbox, type SandboxClientPort } from "./index";
 import { sandboxOptionsFrom, type SandboxSettings } from "./settings";
 
 export const EMBEDDED_BASE_PATH = "/sandbox";
 
-export function createEmbeddedSandbox(settings: SandboxSettings): Sandbox {
-  return createSandbox({ basePath: EMBEDDED_BASE_PATH, ...sandboxOptionsFrom(settings) });
+export function createEmbeddedSandbox(settings: SandboxSettings, clients?: SandboxClientPort): Sandbox {
+  return createSandbox({ basePath: EMBEDDED_BASE_PATH, ...sandboxOptionsFrom(settings), clients });
 }

@@ -6,6 +6,7 @@ import {
   EXAMPLE_REQUEST_ID,
   findDemoClient,
   findTestCard,
+  type DemoClient,
   type TestCard,
 } from "./fixtures";
 
@@ -24,6 +25,7 @@ import {
   tokenRequestSchema,
   type CardRequest,
 } from "./schemas";
+import type { SandboxClientPort } from "./registered-clients";
 import { TokenService, type TokenClaims } from "./tokens";
 
 export const API_VERSION = "1.4.0";
@@ -66,6 +68,7 @@ export class SandboxEngine {
   private readonly testHooks: boolean;
   private readonly maxTransactions: number;
   private readonly tokens: TokenService;
+  private readonly clients: SandboxClientPort | undefined;
   /** Request Ids taken by a recorded transaction or by an inquiry still in progress. */
   private readonly reservedRequestIds = new Set<string>();
   private readonly transactions = new Map<string, RecordedTransaction>();
@@ -80,6 +83,12 @@ export class SandboxEngine {
     this.testHooks = options.testHooks ?? false;
     this.maxTransactions = options.maxTransactions ?? MAX_TRANSACTIONS;
     this.tokens = new TokenService(options.signingKey ?? randomKey(), this.now);
+    this.clients = options.clients;
+  }
+
+  /** Owner and issue time of a token this sandbox signed (for registered clients' attribution). */
+  tokenOwner(token: string): Promise<{ clientId: string; issuedAtMs: number } | null> {
+    return this.tokens.owner(token);
   }
 
   reset(): void {
@@ -144,7 +153,7 @@ export class SandboxEngine {
   }
 
   /** The path below basePath, or null when the URL is outside it. */
-  private localPath(url: string): string | null {
+  localPath(url: string): string | null {
     const { pathname } = new URL(url);
     if (!this.basePath) return pathname;
     if (pathname === this.basePath) return "/";
@@ -172,10 +181,8 @@ export class SandboxEngine {
         "grant_type must be client_credentials.",
       );
     }
-    const client = findDemoClient(clientId);
-    // Compare the secret even for an unknown client, so that both failures take the same path.
-    const secretMatches = constantTimeEqual(clientSecret, this.demoSecret);
-    if (!client || !secretMatches) {
+    const client = await this.authenticateClient(clientId, clientSecret);
+    if (!client) {
       return errorResponse(
         400,
         "invalid_client",
@@ -216,8 +223,8 @@ export class SandboxEngine {
     if (form.get("grant_type") !== "client_credentials") {
       return refuse("unsupported_grant_type", "grant_type must be client_credentials.");
     }
-    const client = findDemoClient(clientId);
-    if (!constantTimeEqual(clientSecret, this.demoSecret) || !client) {
+    const client = await this.authenticateClient(clientId, clientSecret);
+    if (!client) {
       return refuse("invalid_client", "Unknown client_id or wrong client_secret.");
     }
     const issued = await this.tokens.issue(client);
@@ -227,6 +234,22 @@ export class SandboxEngine {
       expires_in: issued.expiresIn,
       scope: issued.scope,
     });
+  }
+
+  /** A demo client with the demo secret, or a client registered through the port; the same for both grants. */
+  private async authenticateClient(clientId: string, secret: string): Promise<DemoClient | undefined> {
+    const demo = findDemoClient(clientId);
+    // Compare the secret even for an unknown client, so that both failures take the same path.
+    const secretMatches = constantTimeEqual(secret, this.demoSecret);
+    if (demo) return secretMatches ? demo : undefined;
+    return this.registeredClient(clientId, secret);
+  }
+
+  /** A client registered through the port (integration certification), as a demo client for issuing tokens. */
+  private async registeredClient(clientId: string, secret: string): Promise<DemoClient | undefined> {
+    const found = await this.clients?.authenticate(clientId, secret);
+    if (!found) return undefined;
+    return { clientId: found.clientId, scopes: found.scopes, expiresIn: found.expiresIn, description: "" };
   }
 
   // ---------- authenticated calls (spec §4.2, §5, §7) ----------

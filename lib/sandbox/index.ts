@@ -4,6 +4,9 @@
  * It must import nothing from Next.
  */
 import { SandboxEngine } from "./engine";
+import { withRegisteredClients, type SandboxClientPort } from "./registered-clients";
+
+export type { SandboxClientPort, RegisteredClient, SandboxCall, ArmedBehaviour } from "./registered-clients";
 
 export interface SandboxOptions {
   /** Millisecond clock, injectable for expiry tests. */
@@ -20,6 +23,8 @@ export interface SandboxOptions {
   testHooks?: boolean;
   /** Transactions kept in memory, default 50000; the oldest are forgotten beyond it. */
   maxTransactions?: number;
+  /** Clients registered from outside (integration certification): looked up, armed and recorded through it. */
+  clients?: SandboxClientPort;
 }
 
 export interface SandboxStats {
@@ -40,8 +45,18 @@ export interface Sandbox {
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const engine = new SandboxEngine(options);
+  const handle = options.clients
+    ? withRegisteredClients({
+        port: options.clients,
+        handle: (request) => engine.handle(request),
+        tokenOwner: (token) => engine.tokenOwner(token),
+        localPath: (url) => engine.localPath(url),
+        delayMs: options.slowResponseMs ?? 30_000,
+        now: options.now ?? Date.now,
+      })
+    : (request: Request) => engine.handle(request);
   return {
-    handle: (request) => engine.handle(request),
+    handle,
     reset: () => engine.reset(),
     revokeTokens: () => engine.revokeTokens(),
     stats: () => engine.stats(),

@@ -74,14 +74,16 @@ export class TokenService {
   }
 
   async issue(client: DemoClient): Promise<IssuedToken> {
-    const issuedAt = Math.floor(this.now() / 1000);
+    const nowMs = this.now();
+    const issuedAt = Math.floor(nowMs / 1000);
     const expiresAt = issuedAt + client.expiresIn;
     const jti = crypto.randomUUID();
     const scope = client.scopes.join(" ");
     // Record before the await so that a revocation racing with this request also covers this token.
     this.forgetExpired(issuedAt);
     this.issued.set(jti, expiresAt);
-    const accessToken = await new SignJWT({ scope, client_id: client.clientId })
+    // iat_ms: revoking a registered client's tokens compares issue times finer than iat's whole seconds.
+    const accessToken = await new SignJWT({ scope, client_id: client.clientId, iat_ms: nowMs })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE)
@@ -109,6 +111,17 @@ export class TokenService {
     }
     if (this.revoked.has(jti)) return { ok: false, reason: "The access token was revoked." };
     return { ok: true, claims: { clientId: sub, jti, scopes: scope.split(" ").filter(Boolean) } };
+  }
+
+  /** Owner and issue time (ms) of a token whose signature holds, expired or not; null otherwise. */
+  async owner(token: string): Promise<{ clientId: string; issuedAtMs: number } | null> {
+    try {
+      const { sub, iat, iat_ms: issuedAtMs } = await this.verifiedPayload(token);
+      if (typeof sub !== "string" || typeof iat !== "number") return null;
+      return { clientId: sub, issuedAtMs: typeof issuedAtMs === "number" ? issuedAtMs : iat * 1000 };
+    } catch {
+      return null;
+    }
   }
 
   /** Every token issued so far becomes invalid. */

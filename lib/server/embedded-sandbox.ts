@@ -5,6 +5,7 @@
 import "server-only";
 import { createEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import type { Sandbox } from "@/lib/sandbox";
+import { embeddedClientPort } from "@/lib/server/client-certification";
 import { sandboxSettings } from "@/lib/server/config/sandbox";
 import { processSingleton } from "@/lib/server/process-singleton";
 
@@ -15,5 +16,8 @@ export function isEmbeddedSandboxEnabled(env?: Record<string, string | undefined
 }
 
 export function getEmbeddedSandbox(): Sandbox {
-  return processSingleton("embedded-sandbox", () => createEmbeddedSandbox(sandboxSettings()));
+  // Integration certification clients (DESIGN.md §11) are registered in the database, outside the sandbox.
+  return processSingleton("embedded-sandbox", () =>
+    createEmbeddedSandbox(sandboxSettings(), embeddedClientPort()),
+  );
 }

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   environment_changed: 409,
   identity_changed: 409,
   run_not_finished: 409,
+  certification_finished: 409,
   payload_too_large: 413,
   bundle_too_large: 413,
   rate_limited: 429,

@@ -216,3 +216,55 @@ export const supportBatchCards = pgTable(
     index("support_batch_cards_state").on(table.batchId, table.state, table.position),
   ],
 );
+
+// ---------- integration certification (DESIGN.md §11) ----------
+
+/**
+ * A certification of an integrator's client application: its own sandbox client (the secret kept only as a
+ * SHA-256), the step armed now and the one-shot behaviours it armed (consumed atomically, so N instances agree),
+ * and the verdicts once judged.
+ */
+export const clientCertifications = pgTable(
+  "client_certifications",
+  {
+    id: text("id").primaryKey(),
+    clientId: text("client_id").notNull().unique(),
+    secretSha256: text("secret_sha256").notNull(),
+    status: text("status").notNull(),
+    environment: text("environment").notNull(),
+    authUrl: text("auth_url").notNull(),
+    baseUrl: text("base_url").notNull(),
+    operatorId: text("operator_id").notNull(),
+    operator: text("operator").notNull(),
+    currentStep: text("current_step"),
+    steps: jsonb("steps").$type<Record<string, { armed_at?: string; ended_at?: string }>>().notNull(),
+    revokedBefore: timestamptz("revoked_before"),
+    delayArmed: boolean("delay_armed").notNull(),
+    rateLimitArmed: boolean("rate_limit_armed").notNull(),
+    startedAt: timestamptz("started_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    finishedAt: timestamptz("finished_at"),
+    checks: jsonb("checks").$type<unknown[]>(),
+  },
+  (table) => [index("client_certifications_started").on(table.startedAt)],
+);
+
+/** Every call the sandbox saw from a certification's client or its tokens, masked and redacted, in arrival order. */
+export const clientCertificationCalls = pgTable(
+  "client_certification_calls",
+  {
+    id: text("id").primaryKey(),
+    certificationId: text("certification_id")
+      .notNull()
+      .references(() => clientCertifications.id, { onDelete: "cascade" }),
+    step: text("step"),
+    startedAt: timestamptz("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    operation: text("operation"),
+    status: smallint("status").notNull(),
+    requestId: text("request_id"),
+    record: jsonb("record").notNull(),
+    facts: jsonb("facts").notNull(),
+  },
+  (table) => [index("client_certification_calls_order").on(table.certificationId, table.startedAt)],
+);

@@ -6,6 +6,7 @@
  */
 import "server-only";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
+import { createClientCertificationService } from "@/lib/server/client-certification/service";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { beforeDatabasesClose, type Database } from "@/lib/server/db";
 import { logger } from "@/lib/server/logger";
@@ -21,6 +22,8 @@ export interface SweepDeps {
   db: Database;
   runner: Pick<BatchRunner, "ensureRunning">;
   runs: { interruptStale(): Promise<number> };
+  /** Client certifications (DESIGN.md §11) left unfinished 2 h after their start are judged and expired. */
+  clientCertifications?: { expireOverdue(): Promise<number> };
   now?: () => number;
 }
 
@@ -29,22 +32,26 @@ export interface SweepResult {
   resumed: string[];
   /** Certification runs marked interrupted. */
   interrupted: number;
+  /** Client certifications expired. */
+  expired: number;
 }
 
 export async function sweepAbandonedWork({
   db,
   runner,
   runs,
+  clientCertifications,
   now = Date.now,
 }: SweepDeps): Promise<SweepResult> {
   const interrupted = await runs.interruptStale();
+  const expired = (await clientCertifications?.expireOverdue()) ?? 0;
   const resumed: string[] = [];
   for (const id of await abandonedBatchIds(db, new Date(now()))) {
     // Taken only when still nobody's (claimRunner is atomic): another instance's sweep may win it.
     await runner.ensureRunning(id);
     resumed.push(id);
   }
-  return { resumed, interrupted };
+  return { resumed, interrupted, expired };
 }
 
 /** Starts this process's sweep (once per configuration): at once, then every SWEEP_EVERY_MS. */
@@ -61,10 +68,15 @@ export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
           db: support.db,
           runner: support.runner,
           runs: createDatabaseRunStore({ db: support.db }),
+          clientCertifications: createClientCertificationService({ db: support.db }),
         });
-        if (result.resumed.length > 0 || result.interrupted > 0) {
+        if (result.resumed.length > 0 || result.interrupted > 0 || result.expired > 0) {
           logger.info(
-            { resumed_batches: result.resumed, interrupted_runs: result.interrupted },
+            {
+              resumed_batches: result.resumed,
+              interrupted_runs: result.interrupted,
+              expired_client_certifications: result.expired,
+            },
             "abandoned work swept",
           );
         }

@@ -51,6 +51,8 @@ export interface EvidenceInput {
   key: EvidenceSigningKey;
   console: ConsoleInfo;
   specification: SpecificationInfo;
+  /** Fields the manifest carries besides a run's (a client certification's `kind` and its own checks). */
+  manifestExtra?: Record<string, unknown>;
 }
 
 export interface EvidenceBundle {
@@ -64,6 +66,7 @@ export async function buildEvidenceBundle({
   key,
   console: consoleInfo,
   specification,
+  manifestExtra = {},
 }: EvidenceInput): Promise<EvidenceBundle> {
   const caseOfExchange = new Map<string, string>();
   for (const result of run.results) for (const id of result.exchange_ids) caseOfExchange.set(id, result.id);
@@ -96,6 +99,7 @@ export async function buildEvidenceBundle({
 
   const manifest = {
     format: MANIFEST_FORMAT,
+    ...manifestExtra,
     console: consoleInfo,
     specification,
     run: {

@@ -1,0 +1,194 @@
+/**
+ * Clients registered from outside the sandbox (the console's integration certification, DESIGN.md §11), through
+ * an injected port: the sandbox asks the port who a client is, which behaviour is armed for it, and hands it
+ * every call made with that client or its tokens. The sandbox keeps no state of its own about them, so every
+ * instance behind a load balancer agrees (the port is backed by the shared database). Framework-free.
+ */
+import { matchOperationPath, type OperationName } from "@/lib/shared/operations";
+import { MAX_BODY_BYTES, delay, errorResponse } from "./http";
+import { readTextWithLimit } from "@/lib/server/http/body";
+
+/** A client the port knows: the sandbox issues it tokens like a demo client. */
+export interface RegisteredClient {
+  clientId: string;
+  scopes: readonly string[];
+  expiresIn: number;
+  /** Tokens issued before this instant (ms since epoch) are refused with 401: the client's tokens were revoked. */
+  revokedBeforeMs: number | null;
+}
+
+/** What the sandbox does with a registered client's next inquiry. Taking one consumes it (once across instances). */
+export type ArmedBehaviour = "normal" | "delay" | "rate_limited";
+
+/** One call as it reached the sandbox and as it was answered (raw: the port masks and redacts). */
+export interface SandboxCall {
+  clientId: string;
+  operation: OperationName | null;
+  startedAtMs: number;
+  durationMs: number;
+  request: { method: string; url: string; headers: Record<string, string>; body: string | null };
+  response: { status: number; headers: Record<string, string>; body: string | null };
+  /** Issue time (ms) of the bearer token the call carried, when it carried one of this client's. */
+  tokenIssuedAtMs: number | null;
+  /** What the sandbox did beyond answering normally. */
+  behaviour: "revoked" | "rate_limited" | "delayed" | "client_closed" | null;
+}
+
+export interface SandboxClientPort {
+  /** The client with this id and secret, or undefined (the token endpoint then answers 400 invalid_client). */
+  authenticate(clientId: string, clientSecret: string): Promise<RegisteredClient | undefined>;
+  /** The client with this id, looked up per request (may be cached briefly). */
+  find(clientId: string): Promise<RegisteredClient | undefined>;
+  /** Consumes the behaviour armed for this client's inquiry (never for token requests). */
+  take(clientId: string, operation: OperationName): Promise<ArmedBehaviour>;
+  record(call: SandboxCall): Promise<void>;
+}
+
+/** What the engine tells the wrapper about a bearer token whose signature holds (expired or not). */
+export interface TokenOwner {
+  clientId: string;
+  issuedAtMs: number;
+}
+
+export interface RegisteredClientsDeps {
+  port: SandboxClientPort;
+  handle(request: Request): Promise<Response>;
+  tokenOwner(token: string): Promise<TokenOwner | null>;
+  localPath(url: string): string | null;
+  /** How long the `delay` behaviour holds the answer (30 s). */
+  delayMs: number;
+  now: () => number;
+}
+
+const MAX_RECORDED_BODY = 64 * 1024;
+
+/** Wraps the engine's handler: calls of registered clients get their armed behaviour and are recorded. */
+export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const path = deps.localPath(request.url);
+    const operation = path === null ? null : (matchOperationPath(path)?.operation ?? null);
+    if (operation === null) return deps.handle(request);
+    const bodyText = await readBody(request);
+    if (bodyText === undefined) {
+      return errorResponse(
+        413,
+        "request_too_large",
+        "Request body too large",
+        `The body exceeds ${MAX_BODY_BYTES} bytes.`,
+      );
+    }
+    const owner = await attribute(deps, request, operation, bodyText);
+    const forward = new Request(request, bodyText === null ? {} : { body: bodyText });
+    if (!owner) return deps.handle(forward);
+    const client = await deps.port.find(owner.clientId);
+    if (!client) return deps.handle(forward);
+
+    const started = deps.now();
+    const outcome = await answer(deps, forward, operation, client, owner.issuedAtMs);
+    const responseBody = await outcome.response
+      .clone()
+      .text()
+      .catch(() => null);
+    // The call was processed (a transaction may be recorded): it is answered even when keeping it failed.
+    await deps.port
+      .record({
+        clientId: client.clientId,
+        operation,
+        startedAtMs: started,
+        durationMs: Math.max(0, deps.now() - started),
+        request: {
+          method: request.method,
+          url: request.url,
+          headers: Object.fromEntries(request.headers),
+          body: bodyText,
+        },
+        response: {
+          status: outcome.response.status,
+          headers: Object.fromEntries(outcome.response.headers),
+          body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
+        },
+        tokenIssuedAtMs: owner.issuedAtMs,
+        behaviour: outcome.behaviour,
+      })
+      .catch(() => undefined);
+    return outcome.response;
+  };
+}
+
+interface Outcome {
+  response: Response;
+  behaviour: SandboxCall["behaviour"];
+}
+
+async function answer(
+  deps: RegisteredClientsDeps,
+  request: Request,
+  operation: OperationName,
+  client: RegisteredClient,
+  issuedAtMs: number | null,
+): Promise<Outcome> {
+  if (operation === "token") return { response: await deps.handle(request), behaviour: null };
+  if (issuedAtMs !== null && client.revokedBeforeMs !== null && issuedAtMs < client.revokedBeforeMs) {
+    return { response: revokedToken(), behaviour: "revoked" };
+  }
+  const armed = await deps.port.take(client.clientId, operation);
+  if (armed === "rate_limited") return { response: rateLimited(), behaviour: "rate_limited" };
+  const response = await deps.handle(request);
+  if (armed !== "delay") return { response, behaviour: null };
+  // The engine has recorded the transaction already; only the answer is held back.
+  try {
+    await delay(deps.delayMs, request.signal);
+  } catch {
+    return {
+      response: errorResponse(499, "client_closed_request", "Client closed request", "The client gave up."),
+      behaviour: "client_closed",
+    };
+  }
+  return { response, behaviour: "delayed" };
+}
+
+/** The client (and the token's issue time) a call belongs to: the token request's client_id, or the bearer token's. */
+async function attribute(
+  deps: RegisteredClientsDeps,
+  request: Request,
+  operation: OperationName,
+  bodyText: string | null,
+): Promise<{ clientId: string; issuedAtMs: number | null } | null> {
+  if (operation === "token") {
+    const clientId = clientIdOf(bodyText);
+    return clientId ? { clientId, issuedAtMs: null } : null;
+  }
+  const token = /^Bearer[ ]+(\S+)/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (!token) return null;
+  const owner = await deps.tokenOwner(token);
+  return owner ? { clientId: owner.clientId, issuedAtMs: owner.issuedAtMs } : null;
+}
+
+function clientIdOf(bodyText: string | null): string | null {
+  if (!bodyText) return null;
+  try {
+    const parsed: unknown = JSON.parse(bodyText);
+    const id = parsed && typeof parsed === "object" ? (parsed as { client_id?: unknown }).client_id : null;
+    return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The body as text, within the engine's own limit (undefined beyond it); null for a bodiless request. */
+async function readBody(request: Request): Promise<string | null | undefined> {
+  if (request.body === null || request.method === "GET" || request.method === "HEAD") return null;
+  return (await readTextWithLimit(request, MAX_BODY_BYTES)) ?? undefined;
+}
+
+function revokedToken(): Response {
+  return errorResponse(401, "invalid_token", "Invalid token", "The access token was revoked.", {
+    "WWW-Authenticate": 'Bearer error="invalid_token", error_description="The access token was revoked."',
+  });
+}
+
+function rateLimited(): Response {
+  return errorResponse(429, "rate_limited", "Too many requests", "Slow down and retry after 2 seconds.", {
+    "Retry-After": "2",
+  });
+}

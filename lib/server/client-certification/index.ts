@@ -1,0 +1,58 @@
+/**
+ * The process's client-certification service, over the database of lib/server/services, and the port the
+ * embedded sandbox reaches certification clients through (built lazily: the sandbox starts before the database).
+ */
+import "server-only";
+import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/certification/signing-key";
+import { getConfig, type ServerConfig } from "@/lib/server/config";
+import { ApiError } from "@/lib/server/errors";
+import { logger } from "@/lib/server/logger";
+import { clientCertificationIdSchema } from "@/lib/shared/client-certification-contract";
+import { processSingletonFor } from "@/lib/server/process-singleton";
+import { getServices } from "@/lib/server/services";
+import type { SandboxClientPort } from "@/lib/sandbox";
+import {
+  CERTIFICATION_CLIENT_PREFIX,
+  createClientCertificationService,
+  type ClientCertificationService,
+} from "./service";
+
+export function clientCertificationService(
+  config: ServerConfig = getConfig(),
+): Promise<ClientCertificationService> {
+  return processSingletonFor("client-certification", config, async () =>
+    createClientCertificationService({ db: (await getServices(config)).db }),
+  );
+}
+
+/** Only certification clients (by their id's prefix) wait for the database; demo clients never do. */
+export function embeddedClientPort(): SandboxClientPort {
+  const port = async () => (await clientCertificationService()).port();
+  const ours = (clientId: string) => clientId.startsWith(CERTIFICATION_CLIENT_PREFIX);
+  return {
+    authenticate: async (clientId, secret) =>
+      ours(clientId) ? (await port()).authenticate(clientId, secret) : undefined,
+    find: async (clientId) => (ours(clientId) ? (await port()).find(clientId) : undefined),
+    take: async (clientId, operation) => (await port()).take(clientId, operation),
+    record: async (call) => (await port()).record(call),
+  };
+}
+
+/** The key that signs client certification bundles: the same EVIDENCE_SIGNING_KEY as certification runs. */
+export function clientEvidenceKey(config: ServerConfig = getConfig()): Promise<EvidenceSigningKey> {
+  return processSingletonFor("client-certification-key", config, () =>
+    loadEvidenceSigningKey({
+      env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
+      warn: (message) => logger.warn({ component: "client-certification" }, message),
+    }),
+  );
+}
+
+/** The path segment after /api/client-certifications/ (the certification id), validated. */
+export function certificationIdOf(request: Request): string {
+  const id = new URL(request.url).pathname.split("/")[3] ?? "";
+  const parsed = clientCertificationIdSchema.safeParse(id);
+  if (!parsed.success)
+    throw new ApiError("not_found", `There is no client certification ${JSON.stringify(id)}.`);
+  return parsed.data;
+}

@@ -1,0 +1,175 @@
+/**
+ * Integration certification judged from real traffic (DESIGN.md §11): client applications written with plain
+ * fetch talk HTTP to the sandbox, whose registered-client port is the database-backed one the console uses. A
+ * well-behaved client passes all eight checks; each flawed client fails exactly the check for its flaw, and
+ * says why in `observed`. The bundle verifies and holds no secret.
+ */
+import { strFromU8, unzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createSandbox } from "@/lib/sandbox";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
+import {
+  createClientCertificationService,
+  type ClientCertificationService,
+} from "@/lib/server/client-certification/service";
+import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
+import { sweepAbandonedWork } from "@/lib/server/services/sweep";
+import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
+import { generateEd25519Pem } from "@/lib/server/keys/generated-key";
+import {
+  ACTIVE_CARD,
+  INACTIVE_CARD,
+  type ClientCheckId,
+  type StartedClientCertification,
+} from "@/lib/shared/client-certification-contract";
+import { CardApiClient, type ClientEnv, type Flaw } from "../../support/card-api-clients";
+import { useBackend } from "../storage/backends";
+
+let service: ClientCertificationService;
+let server: SandboxServer;
+
+function envOf(started: StartedClientCertification): ClientEnv {
+  return {
+    CARD_API_AUTH_URL: started.auth_url,
+    CARD_API_BASE_URL: started.base_url,
+    CARD_API_CLIENT_ID: started.client_id,
+    CARD_API_CLIENT_SECRET: started.client_secret,
+  };
+}
+
+/** The five steps, as a person or a CI suite would go through them. */
+async function certify(flaw?: Flaw) {
+  const started = await service.start({ id: "local", name: "Local user" }, server.url);
+  const client = new CardApiClient(envOf(started), flaw);
+  await service.arm(started.id, "tokens");
+  for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
+  await service.arm(started.id, "declined");
+  expect((await client.gift(INACTIVE_CARD)).responseStatus).toBe("declined");
+  await service.arm(started.id, "revoked");
+  await client.gift(ACTIVE_CARD);
+  await service.arm(started.id, "timeout");
+  await client.gift(ACTIVE_CARD);
+  await service.arm(started.id, "rate_limited");
+  await client.balance(ACTIVE_CARD);
+  await client.balance(ACTIVE_CARD);
+  const finished = await service.finish(started.id);
+  return { started, finished };
+}
+
+describe("integration certification of client applications", () => {
+  const backend = useBackend("pglite");
+
+  beforeAll(async () => {
+    service = createClientCertificationService({ db: backend.handle.db });
+    const sandbox = createSandbox({ basePath: "/sandbox", clients: service.port() });
+    server = await startSandboxServer({ port: 0, sandbox });
+  });
+  afterAll(() => server?.close());
+
+  test("a well-behaved client passes all eight checks; the bundle verifies and holds no secret", async () => {
+    const { started, finished } = await certify();
+    expect(finished.status).toBe("done");
+    for (const check of finished.checks)
+      expect({ id: check.id, verdict: check.verdict, observed: check.observed }).toMatchObject({
+        verdict: "pass",
+      });
+    expect(finished.exchanges.length).toBeGreaterThanOrEqual(12);
+
+    const key = await loadEvidenceSigningKey({
+      env: { EVIDENCE_SIGNING_KEY: generateEd25519Pem() },
+      warn: () => {},
+    });
+    const bundle = await buildClientEvidence(service, started.id, { key });
+    const verified = await verifyEvidence(bundle.zip);
+    expect(verified.problems).toEqual([]);
+    expect(verified.ok).toBe(true);
+    const files = unzipSync(bundle.zip);
+    expect(JSON.parse(strFromU8(files["manifest.json"]!))).toMatchObject({ kind: "client" });
+    for (const [name, bytes] of Object.entries(files)) {
+      expect(strFromU8(bytes), name).not.toContain(started.client_secret);
+    }
+    expect(JSON.stringify(finished)).not.toContain(started.client_secret);
+  });
+
+  const FLAWED: [Flaw, ClientCheckId, RegExp][] = [
+    ["token_per_call", "CLI-TOKEN-REUSE", /token request\(s\)/],
+    ["new_id_after_401", "CLI-RENEW-401", /X-Request-Id/],
+    ["one_request_id", "CLI-REQUEST-ID-UNIQUE", /two different bodies/],
+    ["new_inquiry_after_timeout", "CLI-TIMEOUT-LOOKUP", /new Gift Balance Inquiry/],
+    ["retry_declined", "CLI-DECLINE-NO-RETRY", /new X-Request-Id/],
+    ["ignore_retry_after", "CLI-RETRY-AFTER", /after the 429/],
+    ["secret_in_header", "CLI-SECRET-ONLY-AT-TOKEN", /header x-client-secret/],
+    ["no_originator", "CLI-WELL-FORMED", /§2\.3/],
+  ];
+
+  test.each(FLAWED)("a client with the flaw %s fails %s, and only it", async (flaw, failing, why) => {
+    const { started, finished } = await certify(flaw);
+    const failed = finished.checks.filter((check) => check.verdict === "fail").map((check) => check.id);
+    expect(failed).toEqual([failing]);
+    // A client that never keeps a token never meets the revoked step's 401: that check is not observed.
+    const unseen = flaw === "token_per_call" ? ["CLI-RENEW-401"] : [];
+    const passing = finished.checks.filter((check) => check.verdict === "pass").map((check) => check.id);
+    expect(passing).toHaveLength(7 - unseen.length);
+    expect(finished.checks.find((check) => check.id === failing)?.observed).toMatch(why);
+    expect(JSON.stringify(finished)).not.toContain(started.client_secret);
+  });
+
+  test("checks whose traffic did not happen are not_observed, never a pass", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const view = await service.finish(started.id);
+    expect(new Set(view.checks.map((check) => check.verdict))).toEqual(new Set(["not_observed"]));
+  });
+
+  test("the steps arm behaviour for this client only: another certification's client is answered normally", async () => {
+    const first = await service.start({ id: "local", name: "Local user" }, server.url);
+    const second = await service.start({ id: "local", name: "Local user" }, server.url);
+    const other = new CardApiClient(envOf(second));
+    await service.arm(second.id, "tokens");
+    await service.arm(first.id, "rate_limited");
+    await service.arm(first.id, "revoked");
+    expect(await other.balance(ACTIVE_CARD)).toBe(200);
+    const demo = await fetch(`${server.url}/sandbox/reporting/v1/auth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        client_id: "demo-client",
+        client_secret: "demo-secret",
+        grant_type: "client_credentials",
+      }),
+    });
+    expect(demo.status).toBe(200);
+    expect((await service.get(first.id)).exchanges).toEqual([]);
+  });
+
+  test("a certification not finished 2 h after its start is judged as it stands and set expired", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const client = new CardApiClient(envOf(started));
+    await service.arm(started.id, "tokens");
+    for (let call = 0; call < 2; call += 1) await client.balance(ACTIVE_CARD);
+    const later = createClientCertificationService({
+      db: backend.handle.db,
+      now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
+    });
+    const expired = await later.get(started.id);
+    expect(expired.status).toBe("expired");
+    expect(expired.checks.find((check) => check.id === "CLI-TOKEN-REUSE")?.verdict).toBe("pass");
+    expect(await later.port().authenticate(started.client_id, started.client_secret)).toBeUndefined();
+  });
+
+  test("the background sweep expires overdue certifications nobody reads", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const later = createClientCertificationService({
+      db: backend.handle.db,
+      now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
+    });
+    const result = await sweepAbandonedWork({
+      db: backend.handle.db,
+      runner: { ensureRunning: async () => {} },
+      runs: { interruptStale: async () => 0 },
+      clientCertifications: later,
+    });
+    expect(result.expired).toBeGreaterThanOrEqual(1);
+    expect((await service.store.get(started.id))?.status).toBe("expired");
+  });
+});
