@@ -6,7 +6,7 @@
  */
 import { matchOperationPath, type OperationName } from "@/lib/shared/operations";
 import { MAX_BODY_BYTES, delay, errorResponse } from "./http";
-import { readTextWithLimit } from "@/lib/server/http/body";
+import { readTextWithLimit } from "@/lib/shared/body";
 
 /** A client the port knows: the sandbox issues it tokens like a demo client. */
 export interface RegisteredClient {

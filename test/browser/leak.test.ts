@@ -123,6 +123,8 @@ const responses: Captured[] = [];
 const pendingCaptures: Promise<void>[] = [];
 const storage: Captured[] = [];
 let exported: Captured | null = null;
+/** History's exports for other tools: a Postman collection and HAR. */
+const toolExports: Captured[] = [];
 
 function kindOf(url: URL, resourceType: string, requestHeaders: Record<string, string>): string {
   if (url.pathname.startsWith("/api/")) return "api";
@@ -308,9 +310,16 @@ describe("no secret, token or full card number reaches the browser or the server
     await page.getByRole("row").nth(2).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("button", { name: /export/i }).click(),
+      page.getByRole("button", { name: "Export JSON" }).click(),
     ]);
     exported = { source: "history export", text: await downloadText(download) };
+    for (const format of ["Postman", "HAR"]) {
+      const [toolDownload] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: `Export ${format}` }).click(),
+      ]);
+      toolExports.push({ source: `history ${format} export`, text: await downloadText(toolDownload) });
+    }
 
     // 7. Every page, with the state above; client-side navigation fetches RSC payloads.
     for (const route of PAGES) {
@@ -392,6 +401,12 @@ describe("no secret, token or full card number reaches the browser or the server
     expect(document.runs.length).toBeGreaterThan(0);
     expect(exported!.text).toContain("600649******0001");
     expect(findLeaks([exported!]).join("\n")).toBe("");
+  });
+
+  it("the history's Postman and HAR exports hold masked runs and none of them", () => {
+    expect(toolExports.map((item) => item.source)).toEqual(["history Postman export", "history HAR export"]);
+    for (const item of toolExports) expect(item.text).toContain("600649******0001");
+    expect(findLeaks(toolExports).join("\n")).toBe("");
   });
 
   it("the server log holds none of them", () => {
