@@ -16,7 +16,7 @@ export function PageHeader({
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">{title}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
       </div>
-      {action ? <div className="flex shrink-0 items-center gap-2">{action}</div> : null}
+      {action ? <div className="flex min-w-0 flex-wrap items-center gap-2">{action}</div> : null}
     </div>
   );
 }
