@@ -1,10 +1,11 @@
 import type { AuthMode } from "@/lib/server/auth/me";
+import { getConfig } from "@/lib/server/config";
 import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignInLink } from "./sign-in-link";
 
 /**
  * What a visitor who is not signed in sees instead of any console page. `oidc`: a button to the organisation's
- * provider (named by its host), back to this page after. `proxy`: the proxy in front did not name them, so
+ * provider (named by `OIDC_DISPLAY_NAME`, else by its host), back to this page after. `proxy`: the proxy in front did not name them, so
  * there is nothing to sign in to here.
  */
 export function SignInScreen({
@@ -26,6 +27,8 @@ export function SignInScreen({
       </GateFrame>
     );
   }
+  // The operator's name for the provider beats its host: "Sign in with 127.0.0.1:34165" says nothing.
+  const name = getConfig().oidc?.displayName ?? provider;
   return (
     <GateFrame>
       <GateTitle>Sign in to the Card Services Console</GateTitle>
@@ -34,7 +37,7 @@ export function SignInScreen({
         on the groups your account is in.
       </GateText>
       <div className="mt-6">
-        <SignInLink label={provider ? `Sign in with ${provider}` : "Sign in"} />
+        <SignInLink label={name ? `Sign in with ${name}` : "Sign in"} />
       </div>
     </GateFrame>
   );

@@ -43,6 +43,7 @@ beforeAll(async () => {
     OIDC_ISSUER: provider.issuer,
     OIDC_CLIENT_ID: provider.clientId,
     OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_DISPLAY_NAME: "Example SSO",
     ROLE_GROUPS,
     // Production is a standalone sandbox on loopback: lib/server/config accepts loopback http for it.
     CARD_API_AUTH_URL: sandbox.url,
@@ -107,7 +108,8 @@ describe("a team console with sign-in (AUTH_MODE=oidc)", () => {
   it("shows a signed-out visitor the sign-in screen instead of any page", async () => {
     await page.goto(`${url}/inquiry`);
     await page.getByRole("heading", { name: "Sign in to the Card Services Console" }).waitFor();
-    const signIn = page.getByRole("link", { name: /^Sign in with / });
+    // OIDC_DISPLAY_NAME names the provider, not its host and port.
+    const signIn = page.getByRole("link", { name: "Sign in with Example SSO" });
     expect(await signIn.getAttribute("href")).toBe("/api/auth/login?return_to=%2Finquiry");
     // Nothing of the console: no navigation, no card field.
     expect(await page.getByRole("navigation", { name: "Console" }).count()).toBe(0);

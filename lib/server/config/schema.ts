@@ -50,7 +50,14 @@ export interface ServerConfig {
   /** TRUSTED_PROXIES: peers whose X-Forwarded-* (and, in proxy mode, identity headers) are believed. */
   trustedProxies: CidrList;
   authMode: AuthMode;
-  oidc: { issuer: string; clientId: string; clientSecret: string | undefined; groupsClaim: string } | null;
+  oidc: {
+    issuer: string;
+    clientId: string;
+    clientSecret: string | undefined;
+    groupsClaim: string;
+    /** OIDC_DISPLAY_NAME: the provider's name on the sign-in button (else the issuer's host). */
+    displayName: string | undefined;
+  } | null;
   proxyAuth: { userHeader: string; groupsHeader: string; sharedSecret: string | undefined };
   /** ROLE_GROUPS: for each role, the groups that grant it (a group may grant several roles). */
   roleGroups: Record<Role, string[]>;
@@ -229,6 +236,7 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
   OIDC_GROUPS_CLAIM: z.preprocess(blankToUndefined, z.string().default("groups")),
+  OIDC_DISPLAY_NAME: z.preprocess(blankToUndefined, z.string().trim().min(1).max(64).optional()),
   ROLE_GROUPS: roleGroupsSchema,
   PROXY_USER_HEADER: z.preprocess(
     blankToUndefined,
@@ -405,6 +413,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
           clientId: env.OIDC_CLIENT_ID ?? "",
           clientSecret: env.OIDC_CLIENT_SECRET,
           groupsClaim: env.OIDC_GROUPS_CLAIM,
+          displayName: env.OIDC_DISPLAY_NAME,
         }
       : null,
     proxyAuth: {
