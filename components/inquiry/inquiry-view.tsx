@@ -2,7 +2,7 @@
 
 import { useRef, useSyncExternalStore, type FormEvent } from "react";
 import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/shared/operations";
-import { DEMO_LOCATION_ID } from "@/lib/sandbox/fixtures";
+import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
 import { environmentLabel } from "@/lib/client/environments";
 import { chooseOperation, storedOperation, subscribeOperation } from "@/lib/client/preferences";
 import { useSession } from "@/lib/client/use-session-api";

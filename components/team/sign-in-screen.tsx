@@ -1,5 +1,4 @@
 import type { AuthMode } from "@/lib/server/auth/me";
-import { getConfig } from "@/lib/server/config";
 import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignInLink } from "./sign-in-link";
 
@@ -27,8 +26,6 @@ export function SignInScreen({
       </GateFrame>
     );
   }
-  // The operator's name for the provider beats its host: "Sign in with 127.0.0.1:34165" says nothing.
-  const name = getConfig().oidc?.displayName ?? provider;
   return (
     <GateFrame>
       <GateTitle>Sign in to the Card Services Console</GateTitle>
@@ -37,7 +34,7 @@ export function SignInScreen({
         on the groups your account is in.
       </GateText>
       <div className="mt-6">
-        <SignInLink label={name ? `Sign in with ${name}` : "Sign in"} />
+        <SignInLink label={provider ? `Sign in with ${provider}` : "Sign in"} />
       </div>
     </GateFrame>
   );

@@ -4,7 +4,7 @@
  */
 import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
-import { DEMO_LOCATION_ID } from "./fixtures";
+import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
 
 /** The path templates of the operation registry, as the sandbox page shows them. */
 export const SANDBOX_PATHS = {

@@ -8,9 +8,6 @@ import { PURSES, type Purse } from "@/lib/shared/purses";
 
 export const DEFAULT_DEMO_SECRET = "demo-secret";
 
-/** The location the sandbox's examples use; the inquiry form starts with it on the embedded sandbox. */
-export const DEMO_LOCATION_ID = "store-001";
-
 export interface DemoClient {
   clientId: string;
   scopes: readonly string[];
