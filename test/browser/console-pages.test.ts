@@ -246,6 +246,15 @@ describe("console pages against the embedded sandbox", () => {
     expect(await raw.getByTestId("code-snippet").textContent()).toContain(ACTIVE_CARD);
     await raw.getByRole("checkbox", { name: "Unmask the card in copied code" }).uncheck();
     expect(await raw.getByTestId("code-snippet").textContent()).not.toContain(ACTIVE_CARD);
+
+    // "With token request" in the code panel holds for the header's buttons too: one choice, one code.
+    await raw.getByRole("checkbox", { name: "With token request" }).check();
+    await raw.getByRole("button", { name: "Copy as cURL" }).click();
+    await expect.poll(clipboard).toContain("/reporting/v1/auth/token");
+    copied = await clipboard();
+    expect(copied).toContain("CLIENT_SECRET");
+    expect(copied).toBe(await raw.getByTestId("code-snippet").textContent());
+    await raw.getByRole("checkbox", { name: "With token request" }).uncheck();
   });
 
   it("every token request and inquiry run is saved to history, masked", async () => {
