@@ -13,6 +13,7 @@ import {
   countVerdicts,
   type CaseResult,
   type RunEvent,
+  type RunEnvironment,
   type RunState,
   type Verdict,
 } from "@/lib/shared/certification-contract";
@@ -97,6 +98,18 @@ async function runCase(
   };
 }
 
+export const IN_PROCESS_SANDBOX = "in-process embedded sandbox";
+
+/** The run's addresses as configured, and what really served them (the evidence must not claim a server). */
+export function runEnvironmentOf(environment: RunOptions["environment"]): RunEnvironment {
+  return {
+    name: environment.name,
+    auth_url: environment.authUrl,
+    base_url: environment.baseUrl,
+    served_by: environment.transport === "embedded" ? IN_PROCESS_SANDBOX : environment.baseUrl,
+  };
+}
+
 /** The state of a run about to start: it shares the ledger's exchanges and tokens as they grow. */
 function newRun(
   options: RunOptions,
@@ -108,7 +121,7 @@ function newRun(
   return {
     id: options.runId ?? randomUUID(),
     status: "running",
-    environment: { name: environment.name, auth_url: environment.authUrl, base_url: environment.baseUrl },
+    environment: runEnvironmentOf(environment),
     client_id: options.clientId ?? options.profile.primary.clientId,
     operator: options.operator,
     ...(options.operatorId === undefined ? {} : { operator_id: options.operatorId }),

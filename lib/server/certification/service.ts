@@ -33,7 +33,7 @@ import {
   type CertificationClient,
   type CertificationProfile,
 } from "./profile";
-import { startCertification } from "./runner";
+import { runEnvironmentOf, startCertification } from "./runner";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "./signing-key";
 import type { RunState, RunSummary } from "@/lib/shared/certification-contract";
 
@@ -146,11 +146,7 @@ export class CertificationService {
     const queued: RunState = {
       id,
       status: "queued",
-      environment: {
-        name: environment.name,
-        auth_url: environment.authUrl,
-        base_url: environment.baseUrl,
-      },
+      environment: runEnvironmentOf(environment),
       client_id: profile.primary.clientId,
       operator: operator.name,
       operator_id: operator.id,
