@@ -3,7 +3,7 @@
  * runs page. Isomorphic: no secrets, no Node APIs.
  */
 import { z } from "zod";
-import { ENVIRONMENTS, type OperationName } from "@/lib/shared/contracts";
+import { ENVIRONMENTS, type EnvironmentName, type OperationName } from "@/lib/shared/contracts";
 import type { RunState, RunSummary, VerdictCounts } from "@/lib/shared/certification-contract";
 
 /** Largest evidence bundle the verify route reads (a full run's bundle is a few hundred KiB). */
@@ -31,8 +31,17 @@ export interface StartRunResponse {
   id: string;
 }
 
+/** A configured environment, and whether this server can certify it (else why not, in a sentence). */
+export interface CertifiableEnvironment {
+  name: EnvironmentName;
+  certifiable: boolean;
+  reason?: string;
+}
+
 export interface RunListResponse {
   runs: RunSummary[];
+  /** What the start form offers: every configured environment, the ones that cannot be run with the reason. */
+  environments: CertifiableEnvironment[];
 }
 
 /** One exchange of a run, as the run view lists it (the full records are in the evidence bundle). */

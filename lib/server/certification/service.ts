@@ -19,7 +19,13 @@ import { logger } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
-import { runView, type RunView, type StartRunInput, type VerifyResponse } from "./api";
+import {
+  runView,
+  type CertifiableEnvironment,
+  type RunView,
+  type StartRunInput,
+  type VerifyResponse,
+} from "./api";
 import { consoleInfo, specificationInfo } from "./build-info";
 import { selectCases, UnknownCaseError } from "./catalogue";
 import { createDatabaseRunStore, type DatabaseRunStore, type StoredBundle } from "./db-run-store";
@@ -201,6 +207,26 @@ export class CertificationService {
       void execute();
     }
     return { id };
+  }
+
+  /**
+   * Which configured environments a run can use: a real upstream needs the operator's test data
+   * (CERTIFICATION_PROFILE), read here as a run would, so the form refuses before a confirmation, not after.
+   */
+  environments(): CertifiableEnvironment[] {
+    // Secrets are the session's at run time; a placeholder stands for them: only the test data is judged.
+    const placeholder = { clientId: "-", clientSecret: "-" };
+    return this.config.environments.map((environment) => {
+      try {
+        profileFor(this.config, environment, placeholder, this.env);
+        return { name: environment.name, certifiable: true };
+      } catch (error) {
+        if (error instanceof ApiError || error instanceof ProfileError) {
+          return { name: environment.name, certifiable: false, reason: error.message };
+        }
+        throw error;
+      }
+    });
   }
 
   list(): Promise<RunSummary[]> {

@@ -226,6 +226,9 @@ const runSummarySchema = z.object({
 
 export const runListSchema = z.object({
   runs: z.array(runSummarySchema),
+  environments: z.array(
+    z.object({ name: environmentName, certifiable: z.boolean(), reason: z.string().optional() }),
+  ),
 }) satisfies z.ZodType<RunListResponse>;
 
 const caseResultSchema = z.object({
@@ -258,7 +261,12 @@ const caseResultSchema = z.object({
 export const runViewSchema = z.object({
   id: z.string(),
   status: runStatusSchema,
-  environment: z.object({ name: environmentName, auth_url: z.string(), base_url: z.string() }),
+  environment: z.object({
+    name: environmentName,
+    auth_url: z.string(),
+    base_url: z.string(),
+    served_by: z.string().optional(),
+  }),
   client_id: z.string(),
   operator: z.string(),
   operator_id: z.string().optional(),
