@@ -174,3 +174,43 @@ describe("certification page", () => {
     ).toBe(0);
   });
 });
+
+describe("certification page without the operator's test data", () => {
+  let bare: ConsoleServer;
+  let sandbox: SandboxServer;
+  let bareBrowser: Browser;
+
+  beforeAll(async () => {
+    sandbox = await startSandboxServer({ port: 0 });
+    // Production configured, CERTIFICATION_PROFILE not: the server can call production but not certify it.
+    bare = await startConsole({ CARD_API_AUTH_URL: sandbox.url, CARD_API_PRODUCTION_URL: sandbox.url });
+    bareBrowser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await bareBrowser?.close();
+    await bare?.stop();
+    await sandbox?.close();
+  });
+
+  it("says before any confirmation that production cannot be certified, and why", async () => {
+    const context = await bareBrowser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const target = await context.newPage();
+    await target.goto(`${bare.url}/certification`);
+    const form = target.getByRole("region", { name: "New run" });
+    const reason = form.getByTestId("not-certifiable");
+    await reason.waitFor({ timeout: 120_000 });
+    expect(await reason.innerText()).toMatch(/Production cannot be certified here: .*CERTIFICATION_PROFILE/);
+    const option = form.getByLabel("Environment").locator("option[value=production]");
+    expect(await option.isDisabled()).toBe(true);
+    expect(await option.innerText()).toContain("not available");
+    // The embedded sandbox stays the choice, and can be started.
+    expect(await form.getByLabel("Environment").inputValue()).toBe("embedded");
+    expect(await form.getByRole("button", { name: "Start run on Embedded sandbox" }).isEnabled()).toBe(true);
+    expect(await axeViolations(target)).toEqual([]);
+    await target.screenshot({ path: screenshotPath("certification-not-certifiable-1440") });
+    await target.setViewportSize({ width: 390, height: 844 });
+    await target.screenshot({ path: screenshotPath("certification-not-certifiable-390"), fullPage: true });
+    await context.close();
+  });
+});
