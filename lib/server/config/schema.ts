@@ -35,6 +35,8 @@ export interface ServerConfig {
   sessionSecretGenerated: boolean;
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
+  /** RUNS_RETENTION_DAYS: how long the team's inquiry runs are kept on the server (lib/server/runs). */
+  runsRetentionDays: number;
   /** RATE_LIMIT_PER_MINUTE: calls that reach the upstream, per user and minute, across every instance. */
   rateLimitPerMinute: number;
   serverCredentials: { clientId: string; clientSecret: string } | null;
@@ -212,6 +214,7 @@ const envSchema = z.object({
   SESSION_TTL_SECONDS: integer(5, 34_560_000, 28_800),
   SESSION_IDLE_SECONDS: integer(5, 34_560_000, 900),
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000, 120),
+  RUNS_RETENTION_DAYS: integer(1, 3650, 30),
   CARD_API_AUTH_URL: secureBaseAddress,
   CARD_API_SANDBOX_URL: baseAddress,
   CARD_API_PRODUCTION_URL: secureBaseAddress,
@@ -393,6 +396,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     sessionSecretGenerated: configuredSecrets === undefined,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     sessionIdleSeconds: env.SESSION_IDLE_SECONDS,
+    runsRetentionDays: env.RUNS_RETENTION_DAYS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     serverCredentials:
       env.CARD_API_CLIENT_ID && env.CARD_API_CLIENT_SECRET

@@ -378,3 +378,24 @@ export const supportResultsQuerySchema = z.object({
   from: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(100),
 });
+
+// Team runs (DESIGN.md §4 `GET /api/runs`): inquiries kept on the server for the team.
+
+const teamRunSummarySchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  user_name: z.string(),
+  environment: environmentName,
+  operation: z.enum(["gift_balance_inquiry", "balance_inquiry"]),
+  request_id: z.string().nullable(),
+  card: z.string().nullable(),
+  status: z.number().int(),
+  started_at: isoTime,
+});
+
+export const teamRunListSchema = z.object({
+  runs: z.array(teamRunSummarySchema),
+  retention_days: z.number().int(),
+});
+
+export const teamRunSchema = teamRunSummarySchema.extend({ exchange: exchangeRecordSchema });

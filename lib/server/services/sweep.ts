@@ -3,6 +3,7 @@
  * whose runner's lease lapsed is taken over and finished here (Balance Inquiries can be run again safely; its
  * page would do the same when opened), and a certification run whose heartbeat went stale is marked
  * `interrupted` (never resumed: its Gift cases record transactions). Lists then never show them running forever.
+ * Team inquiry runs past RUNS_RETENTION_DAYS are deleted here too.
  */
 import "server-only";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
@@ -10,6 +11,7 @@ import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { beforeDatabasesClose, type Database } from "@/lib/server/db";
 import { logger } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
+import { pruneTeamRuns } from "@/lib/server/runs/store";
 import type { BatchRunner } from "@/lib/server/support/batch-runner";
 import { abandonedBatchIds } from "@/lib/server/support/batch-store";
 import { supportServices } from "@/lib/server/support/services";
@@ -21,6 +23,8 @@ export interface SweepDeps {
   db: Database;
   runner: Pick<BatchRunner, "ensureRunning">;
   runs: { interruptStale(): Promise<number> };
+  /** RUNS_RETENTION_DAYS: team inquiry runs older than this are deleted (lib/server/runs). */
+  teamRunsRetentionDays?: number;
   now?: () => number;
 }
 
@@ -29,22 +33,27 @@ export interface SweepResult {
   resumed: string[];
   /** Certification runs marked interrupted. */
   interrupted: number;
+  /** Team inquiry runs deleted past their retention. */
+  pruned: number;
 }
 
 export async function sweepAbandonedWork({
   db,
   runner,
   runs,
+  teamRunsRetentionDays,
   now = Date.now,
 }: SweepDeps): Promise<SweepResult> {
   const interrupted = await runs.interruptStale();
+  const pruned =
+    teamRunsRetentionDays === undefined ? 0 : await pruneTeamRuns(db, teamRunsRetentionDays, new Date(now()));
   const resumed: string[] = [];
   for (const id of await abandonedBatchIds(db, new Date(now()))) {
     // Taken only when still nobody's (claimRunner is atomic): another instance's sweep may win it.
     await runner.ensureRunning(id);
     resumed.push(id);
   }
-  return { resumed, interrupted };
+  return { resumed, interrupted, pruned };
 }
 
 /** Starts this process's sweep (once per configuration): at once, then every SWEEP_EVERY_MS. */
@@ -61,10 +70,15 @@ export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
           db: support.db,
           runner: support.runner,
           runs: createDatabaseRunStore({ db: support.db }),
+          teamRunsRetentionDays: config.runsRetentionDays,
         });
-        if (result.resumed.length > 0 || result.interrupted > 0) {
+        if (result.resumed.length > 0 || result.interrupted > 0 || result.pruned > 0) {
           logger.info(
-            { resumed_batches: result.resumed, interrupted_runs: result.interrupted },
+            {
+              resumed_batches: result.resumed,
+              interrupted_runs: result.interrupted,
+              pruned_team_runs: result.pruned,
+            },
             "abandoned work swept",
           );
         }
