@@ -21,6 +21,8 @@ export const apiKeys = {
   audit: "/api/audit",
   auditVerify: "/api/audit/verify",
   auditExport: "/api/audit/export.csv",
+  /** The team's inquiry runs kept on the server (team consoles). */
+  teamRuns: "/api/runs",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -79,4 +81,25 @@ export function auditPageKey(filters: AuditFilters, cursor?: string | null, limi
 
 export function auditExportUrl(filters: AuditFilters): string {
   return apiKeys.auditExport + auditQuery(filters);
+}
+
+/** Search of the team's runs (`GET /api/runs`); empty filters are left out. */
+export interface TeamRunFilters {
+  request_id?: string;
+  user?: string;
+  operation?: InquiryOperation | "";
+}
+
+export function teamRunsKey(filters: TeamRunFilters): string {
+  return apiKeys.teamRuns + auditQuery({}, { ...filters });
+}
+
+/** One team run, with its exchange record. */
+export function teamRunKey(id: string): string {
+  return `${apiKeys.teamRuns}/${encodeURIComponent(id)}`;
+}
+
+/** The page link that opens one team run: shareable with anyone whose role may see it. */
+export function teamRunPageUrl(id: string): string {
+  return `/history?team_run=${encodeURIComponent(id)}#team-run`;
 }
