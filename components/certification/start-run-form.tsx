@@ -9,11 +9,21 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Panel } from "@/components/ui/panel";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { CASE_GROUPS, caseGroup } from "@/lib/client/certification-compare";
-import type { CaseInfo } from "@/lib/shared/certification-contract";
+import { MAX_EXPIRY_WAIT_SECONDS, type CaseInfo } from "@/lib/shared/certification-contract";
 import type { CertifiableEnvironment } from "@/lib/server/certification/api";
 import { useRuns, useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-session-api";
+
+/** The case that waits for a short-lived token to expire, off unless asked for. */
+const EXPIRY_CASE = "AUTH-03";
+
+/** How long the wait adds: the embedded sandbox's short-lived client lives 60 s; elsewhere the profile's. */
+function expiryWaitCost(environment: EnvironmentName): string {
+  return environment === "embedded"
+    ? "adds about 60 s"
+    : `adds the short-lived client's token lifetime, at most ${MAX_EXPIRY_WAIT_SECONDS / 60} min`;
+}
 
 export const PRODUCTION_GIFT_WARNING = "Gift Balance Inquiry cases record real transactions";
 
@@ -31,6 +41,7 @@ export function StartRunForm({
   const [chosenEnvironment, setEnvironment] = useState<EnvironmentName | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set(catalogue.map((item) => item.id)));
   const [allowGift, setAllowGift] = useState(false);
+  const [waitForExpiry, setWaitForExpiry] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const baseId = useId();
 
@@ -63,6 +74,7 @@ export function StartRunForm({
       environment,
       cases: cases.length === catalogue.length ? undefined : cases,
       allow_production_gift: production ? allowGift : false,
+      wait_for_token_expiry: waitForExpiry && selected.has(EXPIRY_CASE),
     }).catch(() => null);
     if (answer) onStarted(answer.id);
   }
@@ -167,6 +179,20 @@ export function StartRunForm({
             );
           })}
         </div>
+
+        <label className="flex items-start gap-2 text-sm text-slate-800 dark:text-slate-200">
+          <input
+            type="checkbox"
+            checked={waitForExpiry && selected.has(EXPIRY_CASE)}
+            disabled={!selected.has(EXPIRY_CASE)}
+            onChange={(event) => setWaitForExpiry(event.target.checked)}
+            className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+          />
+          <span>
+            Wait for a token to expire ({EXPIRY_CASE}): {expiryWaitCost(environment)}. Off, {EXPIRY_CASE} is
+            not applicable.
+          </span>
+        </label>
 
         {production ? (
           <Alert tone="danger" title={`Production: ${PRODUCTION_GIFT_WARNING}`}>

@@ -65,6 +65,9 @@ export interface TokenRecord {
   issued_at: string;
 }
 
+/** The longest a run started from the console waits for a token to expire (AUTH-03). */
+export const MAX_EXPIRY_WAIT_SECONDS = 300;
+
 export interface RunEnvironment {
   name: EnvironmentName;
   auth_url: string;

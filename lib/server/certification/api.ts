@@ -4,7 +4,14 @@
  */
 import { z } from "zod";
 import { ENVIRONMENTS, type EnvironmentName, type OperationName } from "@/lib/shared/contracts";
-import type { RunState, RunSummary, VerdictCounts } from "@/lib/shared/certification-contract";
+import {
+  MAX_EXPIRY_WAIT_SECONDS,
+  type RunState,
+  type RunSummary,
+  type VerdictCounts,
+} from "@/lib/shared/certification-contract";
+
+export { MAX_EXPIRY_WAIT_SECONDS };
 
 /** Largest evidence bundle the verify route reads (a full run's bundle is a few hundred KiB). */
 export const MAX_BUNDLE_BYTES = 20 * 1024 * 1024;
@@ -19,6 +26,8 @@ export const startRunInputSchema = z
       .optional(),
     /** Production only: run Gift Balance Inquiry cases, which record real transactions. */
     allow_production_gift: z.boolean().default(false),
+    /** Let AUTH-03 wait for a short-lived token to expire (up to MAX_EXPIRY_WAIT_SECONDS); else not applicable. */
+    wait_for_token_expiry: z.boolean().default(false),
   })
   .strict()
   .refine((input) => !input.allow_production_gift || input.environment === "production", {

@@ -20,6 +20,7 @@ import { processSingletonFor } from "@/lib/server/process-singleton";
 import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
 import {
+  MAX_EXPIRY_WAIT_SECONDS,
   runView,
   type CertifiableEnvironment,
   type RunView,
@@ -179,8 +180,8 @@ export class CertificationService {
           clientId: profile.primary.clientId,
           allowProductionGift: queued.allow_production_gift,
           renewSkewSeconds: config.tokenRenewSkewSeconds,
-          // A route never waits for a token to expire (AUTH-03 is then not applicable and says so).
-          maxExpiryWaitMs: 0,
+          // Only when asked: AUTH-03 then waits for the short-lived client's token to expire (bounded).
+          maxExpiryWaitMs: input.wait_for_token_expiry ? MAX_EXPIRY_WAIT_SECONDS * 1000 : 0,
           caseIds,
           store: this.store,
         });

@@ -36,6 +36,7 @@ export const POST = apiRoute(allowSomewhere("certification_run"), async (context
       run_id: id,
       cases: input.cases?.length ?? "all",
       allow_production_gift: input.allow_production_gift ?? false,
+      wait_for_token_expiry: input.wait_for_token_expiry ?? false,
     },
   });
   const body: StartRunResponse = { id };
