@@ -49,6 +49,11 @@ export function certificationRunKey(id: string): string {
   return `${apiKeys.certificationRuns}/${encodeURIComponent(id)}`;
 }
 
+/** One exchange of a certification run, as stored. */
+export function certificationExchangeKey(runId: string, exchangeId: string): string {
+  return `${certificationRunKey(runId)}/exchanges/${encodeURIComponent(exchangeId)}`;
+}
+
 /** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */
 export function loginUrl(returnTo: string): string {
   return `${apiKeys.login}?return_to=${encodeURIComponent(returnTo)}`;

@@ -43,6 +43,7 @@ import {
 import { runEnvironmentOf, startCertification } from "./runner";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "./signing-key";
 import type { RunState, RunSummary } from "@/lib/shared/certification-contract";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 export interface Operator {
   id: string;
@@ -236,6 +237,13 @@ export class CertificationService {
 
   async view(id: string): Promise<RunView> {
     return runView(await this.run(id));
+  }
+
+  /** One exchange of a run, as stored (masked and redacted when it was recorded). */
+  async exchange(id: string, exchangeId: string): Promise<ExchangeRecord> {
+    const record = (await this.run(id)).exchanges.find((exchange) => exchange.id === exchangeId);
+    if (!record) throw new ApiError("not_found", `Run ${id} has no exchange ${JSON.stringify(exchangeId)}.`);
+    return record;
   }
 
   private async run(id: string): Promise<RunState> {

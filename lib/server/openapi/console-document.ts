@@ -359,6 +359,24 @@ const PATHS = {
       responses: { "200": ok("The run.", "RunView"), ...ERRORS, ...NOT_FOUND },
     },
   },
+  "/api/certification/runs/{id}/exchanges/{exchangeId}": {
+    get: {
+      operationId: "getCertificationRunExchange",
+      summary: "One exchange of a run, masked and redacted as stored (as in the evidence bundle)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [
+        runIdParameter,
+        {
+          name: "exchangeId",
+          in: "path",
+          required: true,
+          description: "An exchange id of the run (`exchanges[].id` of the run view).",
+          schema: { type: "string" },
+        },
+      ],
+      responses: { "200": ok("The exchange record.", "ExchangeRecord"), ...ERRORS, ...NOT_FOUND },
+    },
+  },
   "/api/certification/runs/{id}/evidence": {
     get: {
       operationId: "downloadCertificationEvidence",
