@@ -16,6 +16,7 @@ export const AUDIT_EVENTS = [
   "balance_inquiry",
   "transaction_lookup",
   "certification_run_started",
+  "certification_run_cancelled",
   "certification_evidence_downloaded",
   "support_lookup",
   "support_batch_started",

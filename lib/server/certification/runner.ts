@@ -26,6 +26,8 @@ export interface RunOptions extends Omit<RunSettings, "now" | "sleep"> {
   caseIds?: readonly string[];
   store: RunStore;
   onEvent?: (event: RunEvent) => void;
+  /** Cancels the run between cases: the case under way finishes, the rest are not run, status `cancelled`. */
+  signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   runId?: string;
@@ -152,6 +154,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {
     for (const [index, definition] of definitions.entries()) {
+      if (options.signal?.aborted) break;
       const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
       emit({
         type: "case_started",
@@ -188,7 +191,8 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     });
     throw error;
   }
-  run.status = "done";
+  // A cancelled run keeps what ran: its bundle signs those cases and says the run was cancelled.
+  run.status = options.signal?.aborted ? "cancelled" : "done";
   run.finished_at = new Date(now()).toISOString();
   await save();
   emit({

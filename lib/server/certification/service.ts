@@ -95,6 +95,8 @@ function profileFor(
 }
 
 export class CertificationService {
+  /** How to cancel each run this process owns (queued or running). */
+  private readonly cancels = new Map<string, AbortController>();
   /** Runs this process owns (queued or running): their heartbeat. */
   private readonly active = new Set<string>();
   /** The embedded sandbox's runs, one after another. */
@@ -169,24 +171,30 @@ export class CertificationService {
     };
     await this.store.save(queued);
     this.track(id);
+    const controller = new AbortController();
+    this.cancels.set(id, controller);
 
     const execute = async () => {
       try {
-        const { finished } = await startCertification({
-          runId: id,
-          environment,
-          profile,
-          operator: operator.name,
-          operatorId: operator.id,
-          clientId: profile.primary.clientId,
-          allowProductionGift: queued.allow_production_gift,
-          renewSkewSeconds: config.tokenRenewSkewSeconds,
-          // Only when asked: AUTH-03 then waits for the short-lived client's token to expire (bounded).
-          maxExpiryWaitMs: input.wait_for_token_expiry ? MAX_EXPIRY_WAIT_SECONDS * 1000 : 0,
-          caseIds,
-          store: this.store,
-        });
-        await finished;
+        // Cancelled while queued: nothing ran; the bundle below signs the empty, cancelled run.
+        if (!controller.signal.aborted) {
+          const { finished } = await startCertification({
+            signal: controller.signal,
+            runId: id,
+            environment,
+            profile,
+            operator: operator.name,
+            operatorId: operator.id,
+            clientId: profile.primary.clientId,
+            allowProductionGift: queued.allow_production_gift,
+            renewSkewSeconds: config.tokenRenewSkewSeconds,
+            // Only when asked: AUTH-03 then waits for the short-lived client's token to expire (bounded).
+            maxExpiryWaitMs: input.wait_for_token_expiry ? MAX_EXPIRY_WAIT_SECONDS * 1000 : 0,
+            caseIds,
+            store: this.store,
+          });
+          await finished;
+        }
       } catch (error) {
         logger.error(
           { run_id: id, error: error instanceof Error ? error.message : String(error) },
@@ -194,6 +202,7 @@ export class CertificationService {
         );
       } finally {
         this.untrack(id);
+        this.cancels.delete(id);
       }
       await this.bundle(id).catch((error: unknown) =>
         logger.error(
@@ -237,6 +246,27 @@ export class CertificationService {
 
   async view(id: string): Promise<RunView> {
     return runView(await this.run(id));
+  }
+
+  /**
+   * Cancels a queued or running run this instance owns: the case under way finishes, no other case runs, the
+   * run ends `cancelled` and its bundle signs what ran. An ended run is left as it is (cancel is idempotent).
+   */
+  async cancel(id: string): Promise<RunView> {
+    const run = await this.run(id);
+    if (run.status !== "queued" && run.status !== "running") return runView(run);
+    const controller = this.cancels.get(id);
+    if (!controller) {
+      throw new ApiError(
+        "run_not_finished",
+        "This run is under way on another console instance; it can be cancelled only there.",
+      );
+    }
+    controller.abort();
+    if (run.status === "queued") {
+      await this.store.save({ ...run, status: "cancelled", finished_at: new Date().toISOString() });
+    }
+    return this.view(id);
   }
 
   /** One exchange of a run, as stored (masked and redacted when it was recorded). */

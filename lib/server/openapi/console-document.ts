@@ -359,6 +359,21 @@ const PATHS = {
       responses: { "200": ok("The run.", "RunView"), ...ERRORS, ...NOT_FOUND },
     },
   },
+  "/api/certification/runs/{id}/cancel": {
+    post: {
+      operationId: "cancelCertificationRun",
+      summary:
+        "Cancel a queued or running run: the case under way finishes, the rest do not run; status `cancelled`, the bundle signs what ran (audited)",
+      description: requires("certification_run", "in the run's environment"),
+      parameters: [runIdParameter],
+      responses: {
+        "200": ok("The run, cancelled (or as it was, when it had already ended).", "RunView"),
+        ...ERRORS,
+        ...NOT_FOUND,
+        "409": error("The run is under way on another console instance (`run_not_finished`)."),
+      },
+    },
+  },
   "/api/certification/runs/{id}/exchanges/{exchangeId}": {
     get: {
       operationId: "getCertificationRunExchange",
