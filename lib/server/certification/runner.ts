@@ -35,6 +35,24 @@ export interface RunOptions extends Omit<RunSettings, "now" | "sleep"> {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A wait that a cancel cuts short (AUTH-03 may wait minutes): the case ends not applicable, since its token
+ * was never seen to expire, and the run stops after it.
+ */
+function cancellableSleep(sleep: (ms: number) => Promise<void>, signal: AbortSignal | undefined) {
+  if (!signal) return sleep;
+  return (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      const stop = () => reject(new NotApplicable("The run was cancelled during this case's wait."));
+      if (signal.aborted) return stop();
+      signal.addEventListener("abort", stop, { once: true });
+      void sleep(ms).then(() => {
+        signal.removeEventListener("abort", stop);
+        resolve();
+      });
+    });
+}
+
 function verdictOf(definition: CaseDefinition, context: CaseContext): { verdict: Verdict; reason?: string } {
   const failed = context.checks.failed;
   if (failed.length > 0) {
@@ -142,7 +160,11 @@ function newRun(
 export async function runCertification(options: RunOptions): Promise<RunState> {
   const now = options.now ?? Date.now;
   const definitions = selectCases(options.caseIds);
-  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
+  const settings: RunSettings = {
+    ...options,
+    now,
+    sleep: cancellableSleep(options.sleep ?? realSleep, options.signal),
+  };
   const ledger = new RunLedger(settings);
   const run = newRun(options, definitions, ledger, now);
   // What leaves the run (store, events, the returned state) is cleaned once more of every secret it sent:
