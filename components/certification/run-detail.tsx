@@ -102,8 +102,9 @@ export function RunDetail({
         ) : null}
         {run.status === "cancelled" ? (
           <Alert tone="warning" title="Cancelled">
-            Stopped on request after {run.done} of {run.total} cases; the others did not run. The evidence of
-            what ran is signed.
+            Stopped on request after {run.done} of {run.total} cases
+            {run.done < run.total ? `; the other ${run.total - run.done} did not run` : ""}. A case whose wait
+            was cut short is not applicable. The evidence of what ran is signed.
           </Alert>
         ) : null}
         <CaseResultsTable run={run} />

@@ -215,6 +215,7 @@ describe("certification page", () => {
     await runs.getByTestId("run-partial").filter({ hasText: "partial: 1 of 25 cases" }).first().waitFor();
     await page.getByRole("link", { name: "Download evidence (.zip)" }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath("certification-cancelled-1440"), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: screenshotPath("certification-cancelled-390"), fullPage: true });
