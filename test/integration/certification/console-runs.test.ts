@@ -326,27 +326,29 @@ describe("certification runs over HTTP", () => {
       name: "embedded",
       certifiable: true,
     });
+    // A stored exchange of an ended run, as the run page shows it: masked and redacted, no token.
+    const done = list.body.runs.find((run) => run.status === "done" && run.environment === "embedded");
+    const [first] = (await readRun(tester, done!.id)).exchanges;
+    const one = await tester.json<ExchangeRecord>(
+      "GET",
+      `/api/certification/runs/${done!.id}/exchanges/${encodeURIComponent(first!.id)}`,
+    );
+    expect(one.status).toBe(200);
+    expect(one.body.id).toBe(first!.id);
+    expect(JSON.stringify(one.body)).not.toMatch(JWT);
+    expect((await tester.json("GET", `/api/certification/runs/${done!.id}/exchanges/nope`)).status).toBe(404);
+
     // AUTH-03 waits for the short-lived client's token to expire (about 60 s): cancelled during the wait.
     const id = await startRun(tester, {
       environment: "embedded",
       cases: ["AUTH-03", "BI-01"],
       wait_for_token_expiry: true,
     });
-    const waiting = await waitFor(
+    await waitFor(
       () => readRun(tester, id),
-      (run) => run.status === "running" && run.exchanges.length >= 1,
-      "AUTH-03 to hold its short-lived token",
+      (run) => run.status === "running",
+      "the run to start",
     );
-    const [first] = waiting.exchanges;
-    const one = await tester.json<ExchangeRecord>(
-      "GET",
-      `/api/certification/runs/${id}/exchanges/${encodeURIComponent(first!.id)}`,
-    );
-    expect(one.status).toBe(200);
-    expect(one.body.id).toBe(first!.id);
-    expect(JSON.stringify(one.body)).not.toMatch(JWT);
-    expect((await tester.json("GET", `/api/certification/runs/${id}/exchanges/nope`)).status).toBe(404);
-
     const cancelled = await tester.json<RunView>("POST", `/api/certification/runs/${id}/cancel`, {
       body: {},
     });
