@@ -126,6 +126,10 @@ describe("console pages against the embedded sandbox", () => {
   it("inquiry: Gift Balance Inquiry approved, 25.00, with copyable ids; location_id is remembered", async () => {
     await page.goto(`${server.url}/inquiry`);
     await page.getByText("No result yet").waitFor();
+    // Nothing remembered yet: on the embedded sandbox the field starts with the sandbox's demo location.
+    await expect
+      .poll(() => page.getByRole("textbox", { name: "Location ID" }).inputValue())
+      .toBe("store-001");
     await page.getByRole("textbox", { name: "Location ID" }).fill("store-42");
     await runInquiry("Gift Balance Inquiry", ACTIVE_CARD);
     await result().getByText("✓ Approved").waitFor();
