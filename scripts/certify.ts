@@ -20,7 +20,7 @@ import {
 import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle";
 import { ProfileError, resolveProfile, type ProfileFile } from "@/lib/server/certification/profile";
 import { InMemoryRunStore } from "@/lib/server/certification/run-store";
-import { runCertification, runExitCode } from "@/lib/server/certification/runner";
+import { runCertification, runEnvironmentOf, runExitCode } from "@/lib/server/certification/runner";
 import { loadEvidenceSigningKey, SigningKeyError } from "@/lib/server/certification/signing-key";
 import type { RunEvent, Verdict } from "@/lib/shared/certification-contract";
 import { ConfigError, loadConfig } from "@/lib/server/config";
@@ -138,7 +138,7 @@ async function main(): Promise<number> {
   const operator = args.operator?.trim() || `local:${userInfo().username}`;
 
   console.log(
-    `Certifying ${environment.name} (${environment.baseUrl}) as ${profile.primary.clientId}, operator ${operator}`,
+    `Certifying ${environment.name} (${runEnvironmentOf(environment).served_by}) as ${profile.primary.clientId}, operator ${operator}`,
   );
   if (environment.name === "production") {
     console.log(

@@ -5,6 +5,7 @@ import { cx } from "@/components/ui/class-names";
 import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
 import type { CaseResult } from "@/lib/shared/certification-contract";
 import type { RunView } from "@/lib/server/certification/api";
+import { CaseExchange } from "./case-exchange";
 import { VerdictBadge } from "./verdict-badge";
 
 const COLUMNS = [
@@ -14,7 +15,15 @@ const COLUMNS = [
   { key: "verdict", label: "Verdict", className: "py-2 font-medium" },
 ];
 
-function CheckRows({ result, exchanges }: { result: CaseResult; exchanges: RunView["exchanges"] }) {
+function CheckRows({
+  runId,
+  result,
+  exchanges,
+}: {
+  runId: string;
+  result: CaseResult;
+  exchanges: RunView["exchanges"];
+}) {
   const byId = new Map(exchanges.map((exchange) => [exchange.id, exchange]));
   return (
     <div className="grid gap-3 text-sm">
@@ -57,19 +66,17 @@ function CheckRows({ result, exchanges }: { result: CaseResult; exchanges: RunVi
       {result.exchange_ids.length > 0 ? (
         <div>
           <p className="text-xs font-medium text-slate-600 dark:text-slate-400">
-            Exchanges ({result.exchange_ids.length}) — full records in the evidence bundle
+            Exchanges ({result.exchange_ids.length}) — open one for its request and response
           </p>
-          <ul className="mt-1 grid gap-0.5 font-mono text-xs text-slate-700 dark:text-slate-300">
-            {result.exchange_ids.map((id) => {
-              const exchange = byId.get(id);
-              return (
-                <li key={id} className="break-all">
-                  {id}
-                  {exchange ? ` · ${exchange.operation} · HTTP ${exchange.status}` : ""}
-                  {exchange?.request_id ? ` · X-Request-Id ${exchange.request_id}` : ""}
-                </li>
-              );
-            })}
+          <ul className="mt-1 grid gap-1">
+            {result.exchange_ids.map((id) => (
+              <CaseExchange
+                key={id}
+                runId={runId}
+                id={id}
+                {...(byId.has(id) ? { entry: byId.get(id)! } : {})}
+              />
+            ))}
           </ul>
         </div>
       ) : null}
@@ -144,7 +151,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
                 {result && expanded ? (
                   <tr id={`case-${id}`}>
                     <td colSpan={4} className="bg-slate-50 px-3 py-3 dark:bg-slate-950/50">
-                      <CheckRows result={result} exchanges={run.exchanges} />
+                      <CheckRows runId={run.id} result={result} exchanges={run.exchanges} />
                     </td>
                   </tr>
                 ) : null}

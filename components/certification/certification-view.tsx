@@ -40,7 +40,7 @@ export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
     <div className="grid min-w-0 grid-cols-1 gap-6">
       <StartRunForm catalogue={catalogue} onStarted={showRun} />
       {runId ? <RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} /> : null}
-      <RunsList selected={runId} onSelect={showRun} />
+      <RunsList selected={runId} onSelect={showRun} catalogueSize={catalogue.length} />
       <YourApplication />
       <VerifyBundle />
       <PostmanCollectionLinks />

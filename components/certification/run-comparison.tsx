@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { compareVerdicts } from "@/lib/client/certification-compare";
+import { compareVerdicts, comparisonSentence } from "@/lib/client/certification-compare";
 import type { RunSummary, Verdict } from "@/lib/shared/certification-contract";
 import { environmentLabel } from "@/lib/client/environments";
 import { VerdictBadge } from "./verdict-badge";
@@ -52,11 +52,7 @@ export function RunComparison({
       </div>
       {comparison ? (
         <div className="grid gap-2" aria-live="polite">
-          <p className="text-sm text-slate-700 dark:text-slate-300">
-            {comparison.changed === 0
-              ? `No case changed verdict (${comparison.same} the same).`
-              : `${comparison.changed} case${comparison.changed === 1 ? "" : "s"} changed verdict (${comparison.same} the same).`}
-          </p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">{comparisonSentence(comparison)}</p>
           {differing.length > 0 ? (
             <div className="relative overflow-x-auto">
               <table className="w-full max-w-xl text-left text-sm">

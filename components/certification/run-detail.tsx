@@ -1,12 +1,14 @@
 "use client";
 
-import { useId } from "react";
+import { useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
-import { evidenceUrl, isActive, useRun, useRuns } from "@/lib/client/use-certification-api";
+import { evidenceUrl, isActive, useCancelRun, useRun, useRuns } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { CaseResultsTable } from "./case-results-table";
 import { RunComparison } from "./run-comparison";
@@ -24,8 +26,10 @@ export function RunDetail({
   onBaseline: (id: string | null) => void;
 }) {
   const { data: run, error } = useRun(id);
-  const { data: list } = useRuns();
+  const { data: list, mutate: refreshList } = useRuns();
   const titleId = useId();
+  const cancel = useCancelRun(id);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
 
   if (error) {
     return (
@@ -59,6 +63,10 @@ export function RunDetail({
           <a href={evidenceUrl(run.id)} download className={buttonClasses("primary")}>
             Download evidence (.zip)
           </a>
+        ) : active ? (
+          <Button variant="danger" busy={cancel.isMutating} onClick={() => setConfirmingCancel(true)}>
+            Cancel run
+          </Button>
         ) : null
       }
     >
@@ -87,6 +95,18 @@ export function RunDetail({
             cases recorded transactions); start a new one. The evidence of what ran is signed.
           </Alert>
         ) : null}
+        {cancel.error ? (
+          <Alert tone="danger" title="The run was not cancelled" role="alert">
+            {cancel.error.message}
+          </Alert>
+        ) : null}
+        {run.status === "cancelled" ? (
+          <Alert tone="warning" title="Cancelled">
+            Stopped on request after {run.done} of {run.total} cases
+            {run.done < run.total ? `; the other ${run.total - run.done} did not run` : ""}. A case whose wait
+            was cut short is not applicable. The evidence of what ran is signed.
+          </Alert>
+        ) : null}
         <CaseResultsTable run={run} />
         {!active ? (
           <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
@@ -100,6 +120,22 @@ export function RunDetail({
           </div>
         ) : null}
       </div>
+      <ConfirmDialog
+        open={confirmingCancel}
+        title="Cancel this certification run?"
+        confirmLabel="Cancel the run"
+        onConfirm={() => {
+          setConfirmingCancel(false);
+          void cancel
+            .trigger({})
+            .then(() => refreshList())
+            .catch(() => undefined);
+        }}
+        onCancel={() => setConfirmingCancel(false)}
+      >
+        The case under way finishes; the remaining cases do not run. The run ends cancelled, and its evidence
+        bundle signs the cases that ran.
+      </ConfirmDialog>
     </Panel>
   );
 }

@@ -23,9 +23,12 @@ const COLUMNS = [
 export function RunsList({
   selected,
   onSelect,
+  catalogueSize,
 }: {
   selected: string | null;
   onSelect: (id: string) => void;
+  /** The whole catalogue's size: a run of fewer cases is marked partial. */
+  catalogueSize: number;
 }) {
   const { data, error } = useRuns();
   const titleId = useId();
@@ -65,6 +68,15 @@ export function RunsList({
                     {isActive(run.status) ? (
                       <span className="text-xs text-slate-500 tabular-nums">
                         {run.done}/{run.total}
+                      </span>
+                    ) : null}
+                    {run.total < catalogueSize ? (
+                      // A run of selected cases proves less than the catalogue: say so where runs are compared.
+                      <span
+                        className="block text-xs text-amber-800 dark:text-amber-300"
+                        data-testid="run-partial"
+                      >
+                        partial: {run.total} of {catalogueSize} cases
                       </span>
                     ) : null}
                   </td>

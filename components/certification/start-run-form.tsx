@@ -9,10 +9,21 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Panel } from "@/components/ui/panel";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { CASE_GROUPS, caseGroup } from "@/lib/client/certification-compare";
-import type { CaseInfo } from "@/lib/shared/certification-contract";
-import { useStartRun } from "@/lib/client/use-certification-api";
+import { MAX_EXPIRY_WAIT_SECONDS, type CaseInfo } from "@/lib/shared/certification-contract";
+import type { CertifiableEnvironment } from "@/lib/server/certification/api";
+import { useRuns, useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-session-api";
+
+/** The case that waits for a short-lived token to expire, off unless asked for. */
+const EXPIRY_CASE = "AUTH-03";
+
+/** How long the wait adds: the embedded sandbox's short-lived client lives 60 s; elsewhere the profile's. */
+function expiryWaitCost(environment: EnvironmentName): string {
+  return environment === "embedded"
+    ? "adds about 60 s"
+    : `adds the short-lived client's token lifetime, at most ${MAX_EXPIRY_WAIT_SECONDS / 60} min`;
+}
 
 export const PRODUCTION_GIFT_WARNING = "Gift Balance Inquiry cases record real transactions";
 
@@ -24,15 +35,25 @@ export function StartRunForm({
   onStarted: (id: string) => void;
 }) {
   const { data: session } = useSession();
+  // The runs list (already fetched by the page) says which environments this server can certify.
+  const { data: runs } = useRuns();
   const { trigger, isMutating, error, reset } = useStartRun();
   const [chosenEnvironment, setEnvironment] = useState<EnvironmentName | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set(catalogue.map((item) => item.id)));
   const [allowGift, setAllowGift] = useState(false);
+  const [waitForExpiry, setWaitForExpiry] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const baseId = useId();
 
-  const environment = chosenEnvironment ?? session?.environment ?? "embedded";
+  const offered: CertifiableEnvironment[] | undefined =
+    runs?.environments ?? session?.environments.map(({ name }) => ({ name, certifiable: true }));
+  const refused = (offered ?? []).filter((item) => !item.certifiable);
+  const isCertifiable = (name: EnvironmentName) => !refused.some((item) => item.name === name);
+  // The session's environment is the default only when it can be certified here.
+  const fallback = session && isCertifiable(session.environment) ? session.environment : "embedded";
+  const environment = chosenEnvironment ?? fallback;
   const production = environment === "production";
+  const unavailable = refused.find((item) => item.name === environment);
   const giftSelected = [...selected].some((id) => caseGroup(id) === "GBI");
 
   function toggle(ids: string[], on: boolean) {
@@ -53,6 +74,7 @@ export function StartRunForm({
       environment,
       cases: cases.length === catalogue.length ? undefined : cases,
       allow_production_gift: production ? allowGift : false,
+      wait_for_token_expiry: waitForExpiry && selected.has(EXPIRY_CASE),
     }).catch(() => null);
     if (answer) onStarted(answer.id);
   }
@@ -83,9 +105,10 @@ export function StartRunForm({
               }}
               className="h-9 rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm dark:border-slate-600 dark:bg-slate-950"
             >
-              {(session?.environments ?? [{ name: "embedded" as const }]).map((item) => (
-                <option key={item.name} value={item.name}>
+              {(offered ?? [{ name: "embedded" as const, certifiable: true }]).map((item) => (
+                <option key={item.name} value={item.name} disabled={!item.certifiable}>
                   {environmentLabel(item.name)}
+                  {item.certifiable ? "" : " (not available)"}
                 </option>
               ))}
             </select>
@@ -94,6 +117,17 @@ export function StartRunForm({
             {selected.size} of {catalogue.length} cases selected
           </p>
         </div>
+
+        {refused.length > 0 ? (
+          <ul className="grid gap-1 text-sm text-slate-700 dark:text-slate-300" data-testid="not-certifiable">
+            {refused.map((item) => (
+              <li key={item.name}>
+                <span className="font-medium">{environmentLabel(item.name)} cannot be certified here:</span>{" "}
+                {item.reason}
+              </li>
+            ))}
+          </ul>
+        ) : null}
 
         <div className="grid gap-4 md:grid-cols-2">
           {CASE_GROUPS.map((group) => {
@@ -146,6 +180,20 @@ export function StartRunForm({
           })}
         </div>
 
+        <label className="flex items-start gap-2 text-sm text-slate-800 dark:text-slate-200">
+          <input
+            type="checkbox"
+            checked={waitForExpiry && selected.has(EXPIRY_CASE)}
+            disabled={!selected.has(EXPIRY_CASE)}
+            onChange={(event) => setWaitForExpiry(event.target.checked)}
+            className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+          />
+          <span>
+            Wait for a token to expire ({EXPIRY_CASE}): {expiryWaitCost(environment)}. Off, {EXPIRY_CASE} is
+            not applicable.
+          </span>
+        </label>
+
         {production ? (
           <Alert tone="danger" title={`Production: ${PRODUCTION_GIFT_WARNING}`}>
             <p>
@@ -183,7 +231,7 @@ export function StartRunForm({
             type="submit"
             variant={production ? "danger" : "primary"}
             busy={isMutating}
-            disabled={selected.size === 0}
+            disabled={selected.size === 0 || unavailable !== undefined}
           >
             Start run on {environmentLabel(environment)}
           </Button>

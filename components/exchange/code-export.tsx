@@ -17,26 +17,42 @@ import { CopyButton } from "./copy-button";
 type Language = "curl" | "fetch";
 
 /**
- * The exchange as cURL or fetch code that runs as copied: variables for what the browser never holds,
- * a fresh Request Id per run, and optionally the token request first.
+ * The token request copied code can make first: the environment's token address and the session's client_id;
+ * null for a token exchange or while the session is unknown.
  */
-export function CodeExport({ exchange, options }: { exchange: ExchangeRecord; options: CodeExportOptions }) {
-  const [language, setLanguage] = useState<Language>("curl");
-  const [withToken, setWithToken] = useState(false);
-  const withTokenId = useId();
+export function useTokenRequestTarget(exchange: ExchangeRecord): TokenRequestTarget | null {
   const { data: session } = useSession();
-  const isToken = exchange.operation === "token";
   const environment = session?.environments.find((item) => item.name === exchange.environment);
   const clientId = session?.credentials.client_id;
-  // The token request the code can make first: the environment's token address and the session's client_id.
-  const tokenTarget: TokenRequestTarget | null =
-    !isToken && environment && clientId
-      ? { url: `${environment.auth_url}${operationPath("token")}`, clientId }
-      : null;
-  const fullOptions: CodeExportOptions = { ...options, token: withToken ? tokenTarget : null };
+  return exchange.operation !== "token" && environment && clientId
+    ? { url: `${environment.auth_url}${operationPath("token")}`, clientId }
+    : null;
+}
+
+/**
+ * The exchange as cURL or fetch code that runs as copied: variables for what the browser never holds,
+ * a fresh Request Id per run, and optionally the token request first. `withToken` is held by the exchange
+ * view, so its header's "Copy as cURL" copies the same code as this panel.
+ */
+export function CodeExport({
+  exchange,
+  options,
+  withToken,
+  onWithTokenChange,
+}: {
+  exchange: ExchangeRecord;
+  /** The options already decided, token request included (null when not asked for). */
+  options: CodeExportOptions;
+  withToken: boolean;
+  onWithTokenChange: (withToken: boolean) => void;
+}) {
+  const [language, setLanguage] = useState<Language>("curl");
+  const withTokenId = useId();
+  const isToken = exchange.operation === "token";
+  const tokenTarget = useTokenRequestTarget(exchange);
   const snippet =
-    language === "curl" ? exchangeToCurl(exchange, fullOptions) : exchangeToFetch(exchange, fullOptions);
-  const needs = isToken || (withToken && tokenTarget) ? "CLIENT_SECRET" : "ACCESS_TOKEN";
+    language === "curl" ? exchangeToCurl(exchange, options) : exchangeToFetch(exchange, options);
+  const needs = isToken || options.token ? "CLIENT_SECRET" : "ACCESS_TOKEN";
   // Copy as code is not for every role (the support desk): hidden, like every action the role may not take.
   const allows = useAllows();
   if (allows && !allowsIn(allows, "copy_as_code", exchange.environment)) return null;
@@ -76,7 +92,7 @@ export function CodeExport({ exchange, options }: { exchange: ExchangeRecord; op
               id={withTokenId}
               type="checkbox"
               checked={withToken}
-              onChange={(event) => setWithToken(event.target.checked)}
+              onChange={(event) => onWithTokenChange(event.target.checked)}
               className="size-4 accent-indigo-600"
             />
             With token request

@@ -9,7 +9,7 @@ import { recordedCardFields } from "@/lib/client/history-store";
 import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
-import { CodeExport } from "./code-export";
+import { CodeExport, useTokenRequestTarget } from "./code-export";
 import { CopyButton } from "./copy-button";
 import { HeadersTable } from "./headers-table";
 import { JsonViewer } from "./json-viewer";
@@ -92,7 +92,13 @@ export function ExchangeView({
   const headingId = useId();
   const recordedCard = recordedCardFields(exchange).cardNumber;
   const canInclude = Boolean(fullCardNumber && recordedCard && matchesMask(recordedCard, fullCardNumber));
-  const options = { fullCardNumber: canInclude && includeCard ? fullCardNumber : null };
+  const [withToken, setWithToken] = useState(false);
+  const tokenTarget = useTokenRequestTarget(exchange);
+  // One set of options for the header's buttons and the code panel: both copy the same code.
+  const options = {
+    fullCardNumber: canInclude && includeCard ? fullCardNumber : null,
+    token: withToken ? tokenTarget : null,
+  };
   const { request, response } = exchange;
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
@@ -221,7 +227,12 @@ export function ExchangeView({
         defaultOpen={false}
         summary={<span className="text-xs text-slate-600 dark:text-slate-400">cURL and fetch</span>}
       >
-        <CodeExport exchange={exchange} options={options} />
+        <CodeExport
+          exchange={exchange}
+          options={options}
+          withToken={withToken}
+          onWithTokenChange={setWithToken}
+        />
       </Section>
     </section>
   );

@@ -144,10 +144,16 @@ export function HistoryTable({
                   <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-slate-900 dark:text-slate-100">
                     {operationLabel(exchange.operation)}
                   </span>
-                  <span className="block font-mono text-xs break-all text-slate-600 lg:whitespace-nowrap dark:text-slate-400">
+                  {/* The location on a line of its own, free to wrap: unbroken, it widened the table past its
+                      card at 1440 px and pushed Reuse Id and Delete out of view. */}
+                  <span className="block font-mono text-xs break-all text-slate-600 dark:text-slate-400">
                     {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
-                    {run.location_id ? ` · ${run.location_id}` : ""}
                   </span>
+                  {run.location_id ? (
+                    <span className="block max-w-56 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+                      {run.location_id}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-2.5 whitespace-nowrap text-slate-700 max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-300">
                   <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
@@ -155,7 +161,7 @@ export function HistoryTable({
                 <td className="px-2.5 max-lg:order-2 max-lg:px-0">
                   <HttpStatusBadge status={exchange.response.status} />
                 </td>
-                <td className="max-w-48 px-2.5 max-lg:order-2 max-lg:max-w-full max-lg:min-w-0 max-lg:px-0">
+                <td className="max-w-40 px-2.5 max-lg:order-2 max-lg:max-w-full max-lg:min-w-0 max-lg:px-0">
                   <Badge tone={OUTCOME_TONES[summary.outcome]} className="max-w-full">
                     <span className="truncate" title={result}>
                       {result}
@@ -165,8 +171,8 @@ export function HistoryTable({
                 <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-400">
                   {Math.round(exchange.duration_ms)} ms
                 </td>
-                <td className="px-2.5 max-lg:order-3 max-lg:w-full max-lg:px-0">
-                  <div className="flex items-center justify-end gap-1 max-lg:justify-start">
+                <td className="px-2.5 max-lg:order-3 max-lg:w-full max-lg:px-0 lg:w-px">
+                  <div className="flex items-center justify-end gap-1 whitespace-nowrap max-lg:justify-start">
                     <Button
                       size="sm"
                       variant="ghost"

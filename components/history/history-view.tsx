@@ -12,6 +12,7 @@ import { historyStore, type HistoryRun } from "@/lib/client/history-store";
 import { onDemand } from "@/lib/client/on-demand";
 import { useHistoryRuns } from "@/lib/client/use-history";
 import { PageHeader } from "@/components/ui/page-header";
+import { useMe } from "@/components/team/use-me";
 import { ClearHistory } from "./clear-history";
 import { DiffSelectionBar } from "./diff-selection-bar";
 import { HistoryFileActions } from "./history-file-actions";
@@ -19,6 +20,7 @@ import { HistoryFiltersBar } from "./history-filters-bar";
 import { HistoryList } from "./history-list";
 import { HistoryNoticeToast, runCount, type HistoryNotice } from "./history-notice";
 import { HistoryToolExports } from "./history-tool-exports";
+import { TeamRuns } from "./team-runs";
 import { useHistoryUrl } from "./use-history-url";
 import { useRunDialog } from "./use-run-dialog";
 import { useRunSelection } from "./use-run-selection";
@@ -40,6 +42,9 @@ export function HistoryView() {
   const [limit, setLimit] = useState(PAGE_SIZE);
   const [notice, setNotice] = useState<HistoryNotice>(null);
   const runDialog = runDialogModule.useModule();
+  // A team console also keeps runs on the server, for the team to search and share.
+  const { data: me } = useMe();
+  const teamConsole = Boolean(me?.user && me.user.signed_in_with !== "none");
 
   const filtered = useMemo(() => (runs ? filterRuns(runs, filters) : []), [runs, filters]);
   const statuses = useMemo(() => (runs ? statusesIn(runs) : []), [runs]);
@@ -129,6 +134,8 @@ export function HistoryView() {
           onResetFilters={() => setFilters(EMPTY_FILTERS)}
         />
       </section>
+
+      {teamConsole ? <TeamRuns /> : null}
 
       {runDialog ? (
         <runDialog.RunDialog

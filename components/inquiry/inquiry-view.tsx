@@ -2,6 +2,7 @@
 
 import { useRef, useSyncExternalStore, type FormEvent } from "react";
 import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/shared/operations";
+import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
 import { environmentLabel } from "@/lib/client/environments";
 import { chooseOperation, storedOperation, subscribeOperation } from "@/lib/client/preferences";
 import { useSession } from "@/lib/client/use-session-api";
@@ -28,7 +29,8 @@ export function InquiryView() {
   const operation = useSyncExternalStore(subscribeOperation, currentOperation, () => DEFAULT_OPERATION);
   const production = session?.environment === "production";
   const embeddedAvailable = Boolean(session?.environments.some((item) => item.name === "embedded"));
-  const form = useInquiryForm();
+  // The sandbox accepts any location: its demo one lets a first inquiry run with only a card typed.
+  const form = useInquiryForm(session?.environment === "embedded" ? DEMO_LOCATION_ID : "");
   const inquiry = useInquiryRun({ production, onError: form.showServerErrors });
   const { guard } = inquiry;
   const runButton = useRef<HTMLButtonElement>(null);

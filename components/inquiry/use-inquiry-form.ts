@@ -75,17 +75,18 @@ export function fieldErrorsOf(error: ErrorWithDetails): InquiryFieldErrors {
 }
 
 /**
- * The inquiry form's state: its values (the location remembered in this browser until edited), its field
- * errors from the browser's check or the server's, and the submission a valid form makes.
+ * The inquiry form's state: its values (the location remembered in this browser until edited, else
+ * `defaultLocation`), its field errors from the browser's check or the server's, and the submission a valid
+ * form makes.
  */
-export function useInquiryForm() {
+export function useInquiryForm(defaultLocation = "") {
   const [values, setValues] = useState({
     cardNumber: "",
     entryMode: "keyed",
     pinMode: "none",
     requestId: "",
   });
-  const [locationId, setLocationId] = useRememberedLocation("");
+  const [locationId, setLocationId] = useRememberedLocation(defaultLocation);
   const [errors, setErrors] = useState<InquiryFieldErrors>({});
   const cardInput = useRef<HTMLInputElement>(null);
   const all: InquiryFormValues = { ...values, locationId };

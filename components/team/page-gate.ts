@@ -13,6 +13,7 @@ export type PageGate =
   | { kind: "no_role"; me: MeResponse }
   | { kind: "unavailable" };
 
+/** The issuer's host: what the sign-in button says when OIDC_DISPLAY_NAME does not name the provider. */
 function providerName(issuer: string | undefined): string | null {
   if (!issuer) return null;
   try {
@@ -42,7 +43,11 @@ export async function pageGate(): Promise<PageGate> {
   }
   if (!me.user) {
     if (config.authMode === "none") return { kind: "unavailable" };
-    return { kind: "sign_in", mode: config.authMode, provider: providerName(config.oidc?.issuer) };
+    return {
+      kind: "sign_in",
+      mode: config.authMode,
+      provider: config.oidc?.displayName ?? providerName(config.oidc?.issuer),
+    };
   }
   if (me.user.roles.length === 0) return { kind: "no_role", me };
   return { kind: "console", me };

@@ -4,7 +4,7 @@ import { SignInLink } from "./sign-in-link";
 
 /**
  * What a visitor who is not signed in sees instead of any console page. `oidc`: a button to the organisation's
- * provider (named by its host), back to this page after. `proxy`: the proxy in front did not name them, so
+ * provider (named by `OIDC_DISPLAY_NAME`, else by its host), back to this page after. `proxy`: the proxy in front did not name them, so
  * there is nothing to sign in to here.
  */
 export function SignInScreen({

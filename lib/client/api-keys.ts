@@ -23,6 +23,8 @@ export const apiKeys = {
   audit: "/api/audit",
   auditVerify: "/api/audit/verify",
   auditExport: "/api/audit/export.csv",
+  /** The team's inquiry runs kept on the server (team consoles). */
+  teamRuns: "/api/runs",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -52,6 +54,11 @@ export function certificationRunKey(id: string): string {
 /** One client certification; its steps, finish and evidence hang below it. */
 export function clientCertificationKey(id: string): string {
   return `${apiKeys.clientCertifications}/${encodeURIComponent(id)}`;
+}
+
+/** One exchange of a certification run, as stored. */
+export function certificationExchangeKey(runId: string, exchangeId: string): string {
+  return `${certificationRunKey(runId)}/exchanges/${encodeURIComponent(exchangeId)}`;
 }
 
 /** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */
@@ -86,4 +93,25 @@ export function auditPageKey(filters: AuditFilters, cursor?: string | null, limi
 
 export function auditExportUrl(filters: AuditFilters): string {
   return apiKeys.auditExport + auditQuery(filters);
+}
+
+/** Search of the team's runs (`GET /api/runs`); empty filters are left out. */
+export interface TeamRunFilters {
+  request_id?: string;
+  user?: string;
+  operation?: InquiryOperation | "";
+}
+
+export function teamRunsKey(filters: TeamRunFilters): string {
+  return apiKeys.teamRuns + auditQuery({}, { ...filters });
+}
+
+/** One team run, with its exchange record. */
+export function teamRunKey(id: string): string {
+  return `${apiKeys.teamRuns}/${encodeURIComponent(id)}`;
+}
+
+/** The page link that opens one team run: shareable with anyone whose role may see it. */
+export function teamRunPageUrl(id: string): string {
+  return `/history?team_run=${encodeURIComponent(id)}#team-run`;
 }

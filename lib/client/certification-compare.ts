@@ -15,6 +15,16 @@ export interface RunComparison {
   changes: VerdictChange[];
   changed: number;
   same: number;
+  /** Cases that ran in only one of the two runs (a partial run, or cases added to the catalogue). */
+  oneSided: number;
+}
+
+/** "2 cases changed verdict, 1 ran in only one run (22 the same)." — every differing row counted. */
+export function comparisonSentence({ changed, same, oneSided }: RunComparison): string {
+  const cases = (count: number) => `${count} case${count === 1 ? "" : "s"}`;
+  const parts = [changed === 0 ? "No case changed verdict" : `${cases(changed)} changed verdict`];
+  if (oneSided > 0) parts.push(`${cases(oneSided)} ran in only one of the runs`);
+  return `${parts.join(", ")} (${same} the same).`;
 }
 
 /** Case order: the later run's, then cases only the earlier run had. */
@@ -36,6 +46,8 @@ export function compareVerdicts(
     changes,
     changed: changes.filter((change) => change.kind === "changed").length,
     same: changes.filter((change) => change.kind === "same").length,
+    oneSided: changes.filter((change) => change.kind === "only_before" || change.kind === "only_after")
+      .length,
   };
 }
 

@@ -42,6 +42,16 @@ export function useStartRun() {
   );
 }
 
+/** Cancels a run: the answer (the run, cancelled) becomes the run's cached view. */
+export function useCancelRun(id: string) {
+  return useSWRMutation<RunView, ApiClientError, string, Record<string, never>>(
+    certificationRunKey(id),
+    (key: string, options: { arg: Record<string, never> }) =>
+      sendJson<RunView, Record<string, never>>("POST")(`${key}/cancel`, options),
+    { populateCache: true, revalidate: true },
+  );
+}
+
 export function useVerifyBundle() {
   return useSWRMutation<VerifyResponse, ApiClientError, string, Blob>(
     apiKeys.certificationVerify,

@@ -4,6 +4,7 @@
  */
 import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
+import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
 
 /** The path templates of the operation registry, as the sandbox page shows them. */
 export const SANDBOX_PATHS = {
@@ -108,7 +109,7 @@ export function curlGiftStep({
       entry_mode: "keyed",
       card_number: cardNumber,
       pin_mode: "none",
-      originator: { location_id: "store-001" },
+      originator: { location_id: DEMO_LOCATION_ID },
     },
   });
   return [

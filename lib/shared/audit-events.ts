@@ -19,6 +19,7 @@ export const AUDIT_EVENTS = [
   "certification_run_started",
   "certification_run_viewed",
   "certification_upstream_call",
+  "certification_run_cancelled",
   "certification_evidence_downloaded",
   "certification_evidence_verified",
   "client_certification_started",

@@ -65,10 +65,18 @@ export interface TokenRecord {
   issued_at: string;
 }
 
+/** The longest a run started from the console waits for a token to expire (AUTH-03). */
+export const MAX_EXPIRY_WAIT_SECONDS = 300;
+
 export interface RunEnvironment {
   name: EnvironmentName;
   auth_url: string;
   base_url: string;
+  /**
+   * What answered the run's calls: the real address, or "in-process embedded sandbox" — the embedded
+   * sandbox is called without a network, so nothing need be serving `auth_url` (the CLI has no server).
+   */
+  served_by?: string;
 }
 
 /** What a route or the CLI reads while a run is under way, and what the bundle is built from. */

@@ -84,6 +84,18 @@ describe("certification page", () => {
     await checks.getByRole("columnheader", { name: "Expected" }).waitFor();
     expect(await checks.innerText()).toMatch(/Exchanges \(\d+\)/);
     expect(await checks.innerText()).toContain("balance_inquiry · HTTP 200");
+    // The exchange itself, on the page: request and response as stored (card masked, token redacted).
+    const exchange = checks
+      .getByTestId("case-exchange")
+      .filter({ hasText: "balance_inquiry · HTTP 200" })
+      .first();
+    await exchange.locator("summary").click();
+    await exchange.getByRole("heading", { name: /^Exchange / }).waitFor();
+    await exchange.getByText("Request", { exact: true }).click();
+    const shown = await exchange.innerText();
+    expect(shown).toContain("600649******0001");
+    expect(shown).not.toContain("6006491000000001");
+    expect(shown).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
 
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath("certification-1440"), fullPage: true });
@@ -172,5 +184,80 @@ describe("certification page", () => {
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
     ).toBe(0);
+  });
+
+  it("waits for a token to expire only when asked, cancels a run with confirmation, and marks it partial", async () => {
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.goto(`${server.url}/certification`);
+    const form = page.getByRole("region", { name: "New run" });
+    await form.getByLabel("Environment").selectOption("embedded");
+    const wait = form.getByRole("checkbox", {
+      name: /^Wait for a token to expire \(AUTH-03\): adds about 60 s/,
+    });
+    expect(await wait.isChecked()).toBe(false);
+    // Only AUTH-03: every group emptied, then the one case.
+    const selectNone = form.getByRole("button", { name: /^Select none/ });
+    while ((await selectNone.count()) > 0) await selectNone.first().click();
+    expect(await wait.isDisabled()).toBe(true);
+    await form.getByRole("checkbox", { name: /^AUTH-03 / }).check();
+    await wait.check();
+    await form.getByRole("button", { name: "Start run on Embedded sandbox" }).click();
+
+    const cancel = page.getByRole("button", { name: "Cancel run" });
+    await cancel.waitFor({ timeout: 60_000 });
+    await cancel.click();
+    const dialog = page.getByRole("dialog", { name: "Cancel this certification run?" });
+    await dialog.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Cancel the run" }).click();
+    await page.getByText("Stopped on request after").waitFor({ timeout: 30_000 });
+    const runs = page.getByRole("table", { name: "Certification runs" });
+    await runs.getByTestId("run-partial").filter({ hasText: "partial: 1 of 25 cases" }).first().waitFor();
+    await page.getByRole("link", { name: "Download evidence (.zip)" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: screenshotPath("certification-cancelled-1440"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: screenshotPath("certification-cancelled-390"), fullPage: true });
+  }, 120_000);
+});
+
+describe("certification page without the operator's test data", () => {
+  let bare: ConsoleServer;
+  let sandbox: SandboxServer;
+  let bareBrowser: Browser;
+
+  beforeAll(async () => {
+    sandbox = await startSandboxServer({ port: 0 });
+    // Production configured, CERTIFICATION_PROFILE not: the server can call production but not certify it.
+    bare = await startConsole({ CARD_API_AUTH_URL: sandbox.url, CARD_API_PRODUCTION_URL: sandbox.url });
+    bareBrowser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await bareBrowser?.close();
+    await bare?.stop();
+    await sandbox?.close();
+  });
+
+  it("says before any confirmation that production cannot be certified, and why", async () => {
+    const context = await bareBrowser.newContext({ viewport: { width: 1440, height: 1000 } });
+    const target = await context.newPage();
+    await target.goto(`${bare.url}/certification`);
+    const form = target.getByRole("region", { name: "New run" });
+    const reason = form.getByTestId("not-certifiable");
+    await reason.waitFor({ timeout: 120_000 });
+    expect(await reason.innerText()).toMatch(/Production cannot be certified here: .*CERTIFICATION_PROFILE/);
+    const option = form.getByLabel("Environment").locator("option[value=production]");
+    expect(await option.isDisabled()).toBe(true);
+    expect(await option.innerText()).toContain("not available");
+    // The embedded sandbox stays the choice, and can be started.
+    expect(await form.getByLabel("Environment").inputValue()).toBe("embedded");
+    expect(await form.getByRole("button", { name: "Start run on Embedded sandbox" }).isEnabled()).toBe(true);
+    expect(await axeViolations(target)).toEqual([]);
+    await target.screenshot({ path: screenshotPath("certification-not-certifiable-1440") });
+    await target.setViewportSize({ width: 390, height: 844 });
+    await target.screenshot({ path: screenshotPath("certification-not-certifiable-390"), fullPage: true });
+    await context.close();
   });
 });

@@ -126,6 +126,10 @@ describe("console pages against the embedded sandbox", () => {
   it("inquiry: Gift Balance Inquiry approved, 25.00, with copyable ids; location_id is remembered", async () => {
     await page.goto(`${server.url}/inquiry`);
     await page.getByText("No result yet").waitFor();
+    // Nothing remembered yet: on the embedded sandbox the field starts with the sandbox's demo location.
+    await expect
+      .poll(() => page.getByRole("textbox", { name: "Location ID" }).inputValue())
+      .toBe("store-001");
     await page.getByRole("textbox", { name: "Location ID" }).fill("store-42");
     await runInquiry("Gift Balance Inquiry", ACTIVE_CARD);
     await result().getByText("✓ Approved").waitFor();
@@ -246,6 +250,15 @@ describe("console pages against the embedded sandbox", () => {
     expect(await raw.getByTestId("code-snippet").textContent()).toContain(ACTIVE_CARD);
     await raw.getByRole("checkbox", { name: "Unmask the card in copied code" }).uncheck();
     expect(await raw.getByTestId("code-snippet").textContent()).not.toContain(ACTIVE_CARD);
+
+    // "With token request" in the code panel holds for the header's buttons too: one choice, one code.
+    await raw.getByRole("checkbox", { name: "With token request" }).check();
+    await raw.getByRole("button", { name: "Copy as cURL" }).click();
+    await expect.poll(clipboard).toContain("/reporting/v1/auth/token");
+    copied = await clipboard();
+    expect(copied).toContain("CLIENT_SECRET");
+    expect(copied).toBe(await raw.getByTestId("code-snippet").textContent());
+    await raw.getByRole("checkbox", { name: "With token request" }).uncheck();
   });
 
   it("every token request and inquiry run is saved to history, masked", async () => {

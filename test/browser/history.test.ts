@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
+import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
 
@@ -76,6 +76,23 @@ describe("history page", () => {
     expect(text).toMatch(/approved · 25\.00/);
     // Newest first: the inactive card's runs come before the active card's.
     expect(await rows().first().innerText()).toContain("600649******0027");
+  });
+
+  it("fits its card at 1440 and 390 px: every row's actions inside it", async () => {
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const card = page.locator("section", { has: page.getByTestId("history-table") });
+      const cardBox = (await card.boundingBox())!;
+      for (const button of await page.getByRole("button", { name: /^(Delete|Reuse Id)/ }).all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+      }
+      // Nothing scrolls sideways: the table is no wider than its card.
+      const overflow = await card.evaluate((element) => element.scrollWidth - element.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: screenshotPath(`history-runs-${width}`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it("filters by operation, environment, card last 4 and status, and keeps them in the URL", async () => {

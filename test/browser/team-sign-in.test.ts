@@ -14,6 +14,9 @@ import { startTestProvider, type TestProvider } from "@/test/support/oidc-provid
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
+const TEAM_REQUEST_ID = "team-run-request-0001";
+/** The page link of the engineer's gift run, opened later by an admin. */
+let teamRunLink = "";
 const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
 
 let sandbox: SandboxServer;
@@ -43,6 +46,7 @@ beforeAll(async () => {
     OIDC_ISSUER: provider.issuer,
     OIDC_CLIENT_ID: provider.clientId,
     OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_DISPLAY_NAME: "Example SSO",
     ROLE_GROUPS,
     // Production is a standalone sandbox on loopback: lib/server/config accepts loopback http for it.
     CARD_API_AUTH_URL: sandbox.url,
@@ -107,7 +111,8 @@ describe("a team console with sign-in (AUTH_MODE=oidc)", () => {
   it("shows a signed-out visitor the sign-in screen instead of any page", async () => {
     await page.goto(`${url}/inquiry`);
     await page.getByRole("heading", { name: "Sign in to the Card Services Console" }).waitFor();
-    const signIn = page.getByRole("link", { name: /^Sign in with / });
+    // OIDC_DISPLAY_NAME names the provider, not its host and port.
+    const signIn = page.getByRole("link", { name: "Sign in with Example SSO" });
     expect(await signIn.getAttribute("href")).toBe("/api/auth/login?return_to=%2Finquiry");
     // Nothing of the console: no navigation, no card field.
     expect(await page.getByRole("navigation", { name: "Console" }).count()).toBe(0);
@@ -155,6 +160,40 @@ describe("a team console with sign-in (AUTH_MODE=oidc)", () => {
     });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe("forbidden_by_role");
+  });
+
+  it("keeps the engineer's runs on the server: Team runs finds one by Request Id and opens it by link", async () => {
+    // A Gift Balance Inquiry on the embedded sandbox, with a Request Id to search for.
+    expect((await apiStatus("PUT", "/api/session/environment", { environment: "embedded" })).status).toBe(
+      200,
+    );
+    const gift = await apiStatus("POST", "/api/inquiries/gift-balance", {
+      card_number: CARD,
+      location_id: "store-7",
+      request_id: TEAM_REQUEST_ID,
+      environment: "embedded",
+    });
+    expect(gift.status).toBe(200);
+    await page.goto(`${url}/history`);
+    const team = page.getByRole("region", { name: "Team runs" });
+    const list = team.getByTestId("team-runs");
+    await expect.poll(() => list.locator("li").count(), { timeout: 20_000 }).toBe(2);
+    expect(await list.innerText()).toContain("Eve Engineer");
+    expect(await list.innerText()).not.toContain(CARD);
+    expect(await list.innerText()).toContain("600649******0001");
+    await team.getByLabel("Request Id").fill(TEAM_REQUEST_ID);
+    await team.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => list.locator("li").count()).toBe(1);
+    await list.getByRole("link", { name: /^Open the Gift Balance Inquiry run by Eve Engineer/ }).click();
+    await page.waitForURL((address) => address.searchParams.has("team_run"));
+    teamRunLink = page.url();
+    const detail = team.getByTestId("team-run");
+    await detail.getByText(TEAM_REQUEST_ID).first().waitFor();
+    expect(await detail.innerText()).not.toContain(CARD);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot("team-runs-1440", 1440);
+    await shot("team-runs-390", 390);
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it("signs out, and a copy of the old cookie no longer works", async () => {
@@ -216,5 +255,21 @@ describe("a team console with sign-in (AUTH_MODE=oidc)", () => {
     // At 390 px the entries are cards, and nothing is wider than the screen.
     await page.getByTestId("audit-card").first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+
+  it("opens the engineer's shared run for an admin, and refuses team runs to support", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(teamRunLink);
+    await page.getByTestId("team-run").getByText(TEAM_REQUEST_ID).first().waitFor();
+    expect(await page.getByTestId("team-run").innerText()).toContain("Eve Engineer");
+    await signOut();
+    await page.getByRole("link", { name: "Sign in again" }).click();
+    await signInAtProvider("sam");
+    const refused = await apiStatus("GET", "/api/runs");
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe("forbidden_by_role");
+    expect(
+      (await apiStatus("GET", `/api/runs/${new URL(teamRunLink).searchParams.get("team_run")}`)).status,
+    ).toBe(403);
   });
 });

@@ -16,6 +16,8 @@ export interface OidcSettings {
   redirectUri: string;
   /** `OIDC_GROUPS_CLAIM`: the ID-token or userinfo claim that lists the user's groups (default `groups`). */
   groupsClaim: string;
+  /** `OIDC_DISPLAY_NAME`: how the sign-in button names the provider (e.g. "Acme SSO"); else the issuer's host. */
+  displayName?: string;
   /** Scopes asked for; `openid` is always included. Default `openid profile email`. */
   scopes?: readonly string[];
   /** Where the provider sends the browser after RP-initiated logout (registered there), e.g. `${PUBLIC_URL}/`. */

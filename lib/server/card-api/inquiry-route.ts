@@ -9,6 +9,7 @@ import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { keepTeamRun } from "@/lib/server/runs/record";
 import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
 
 const INPUT_SCHEMAS = {
@@ -40,7 +41,9 @@ export function inquiryRoute(operation: InquiryOperation) {
         exchangeAuditFields,
       );
       context.annotate(exchangeLogFields(record));
-      return json(record);
+      const response = json(record);
+      keepTeamRun(context, operation, input.card_number, record);
+      return response;
     },
     { upstream: true },
   );

@@ -3,8 +3,15 @@
  * runs page. Isomorphic: no secrets, no Node APIs.
  */
 import { z } from "zod";
-import { ENVIRONMENTS, type OperationName } from "@/lib/shared/contracts";
-import type { RunState, RunSummary, VerdictCounts } from "@/lib/shared/certification-contract";
+import { ENVIRONMENTS, type EnvironmentName, type OperationName } from "@/lib/shared/contracts";
+import {
+  MAX_EXPIRY_WAIT_SECONDS,
+  type RunState,
+  type RunSummary,
+  type VerdictCounts,
+} from "@/lib/shared/certification-contract";
+
+export { MAX_EXPIRY_WAIT_SECONDS };
 
 /** Largest evidence bundle the verify route reads (a full run's bundle is a few hundred KiB). */
 export const MAX_BUNDLE_BYTES = 20 * 1024 * 1024;
@@ -19,6 +26,8 @@ export const startRunInputSchema = z
       .optional(),
     /** Production only: run Gift Balance Inquiry cases, which record real transactions. */
     allow_production_gift: z.boolean().default(false),
+    /** Let AUTH-03 wait for a short-lived token to expire (up to MAX_EXPIRY_WAIT_SECONDS); else not applicable. */
+    wait_for_token_expiry: z.boolean().default(false),
   })
   .strict()
   .refine((input) => !input.allow_production_gift || input.environment === "production", {
@@ -31,8 +40,17 @@ export interface StartRunResponse {
   id: string;
 }
 
+/** A configured environment, and whether this server can certify it (else why not, in a sentence). */
+export interface CertifiableEnvironment {
+  name: EnvironmentName;
+  certifiable: boolean;
+  reason?: string;
+}
+
 export interface RunListResponse {
   runs: RunSummary[];
+  /** What the start form offers: every configured environment, the ones that cannot be run with the reason. */
+  environments: CertifiableEnvironment[];
 }
 
 /** One exchange of a run, as the run view lists it (the full records are in the evidence bundle). */

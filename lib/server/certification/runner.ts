@@ -14,6 +14,7 @@ import {
   countVerdicts,
   type CaseResult,
   type RunEvent,
+  type RunEnvironment,
   type RunState,
   type Verdict,
 } from "@/lib/shared/certification-contract";
@@ -26,12 +27,32 @@ export interface RunOptions extends Omit<RunSettings, "now" | "sleep"> {
   caseIds?: readonly string[];
   store: RunStore;
   onEvent?: (event: RunEvent) => void;
+  /** Cancels the run between cases: the case under way finishes, the rest are not run, status `cancelled`. */
+  signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   runId?: string;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A wait that a cancel cuts short (AUTH-03 may wait minutes): the case ends not applicable, since its token
+ * was never seen to expire, and the run stops after it.
+ */
+function cancellableSleep(sleep: (ms: number) => Promise<void>, signal: AbortSignal | undefined) {
+  if (!signal) return sleep;
+  return (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      const stop = () => reject(new NotApplicable("The run was cancelled during this case's wait."));
+      if (signal.aborted) return stop();
+      signal.addEventListener("abort", stop, { once: true });
+      void sleep(ms).then(() => {
+        signal.removeEventListener("abort", stop);
+        resolve();
+      });
+    });
+}
 
 function verdictOf(definition: CaseDefinition, context: CaseContext): { verdict: Verdict; reason?: string } {
   const failed = context.checks.failed;
@@ -98,6 +119,18 @@ async function runCase(
   };
 }
 
+export const IN_PROCESS_SANDBOX = "in-process embedded sandbox";
+
+/** The run's addresses as configured, and what really served them (the evidence must not claim a server). */
+export function runEnvironmentOf(environment: RunOptions["environment"]): RunEnvironment {
+  return {
+    name: environment.name,
+    auth_url: environment.authUrl,
+    base_url: environment.baseUrl,
+    served_by: environment.transport === "embedded" ? IN_PROCESS_SANDBOX : environment.baseUrl,
+  };
+}
+
 /** The state of a run about to start: it shares the ledger's exchanges and tokens as they grow. */
 function newRun(
   options: RunOptions,
@@ -109,7 +142,7 @@ function newRun(
   return {
     id: options.runId ?? randomUUID(),
     status: "running",
-    environment: { name: environment.name, auth_url: environment.authUrl, base_url: environment.baseUrl },
+    environment: runEnvironmentOf(environment),
     client_id: options.clientId ?? options.profile.primary.clientId,
     operator: options.operator,
     ...(options.operatorId === undefined ? {} : { operator_id: options.operatorId }),
@@ -128,7 +161,11 @@ function newRun(
 export async function runCertification(options: RunOptions): Promise<RunState> {
   const now = options.now ?? Date.now;
   const definitions = selectCases(options.caseIds);
-  const settings: RunSettings = { ...options, now, sleep: options.sleep ?? realSleep };
+  const settings: RunSettings = {
+    ...options,
+    now,
+    sleep: cancellableSleep(options.sleep ?? realSleep, options.signal),
+  };
   const ledger = new RunLedger(settings);
   const run = newRun(options, definitions, ledger, now);
   // What leaves the run (store, events, the returned state) is cleaned once more of every secret it sent:
@@ -143,6 +180,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {
     for (const [index, definition] of definitions.entries()) {
+      if (options.signal?.aborted) break;
       const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
       emit({
         type: "case_started",
@@ -179,7 +217,8 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     });
     throw error;
   }
-  run.status = "done";
+  // A cancelled run keeps what ran: its bundle signs those cases and says the run was cancelled.
+  run.status = options.signal?.aborted ? "cancelled" : "done";
   run.finished_at = new Date(now()).toISOString();
   await save();
   emit({

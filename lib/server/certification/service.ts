@@ -19,7 +19,14 @@ import { logger } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
-import { runView, type RunView, type StartRunInput, type VerifyResponse } from "./api";
+import {
+  MAX_EXPIRY_WAIT_SECONDS,
+  runView,
+  type CertifiableEnvironment,
+  type RunView,
+  type StartRunInput,
+  type VerifyResponse,
+} from "./api";
 import { consoleInfo, specificationInfo } from "./build-info";
 import { selectCases, UnknownCaseError } from "./catalogue";
 import type { RunSettings } from "./context";
@@ -34,9 +41,10 @@ import {
   type CertificationClient,
   type CertificationProfile,
 } from "./profile";
-import { startCertification } from "./runner";
+import { runEnvironmentOf, startCertification } from "./runner";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "./signing-key";
 import type { RunState, RunSummary } from "@/lib/shared/certification-contract";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 export interface Operator {
   id: string;
@@ -88,6 +96,8 @@ function profileFor(
 }
 
 export class CertificationService {
+  /** How to cancel each run this process owns (queued or running). */
+  private readonly cancels = new Map<string, AbortController>();
   /** Runs this process owns (queued or running): their heartbeat. */
   private readonly active = new Set<string>();
   /** The embedded sandbox's runs, one after another. */
@@ -152,11 +162,7 @@ export class CertificationService {
     const queued: RunState = {
       id,
       status: "queued",
-      environment: {
-        name: environment.name,
-        auth_url: environment.authUrl,
-        base_url: environment.baseUrl,
-      },
+      environment: runEnvironmentOf(environment),
       client_id: profile.primary.clientId,
       operator: operator.name,
       operator_id: operator.id,
@@ -171,25 +177,31 @@ export class CertificationService {
     };
     await this.store.save(queued);
     this.track(id);
+    const controller = new AbortController();
+    this.cancels.set(id, controller);
 
     const execute = async () => {
       try {
-        const { finished } = await startCertification({
-          runId: id,
-          environment,
-          profile,
-          operator: operator.name,
-          operatorId: operator.id,
-          clientId: profile.primary.clientId,
-          allowProductionGift: queued.allow_production_gift,
-          renewSkewSeconds: config.tokenRenewSkewSeconds,
-          // A route never waits for a token to expire (AUTH-03 is then not applicable and says so).
-          maxExpiryWaitMs: 0,
-          caseIds,
-          store: this.store,
-          onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, id)),
-        });
-        await finished;
+        // Cancelled while queued: nothing ran; the bundle below signs the empty, cancelled run.
+        if (!controller.signal.aborted) {
+          const { finished } = await startCertification({
+            signal: controller.signal,
+            runId: id,
+            environment,
+            profile,
+            operator: operator.name,
+            operatorId: operator.id,
+            clientId: profile.primary.clientId,
+            allowProductionGift: queued.allow_production_gift,
+            renewSkewSeconds: config.tokenRenewSkewSeconds,
+            // Only when asked: AUTH-03 then waits for the short-lived client's token to expire (bounded).
+            maxExpiryWaitMs: input.wait_for_token_expiry ? MAX_EXPIRY_WAIT_SECONDS * 1000 : 0,
+            caseIds,
+            store: this.store,
+            onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, id)),
+          });
+          await finished;
+        }
       } catch (error) {
         logger.error(
           { run_id: id, error: error instanceof Error ? error.message : String(error) },
@@ -197,6 +209,7 @@ export class CertificationService {
         );
       } finally {
         this.untrack(id);
+        this.cancels.delete(id);
       }
       await this.bundle(id).catch((error: unknown) =>
         logger.error(
@@ -214,12 +227,60 @@ export class CertificationService {
     return { id };
   }
 
+  /**
+   * Which configured environments a run can use: a real upstream needs the operator's test data
+   * (CERTIFICATION_PROFILE), read here as a run would, so the form refuses before a confirmation, not after.
+   */
+  environments(): CertifiableEnvironment[] {
+    // Secrets are the session's at run time; a placeholder stands for them: only the test data is judged.
+    const placeholder = { clientId: "-", clientSecret: "-" };
+    return this.config.environments.map((environment) => {
+      try {
+        profileFor(this.config, environment, placeholder, this.env);
+        return { name: environment.name, certifiable: true };
+      } catch (error) {
+        if (error instanceof ApiError || error instanceof ProfileError) {
+          return { name: environment.name, certifiable: false, reason: error.message };
+        }
+        throw error;
+      }
+    });
+  }
+
   list(): Promise<RunSummary[]> {
     return this.store.list(100);
   }
 
   async view(id: string): Promise<RunView> {
     return runView(await this.run(id));
+  }
+
+  /**
+   * Cancels a queued or running run this instance owns: the case under way finishes, no other case runs, the
+   * run ends `cancelled` and its bundle signs what ran. An ended run is left as it is (cancel is idempotent).
+   */
+  async cancel(id: string): Promise<RunView> {
+    const run = await this.run(id);
+    if (run.status !== "queued" && run.status !== "running") return runView(run);
+    const controller = this.cancels.get(id);
+    if (!controller) {
+      throw new ApiError(
+        "run_not_finished",
+        "This run is under way on another console instance; it can be cancelled only there.",
+      );
+    }
+    controller.abort();
+    if (run.status === "queued") {
+      await this.store.save({ ...run, status: "cancelled", finished_at: new Date().toISOString() });
+    }
+    return this.view(id);
+  }
+
+  /** One exchange of a run, as stored (masked and redacted when it was recorded). */
+  async exchange(id: string, exchangeId: string): Promise<ExchangeRecord> {
+    const record = (await this.run(id)).exchanges.find((exchange) => exchange.id === exchangeId);
+    if (!record) throw new ApiError("not_found", `Run ${id} has no exchange ${JSON.stringify(exchangeId)}.`);
+    return record;
   }
 
   private async run(id: string): Promise<RunState> {

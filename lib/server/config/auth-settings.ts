@@ -30,6 +30,7 @@ function buildAuthSettings(config: ServerConfig): AuthSettings {
           clientId: oidc.clientId,
           clientSecret: oidc.clientSecret,
           groupsClaim: oidc.groupsClaim,
+          ...(oidc.displayName ? { displayName: oidc.displayName } : {}),
           redirectUri: `${publicUrl}${CALLBACK_PATH}`,
           postLogoutRedirectUri: `${publicUrl}${SIGNED_OUT_PATH}`,
         },

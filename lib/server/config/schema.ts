@@ -35,6 +35,8 @@ export interface ServerConfig {
   sessionSecretGenerated: boolean;
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
+  /** RUNS_RETENTION_DAYS: how long the team's inquiry runs are kept on the server (lib/server/runs). */
+  runsRetentionDays: number;
   /** RATE_LIMIT_PER_MINUTE: calls that reach the upstream, per user and minute, across every instance. */
   rateLimitPerMinute: number;
   serverCredentials: { clientId: string; clientSecret: string } | null;
@@ -50,7 +52,14 @@ export interface ServerConfig {
   /** TRUSTED_PROXIES: peers whose X-Forwarded-* (and, in proxy mode, identity headers) are believed. */
   trustedProxies: CidrList;
   authMode: AuthMode;
-  oidc: { issuer: string; clientId: string; clientSecret: string | undefined; groupsClaim: string } | null;
+  oidc: {
+    issuer: string;
+    clientId: string;
+    clientSecret: string | undefined;
+    groupsClaim: string;
+    /** OIDC_DISPLAY_NAME: the provider's name on the sign-in button (else the issuer's host). */
+    displayName: string | undefined;
+  } | null;
   proxyAuth: { userHeader: string; groupsHeader: string; sharedSecret: string | undefined };
   /** ROLE_GROUPS: for each role, the groups that grant it (a group may grant several roles). */
   roleGroups: Record<Role, string[]>;
@@ -205,6 +214,7 @@ const envSchema = z.object({
   SESSION_TTL_SECONDS: integer(5, 34_560_000, 28_800),
   SESSION_IDLE_SECONDS: integer(5, 34_560_000, 900),
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000, 120),
+  RUNS_RETENTION_DAYS: integer(1, 3650, 30),
   CARD_API_AUTH_URL: secureBaseAddress,
   CARD_API_SANDBOX_URL: baseAddress,
   CARD_API_PRODUCTION_URL: secureBaseAddress,
@@ -229,6 +239,7 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: optionalText,
   OIDC_CLIENT_SECRET: optionalText,
   OIDC_GROUPS_CLAIM: z.preprocess(blankToUndefined, z.string().default("groups")),
+  OIDC_DISPLAY_NAME: z.preprocess(blankToUndefined, z.string().trim().min(1).max(64).optional()),
   ROLE_GROUPS: roleGroupsSchema,
   PROXY_USER_HEADER: z.preprocess(
     blankToUndefined,
@@ -385,6 +396,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     sessionSecretGenerated: configuredSecrets === undefined,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     sessionIdleSeconds: env.SESSION_IDLE_SECONDS,
+    runsRetentionDays: env.RUNS_RETENTION_DAYS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     serverCredentials:
       env.CARD_API_CLIENT_ID && env.CARD_API_CLIENT_SECRET
@@ -405,6 +417,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
           clientId: env.OIDC_CLIENT_ID ?? "",
           clientSecret: env.OIDC_CLIENT_SECRET,
           groupsClaim: env.OIDC_GROUPS_CLAIM,
+          displayName: env.OIDC_DISPLAY_NAME,
         }
       : null,
     proxyAuth: {

@@ -16,6 +16,7 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 
@@ -267,4 +268,28 @@ export const clientCertificationCalls = pgTable(
     facts: jsonb("facts").notNull(),
   },
   (table) => [index("client_certification_calls_order").on(table.certificationId, table.startedAt)],
+);
+
+/** The team's inquiry runs, kept masked and redacted as the exchange record is (RUNS_RETENTION_DAYS). */
+export const inquiryRuns = pgTable(
+  "inquiry_runs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    userName: text("user_name").notNull(),
+    environment: text("environment").notNull(),
+    operation: text("operation").notNull(),
+    requestId: text("request_id"),
+    /** The card as the record shows it (`first6******last4`). */
+    card: text("card"),
+    status: smallint("status").notNull(),
+    startedAt: timestamptz("started_at").notNull(),
+    recordedAt: timestamptz("recorded_at").notNull(),
+    exchange: jsonb("exchange").$type<ExchangeRecord>().notNull(),
+  },
+  (table) => [
+    index("inquiry_runs_recorded_at").on(table.recordedAt),
+    index("inquiry_runs_request_id").on(table.requestId),
+    index("inquiry_runs_user_id").on(table.userId),
+  ],
 );

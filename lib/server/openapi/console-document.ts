@@ -34,10 +34,13 @@ import {
   supportBatchResultsSchema,
   supportLookupResultSchema,
   supportResultsQuerySchema,
+  teamRunListSchema,
+  teamRunSchema,
   tokenResultSchema,
   verifyResultSchema,
 } from "./console-schemas";
 import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "./json-schema";
+import { teamRunQuerySchema } from "@/lib/server/runs/api";
 
 const COMPONENTS = {
   ErrorBody: jsonSchema(errorBodySchema, "output"),
@@ -65,6 +68,8 @@ const COMPONENTS = {
   SupportBatchInput: jsonSchema(supportBatchInputSchema, "input"),
   SupportBatchProgress: jsonSchema(supportBatchProgressSchema, "output"),
   SupportBatchResults: jsonSchema(supportBatchResultsSchema, "output"),
+  TeamRunList: jsonSchema(teamRunListSchema, "output"),
+  TeamRun: jsonSchema(teamRunSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -100,11 +105,16 @@ const TOO_LARGE = { "413": error("The body is larger than the route reads (`payl
  * Which console role the route declares (lib/server/http/access.ts; roles per DESIGN.md §6): `somewhere` is the action
  * in at least one environment, `here` in the session's (or, for a batch, the batch's) environment.
  */
-function requires(action: "certification_run" | "support_lookup" | "support_batch", where: string): string {
+function requires(
+  action: "certification_run" | "support_lookup" | "support_batch" | "raw_exchange",
+  where: string,
+): string {
   const roles =
     action === "certification_run"
       ? "`tester` and `admin` everywhere, `engineer` on embedded and sandbox"
-      : "every role (`support`, `engineer`, `tester`, `admin`) in every environment";
+      : action === "raw_exchange"
+        ? "`engineer`, `tester`, `admin`; never `support`"
+        : "every role (`support`, `engineer`, `tester`, `admin`) in every environment";
   return `Needs \`${action}\` ${where} (${roles}); 403 \`forbidden_by_role\` otherwise.`;
 }
 
@@ -168,7 +178,30 @@ const resultsQueryParameters = Object.entries(
 
 const zipContent = { "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } } };
 
+const teamRunQueryParameters = Object.entries(
+  jsonSchema(teamRunQuerySchema, "input").properties as Record<string, JsonSchema>,
+).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
+
 const PATHS = {
+  "/api/runs": {
+    get: {
+      operationId: "listTeamRuns",
+      summary:
+        "The team's inquiry runs kept on the server (masked, redacted), newest first; filter by Request Id, user, operation",
+      description: requires("raw_exchange", "in at least one environment"),
+      parameters: teamRunQueryParameters,
+      responses: { "200": ok("The runs.", "TeamRunList"), ...ERRORS },
+    },
+  },
+  "/api/runs/{id}": {
+    get: {
+      operationId: "getTeamRun",
+      summary: "One team run with its exchange record, as recorded",
+      description: requires("raw_exchange", "in at least one environment"),
+      parameters: [{ ...runIdParameter, description: "The run's id (its exchange record's id)." }],
+      responses: { "200": ok("The run.", "TeamRun"), ...ERRORS, ...NOT_FOUND },
+    },
+  },
   "/api/session": {
     get: {
       operationId: "getSession",
@@ -340,6 +373,39 @@ const PATHS = {
       description: requires("certification_run", "in at least one environment"),
       parameters: [runIdParameter],
       responses: { "200": ok("The run.", "RunView"), ...ERRORS, ...NOT_FOUND },
+    },
+  },
+  "/api/certification/runs/{id}/cancel": {
+    post: {
+      operationId: "cancelCertificationRun",
+      summary:
+        "Cancel a queued or running run: the case under way finishes, the rest do not run; status `cancelled`, the bundle signs what ran (audited)",
+      description: requires("certification_run", "in the run's environment"),
+      parameters: [runIdParameter],
+      responses: {
+        "200": ok("The run, cancelled (or as it was, when it had already ended).", "RunView"),
+        ...ERRORS,
+        ...NOT_FOUND,
+        "409": error("The run is under way on another console instance (`run_not_finished`)."),
+      },
+    },
+  },
+  "/api/certification/runs/{id}/exchanges/{exchangeId}": {
+    get: {
+      operationId: "getCertificationRunExchange",
+      summary: "One exchange of a run, masked and redacted as stored (as in the evidence bundle)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [
+        runIdParameter,
+        {
+          name: "exchangeId",
+          in: "path",
+          required: true,
+          description: "An exchange id of the run (`exchanges[].id` of the run view).",
+          schema: { type: "string" },
+        },
+      ],
+      responses: { "200": ok("The exchange record.", "ExchangeRecord"), ...ERRORS, ...NOT_FOUND },
     },
   },
   "/api/certification/runs/{id}/evidence": {

@@ -236,6 +236,9 @@ const runSummarySchema = z.object({
 
 export const runListSchema = z.object({
   runs: z.array(runSummarySchema),
+  environments: z.array(
+    z.object({ name: environmentName, certifiable: z.boolean(), reason: z.string().optional() }),
+  ),
 }) satisfies z.ZodType<RunListResponse>;
 
 const caseResultSchema = z.object({
@@ -268,7 +271,12 @@ const caseResultSchema = z.object({
 export const runViewSchema = z.object({
   id: z.string(),
   status: runStatusSchema,
-  environment: z.object({ name: environmentName, auth_url: z.string(), base_url: z.string() }),
+  environment: z.object({
+    name: environmentName,
+    auth_url: z.string(),
+    base_url: z.string(),
+    served_by: z.string().optional(),
+  }),
   client_id: z.string(),
   operator: z.string(),
   operator_id: z.string().optional(),
@@ -380,3 +388,24 @@ export const supportResultsQuerySchema = z.object({
   from: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(100),
 });
+
+// Team runs (DESIGN.md §4 `GET /api/runs`): inquiries kept on the server for the team.
+
+const teamRunSummarySchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  user_name: z.string(),
+  environment: environmentName,
+  operation: z.enum(["gift_balance_inquiry", "balance_inquiry"]),
+  request_id: z.string().nullable(),
+  card: z.string().nullable(),
+  status: z.number().int(),
+  started_at: isoTime,
+});
+
+export const teamRunListSchema = z.object({
+  runs: z.array(teamRunSummarySchema),
+  retention_days: z.number().int(),
+});
+
+export const teamRunSchema = teamRunSummarySchema.extend({ exchange: exchangeRecordSchema });

@@ -3,6 +3,7 @@
  * whose runner's lease lapsed is taken over and finished here (Balance Inquiries can be run again safely; its
  * page would do the same when opened), and a certification run whose heartbeat went stale is marked
  * `interrupted` (never resumed: its Gift cases record transactions). Lists then never show them running forever.
+ * Team inquiry runs past RUNS_RETENTION_DAYS are deleted here too.
  */
 import "server-only";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
@@ -11,6 +12,7 @@ import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { beforeDatabasesClose, type Database } from "@/lib/server/db";
 import { logger } from "@/lib/server/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
+import { pruneTeamRuns } from "@/lib/server/runs/store";
 import type { BatchRunner } from "@/lib/server/support/batch-runner";
 import { abandonedBatchIds } from "@/lib/server/support/batch-store";
 import { supportServices } from "@/lib/server/support/services";
@@ -24,6 +26,8 @@ export interface SweepDeps {
   runs: { interruptStale(): Promise<number> };
   /** Client certifications (DESIGN.md §11) left unfinished 2 h after their start are judged and expired. */
   clientCertifications?: { expireOverdue(): Promise<number> };
+  /** RUNS_RETENTION_DAYS: team inquiry runs older than this are deleted (lib/server/runs). */
+  teamRunsRetentionDays?: number;
   now?: () => number;
 }
 
@@ -34,6 +38,8 @@ export interface SweepResult {
   interrupted: number;
   /** Client certifications expired. */
   expired: number;
+  /** Team inquiry runs deleted past their retention. */
+  pruned: number;
 }
 
 export async function sweepAbandonedWork({
@@ -41,17 +47,20 @@ export async function sweepAbandonedWork({
   runner,
   runs,
   clientCertifications,
+  teamRunsRetentionDays,
   now = Date.now,
 }: SweepDeps): Promise<SweepResult> {
   const interrupted = await runs.interruptStale();
   const expired = (await clientCertifications?.expireOverdue()) ?? 0;
+  const pruned =
+    teamRunsRetentionDays === undefined ? 0 : await pruneTeamRuns(db, teamRunsRetentionDays, new Date(now()));
   const resumed: string[] = [];
   for (const id of await abandonedBatchIds(db, new Date(now()))) {
     // Taken only when still nobody's (claimRunner is atomic): another instance's sweep may win it.
     await runner.ensureRunning(id);
     resumed.push(id);
   }
-  return { resumed, interrupted, expired };
+  return { resumed, interrupted, expired, pruned };
 }
 
 /** Starts this process's sweep (once per configuration): at once, then every SWEEP_EVERY_MS. */
@@ -69,13 +78,15 @@ export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
           runner: support.runner,
           runs: createDatabaseRunStore({ db: support.db }),
           clientCertifications: createClientCertificationService({ db: support.db }),
+          teamRunsRetentionDays: config.runsRetentionDays,
         });
-        if (result.resumed.length > 0 || result.interrupted > 0 || result.expired > 0) {
+        if (result.resumed.length > 0 || result.interrupted > 0 || result.expired > 0 || result.pruned > 0) {
           logger.info(
             {
               resumed_batches: result.resumed,
               interrupted_runs: result.interrupted,
               expired_client_certifications: result.expired,
+              pruned_team_runs: result.pruned,
             },
             "abandoned work swept",
           );

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { strToU8, unzipSync, zipSync } from "fflate";
+import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
@@ -94,7 +95,60 @@ describe("npm run certify / verify-evidence", () => {
     writeFileSync(tampered, zipSync({ ...files, "results.csv": strToU8("case_id\r\nTOK-01\r\n") }));
     const broken = await run("verify-evidence", [tampered]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain("results.csv was changed");
+    // One stream: what was checked and what is wrong, in order, on stdout.
+    expect(broken.stdout).toContain("NOT intact");
+    expect(broken.stdout).toContain("results.csv was changed");
+    expect(broken.stderr).toBe("");
+    const json = await run("verify-evidence", [tampered, "--json"]);
+    expect(json.code).toBe(1);
+    const parsed = JSON.parse(json.stdout) as { verdict: string; problems: string[] };
+    expect(parsed.verdict).toBe("not_intact");
+    expect(parsed.problems.join("\n")).toContain("results.csv was changed");
+  });
+
+  it("records what served the run: the in-process sandbox, not an address nothing listened on", async () => {
+    const out = path.join(work, "served");
+    const result = await run("certify", ["--env", "embedded", "--out", out, "--cases", "TOK-01"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Certifying embedded (in-process embedded sandbox)");
+    const manifest = JSON.parse(
+      Buffer.from(unzipSync(readFileSync(bundleIn(out)))["manifest.json"]!).toString(),
+    ) as {
+      environment: { served_by?: string };
+    };
+    expect(manifest.environment.served_by).toBe("in-process embedded sandbox");
+  });
+
+  it("tells a wrong signer from tampering: exit 3 'intact, but signed by another key', exit 1 when changed", async () => {
+    const out = path.join(work, "signer");
+    expect((await run("certify", ["--env", "embedded", "--out", out, "--cases", "TOK-01"])).code).toBe(0);
+    const bundle = bundleIn(out);
+    const files = unzipSync(readFileSync(bundle));
+    const ownKey = path.join(work, "own-key.jwk");
+    writeFileSync(ownKey, files["public-key.jwk"]!);
+    const { publicKey } = await generateKeyPair("EdDSA", { crv: "Ed25519" });
+    const otherKey = path.join(work, "other-key.jwk");
+    writeFileSync(otherKey, JSON.stringify(await exportJWK(publicKey)));
+
+    const own = await run("verify-evidence", [bundle, "--key", ownKey]);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toContain(": intact.");
+    const other = await run("verify-evidence", [bundle, "--key", otherKey]);
+    expect(other.code).toBe(3);
+    expect(other.stdout).toContain("intact, but signed by another key");
+    expect(other.stdout).not.toContain("NOT intact");
+    const otherJson = JSON.parse(
+      (await run("verify-evidence", [bundle, "--key", otherKey, "--json"])).stdout,
+    ) as {
+      verdict: string;
+    };
+    expect(otherJson.verdict).toBe("other_signer");
+
+    const tampered = path.join(work, "signer-tampered.zip");
+    writeFileSync(tampered, zipSync({ ...files, "results.csv": strToU8("case_id\r\n") }));
+    const changed = await run("verify-evidence", [tampered, "--key", otherKey]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain("NOT intact");
   });
 
   it("verify-evidence reads within the same bounds and by own names, refusing hostile zips with exit 1", async () => {
@@ -104,7 +158,7 @@ describe("npm run certify / verify-evidence", () => {
       writeFileSync(file, zip);
       const result = await run("verify-evidence", [file]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("refused unread past a bound");
+      expect(result.stdout).toContain("refused unread past a bound");
     }
     const out = path.join(work, "named");
     expect((await run("certify", ["--env", "embedded", "--out", out, "--cases", "TOK-01"])).code).toBe(0);
@@ -113,12 +167,12 @@ describe("npm run certify / verify-evidence", () => {
     writeFileSync(added, writeZip([...entries, { name: "__proto__", bytes: strToU8("{}") }]));
     const proto = await run("verify-evidence", [added]);
     expect(proto.code).toBe(1);
-    expect(proto.stderr).toContain("__proto__ is not listed in the manifest");
+    expect(proto.stdout).toContain("__proto__ is not listed in the manifest");
     const twice = path.join(work, "twice.zip");
     writeFileSync(twice, writeZip([...entries, { name: "results.csv", bytes: strToU8("case_id\r\n") }]));
     const duplicate = await run("verify-evidence", [twice]);
     expect(duplicate.code).toBe(1);
-    expect(duplicate.stderr).toContain("results.csv appears more than once");
+    expect(duplicate.stdout).toContain("results.csv appears more than once");
   });
 
   it("exits 1 when a case fails against an upstream over HTTP, naming what differed", async () => {

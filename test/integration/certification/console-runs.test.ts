@@ -319,6 +319,55 @@ describe("certification runs over HTTP", () => {
     expect(bundle.ok).toBe(true);
   });
 
+  it("says which environments can be certified, shows a case's stored exchange, and cancels a run mid-wait", async () => {
+    const tester = await demoClient();
+    const list = await tester.json<RunListResponse>("GET", "/api/certification/runs");
+    expect(list.body.environments.find((item) => item.name === "embedded")).toEqual({
+      name: "embedded",
+      certifiable: true,
+    });
+    // A stored exchange of an ended run, as the run page shows it: masked and redacted, no token.
+    const done = list.body.runs.find((run) => run.status === "done" && run.environment === "embedded");
+    const [first] = (await readRun(tester, done!.id)).exchanges;
+    const one = await tester.json<ExchangeRecord>(
+      "GET",
+      `/api/certification/runs/${done!.id}/exchanges/${encodeURIComponent(first!.id)}`,
+    );
+    expect(one.status).toBe(200);
+    expect(one.body.id).toBe(first!.id);
+    expect(JSON.stringify(one.body)).not.toMatch(JWT);
+    expect((await tester.json("GET", `/api/certification/runs/${done!.id}/exchanges/nope`)).status).toBe(404);
+
+    // AUTH-03 waits for the short-lived client's token to expire (about 60 s): cancelled during the wait.
+    const id = await startRun(tester, {
+      environment: "embedded",
+      cases: ["AUTH-03", "BI-01"],
+      wait_for_token_expiry: true,
+    });
+    await waitFor(
+      () => readRun(tester, id),
+      (run) => run.status === "running",
+      "the run to start",
+    );
+    const cancelled = await tester.json<RunView>("POST", `/api/certification/runs/${id}/cancel`, {
+      body: {},
+    });
+    expect(cancelled.status).toBe(200);
+    const ended = await runEnded(tester, id);
+    expect(ended.status).toBe("cancelled");
+    expect(ended.results.map((result) => [result.id, result.verdict])).toEqual([
+      ["AUTH-03", "not_applicable"],
+    ]);
+    expect(ended.results[0]!.reason).toContain("cancelled");
+    // Cancelling an ended run changes nothing.
+    expect(
+      (await tester.json<RunView>("POST", `/api/certification/runs/${id}/cancel`, { body: {} })).body.status,
+    ).toBe("cancelled");
+    const verified = await verifyEvidence((await download(tester, id)).zip);
+    expect(verified.ok).toBe(true);
+    expect((verified.manifest as { run: { status: string } }).run.status).toBe("cancelled");
+  });
+
   it("marks a run whose server died interrupted, never resumed, and still signs what ran", async () => {
     const tester = new ConsoleClient(server.url);
     await tester.json("PUT", "/api/session/credentials", {

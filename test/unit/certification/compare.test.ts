@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareVerdicts } from "@/lib/client/certification-compare";
+import { compareVerdicts, comparisonSentence } from "@/lib/client/certification-compare";
 
 describe("comparing a run with an earlier one", () => {
   it("names the cases whose verdict changed, and those that ran in only one run", () => {
@@ -25,5 +25,21 @@ describe("comparing a run with an earlier one", () => {
       { id: "VER-01", before: null, after: "pass", kind: "only_after" },
       { id: "AUTH-04", before: "pass", after: null, kind: "only_before" },
     ]);
+  });
+
+  it("says so when a case ran in only one of the runs, instead of 'no case changed'", () => {
+    const full = [
+      { id: "GBI-05", verdict: "observed" as const },
+      { id: "BI-01", verdict: "pass" as const },
+    ];
+    const partial = [{ id: "BI-01", verdict: "pass" as const }];
+    const result = compareVerdicts(full, partial);
+    expect(result.oneSided).toBe(1);
+    expect(comparisonSentence(result)).toBe(
+      "No case changed verdict, 1 case ran in only one of the runs (1 the same).",
+    );
+    expect(comparisonSentence(compareVerdicts(partial, partial))).toBe(
+      "No case changed verdict (1 the same).",
+    );
   });
 });

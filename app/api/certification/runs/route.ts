@@ -1,4 +1,4 @@
-// GET /api/certification/runs: the runs kept, newest first. POST: starts a run in the background, 202 {id}.
+// GET /api/certification/runs: the runs kept, newest first, and which environments can be certified. POST: starts a run in the background, 202 {id}.
 import {
   startRunInputSchema,
   type RunListResponse,
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(allowSomewhere("certification_run"), async () => {
   const service = await certificationService();
-  const body: RunListResponse = { runs: await service.list() };
+  const body: RunListResponse = { runs: await service.list(), environments: service.environments() };
   return json(body);
 });
 
@@ -55,6 +55,7 @@ export const POST = apiRoute(allowSomewhere("certification_run"), async (context
       run_id: id,
       cases: input.cases?.length ?? "all",
       allow_production_gift: input.allow_production_gift ?? false,
+      wait_for_token_expiry: input.wait_for_token_expiry ?? false,
     },
   });
   const body: StartRunResponse = { id };

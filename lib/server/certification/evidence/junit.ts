@@ -60,6 +60,7 @@ export function buildJunit(run: RunState, exchangesById: Map<string, ExchangeRec
     ["environment", run.environment.name],
     ["auth_url", run.environment.auth_url],
     ["base_url", run.environment.base_url],
+    ["served_by", run.environment.served_by ?? run.environment.base_url],
     ["client_id", run.client_id],
     ["operator", run.operator],
     ["run_id", run.id],

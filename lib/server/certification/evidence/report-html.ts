@@ -143,6 +143,7 @@ export function buildReportHtml(
     ["Environment", run.environment.name],
     ["Token address ({auth_url})", run.environment.auth_url],
     ["Base address ({base_url})", run.environment.base_url],
+    ["Served by", run.environment.served_by ?? run.environment.base_url],
     ["client_id", run.client_id],
     ["Operator", run.operator],
     ["Started", run.started_at],

@@ -11,7 +11,8 @@ payload is exactly the bytes of \`manifest.json\`; \`public-key.jwk\` is the pub
     npm run verify-evidence -- bundle.zip
     npm run verify-evidence -- bundle.zip --key trusted-public-key.jwk
 
-Exit 0 when every hash and the signature check out; otherwise it lists what is wrong. Pass \`--key\` with the
+Exit 0 when every hash and the signature check out; otherwise it lists what is wrong (exit 1), or, with
+\`--key\`, exit 3 when nothing was changed but another key signed it. Pass \`--key\` with the
 key published by the console that ran the certification (\`GET /api/certification/public-key\`): the key
 inside the bundle proves that nothing changed since signing, not who signed.
 

@@ -189,3 +189,49 @@ export async function verifyEvidence(
   if ("unreadable" in bundle) return unreadableResult(bundle.unreadable);
   return checkBundle(bundle, options);
 }
+
+/** `intact`; `other_signer`: nothing was changed, but the trusted key did not sign it; `not_intact`: changed. */
+export type EvidenceVerdict = "intact" | "other_signer" | "not_intact";
+
+export interface VerdictResult extends VerifyResult {
+  verdict: EvidenceVerdict;
+}
+
+async function thumbprintOf(bytes: Uint8Array | undefined): Promise<string> {
+  try {
+    return bytes ? await calculateJwkThumbprint(JSON.parse(strFromU8(bytes)) as JWK) : "none";
+  } catch {
+    return "unreadable";
+  }
+}
+
+/**
+ * Reads and checks a bundle, telling tampering from a wrong signer: with a trusted key, a bundle that is
+ * intact under its own key but not signed by the trusted one is `other_signer`, not `not_intact`.
+ * Throws ApiError bundle_too_large past a bound of ./read-bundle.ts.
+ */
+export async function verifyEvidenceVerdict(
+  zip: Uint8Array,
+  options: { trustedKey?: JWK; limits?: BundleLimits } = {},
+): Promise<VerdictResult> {
+  const bundle = await readEvidence(zip, options.limits);
+  if ("unreadable" in bundle) return { ...unreadableResult(bundle.unreadable), verdict: "not_intact" };
+  const { trustedKey } = options;
+  const ownKey = bundle.kept.get("public-key.jwk");
+  // Without a key inside, only the trusted key can say anything: a failure is then not_intact.
+  const own = ownKey || !trustedKey ? await checkBundle(bundle) : undefined;
+  if (own && !own.ok) return { ...own, verdict: "not_intact" };
+  if (!trustedKey) return { ...own!, verdict: "intact" };
+  const trusted = await checkBundle(bundle, { trustedKey });
+  if (trusted.ok || !own) return { ...trusted, verdict: trusted.ok ? "intact" : "not_intact" };
+  const [signer, expected] = [await thumbprintOf(ownKey), await calculateJwkThumbprint(trustedKey)];
+  return {
+    ...own,
+    ok: false,
+    verdict: "other_signer",
+    problems: [
+      `Signed by another key: the bundle is intact under its own public-key.jwk (thumbprint ${signer}), ` +
+        `but not signed by the trusted key (thumbprint ${expected}).`,
+    ],
+  };
+}

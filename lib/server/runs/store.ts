@@ -1,0 +1,117 @@
+/**
+ * The team's inquiry runs, kept on the server (DESIGN.md §4 `GET /api/runs`): one row per inquiry, holding the
+ * exchange record exactly as the caller received it (card masked, secrets redacted by lib/shared/redaction.ts
+ * on the way out), so a run can be shared by link and found by its Request Id. Kept RUNS_RETENTION_DAYS.
+ */
+import "server-only";
+import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
+import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
+import type { InquiryOperation } from "@/lib/shared/operations";
+import type { Database } from "@/lib/server/db";
+import { inquiryRuns } from "@/lib/server/db/schema";
+
+/** One run in a list: who, where, what, and the answer's status; the exchange is read with `getTeamRun`. */
+export interface TeamRunSummary {
+  id: string;
+  user_id: string;
+  user_name: string;
+  environment: EnvironmentName;
+  operation: InquiryOperation;
+  request_id: string | null;
+  card: string | null;
+  status: number;
+  started_at: string;
+}
+
+export interface TeamRun extends TeamRunSummary {
+  exchange: ExchangeRecord;
+}
+
+export interface RecordRunInput {
+  user: { id: string; name: string };
+  operation: InquiryOperation;
+  card: string | null;
+  exchange: ExchangeRecord;
+  now?: Date;
+}
+
+export interface TeamRunFilter {
+  requestId?: string;
+  /** A user id, or part of a user's name (case-insensitive). */
+  user?: string;
+  operation?: InquiryOperation;
+  limit?: number;
+}
+
+export async function recordTeamRun(db: Database, input: RecordRunInput): Promise<void> {
+  const { exchange } = input;
+  await db
+    .insert(inquiryRuns)
+    .values({
+      id: exchange.id,
+      userId: input.user.id,
+      userName: input.user.name,
+      environment: exchange.environment,
+      operation: input.operation,
+      requestId: exchange.request_id ?? null,
+      card: input.card,
+      status: exchange.response.status,
+      startedAt: new Date(exchange.started_at),
+      recordedAt: input.now ?? new Date(),
+      exchange,
+    })
+    .onConflictDoNothing();
+}
+
+type Row = typeof inquiryRuns.$inferSelect;
+
+function summaryOf(row: Row): TeamRunSummary {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    user_name: row.userName,
+    environment: row.environment as EnvironmentName,
+    operation: row.operation as InquiryOperation,
+    request_id: row.requestId,
+    card: row.card,
+    status: row.status,
+    started_at: row.startedAt.toISOString(),
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** Newest first; every filter given must match. */
+export async function listTeamRuns(db: Database, filter: TeamRunFilter = {}): Promise<TeamRunSummary[]> {
+  const conditions: SQL[] = [];
+  if (filter.requestId) conditions.push(eq(inquiryRuns.requestId, filter.requestId));
+  if (filter.operation) conditions.push(eq(inquiryRuns.operation, filter.operation));
+  if (filter.user) {
+    const byName = ilike(inquiryRuns.userName, `%${escapeLike(filter.user)}%`);
+    conditions.push(or(eq(inquiryRuns.userId, filter.user), byName)!);
+  }
+  const rows = await db
+    .select()
+    .from(inquiryRuns)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(inquiryRuns.startedAt))
+    .limit(filter.limit ?? 100);
+  return rows.map(summaryOf);
+}
+
+export async function getTeamRun(db: Database, id: string): Promise<TeamRun | null> {
+  const [row] = await db.select().from(inquiryRuns).where(eq(inquiryRuns.id, id)).limit(1);
+  return row ? { ...summaryOf(row), exchange: row.exchange } : null;
+}
+
+/** Deletes runs recorded more than `retentionDays` ago; returns how many. */
+export async function pruneTeamRuns(db: Database, retentionDays: number, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+  const deleted = await db
+    .delete(inquiryRuns)
+    .where(lt(inquiryRuns.recordedAt, cutoff))
+    .returning({ id: inquiryRuns.id });
+  return deleted.length;
+}
