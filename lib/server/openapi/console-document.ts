@@ -17,7 +17,15 @@ import { meResponseSchema } from "@/lib/server/auth/me";
 import { startRunInputSchema } from "@/lib/server/certification/api";
 import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/shared/support-contract";
 import {
+  startClientCertificationSchema,
+  clientStepIdSchema,
+  clientCertificationIdSchema,
+} from "@/lib/shared/client-certification-contract";
+import {
   auditFilterQuerySchema,
+  clientCertificationListSchema,
+  clientCertificationViewSchema,
+  startedClientCertificationSchema,
   auditPageSchema,
   auditVerifySchema,
   errorBodySchema,
@@ -70,6 +78,11 @@ const COMPONENTS = {
   SupportBatchResults: jsonSchema(supportBatchResultsSchema, "output"),
   TeamRunList: jsonSchema(teamRunListSchema, "output"),
   TeamRun: jsonSchema(teamRunSchema, "output"),
+  StartClientCertificationInput: jsonSchema(startClientCertificationSchema, "input"),
+  EmptyInput: jsonSchema(z.object({}).strict(), "input"),
+  ClientCertificationList: jsonSchema(clientCertificationListSchema, "output"),
+  ClientCertification: jsonSchema(clientCertificationViewSchema, "output"),
+  StartedClientCertification: jsonSchema(startedClientCertificationSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -126,6 +139,8 @@ const BODY_EXAMPLES: Partial<Record<ComponentName, unknown>> = {
   GiftBalanceInquiryInput: { ...card, environment: "embedded" },
   BalanceInquiryInput: { ...card, environment: "embedded" },
   StartRunInput: { environment: "embedded" },
+  StartClientCertificationInput: { environment: "embedded" },
+  EmptyInput: {},
   SupportLookupInput: { card_number: SANDBOX_EXAMPLES.cardNumber },
 };
 
@@ -182,7 +197,89 @@ const teamRunQueryParameters = Object.entries(
   jsonSchema(teamRunQuerySchema, "input").properties as Record<string, JsonSchema>,
 ).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
 
+const certificationIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The certification's id (the `id` of the 201 that started it).",
+  schema: jsonSchema(clientCertificationIdSchema, "input"),
+};
+
+const clientCertificationPaths = {
+  "/api/client-certifications": {
+    get: {
+      operationId: "listClientCertifications",
+      summary: "The integration certifications kept, newest first, with their verdicts",
+      description: requires("certification_run", "in at least one environment"),
+      responses: { "200": ok("The certifications.", "ClientCertificationList"), ...ERRORS },
+    },
+    post: {
+      operationId: "startClientCertification",
+      summary:
+        "Start certifying your application: registers a fresh sandbox client and answers its secret, the one time it leaves the server (audited)",
+      description: requires("certification_run", "on embedded"),
+      requestBody: jsonBody("StartClientCertificationInput"),
+      responses: {
+        "201": ok("The certification, with the client's secret.", "StartedClientCertification"),
+        ...ERRORS,
+      },
+    },
+  },
+  "/api/client-certifications/{id}": {
+    get: {
+      operationId: "getClientCertification",
+      summary: "Status, steps, the checks so far and the recorded calls (masked, redacted)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [certificationIdParameter],
+      responses: { "200": ok("The certification.", "ClientCertification"), ...ERRORS, ...NOT_FOUND },
+    },
+  },
+  "/api/client-certifications/{id}/steps/{step}": {
+    post: {
+      operationId: "armClientCertificationStep",
+      summary: "Arm a step for this certification's client only, ending the one before (audited)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [
+        certificationIdParameter,
+        { name: "step", in: "path", required: true, schema: jsonSchema(clientStepIdSchema, "input") },
+      ],
+      requestBody: jsonBody("EmptyInput"),
+      responses: {
+        "200": ok("The certification, the step armed.", "ClientCertification"),
+        ...ERRORS,
+        ...NOT_FOUND,
+        "409": error("The certification has finished or expired (`certification_finished`)."),
+      },
+    },
+  },
+  "/api/client-certifications/{id}/finish": {
+    post: {
+      operationId: "finishClientCertification",
+      summary: "Judge the recorded traffic, revoke the client, set `done` (audited)",
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [certificationIdParameter],
+      requestBody: jsonBody("EmptyInput"),
+      responses: {
+        "200": ok("The certification, judged.", "ClientCertification"),
+        ...ERRORS,
+        ...NOT_FOUND,
+        "409": error("The certification has already finished or expired (`certification_finished`)."),
+      },
+    },
+  },
+  "/api/client-certifications/{id}/evidence": {
+    get: {
+      operationId: "getClientCertificationEvidence",
+      summary: 'The signed evidence bundle with `"kind": "client"` (audited)',
+      description: requires("certification_run", "in at least one environment"),
+      parameters: [certificationIdParameter],
+      responses: { "200": { description: "The bundle.", content: zipContent }, ...ERRORS, ...NOT_FOUND },
+    },
+  },
+};
+
 const PATHS = {
+  ...clientCertificationPaths,
   "/api/runs": {
     get: {
       operationId: "listTeamRuns",
