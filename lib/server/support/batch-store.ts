@@ -8,7 +8,7 @@
  * Times come from the caller's clock (`now`), so tests can move them.
  */
 import "server-only";
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/db";
 import { queryRows } from "@/lib/server/db/rows";
 import { supportBatchCards, supportBatches } from "@/lib/server/db/schema";
@@ -92,15 +92,23 @@ export interface BatchCounts {
   done: number;
   failed: number;
   cancelled: number;
-  /** When the last card finished (null before the first). */
+  /** Finished cards whose answer was "no such card" (state `failed`, outcome `not_found`): a valid answer. */
+  notFound: number;
+  /** When the last card finished; null before the first. */
   lastFinishedAt: Date | null;
 }
 
 export async function countCards(db: Database, id: string): Promise<BatchCounts> {
-  const rows = await queryRows<{ state: string; n: string | number; last: string | Date | null }>(
+  const rows = await queryRows<{
+    state: string;
+    not_found: boolean;
+    n: string | number;
+    last: string | Date | null;
+  }>(
     db,
-    sql`select state, count(*) as n, max(finished_at) as last from support_batch_cards
-        where batch_id = ${id} group by state`,
+    sql`select state, coalesce(outcome = 'not_found', false) as not_found, count(*) as n,
+          max(finished_at) as last
+        from support_batch_cards where batch_id = ${id} group by 1, 2`,
   );
   const counts: BatchCounts = {
     pending: 0,
@@ -108,10 +116,14 @@ export async function countCards(db: Database, id: string): Promise<BatchCounts>
     done: 0,
     failed: 0,
     cancelled: 0,
+    notFound: 0,
     lastFinishedAt: null,
   };
   for (const row of rows) {
-    if (row.state in counts) (counts as unknown as Record<string, number>)[row.state] = Number(row.n);
+    const n = Number(row.n);
+    const tally = counts as unknown as Record<string, number>;
+    if (row.state in counts) tally[row.state] = (tally[row.state] ?? 0) + n;
+    if (row.state === "failed" && row.not_found) counts.notFound += n;
     if (row.last !== null) {
       const last = new Date(row.last);
       if (!counts.lastFinishedAt || last > counts.lastFinishedAt) counts.lastFinishedAt = last;
@@ -120,10 +132,22 @@ export async function countCards(db: Database, id: string): Promise<BatchCounts>
   return counts;
 }
 
-/**
- * Takes the batch for this instance when nobody holds it (queued, or its runner's lease lapsed); marks it running.
- * Returns the row when taken, undefined otherwise.
- */
+/** The batches kept (not expired), newest first: one user's, or everyone's when `userId` is null. */
+export async function listBatchRows(
+  db: Database,
+  userId: string | null,
+  now: Date,
+  limit: number,
+): Promise<BatchRow[]> {
+  const live = gt(supportBatches.expiresAt, now);
+  return db
+    .select()
+    .from(supportBatches)
+    .where(userId === null ? live : and(live, eq(supportBatches.userId, userId)))
+    .orderBy(desc(supportBatches.createdAt))
+    .limit(limit);
+}
+
 export async function claimRunner(
   db: Database,
   id: string,

@@ -20,6 +20,8 @@ import {
   cancelBatch,
   countCards,
   findBatch,
+  listBatchRows,
+  type BatchCounts,
   insertBatch,
   purgeExpiredBatches,
   resultRows,
@@ -33,6 +35,7 @@ import { csvCell } from "@/lib/server/http/csv";
 import type {
   BatchStatus,
   LookupOutcome,
+  SupportBatchList,
   SupportBatchRequest,
   SupportBatchProgress,
   SupportBatchResultRow,
@@ -152,26 +155,36 @@ export async function ownedBatch(deps: SupportBatchDeps, id: string, owner: Batc
   return batch;
 }
 
+/**
+ * Seconds left: finished cards per second since the start (up to now, so a stall lowers the rate), applied to the
+ * cards not yet sent. Null when it cannot be known: nothing finished yet, or only cards already sent remain.
+ */
+function estimate(counts: BatchCounts, startedAt: Date | null, now: Date) {
+  const finished = counts.done + counts.failed;
+  const elapsed = startedAt ? (now.getTime() - startedAt.getTime()) / 1000 : 0;
+  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
+  const inFlight = counts.pending + counts.running;
+  if (inFlight === 0) return { rate, eta: 0 };
+  if (!rate || counts.pending === 0) return { rate, eta: null };
+  return { rate, eta: Math.ceil(inFlight / rate) };
+}
+
 export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promise<SupportBatchProgress> {
   const counts = await countCards(deps.db, batch.id);
-  const finished = counts.done + counts.failed;
-  const status = batch.status as BatchStatus;
-  const elapsed =
-    batch.startedAt && counts.lastFinishedAt
-      ? (counts.lastFinishedAt.getTime() - batch.startedAt.getTime()) / 1000
-      : 0;
-  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
-  const left = counts.pending + counts.running;
-  const eta =
-    status === "done" || status === "cancelled" ? 0 : rate ? Math.ceil(left / rate) : left === 0 ? 0 : null;
+  // Cancelled cards were never sent: a cancelled batch's pending count is what was still running.
+  const { rate, eta } = estimate(counts, batch.startedAt, clock(deps));
   return {
     id: batch.id,
-    status,
+    status: batch.status as BatchStatus,
     environment: batch.environment as EnvironmentName,
     total: batch.total,
-    done: finished,
+    done: counts.done + counts.failed,
     failed: counts.failed,
     cancelled: counts.cancelled,
+    found: counts.done,
+    not_found: counts.notFound,
+    errors: counts.failed - counts.notFound,
+    in_flight: counts.pending + counts.running,
     rate,
     eta_seconds: eta,
     reason: batch.reason,
@@ -182,6 +195,23 @@ export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promi
     finished_at: batch.finishedAt?.toISOString() ?? null,
     expires_at: batch.expiresAt.toISOString(),
   };
+}
+
+/** The caller's batches (everyone's for an admin), newest first, with progress; at most `limit`. */
+export async function listBatches(
+  deps: SupportBatchDeps,
+  owner: BatchOwner,
+  limit = 50,
+): Promise<SupportBatchList> {
+  const everyone = owner.roles.includes("admin");
+  const rows = await listBatchRows(deps.db, everyone ? null : owner.userId, clock(deps), limit);
+  const batches = await Promise.all(
+    rows.map(async (row) => {
+      const { bad_lines: _omitted, ...progress } = await progressOf(deps, row);
+      return { ...progress, user_id: row.userId };
+    }),
+  );
+  return { batches };
 }
 
 /** Progress, and — when nobody is running the batch (its instance died) — this instance takes it over. */

@@ -15,12 +15,14 @@ import { createBatchRunner, type BatchRunner, type DetachedInquiry } from "@/lib
 import { claimRunner, findBatch } from "@/lib/server/support/batch-store";
 import {
   cancelOwnedBatch,
+  listBatches,
   readBatch,
   resultsCsv,
   startBatch,
   type SupportBatchDeps,
 } from "@/lib/server/support/batches";
 import { createCardVault } from "@/lib/server/support/card-vault";
+import type { SupportBatchProgress } from "@/lib/shared/support-contract";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const HMAC_KEY = "support-batch-test-hmac-key-0123456789";
@@ -199,11 +201,12 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     let looked = 0;
     const holder: { support?: SupportBatchDeps } = {};
     let batchId = "";
+    let atCancel: SupportBatchProgress | undefined;
     const gated: DetachedInquiry = async (state, input) => {
       looked += 1;
       if (looked === 5) {
         // The agent cancels while the fifth card is in flight.
-        await cancelOwnedBatch(holder.support!, batchId, OWNER, ACTOR);
+        atCancel = await cancelOwnedBatch(holder.support!, batchId, OWNER, ACTOR);
         release();
       }
       if (looked > 5) await gate;
@@ -220,8 +223,13 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     await runner.ensureRunning(batchId);
     await runner.settled(batchId);
     const progress = await readBatch(support, batchId, OWNER);
-    expect(progress).toMatchObject({ status: "cancelled", total: 50, done: 5, cancelled: 45 });
+    expect(progress).toMatchObject({ status: "cancelled", total: 50, done: 5, cancelled: 45, in_flight: 0 });
     expect(looked).toBe(5);
+    // At the cancel, the card already sent is in flight, not lost: the counts add up to the total.
+    expect(atCancel).toMatchObject({ status: "cancelled", cancelled: 45, in_flight: 1, eta_seconds: null });
+    const sum = (p: SupportBatchProgress) => p.found + p.not_found + p.errors + p.cancelled + p.in_flight;
+    expect(sum(atCancel!)).toBe(50);
+    expect(sum(progress)).toBe(50);
     const csv = await new Response(resultsCsv(support, (await findBatch(db, batchId, new Date()))!)).text();
     expect(csv.match(/,cancelled,/g)).toHaveLength(45);
     expect(await auditRowsFor(db, batchId)).toHaveLength(5);
@@ -244,5 +252,18 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
       code: "not_found",
     });
     expect((await readBatch(support, started.id, { userId: "alice", roles: ["admin"] })).id).toBe(started.id);
+    // The list: sam's own batches newest first; eve has none; the admin sees sam's too.
+    const second = await startBatch(support, {
+      input: { cards: ["6006491000000019"] },
+      actor: ACTOR,
+      environment: "embedded",
+      credentials: { kind: "demo" },
+    });
+    const mine = await listBatches(support, OWNER);
+    expect(mine.batches.slice(0, 2).map((batch) => batch.id)).toEqual([second.id, started.id]);
+    expect(mine.batches[0]).toMatchObject({ user_id: "sam", status: "queued", total: 1, in_flight: 1 });
+    expect((await listBatches(support, { userId: "eve", roles: ["engineer"] })).batches).toEqual([]);
+    const everyone = await listBatches(support, { userId: "alice", roles: ["admin"] });
+    expect(everyone.batches.map((batch) => batch.id)).toContain(started.id);
   });
 });
