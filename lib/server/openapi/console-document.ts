@@ -29,8 +29,10 @@ import {
   runViewSchema,
   sessionInfoSchema,
   startRunResultSchema,
+  supportBatchListSchema,
   supportBatchProgressSchema,
   supportBatchResultsSchema,
+  supportTransactionLookupSchema,
   supportLookupResultSchema,
   supportResultsQuerySchema,
   tokenResultSchema,
@@ -64,6 +66,8 @@ const COMPONENTS = {
   SupportBatchInput: jsonSchema(supportBatchInputSchema, "input"),
   SupportBatchProgress: jsonSchema(supportBatchProgressSchema, "output"),
   SupportBatchResults: jsonSchema(supportBatchResultsSchema, "output"),
+  SupportBatchList: jsonSchema(supportBatchListSchema, "output"),
+  SupportTransactionLookup: jsonSchema(supportTransactionLookupSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -233,7 +237,14 @@ const PATHS = {
         environmentQuery,
       ],
       responses: {
-        "200": ok("The upstream answered (a 404 upstream included): the exchange record.", "ExchangeRecord"),
+        "200": {
+          description:
+            "The upstream answered (a 404 upstream included): the exchange record, or — for a caller who may " +
+            "not see raw exchanges (`support`) — a summary: found or not, time, result, gift balance, last 4.",
+          content: jsonContent({
+            oneOf: [componentRef("ExchangeRecord"), componentRef("SupportTransactionLookup")],
+          }),
+        },
         ...ERRORS,
         ...UPSTREAM_ERRORS,
       },
@@ -384,6 +395,12 @@ const PATHS = {
     },
   },
   "/api/support/batches": {
+    get: {
+      operationId: "listSupportBatches",
+      summary: "Support desk: the caller's batches (everyone's for an admin), newest first, with progress",
+      description: requires("support_batch", "in at least one environment"),
+      responses: { "200": ok("The batches kept (24 hours).", "SupportBatchList"), ...ERRORS },
+    },
     post: {
       operationId: "startSupportBatch",
       summary: "Support desk: start a batch of lookups in the session's environment, run on the server",

@@ -27,9 +27,11 @@ import type { RunSummary } from "@/lib/shared/certification-contract";
 import {
   BATCH_STATUSES,
   LOOKUP_OUTCOMES,
+  type SupportBatchList,
   type SupportBatchProgress,
   type SupportBatchResults,
   type SupportLookupResult,
+  type SupportTransactionLookup,
 } from "@/lib/shared/support-contract";
 
 const isoTime = z.iso.datetime({ offset: true });
@@ -349,6 +351,31 @@ export const supportBatchProgressSchema = z.object({
   finished_at: isoTime.nullable(),
   expires_at: isoTime,
 }) satisfies z.ZodType<SupportBatchProgress>;
+
+export const supportBatchListSchema = z.object({
+  batches: z.array(
+    supportBatchProgressSchema.omit({ bad_lines: true }).extend({ user_id: z.string() }),
+  ),
+}) satisfies z.ZodType<SupportBatchList>;
+
+export const supportTransactionLookupSchema = z.object({
+  request_id: z.string(),
+  environment: environmentName,
+  outcome: z.enum(["found", "not_found", "upstream_error"]),
+  upstream_status: z.number().int(),
+  looked_up_at: isoTime,
+  transaction: z
+    .object({
+      transaction_id: z.string().nullable(),
+      time: z.string().nullable(),
+      card_last4: z.string().nullable(),
+      response_status: z.string().nullable(),
+      response_code: z.string().nullable(),
+      response_message: z.string().nullable(),
+      gift_balance: z.string().nullable(),
+    })
+    .nullable(),
+}) satisfies z.ZodType<SupportTransactionLookup>;
 
 export const supportBatchResultsSchema = z.object({
   rows: z.array(
