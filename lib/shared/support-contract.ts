@@ -127,6 +127,10 @@ export interface SupportBatchResultRow {
   error: string | null;
 }
 
+/** `?show=` of the results page: the cards of one outcome. `failed` means no usable answer, not "no such card". */
+export const RESULT_FILTERS = ["found", "not_found", "failed", "cancelled", "in_flight"] as const;
+export type ResultFilter = (typeof RESULT_FILTERS)[number];
+
 export interface SupportBatchResults {
   rows: SupportBatchResultRow[];
   next_position: number | null;

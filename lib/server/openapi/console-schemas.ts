@@ -27,6 +27,7 @@ import type { RunSummary } from "@/lib/shared/certification-contract";
 import {
   BATCH_STATUSES,
   LOOKUP_OUTCOMES,
+  RESULT_FILTERS,
   type SupportBatchList,
   type SupportBatchProgress,
   type SupportBatchResults,
@@ -400,4 +401,5 @@ export const supportBatchResultsSchema = z.object({
 export const supportResultsQuerySchema = z.object({
   from: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(100),
+  show: z.enum(RESULT_FILTERS).optional(),
 });

@@ -13,7 +13,7 @@ import type { Database } from "@/lib/server/db";
 import { queryRows } from "@/lib/server/db/rows";
 import { supportBatchCards, supportBatches } from "@/lib/server/db/schema";
 import type { Purse } from "@/lib/shared/purses";
-import type { BatchStatus, LookupOutcome } from "@/lib/shared/support-contract";
+import type { BatchStatus, LookupOutcome, ResultFilter } from "@/lib/shared/support-contract";
 
 export type BatchRow = typeof supportBatches.$inferSelect;
 export type CardState = "pending" | "running" | "done" | "failed" | "cancelled";
@@ -404,11 +404,31 @@ export type ResultRow = Pick<
 >;
 
 /** Results in input order from `fromPosition`, at most `limit`. */
+/** The SQL condition of each results filter (`?show=`): "not found" is a valid answer, apart from failures. */
+function shownCards(show: ResultFilter | undefined) {
+  const { state, outcome } = supportBatchCards;
+  switch (show) {
+    case "found":
+      return eq(state, "done");
+    case "not_found":
+      return and(eq(state, "failed"), eq(outcome, "not_found"));
+    case "failed":
+      return and(eq(state, "failed"), sql`${outcome} is distinct from 'not_found'`);
+    case "cancelled":
+      return eq(state, "cancelled");
+    case "in_flight":
+      return inArray(state, ["pending", "running"]);
+    default:
+      return undefined;
+  }
+}
+
 export async function resultRows(
   db: Database,
   id: string,
   fromPosition: number,
   limit: number,
+  show?: ResultFilter,
 ): Promise<ResultRow[]> {
   return db
     .select({
@@ -422,7 +442,13 @@ export async function resultRows(
       error: supportBatchCards.error,
     })
     .from(supportBatchCards)
-    .where(and(eq(supportBatchCards.batchId, id), sql`${supportBatchCards.position} >= ${fromPosition}`))
+    .where(
+      and(
+        eq(supportBatchCards.batchId, id),
+        sql`${supportBatchCards.position} >= ${fromPosition}`,
+        shownCards(show),
+      ),
+    )
     .orderBy(asc(supportBatchCards.position))
     .limit(limit);
 }

@@ -35,6 +35,7 @@ import { csvCell } from "@/lib/server/http/csv";
 import type {
   BatchStatus,
   LookupOutcome,
+  ResultFilter,
   SupportBatchList,
   SupportBatchRequest,
   SupportBatchProgress,
@@ -277,8 +278,9 @@ export async function resultsPage(
   batch: BatchRow,
   fromPosition: number,
   limit: number,
+  show?: ResultFilter,
 ): Promise<SupportBatchResults> {
-  const rows = await resultRows(deps.db, batch.id, fromPosition, limit + 1);
+  const rows = await resultRows(deps.db, batch.id, fromPosition, limit + 1, show);
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   return {
@@ -289,11 +291,40 @@ export async function resultsPage(
 
 export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
 
-/** The masked results CSV, one row per card in input order, streamed page by page. */
+function cardCsvLine(row: ResultRow): string {
+  const balances = (row.balances ?? {}) as Record<string, string>;
+  return [
+    String(row.line),
+    row.last4,
+    row.cardHmac,
+    ...PURSES.map((purse) => balances[purse] ?? ""),
+    resultStatus(row),
+    row.error ?? "",
+  ]
+    .map(csvCell)
+    .join(",");
+}
+
+/** An input line that was not a card number: in the CSV as `skipped`, with why, so every line is accounted for. */
+function skippedCsvLine(bad: { line: number; message: string }): string {
+  return [String(bad.line), "", "", ...PURSES.map(() => ""), "skipped", bad.message].map(csvCell).join(",");
+}
+
+/**
+ * The masked results CSV, one row per input line in input order (skipped lines included, as far as the batch
+ * kept them: the first 200), streamed page by page.
+ */
 export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const skipped = [...batch.badLines.lines].sort((a, b) => a.line - b.line);
   let position = 0;
   let headerSent = false;
+  // Skipped lines before `line`, taken off the list as they are written.
+  const skippedBefore = (line: number) => {
+    const taken: string[] = [];
+    while (skipped.length > 0 && skipped[0]!.line < line) taken.push(skippedCsvLine(skipped.shift()!));
+    return taken;
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!headerSent) {
@@ -303,23 +334,13 @@ export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStr
       }
       const rows = await resultRows(deps.db, batch.id, position, MAX_RESULTS_PAGE);
       if (rows.length === 0) {
+        const rest = skippedBefore(Number.POSITIVE_INFINITY);
+        if (rest.length > 0) controller.enqueue(encoder.encode(`${rest.join("\r\n")}\r\n`));
         controller.close();
         return;
       }
       position = rows[rows.length - 1]!.position + 1;
-      const lines = rows.map((row) => {
-        const balances = (row.balances ?? {}) as Record<string, string>;
-        return [
-          String(row.line),
-          row.last4,
-          row.cardHmac,
-          ...PURSES.map((purse) => balances[purse] ?? ""),
-          resultStatus(row),
-          row.error ?? "",
-        ]
-          .map(csvCell)
-          .join(",");
-      });
+      const lines = rows.flatMap((row) => [...skippedBefore(row.line), cardCsvLine(row)]);
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },
   });

@@ -18,11 +18,12 @@ import {
   listBatches,
   readBatch,
   resultsCsv,
+  resultsPage,
   startBatch,
   type SupportBatchDeps,
 } from "@/lib/server/support/batches";
 import { createCardVault } from "@/lib/server/support/card-vault";
-import type { SupportBatchProgress } from "@/lib/shared/support-contract";
+import type { ResultFilter, SupportBatchProgress } from "@/lib/shared/support-contract";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const HMAC_KEY = "support-batch-test-hmac-key-0123456789";
@@ -98,6 +99,15 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     await runner.settled(started.id);
     const progress = await readBatch(support, started.id, OWNER);
     expect(progress).toMatchObject({ status: "done", total: 25, done: 25, failed: 22, eta_seconds: 0 });
+    // "No such card" is an answer, apart from the failures; the five counts add up to the total.
+    expect(progress).toMatchObject({ found: 3, not_found: 20, errors: 2, cancelled: 0, in_flight: 0 });
+    const batchRow = (await findBatch(db, started.id, new Date()))!;
+    const shown = async (show: ResultFilter) =>
+      (await resultsPage(support, batchRow, 0, 100, show)).rows.map((row) => row.line);
+    expect(await shown("found")).toEqual([1, 2, 4]);
+    expect(await shown("failed")).toEqual([3, 5]);
+    expect(await shown("not_found")).toHaveLength(20);
+    expect(await shown("cancelled")).toEqual([]);
 
     const csv = await new Response(
       resultsCsv(support, (await findBatch(db, started.id, new Date()))!),
@@ -106,7 +116,9 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     expect(lines[0]).toBe(
       "line,last4,card_hash,gift,gift_rewards,loyalty,loyalty_rewards,discount,promotional,punch,punch_rewards,status,error",
     );
-    expect(lines).toHaveLength(26);
+    // Every input line: 25 cards and the skipped line, with why.
+    expect(lines).toHaveLength(27);
+    expect(lines[26]).toMatch(/^26,,,,,,,,,,,skipped,not a card number/);
     expect(lines[1]).toMatch(
       /^1,0001,(?:'-|\w)[\w-]{42},25\.00,5\.00,120\.00,10\.00,0\.00,15\.00,7\.00,1\.00,found,$/,
     );

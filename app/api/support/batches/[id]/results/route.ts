@@ -1,4 +1,5 @@
-// GET /api/support/batches/{id}/results?from=&limit=: a page of masked results in input order (the page's table).
+// GET /api/support/batches/{id}/results?from=&limit=&show=: a page of masked results in input order (the page's
+// table), optionally of one outcome only.
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
 import { batchCaller } from "@/lib/server/support/caller";
@@ -9,10 +10,10 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
   const id = batchIdFrom(context.request);
-  const { from, limit } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
+  const { from, limit, show } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
   const services = await supportServices();
   const { batch } = await batchCaller(context.request, await context.user(), services, id);
-  return json(await resultsPage(services, batch, from, limit));
+  return json(await resultsPage(services, batch, from, limit, show));
 });
 
 const refuse = methodNotAllowed(["GET"]);
