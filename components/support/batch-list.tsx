@@ -65,7 +65,10 @@ function BatchRow({ batch, showOwner }: { batch: SupportBatchListItem; showOwner
   return (
     <tr>
       <td className="px-4 py-2 whitespace-nowrap">
-        <Link className="text-indigo-700 underline dark:text-indigo-300" href={supportKeys.batchPage(batch.id)}>
+        <Link
+          className="text-indigo-700 underline dark:text-indigo-300"
+          href={supportKeys.batchPage(batch.id)}
+        >
           {new Date(batch.created_at).toLocaleString()}
         </Link>
       </td>

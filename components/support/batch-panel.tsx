@@ -35,7 +35,11 @@ export function BatchPanel() {
   async function chooseFile(chosen: File | undefined) {
     if (!chosen) return;
     const content = await chosen.text();
-    setFile({ name: chosen.name, text: content, lines: content.split(/\r?\n/).filter((line) => line.trim()).length });
+    setFile({
+      name: chosen.name,
+      text: content,
+      lines: content.split(/\r?\n/).filter((line) => line.trim()).length,
+    });
     setError(null);
   }
 
@@ -96,10 +100,13 @@ export function BatchPanel() {
             className="text-sm text-slate-700 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:text-slate-300"
           />
           {file ? (
-            <span className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" role="status">
+            <span
+              className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
+              role="status"
+            >
               <span>
-                <span className="font-medium">{file.name}</span>: {file.lines} line{file.lines === 1 ? "" : "s"}{" "}
-                (a header line included, if it has one) — numbers not shown
+                <span className="font-medium">{file.name}</span>: {file.lines} line
+                {file.lines === 1 ? "" : "s"} (a header line included, if it has one) — numbers not shown
               </span>
               <Button
                 variant="secondary"

@@ -105,7 +105,10 @@ function TransactionFound({
 }) {
   const rows: [string, string][] = [
     ["Time", transaction.time ? formatTime(transaction.time) : "not given"],
-    ["Result", [transaction.response_status, transaction.response_message].filter(Boolean).join(" — ") || "—"],
+    [
+      "Result",
+      [transaction.response_status, transaction.response_message].filter(Boolean).join(" — ") || "—",
+    ],
     ["Gift balance", transaction.gift_balance ?? "—"],
     ["Card", transaction.card_last4 ? dotsLast4(transaction.card_last4) : "—"],
     ["Transaction id", transaction.transaction_id ?? "—"],

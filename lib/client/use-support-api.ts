@@ -6,6 +6,7 @@ import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { getJson, requestJson, sendJson, type ApiClientError } from "@/lib/client/fetcher";
 import type {
+  ResultFilter,
   SupportBatchList,
   SupportBatchProgress,
   SupportBatchResults,
@@ -18,8 +19,8 @@ export const supportKeys = {
   lookups: "/api/support/lookups",
   batches: "/api/support/batches",
   batch: (id: string) => `/api/support/batches/${encodeURIComponent(id)}`,
-  results: (id: string, from = 0, limit = 100) =>
-    `/api/support/batches/${encodeURIComponent(id)}/results?from=${from}&limit=${limit}`,
+  results: (id: string, from = 0, limit = 100, show?: ResultFilter) =>
+    `/api/support/batches/${encodeURIComponent(id)}/results?from=${from}&limit=${limit}${show ? `&show=${show}` : ""}`,
   resultsCsv: (id: string) => `/api/support/batches/${encodeURIComponent(id)}/results.csv`,
   /** Lookup by Request Id: support gets the summary (lib/server/support/transaction-lookup), never the exchange. */
   transaction: (requestId: string) => `/api/transactions/request-id/${encodeURIComponent(requestId)}`,
@@ -54,7 +55,8 @@ export function useStartBatch() {
 export function useTransactionLookup() {
   return useSWRMutation<SupportTransactionLookup, ApiClientError, string, string>(
     "/api/transactions/request-id",
-    (_url: string, { arg }: { arg: string }) => getJson<SupportTransactionLookup>(supportKeys.transaction(arg)),
+    (_url: string, { arg }: { arg: string }) =>
+      getJson<SupportTransactionLookup>(supportKeys.transaction(arg)),
   );
 }
 
@@ -78,8 +80,8 @@ export function useBatchList() {
   });
 }
 
-export function useBatchResults(id: string, refreshWhileRunning: boolean) {
-  return useSWR<SupportBatchResults, ApiClientError>(supportKeys.results(id, 0, 100), getJson, {
+export function useBatchResults(id: string, refreshWhileRunning: boolean, show?: ResultFilter) {
+  return useSWR<SupportBatchResults, ApiClientError>(supportKeys.results(id, 0, 100, show), getJson, {
     refreshInterval: refreshWhileRunning ? 2000 : 0,
   });
 }

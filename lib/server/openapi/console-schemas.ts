@@ -354,9 +354,7 @@ export const supportBatchProgressSchema = z.object({
 }) satisfies z.ZodType<SupportBatchProgress>;
 
 export const supportBatchListSchema = z.object({
-  batches: z.array(
-    supportBatchProgressSchema.omit({ bad_lines: true }).extend({ user_id: z.string() }),
-  ),
+  batches: z.array(supportBatchProgressSchema.omit({ bad_lines: true }).extend({ user_id: z.string() })),
 }) satisfies z.ZodType<SupportBatchList>;
 
 export const supportTransactionLookupSchema = z.object({

@@ -123,9 +123,15 @@ export function resultsPageParams(
     show: params.get("show") ?? undefined,
   });
   if (!parsed.success) {
-    throw new ApiError("validation_failed", `from must be 0 or more; limit 1 to ${max}; show one of ${RESULT_FILTERS.join(", ")}.`, {
-      fields: Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), [issue.message]])),
-    });
+    throw new ApiError(
+      "validation_failed",
+      `from must be 0 or more; limit 1 to ${max}; show one of ${RESULT_FILTERS.join(", ")}.`,
+      {
+        fields: Object.fromEntries(
+          parsed.error.issues.map((issue) => [issue.path.join("."), [issue.message]]),
+        ),
+      },
+    );
   }
   return parsed.data;
 }

@@ -55,9 +55,7 @@ export const GET = apiRoute(
     );
     context.annotate(exchangeLogFields(record));
     const { roles } = await context.user();
-    return json(
-      can(roles, "raw_exchange", sessionEnvironment) ? record : supportTransactionLookup(record),
-    );
+    return json(can(roles, "raw_exchange", sessionEnvironment) ? record : supportTransactionLookup(record));
   },
   { upstream: true },
 );
