@@ -32,6 +32,12 @@ const ACTION_LABELS: Record<Action, string> = {
   audit_export: "exporting the audit log",
 };
 
+/** `a`, `a or b`, `a, b or c`. */
+function spokenList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
 /** 401 `not_signed_in` when there is no signed-in user. */
 export function requireUser(user: SignedInUser | null): SignedInUser {
   if (!user) throw new ApiError("not_signed_in", "Sign in to use the console.");
@@ -65,11 +71,16 @@ export function assertAllowed(roles: readonly Role[], action: Action, environmen
   if (allowed) return;
   const allowing = rolesAllowing(action, environment);
   const where = isEnvironmentAction(action) && environment ? ` in ${environment}` : "";
-  const held =
-    roles.length === 0 ? "no console role" : `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}`;
+  const needed = `the role ${spokenList(allowing)}`;
+  // Labels are noun phrases ("certification runs", "a Gift Balance Inquiry"): each sentence reads as English.
+  const message =
+    roles.length === 0
+      ? `You have no console role; ${ACTION_LABELS[action]}${where} needs ${needed}.`
+      : `Your role${roles.length > 1 ? "s" : ""} (${spokenList(roles)}) ${roles.length > 1 ? "do" : "does"} ` +
+        `not allow ${ACTION_LABELS[action]}${where}; that needs ${needed}.`;
   throw new ApiError(
     "forbidden_by_role",
-    `You have ${held}; ${ACTION_LABELS[action]}${where} needs the role ${allowing.join(" or ")}.`,
+    message,
     { action, ...(where ? { environment } : {}), roles: [...roles], allowed_roles: allowing },
   );
 }
