@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useId, useRef, useState, type FormEvent } from "react";
+import { PAGE_ACCESS } from "@/components/team/page-access";
+import { useAllows } from "@/components/team/use-me";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -139,14 +141,7 @@ function AnswerView({ answer }: { answer: Answer }) {
         }
       >
         <p>{error.message}</p>
-        {error.code === "no_credentials" ? (
-          <p>
-            <Link className="underline" href="/connect">
-              Connect
-            </Link>{" "}
-            first (or ask an administrator to configure server credentials).
-          </p>
-        ) : null}
+        {error.code === "no_credentials" ? <NoCredentialsHint /> : null}
       </Alert>
     );
   }
@@ -182,4 +177,20 @@ function AnswerView({ answer }: { answer: Answer }) {
       <p>{result.message}</p>
     </Alert>
   );
+}
+
+/** Connect only for roles that may (support may not: it asks an administrator for server credentials). */
+function NoCredentialsHint() {
+  const allows = useAllows();
+  if (allows && PAGE_ACCESS.connect.allowed(allows)) {
+    return (
+      <p>
+        <Link className="underline" href="/connect">
+          Connect
+        </Link>{" "}
+        first (or ask an administrator to configure server credentials).
+      </p>
+    );
+  }
+  return <p>Ask an administrator of the console to configure server credentials for this environment.</p>;
 }
