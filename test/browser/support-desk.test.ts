@@ -90,7 +90,9 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   ]);
   const csv = await readFile((await download.path())!, "utf8");
   const rows = csv.trim().split("\r\n");
-  expect(rows).toHaveLength(201);
+  // 200 cards and the skipped line, with why.
+  expect(rows).toHaveLength(202);
+  expect(rows[201]).toMatch(/^201,,.*,skipped,not a card number/);
   expect(rows[1]).toMatch(/^1,0001,(?:'-|\w)[\w-]{42},25\.00,/);
   expect(csv).not.toMatch(/\d{12,}/);
 
