@@ -33,13 +33,21 @@ const ENGINEER_STEPS: readonly Step[] = [
 
 /** The support desk's own start: its pages only (support sees no token or raw inquiry, DESIGN.md §6). */
 const SUPPORT_STEPS: readonly Step[] = [
-  { href: "/support", title: "Look up a card", text: "Type or scan a card number: the eight balances, last 4 shown." },
+  {
+    href: "/support",
+    title: "Look up a card",
+    text: "Type or scan a card number: the eight balances, last 4 shown.",
+  },
   {
     href: "/support",
     title: "Find a transaction",
     text: "By its Request Id: when it happened, its result and the gift balance.",
   },
-  { href: "/support", title: "Run a batch", text: "Paste or upload many cards; download the masked results." },
+  {
+    href: "/support",
+    title: "Run a batch",
+    text: "Paste or upload many cards; download the masked results.",
+  },
 ];
 
 /** Connect → token → inquiry for roles that may use them; the support desk's steps for support. */

@@ -52,6 +52,7 @@ export function LookupPanel() {
     }
     setFormError(null);
     const last4 = digits.slice(-4);
+    let keepTyped = false;
     try {
       const result = await trigger({
         card_number: digits,
@@ -67,6 +68,11 @@ export function LookupPanel() {
       });
     } catch (error) {
       const failure = error as ApiClientError;
+      // The session is over: the shell hides the page; the typed card stays for after signing in again.
+      if (failure.code === "not_signed_in") {
+        keepTyped = true;
+        return;
+      }
       setAnswer({ result: null, error: failure, last4 });
       remember({
         last4,
@@ -76,7 +82,7 @@ export function LookupPanel() {
         at: new Date().toISOString(),
       });
     } finally {
-      setCard("");
+      if (!keepTyped) setCard("");
       input.current?.focus();
     }
   }

@@ -22,7 +22,10 @@ export const PAGE_ACCESS = {
     what: "The support desk",
     allowed: (allows: MeAllows) => allowsSomewhere(allows, "support_lookup"),
   },
-  admin: { what: "Console administration", allowed: (allows: MeAllows) => allowsGlobal(allows, "audit_read") },
+  admin: {
+    what: "Console administration",
+    allowed: (allows: MeAllows) => allowsGlobal(allows, "audit_read"),
+  },
   token: {
     what: "The token inspector",
     allowed: (allows: MeAllows) => allowsSomewhere(allows, "token_details"),

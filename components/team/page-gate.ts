@@ -8,7 +8,8 @@ import { logger } from "@/lib/server/logger";
 
 /** What the shell renders for this visitor. */
 export type PageGate =
-  | { kind: "console"; me: MeResponse }
+  /** `idleSeconds`: SESSION_IDLE_SECONDS for signed-in users; null for the one local user (no idle timeout). */
+  | { kind: "console"; me: MeResponse; idleSeconds: number | null }
   | { kind: "sign_in"; mode: Exclude<AuthMode, "none">; provider: string | null }
   | { kind: "no_role"; me: MeResponse }
   | { kind: "unavailable" };
@@ -45,5 +46,9 @@ export async function pageGate(): Promise<PageGate> {
     return { kind: "sign_in", mode: config.authMode, provider: providerName(config.oidc?.issuer) };
   }
   if (me.user.roles.length === 0) return { kind: "no_role", me };
-  return { kind: "console", me };
+  return {
+    kind: "console",
+    me,
+    idleSeconds: config.authMode === "none" ? null : config.sessionIdleSeconds,
+  };
 }

@@ -176,7 +176,7 @@ export function apiRoute(
       }
       if (access.kind !== "public" && access.kind !== "refusal") {
         const found = await identity();
-        const user = requireUser(found.user);
+        const user = requireUser(found.user, found.session.endReason);
         annotations.user = user.id;
         await checkAccess(access, user, () => environment(), config);
         if (options.upstream) await consumeRateLimit(await services(), config, user);
@@ -186,7 +186,10 @@ export function apiRoute(
         config,
         session: async () => (await identity()).session,
         identity,
-        user: async () => requireUser((await identity()).user),
+        user: async () => {
+          const found = await identity();
+          return requireUser(found.user, found.session.endReason);
+        },
         environment,
         services,
         body: async (schema) => parseJsonBody(await readBody(), schema),

@@ -33,7 +33,12 @@ export interface SessionStoreOptions {
   now?: () => Date;
 }
 
-export type EndReason = "signed_out" | "revoked" | "idle" | "expired";
+export const END_REASONS = ["signed_out", "revoked", "idle", "expired"] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+function isEndReason(value: string | null): value is EndReason {
+  return (END_REASONS as readonly (string | null)[]).includes(value);
+}
 
 export function createSessionStore({
   db,
@@ -54,11 +59,14 @@ export function createSessionStore({
     return ended.length > 0;
   }
 
-  type CheckResult = { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true };
+  /** `over`: ended before this call; `reason` says why when the row still tells (a sign-in page can say it). */
+  type CheckResult =
+    { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true; reason?: EndReason };
 
   async function check(id: string): Promise<CheckResult> {
     const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-    if (!row || row.endedAt) return { over: true };
+    if (!row) return { over: true };
+    if (row.endedAt) return { over: true, ...(isEndReason(row.endReason) ? { reason: row.endReason } : {}) };
     const at = clock();
     const reason: EndReason | null =
       at.getTime() >= row.expiresAt.getTime()
