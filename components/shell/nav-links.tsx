@@ -42,7 +42,7 @@ export function NavLinks() {
   return (
     <nav
       aria-label="Console"
-      className="mx-auto flex max-w-6xl items-center gap-1 overflow-x-auto px-2 sm:px-4"
+      className="mx-auto flex max-w-6xl flex-col gap-1 px-2 pb-2 sm:flex-row sm:items-center sm:overflow-x-auto sm:px-4 sm:pb-0"
     >
       {allowedPages(allows).map((page) => {
         const current = pathname === page.href || pathname.startsWith(`${page.href}/`);
@@ -66,7 +66,7 @@ export function NavLinks() {
       })}
       <Link
         href="/sandbox"
-        className="ml-auto px-3 py-2.5 text-sm whitespace-nowrap text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:text-white"
+        className="px-3 py-2.5 text-sm sm:ml-auto whitespace-nowrap text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:text-white"
       >
         Sandbox docs
       </Link>
