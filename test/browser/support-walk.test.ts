@@ -144,8 +144,16 @@ describe("the support agent's walk", () => {
     expect(answer).toMatchObject({ outcome: "found", request_id: REQUEST_ID });
     expect(answer).not.toHaveProperty("request");
     expect(answer).not.toHaveProperty("response");
+    // Hydrated: the card box takes the focus on load.
+    await expect
+      .poll(() =>
+        sam.getByLabel("Card number", { exact: true }).evaluate((box) => box === document.activeElement),
+      )
+      .toBe(true);
     await sam.getByLabel("Request Id", { exact: true }).fill(REQUEST_ID);
     await sam.getByRole("button", { name: "Find" }).click();
+    await sam.getByRole("region", { name: "Transaction found" }).or(sam.getByRole("alert")).first().waitFor();
+    await sam.screenshot({ path: screenshotPath("support-walk-request-id-1440"), fullPage: true });
     const found = sam.getByRole("region", { name: "Transaction found" });
     await found.getByText("•••• 0001").waitFor({ timeout: 60_000 });
     expect(await found.innerText()).toMatch(/Gift balance\s+\d+\.\d\d/);
@@ -202,6 +210,11 @@ describe("the support agent's walk", () => {
   it("on a phone, the header is one opaque row and the navigation opens from Menu", async () => {
     await sam.setViewportSize({ width: 390, height: 844 });
     await sam.goto(`${url}/support`);
+    await expect
+      .poll(() =>
+        sam.getByLabel("Card number", { exact: true }).evaluate((box) => box === document.activeElement),
+      )
+      .toBe(true);
     const menu = sam.getByRole("button", { name: "Menu" });
     await menu.waitFor();
     const header = sam.locator("header").first();

@@ -57,6 +57,26 @@ describe("the support answer to a lookup by Request Id", () => {
     expect(text).not.toContain("authorization");
   });
 
+  test("read from the answer's own data when the record carries no summary", () => {
+    const body = {
+      data: {
+        transaction_id: "t-2",
+        card_number: "600649******0019",
+        response_status: "declined",
+        response_message: "Declined",
+        balance: "0.00",
+        timestamp: "2026-11-24T09:00:00Z",
+      },
+    };
+    expect(supportTransactionLookup(record(200, body, false)).transaction).toMatchObject({
+      transaction_id: "t-2",
+      card_last4: "0019",
+      response_status: "declined",
+      gift_balance: "0.00",
+      time: "2026-11-24T09:00:00Z",
+    });
+  });
+
   test("no such transaction is not_found; another answer is an upstream error", () => {
     expect(supportTransactionLookup(record(404, { errors: [] }, false))).toMatchObject({
       outcome: "not_found",
