@@ -50,8 +50,8 @@ export function SessionEndedGuard({
     <>
       <div hidden={ended !== null}>{children}</div>
       {ended ? (
-        // Not GateFrame: the hidden page keeps its own <main id="main">.
-        <div className="flex min-h-screen items-start justify-center px-4 py-12">
+        // Not GateFrame: the hidden page keeps its own <main id="main">; this one is the only one shown.
+        <main className="flex min-h-screen items-start justify-center px-4 py-12">
           <section
             aria-labelledby="session-ended-title"
             className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
@@ -69,7 +69,7 @@ export function SessionEndedGuard({
               <SignInLink label="Sign in again" />
             </div>
           </section>
-        </div>
+        </main>
       ) : null}
     </>
   );

@@ -71,7 +71,9 @@ it("hides what the session showed, says idle timeout, offers Sign in again and k
   // No call for 5 s: the page says so by itself.
   const ended = page.getByRole("heading", { name: "Your session has ended" });
   await ended.waitFor({ timeout: 30_000 });
-  expect(await page.getByRole("alert").innerText()).toContain("idle timeout");
+  expect(await page.getByRole("region", { name: "Your session has ended" }).innerText()).toContain(
+    "idle timeout",
+  );
   expect(await result.isVisible()).toBe(false);
   expect(await page.getByText("Sam Support").isVisible()).toBe(false);
   expect(await page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(false);
