@@ -29,6 +29,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   { href: "/certification", label: "Certification", allowed: rule("certification") },
   { href: "/support", label: "Support desk", allowed: rule("support") },
   { href: "/audit", label: "Audit log", allowed: rule("audit") },
+  { href: "/admin/sessions", label: "Sessions", allowed: rule("admin") },
 ];
 
 /** The pages the user's roles allow, in navigation order. */

@@ -23,8 +23,8 @@ export const PAGE_ACCESS = {
     allowed: (allows: MeAllows) => allowsSomewhere(allows, "support_lookup"),
   },
   admin: {
-    what: "Console administration",
-    allowed: (allows: MeAllows) => allowsGlobal(allows, "audit_read"),
+    what: "Active sessions",
+    allowed: (allows: MeAllows) => allowsGlobal(allows, "session_admin"),
   },
   token: {
     what: "The token inspector",

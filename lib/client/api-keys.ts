@@ -21,6 +21,8 @@ export const apiKeys = {
   audit: "/api/audit",
   auditVerify: "/api/audit/verify",
   auditExport: "/api/audit/export.csv",
+  /** Admin: the live sessions; `DELETE` with `?user=ID` ends all of a user's. */
+  adminSessions: "/api/admin/sessions",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -45,6 +47,16 @@ export function transactionLookupKey(requestId: string): string {
 /** One certification run (progress and results); its evidence bundle is `${key}/evidence`. */
 export function certificationRunKey(id: string): string {
   return `${apiKeys.certificationRuns}/${encodeURIComponent(id)}`;
+}
+
+/** Admin: one live session, by its handle (DELETE ends it). */
+export function adminSessionKey(handle: string): string {
+  return `${apiKeys.adminSessions}/${encodeURIComponent(handle)}`;
+}
+
+/** Admin: all of one user's sessions (DELETE ends them). */
+export function adminUserSessionsKey(userId: string): string {
+  return `${apiKeys.adminSessions}?user=${encodeURIComponent(userId)}`;
 }
 
 /** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */

@@ -31,6 +31,7 @@ const ACTION_LABELS: Record<Action, string> = {
   support_batch: "support desk batches",
   audit_read: "reading the audit log",
   audit_export: "exporting the audit log",
+  session_admin: "seeing and ending people's sessions",
 };
 
 /** `a`, `a or b`, `a, b or c`. */

@@ -29,6 +29,8 @@ import {
   runViewSchema,
   sessionInfoSchema,
   startRunResultSchema,
+  adminSessionListSchema,
+  adminSessionsEndedSchema,
   supportBatchListSchema,
   supportBatchProgressSchema,
   supportBatchResultsSchema,
@@ -67,6 +69,8 @@ const COMPONENTS = {
   SupportBatchProgress: jsonSchema(supportBatchProgressSchema, "output"),
   SupportBatchResults: jsonSchema(supportBatchResultsSchema, "output"),
   SupportBatchList: jsonSchema(supportBatchListSchema, "output"),
+  AdminSessionList: jsonSchema(adminSessionListSchema, "output"),
+  AdminSessionsEnded: jsonSchema(adminSessionsEndedSchema, "output"),
   SupportTransactionLookup: jsonSchema(supportTransactionLookupSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
@@ -285,6 +289,27 @@ const PATHS = {
       summary: "Admin: the audit log, newest first, with filters and a cursor",
       parameters: auditQueryParameters,
       responses: { "200": ok("One page of rows.", "AuditPage"), ...ERRORS },
+    },
+  },
+  "/api/admin/sessions": {
+    get: {
+      operationId: "listSessions",
+      summary: "Admin: the live sessions (who, since when, last seen), each named by a handle",
+      responses: { "200": ok("The live sessions.", "AdminSessionList"), ...ERRORS },
+    },
+    delete: {
+      operationId: "endUserSessions",
+      summary: "Admin: end every live session of a user (audited)",
+      parameters: [{ name: "user", in: "query", required: true, schema: { type: "string" } }],
+      responses: { "200": ok("How many sessions ended.", "AdminSessionsEnded"), ...ERRORS },
+    },
+  },
+  "/api/admin/sessions/{id}": {
+    delete: {
+      operationId: "endSession",
+      summary: "Admin: end one live session by its handle (audited); 404 when none is live",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": ok("The session ended.", "AdminSessionsEnded"), ...ERRORS },
     },
   },
   "/api/audit/verify": {

@@ -17,6 +17,7 @@ import {
   type TokenResult,
 } from "@/lib/shared/contracts";
 import { PURSES, type Purse } from "@/lib/shared/purses";
+import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 import type {
   RunListResponse,
   RunView,
@@ -401,3 +402,20 @@ export const supportResultsQuerySchema = z.object({
   limit: z.number().int().min(1).max(1000).default(100),
   show: z.enum(RESULT_FILTERS).optional(),
 });
+
+export const adminSessionListSchema = z.object({
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      user_id: z.string(),
+      roles: z.array(z.string()),
+      signed_in_at: isoTime,
+      last_seen_at: isoTime,
+      expires_at: isoTime,
+    }),
+  ),
+}) satisfies z.ZodType<AdminSessionList>;
+
+export const adminSessionsEndedSchema = z.object({
+  ended: z.number().int().nonnegative(),
+}) satisfies z.ZodType<AdminSessionsEnded>;

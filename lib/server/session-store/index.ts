@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "@/lib/server/db";
 import { sessions } from "@/lib/server/db/schema";
 
@@ -131,6 +131,23 @@ export function createSessionStore({
         .from(sessions)
         .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
       return row?.idToken ?? null;
+    },
+
+    /** The live sessions (not ended, not idle, not past their lifetime), most recently seen first. */
+    async listLive(limit = 500): Promise<StoredSession[]> {
+      const at = clock();
+      return db
+        .select()
+        .from(sessions)
+        .where(
+          and(
+            isNull(sessions.endedAt),
+            gt(sessions.expiresAt, at),
+            gt(sessions.lastSeenAt, new Date(at.getTime() - idleSeconds * 1000)),
+          ),
+        )
+        .orderBy(desc(sessions.lastSeenAt))
+        .limit(limit);
     },
 
     /** Ends every live session of a user (e.g. roles withdrawn); returns how many. */

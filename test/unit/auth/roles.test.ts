@@ -235,7 +235,11 @@ describe("GET /api/me body", () => {
     expect(describeAllows(["tester"], ["production"]).confirm).toEqual({
       production: ["gift_balance_inquiry"],
     });
-    expect(describeAllows(["admin"], ["embedded"]).global).toEqual(["audit_read", "audit_export"]);
+    expect(describeAllows(["admin"], ["embedded"]).global).toEqual([
+      "audit_read",
+      "audit_export",
+      "session_admin",
+    ]);
     expect(describeAllows([], ["embedded"]).environments).toEqual({ embedded: [] });
   });
 
