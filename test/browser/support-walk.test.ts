@@ -230,4 +230,30 @@ describe("the support agent's walk", () => {
     expect(await axeViolations(sam)).toEqual([]);
     await sam.screenshot({ path: screenshotPath("support-walk-menu-390") });
   }, 60_000);
+
+  it("lets an admin see the agent's session and end it; the agent's page says an administrator ended it", async () => {
+    const { page: alice, context } = await signedIn("alice", "/admin/sessions");
+    await alice.getByRole("heading", { name: "Active sessions" }).waitFor();
+    const nav = alice.getByRole("navigation", { name: "Console" });
+    expect(await nav.getByRole("link", { name: "Sessions" }).count()).toBe(1);
+    const row = alice.getByRole("row").filter({ hasText: "sam" });
+    await row.first().waitFor();
+    expect(await axeViolations(alice)).toEqual([]);
+    await shots(alice, "admin-sessions");
+    await row.first().getByRole("button", { name: "End all of sam's" }).click();
+    await alice
+      .getByRole("dialog", { name: "End every session of sam?" })
+      .getByRole("button", { name: "End" })
+      .click();
+    await alice.getByText("1 session ended.").waitFor();
+    await sam.setViewportSize({ width: 1440, height: 900 });
+    await sam.getByLabel("Request Id", { exact: true }).fill(REQUEST_ID);
+    await sam.getByRole("button", { name: "Find" }).click();
+    const ended = sam.getByRole("region", { name: "Your session has ended" });
+    await ended.waitFor();
+    expect(await ended.innerText()).toContain("An administrator ended it");
+    // Signed out now, and the list is the admin's only: the server refuses anyone else.
+    expect(await sam.evaluate(async () => (await fetch("/api/admin/sessions")).status)).toBe(401);
+    await context.close();
+  }, 120_000);
 });
