@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -50,6 +51,9 @@ export function BatchView({ id }: { id: string }) {
             actions={
               <>
                 {running ? <CancelBatch id={id} batch={batch} /> : null}
+                {!batchActive(batch) && batch.errors > 0 ? (
+                  <RetryFailed id={id} count={batch.errors} />
+                ) : null}
                 <a className={buttonClasses("secondary")} href={supportKeys.resultsCsv(id)} download>
                   Download CSV
                 </a>
@@ -112,6 +116,32 @@ function CancelBatch({ id, batch }: { id: string; batch: SupportBatchProgress })
           on their own; their results are kept.
         </p>
       </ConfirmDialog>
+    </>
+  );
+}
+
+/** A new batch of just the failed cards, on its own page; the numbers never come to the browser. */
+function RetryFailed({ id, count }: { id: string; count: number }) {
+  const router = useRouter();
+  const [failure, setFailure] = useState<string | null>(null);
+  const { trigger, isMutating } = useRetryFailed(id);
+  return (
+    <>
+      <Button
+        busy={isMutating}
+        onClick={() =>
+          trigger()
+            .then((next) => router.push(supportKeys.batchPage(next.id)))
+            .catch((error: Error) => setFailure(error.message))
+        }
+      >
+        Run the {count} failed card{count === 1 ? "" : "s"} again
+      </Button>
+      {failure ? (
+        <span role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {failure}
+        </span>
+      ) : null}
     </>
   );
 }

@@ -21,6 +21,7 @@ export const supportKeys = {
   batch: (id: string) => `/api/support/batches/${encodeURIComponent(id)}`,
   results: (id: string, from = 0, limit = 100, show?: ResultFilter) =>
     `/api/support/batches/${encodeURIComponent(id)}/results?from=${from}&limit=${limit}${show ? `&show=${show}` : ""}`,
+  retry: (id: string) => `/api/support/batches/${encodeURIComponent(id)}/retry`,
   resultsCsv: (id: string) => `/api/support/batches/${encodeURIComponent(id)}/results.csv`,
   /** Lookup by Request Id: support gets the summary (lib/server/support/transaction-lookup), never the exchange. */
   transaction: (requestId: string) => `/api/transactions/request-id/${encodeURIComponent(requestId)}`,
@@ -89,5 +90,16 @@ export function useBatchResults(id: string, refreshWhileRunning: boolean, show?:
 export function useCancelBatch(id: string) {
   return useSWRMutation<SupportBatchProgress, ApiClientError, string>(supportKeys.batch(id), (url: string) =>
     requestJson<SupportBatchProgress>(url, { method: "DELETE" }),
+  );
+}
+
+/** "Run the failed cards again": a new batch of this batch's failed cards (the server kept their numbers). */
+export function useRetryFailed(id: string) {
+  return useSWRMutation<SupportBatchProgress, ApiClientError, string>(supportKeys.retry(id), (url: string) =>
+    requestJson<SupportBatchProgress>(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    }),
   );
 }

@@ -254,6 +254,19 @@ describe("the support agent's walk", () => {
     expect(await ended.innerText()).toContain("An administrator ended it");
     // Signed out now, and the list is the admin's only: the server refuses anyone else.
     expect(await sam.evaluate(async () => (await fetch("/api/admin/sessions")).status)).toBe(401);
+
+    // The audit log: a shared address opens with its filters; the pickers offer what the log holds.
+    await alice.goto(`${url}/audit?event=session_end`);
+    await alice.getByTestId("audit-filter-summary").getByText("event session_end").waitFor();
+    expect(await alice.getByLabel("Event", { exact: true }).inputValue()).toBe("session_end");
+    const userPicker = alice.getByLabel("User", { exact: true });
+    await expect.poll(() => userPicker.locator("option").allInnerTexts()).toContain("alice");
+    await userPicker.selectOption("alice");
+    await alice.getByRole("button", { name: "Search" }).click();
+    await alice.waitForURL(/\/audit\?user=alice&event=session_end$/);
+    await alice.getByTestId("audit-table").getByText("revoked").first().waitFor();
+    expect(await axeViolations(alice)).toEqual([]);
+    await shots(alice, "audit-pickers");
     await context.close();
   }, 120_000);
 });

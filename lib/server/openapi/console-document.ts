@@ -456,6 +456,15 @@ const PATHS = {
       },
     },
   },
+  "/api/support/batches/{id}/retry": {
+    post: {
+      operationId: "retrySupportBatchFailures",
+      summary: "Support desk: a new batch of a batch's failed cards (no usable answer), run on the server",
+      description: requires("support_batch", "in the batch's environment") + " No failed card: 400.",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+      responses: { "202": ok("Started: the new batch's progress.", "SupportBatchProgress"), ...ERRORS },
+    },
+  },
   "/api/support/batches/{id}": {
     get: {
       operationId: "getSupportBatch",

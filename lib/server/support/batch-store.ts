@@ -272,6 +272,24 @@ export interface CardResult {
 }
 
 /** Records a card's final result and forgets its number. Only a card this worker still holds is written. */
+/** Outcomes that are answers (the card has balances, or does not exist): nothing to run again. */
+const ANSWERED: ReadonlySet<LookupOutcome> = new Set(["found", "not_found"]);
+
+/** The sealed numbers of a batch's failed cards (no usable answer), in input order, for a new batch of them. */
+export async function failedSealedCards(
+  db: Database,
+  id: string,
+): Promise<{ line: number; sealed: string }[]> {
+  const rows = await db
+    .select({ line: supportBatchCards.line, sealed: supportBatchCards.cardSealed })
+    .from(supportBatchCards)
+    .where(
+      and(eq(supportBatchCards.batchId, id), eq(supportBatchCards.state, "failed"), shownCards("failed")),
+    )
+    .orderBy(asc(supportBatchCards.position));
+  return rows.flatMap((row) => (row.sealed ? [{ line: row.line, sealed: row.sealed }] : []));
+}
+
 export async function finishCard(
   db: Database,
   id: string,
@@ -287,7 +305,9 @@ export async function finishCard(
       balances: result.balances,
       upstreamStatus: result.upstreamStatus,
       error: result.error,
-      cardSealed: null,
+      // A card with no usable answer keeps its sealed number (until the batch expires) for "Run the failed
+      // cards again"; an answered card forgets it.
+      cardSealed: ANSWERED.has(result.outcome) ? null : sql`${supportBatchCards.cardSealed}`,
       claimedAt: null,
       finishedAt: now,
     })

@@ -19,6 +19,7 @@ import {
 import {
   cancelBatch,
   countCards,
+  failedSealedCards,
   findBatch,
   listBatchRows,
   type BatchCounts,
@@ -82,17 +83,51 @@ export function cardListOf(input: SupportBatchRequest): CardList {
   return list;
 }
 
-export async function startBatch(
+export interface StartBatchRequest {
+  input: SupportBatchRequest;
+  actor: AuditActor;
+  environment: EnvironmentName;
+  credentials: StoredCredentials;
+}
+
+export function startBatch(
   deps: SupportBatchDeps,
-  request: {
-    input: SupportBatchRequest;
-    actor: AuditActor;
-    environment: EnvironmentName;
-    credentials: StoredCredentials;
-  },
+  request: StartBatchRequest,
+): Promise<SupportBatchProgress> {
+  return startFromList(deps, request, cardListOf(request.input));
+}
+
+/**
+ * "Run the failed cards again": a new batch of the cards of `batch` that had no usable answer (timeout, rate
+ * limited, upstream error), from the numbers the server kept sealed; the browser never had them.
+ */
+export async function retryFailedCards(
+  deps: SupportBatchDeps,
+  batch: BatchRow,
+  request: Omit<StartBatchRequest, "input">,
+): Promise<SupportBatchProgress> {
+  const failed = await failedSealedCards(deps.db, batch.id);
+  if (failed.length === 0) {
+    throw new ApiError("validation_failed", "This batch has no failed cards to run again.", {
+      fields: { batch: ["no failed cards"] },
+    });
+  }
+  const list: CardList = {
+    cards: failed.map((card) => ({ line: card.line, cardNumber: deps.vault.open(card.sealed) })),
+    badLines: [],
+    badLineCount: 0,
+    headerLine: null,
+  };
+  const reason = batch.reason ?? undefined;
+  return startFromList(deps, { ...request, input: { cards: [], ...(reason ? { reason } : {}) } }, list);
+}
+
+async function startFromList(
+  deps: SupportBatchDeps,
+  request: StartBatchRequest,
+  list: CardList,
 ): Promise<SupportBatchProgress> {
   const { input, actor, environment } = request;
-  const list = cardListOf(input);
   if (list.cards.length === 0) {
     throw new ApiError("validation_failed", "No card numbers found: one per line, or a card_number column.", {
       fields: { cards: ["no card numbers found"] },

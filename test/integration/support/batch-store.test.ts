@@ -19,6 +19,7 @@ import {
   readBatch,
   resultsCsv,
   resultsPage,
+  retryFailedCards,
   startBatch,
   type SupportBatchDeps,
 } from "@/lib/server/support/batches";
@@ -141,7 +142,20 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
       sql`select count(*) as n from support_batch_cards where batch_id = ${started.id} and card_sealed is not null`,
     );
     const count = Array.isArray(sealed) ? sealed[0].n : (sealed as { rows: { n: number }[] }).rows[0]!.n;
-    expect(Number(count)).toBe(0);
+    // Only the two failed cards (rate limited, upstream error) keep theirs, sealed, for "Run the failed cards again".
+    expect(Number(count)).toBe(2);
+    const again = await retryFailedCards(support, batchRow, {
+      actor: ACTOR,
+      environment: "embedded",
+      credentials: { kind: "demo" },
+    });
+    expect(again).toMatchObject({ total: 2, reason: "TICKET-42" });
+    await runner.settled(again.id);
+    const rerun = await resultsPage(support, (await findBatch(db, again.id, new Date()))!, 0, 10);
+    expect(rerun.rows.map((row) => [row.line, row.last4])).toEqual([
+      [3, "0068"],
+      [5, "0035"],
+    ]);
   });
 
   test("two runners on one batch (two instances) never run a card twice", async () => {
