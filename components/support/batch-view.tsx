@@ -11,7 +11,13 @@ import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { SupportBatchProgress } from "@/lib/shared/support-contract";
-import { batchActive, supportKeys, useBatchProgress, useCancelBatch } from "@/lib/client/use-support-api";
+import {
+  batchActive,
+  supportKeys,
+  useBatchProgress,
+  useCancelBatch,
+  useRetryFailed,
+} from "@/lib/client/use-support-api";
 import { BatchProgress } from "./batch-progress";
 import { BatchResults } from "./batch-results";
 
