@@ -8,7 +8,7 @@ import { logger } from "@/lib/server/logger";
 
 /** What the shell renders for this visitor. */
 export type PageGate =
-  /** `idleSeconds`: SESSION_IDLE_SECONDS for signed-in users; null for the one local user (no idle timeout). */
+  /** `idleSeconds`: SESSION_IDLE_SECONDS when a session's end signs the user out (oidc); null otherwise. */
   | { kind: "console"; me: MeResponse; idleSeconds: number | null }
   | { kind: "sign_in"; mode: Exclude<AuthMode, "none">; provider: string | null }
   | { kind: "no_role"; me: MeResponse }
@@ -49,6 +49,7 @@ export async function pageGate(): Promise<PageGate> {
   return {
     kind: "console",
     me,
-    idleSeconds: config.authMode === "none" ? null : config.sessionIdleSeconds,
+    // Only a sign-in (oidc) ends with its session: behind a proxy the next call is identified again.
+    idleSeconds: config.authMode === "oidc" ? config.sessionIdleSeconds : null,
   };
 }
