@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { HomeQuickStart } from "@/components/home/home-quick-start";
+import { HomeQuickStart, HomeStartLink } from "@/components/home/home-quick-start";
 import { ConsoleShell } from "@/components/shell/console-shell";
 import { buttonClasses } from "@/components/ui/button";
 
@@ -101,10 +101,7 @@ export default function HomePage() {
               embedded sandbox, and unchanged against a configured sandbox or production.
             </p>
             <div className="mt-6 flex flex-wrap items-center gap-3">
-              <Link href="/connect" className={buttonClasses("primary", "lg")}>
-                Start: connect
-                <span aria-hidden="true">→</span>
-              </Link>
+              <HomeStartLink />
               <Link href="/sandbox" className={buttonClasses("secondary", "lg")}>
                 Embedded sandbox docs
               </Link>

@@ -3,11 +3,21 @@
 import { useId, useState, type FormEvent } from "react";
 import type { AuditFilters } from "@/lib/client/api-keys";
 import { Button } from "@/components/ui/button";
-import { Field, inputClasses } from "@/components/ui/field";
+import { Field } from "@/components/ui/field";
+import { SelectField } from "@/components/ui/select-field";
 import { AUDIT_EVENTS } from "@/lib/shared/audit-events";
 
 const LAST4 = /^\d{4}$/;
 const FULL_CARD = /^\d{12,19}$/;
+
+/** An ISO instant as a `datetime-local` value (the user's local time), for filters read back from the URL. */
+function localFromIso(value: string | undefined): string {
+  if (!value) return "";
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
 
 /** A `datetime-local` value (the user's local time) as an ISO instant; empty stays empty. */
 function isoFromLocal(value: string): string | undefined {
@@ -21,13 +31,25 @@ function isoFromLocal(value: string): string | undefined {
  * request's query (where it is hashed and compared by hash) and the field is emptied right after, so it stays
  * neither on screen nor in the page's address.
  */
-export function AuditFilterForm({ onSearch }: { onSearch: (filters: AuditFilters) => void }) {
+export function AuditFilterForm({
+  initial,
+  users,
+  onSearch,
+}: {
+  /** The filters the page's address asks for (a shared link). */
+  initial: AuditFilters;
+  /** The users seen in the log so far: the user picker's options. */
+  users: readonly string[];
+  onSearch: (filters: AuditFilters) => void;
+}) {
   const id = useId();
-  const [user, setUser] = useState("");
-  const [event, setEvent] = useState("");
-  const [card, setCard] = useState("");
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
+  const [user, setUser] = useState(initial.user ?? "");
+  const [event, setEvent] = useState(initial.event ?? "");
+  const [card, setCard] = useState(initial.card && initial.card.length === 4 ? initial.card : "");
+  const [from, setFrom] = useState(localFromIso(initial.from));
+  const [to, setTo] = useState(localFromIso(initial.to));
+  // The picker always offers the chosen user, even when the rows loaded so far do not show them.
+  const userOptions = [...new Set([...(user ? [user] : []), ...users])].sort();
   const [cardError, setCardError] = useState<string | null>(null);
 
   function submit(formEvent: FormEvent) {
@@ -64,36 +86,25 @@ export function AuditFilterForm({ onSearch }: { onSearch: (filters: AuditFilters
       className="grid gap-x-4 gap-y-3 sm:grid-cols-2 lg:grid-cols-6"
       aria-label="Audit filters"
     >
-      <Field
-        id={`${id}-user`}
-        label="User"
-        value={user}
-        onChange={(change) => setUser(change.target.value)}
-        placeholder="user id"
-        autoComplete="off"
-        className="lg:col-span-2"
-      />
       <div className="lg:col-span-2">
-        <label
-          htmlFor={`${id}-event`}
-          className="mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200"
-        >
-          Event
-        </label>
-        <input
-          id={`${id}-event`}
-          list={`${id}-events`}
-          value={event}
-          onChange={(change) => setEvent(change.target.value)}
-          placeholder="any event"
-          autoComplete="off"
-          className={inputClasses}
-        />
-        <datalist id={`${id}-events`}>
-          {AUDIT_EVENTS.map((name) => (
-            <option key={name} value={name} />
+        <SelectField id={`${id}-user`} label="User" value={user} onChange={setUser}>
+          <option value="">Any user</option>
+          {userOptions.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
           ))}
-        </datalist>
+        </SelectField>
+      </div>
+      <div className="lg:col-span-2">
+        <SelectField id={`${id}-event`} label="Event" value={event} onChange={setEvent}>
+          <option value="">Any event</option>
+          {AUDIT_EVENTS.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <Field
         id={`${id}-card`}

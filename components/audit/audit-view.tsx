@@ -1,5 +1,6 @@
 "use client";
 
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import useSWRInfinite from "swr/infinite";
 import { auditExportUrl, auditPageKey, type AuditFilters } from "@/lib/client/api-keys";
@@ -32,12 +33,40 @@ function describeFilters(filters: AuditFilters): string {
   return parts.length ? parts.join(", ") : "no filter";
 }
 
+const URL_FILTERS = ["user", "event", "card", "from", "to"] as const;
+
+/** The filters a shared address carries; a full card number never rides in it (last 4 only). */
+function filtersFromUrl(params: URLSearchParams): AuditFilters {
+  const filters: AuditFilters = {};
+  for (const name of URL_FILTERS) {
+    const value = params.get(name);
+    if (value) filters[name] = value;
+  }
+  if (filters.card && !/^\d{4}$/.test(filters.card)) delete filters.card;
+  return filters;
+}
+
+function urlOf(pathname: string, filters: AuditFilters): string {
+  const params = new URLSearchParams();
+  for (const name of URL_FILTERS) {
+    const value = filters[name];
+    if (value && (name !== "card" || value.length === 4)) params.set(name, value);
+  }
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
 /**
  * The audit log for admins: filters, newest first, as many rows as wanted (a keyset cursor, "Load more"), a CSV
  * of the filtered rows and a check of the hash chain. Every read, export and check is itself logged.
  */
 export function AuditView() {
-  const [filters, setFilters] = useState<AuditFilters>({});
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const [filters, setFilters] = useState<AuditFilters>(() =>
+    filtersFromUrl(new URLSearchParams(searchParams)),
+  );
   const { data, error, size, setSize, isLoading, isValidating } = useSWRInfinite<AuditPageView>(
     (index, previous: AuditPageView | null) =>
       index > 0 && !previous?.next_cursor ? null : auditPageKey(filters, previous?.next_cursor, PAGE_SIZE),
@@ -48,9 +77,14 @@ export function AuditView() {
   const more = Boolean(data?.[data.length - 1]?.next_cursor);
   const loadingMore = isValidating && data !== undefined && size > data.length;
 
+  // The users the log has shown so far: the user picker offers them (options from the data, not free text).
+  const users = [...new Set(rows.map((row) => row.user_id).filter((user): user is string => Boolean(user)))];
+
   function search(next: AuditFilters) {
     setFilters(next);
     void setSize(1);
+    // Kept in the address so a view can be shared (a full card number is not).
+    router.replace(urlOf(pathname, next), { scroll: false });
   }
 
   return (
@@ -60,7 +94,7 @@ export function AuditView() {
         description="Who did what, where and with which outcome: sign-ins, refusals, every call that touched a card or a credential, and every read of this log. Rows are append-only and hash-chained."
       />
       <Panel title="Filters" titleId="audit-filters-title" bodyClassName="p-5">
-        <AuditFilterForm onSearch={search} />
+        <AuditFilterForm initial={filters} users={users} onSearch={search} />
         <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
           Cards are kept as first 6 + last 4 (last 4 for support) and a keyed hash, never in full. Searching
           by a full card number sends it once to the server, which hashes it and compares hashes.

@@ -2,9 +2,18 @@
 
 import Link from "next/link";
 import { useSession } from "@/lib/client/use-session-api";
+import { PAGE_ACCESS } from "@/components/team/page-access";
+import { useAllows } from "@/components/team/use-me";
+import { buttonClasses } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 
-const STEPS = [
+interface Step {
+  href: string;
+  title: string;
+  text: string;
+}
+
+const ENGINEER_STEPS: readonly Step[] = [
   {
     href: "/connect",
     title: "Connect",
@@ -20,20 +29,64 @@ const STEPS = [
     title: "Run an inquiry",
     text: "Gift Balance Inquiry or Balance Inquiry, with the exact exchange and copy-as-code.",
   },
-] as const;
+];
 
-/** Connect → token → inquiry, with each step marked done from the live session. */
+/** The support desk's own start: its pages only (support sees no token or raw inquiry, DESIGN.md §6). */
+const SUPPORT_STEPS: readonly Step[] = [
+  {
+    href: "/support",
+    title: "Look up a card",
+    text: "Type or scan a card number: the eight balances, last 4 shown.",
+  },
+  {
+    href: "/support",
+    title: "Find a transaction",
+    text: "By its Request Id: when it happened, its result and the gift balance.",
+  },
+  {
+    href: "/support",
+    title: "Run a batch",
+    text: "Paste or upload many cards; download the masked results.",
+  },
+];
+
+/** Connect → token → inquiry for roles that may use them; the support desk's steps for support. */
+export function useHomeSteps(): { steps: readonly Step[]; engineer: boolean } {
+  const allows = useAllows();
+  if (allows && PAGE_ACCESS.connect.allowed(allows)) return { steps: ENGINEER_STEPS, engineer: true };
+  if (allows && PAGE_ACCESS.support.allowed(allows)) return { steps: SUPPORT_STEPS, engineer: false };
+  return { steps: [], engineer: false };
+}
+
+/** The hero's first button: where this user's work starts. */
+export function HomeStartLink() {
+  const { steps } = useHomeSteps();
+  const first = steps[0];
+  if (!first) return null;
+  return (
+    <Link href={first.href} className={buttonClasses("primary", "lg")}>
+      Start: {first.title.toLowerCase()}
+      <span aria-hidden="true">→</span>
+    </Link>
+  );
+}
+
+/** The steps of this user's roles, each marked done from the live session where that means something. */
 export function HomeQuickStart() {
   const { data: session } = useSession();
-  const done = [Boolean(session && session.credentials.source !== "none"), Boolean(session?.token), false];
+  const { steps, engineer } = useHomeSteps();
+  const done = engineer
+    ? [Boolean(session && session.credentials.source !== "none"), Boolean(session?.token), false]
+    : [false, false, false];
+  if (steps.length === 0) return null;
   return (
     <section aria-labelledby="quick-start">
       <h2 id="quick-start" className="text-lg font-semibold text-slate-900 dark:text-white">
         Quick start
       </h2>
       <ol className="mt-4 grid gap-4 md:grid-cols-3">
-        {STEPS.map((step, index) => (
-          <li key={step.href}>
+        {steps.map((step, index) => (
+          <li key={step.title}>
             <Link
               href={step.href}
               className={cx(

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { UserBadge } from "@/components/team/user-badge";
 import { useSession } from "@/lib/client/use-session-api";
@@ -18,6 +18,7 @@ export function ConsoleHeader() {
   // The countdown is token detail: only for roles that may see it in this environment.
   const showToken = !session || !allows || allowsIn(allows, "token_details", session.environment);
   const header = useRef<HTMLElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
   // Whatever the header's height (it wraps on narrow screens), scrolling to a heading or an anchor stops
   // below it, not under it: the page's scroll padding follows the header.
   useEffect(() => {
@@ -33,11 +34,23 @@ export function ConsoleHeader() {
       root.style.scrollPaddingTop = "";
     };
   }, []);
+  const status =
+    error && !session ? (
+      <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+        Console API unavailable: {error.message}
+      </span>
+    ) : (
+      <>
+        <CredentialStatus session={session} />
+        {showToken ? <TokenStatus session={session} /> : null}
+      </>
+    );
   return (
     <header
       ref={header}
       className={cx(
-        "sticky top-0 z-30 border-b bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85 dark:bg-slate-950/95 dark:supports-[backdrop-filter]:bg-slate-950/85",
+        // Opaque: content scrolling under a sticky header must not show through it.
+        "sticky top-0 z-30 border-b bg-white dark:bg-slate-950",
         production ? "border-red-600 dark:border-red-500" : "border-slate-200 dark:border-slate-800",
       )}
     >
@@ -46,25 +59,41 @@ export function ConsoleHeader() {
           Production: calls reach the live service, and a Gift Balance Inquiry records a real transaction.
         </p>
       ) : null}
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 pt-2.5 sm:px-6">
+      {/* On a phone the session's status and the navigation fold into the menu: the header stays one row. */}
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:px-6 sm:pb-0">
         <BrandLink />
-        <div className="flex flex-wrap items-center gap-1.5">
-          {error && !session ? (
-            <span role="alert" className="text-xs text-red-700 dark:text-red-300">
-              Console API unavailable: {error.message}
-            </span>
-          ) : (
-            <>
-              <EnvironmentSwitcher session={session} />
-              <CredentialStatus session={session} />
-              {showToken ? <TokenStatus session={session} /> : null}
-            </>
+        <div className="ml-auto flex items-center gap-1.5 sm:order-last sm:ml-0 sm:hidden">
+          <button
+            type="button"
+            className="inline-flex h-8 items-center rounded-md border border-slate-300 px-2.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+            aria-expanded={menuOpen}
+            aria-controls="console-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            Menu
+          </button>
+        </div>
+        <div
+          className={cx(
+            menuOpen ? "flex w-full" : "hidden",
+            "flex-wrap items-center gap-1.5 sm:flex sm:w-auto",
           )}
+        >
+          <EnvironmentSwitcher session={session} />
+          {status}
           <ThemeToggle />
           <UserBadge />
         </div>
       </div>
-      <NavLinks />
+      <div
+        id="console-menu"
+        className={cx(menuOpen ? "block" : "hidden", "sm:block")}
+        onClick={(event) => {
+          if ((event.target as HTMLElement).closest("a")) setMenuOpen(false);
+        }}
+      >
+        <NavLinks />
+      </div>
     </header>
   );
 }

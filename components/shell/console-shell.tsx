@@ -6,6 +6,7 @@ import { SignInScreen } from "@/components/team/sign-in-screen";
 import { UnavailableScreen } from "@/components/team/unavailable-screen";
 import { UserScope } from "@/components/team/user-scope";
 import { ConsoleHeader } from "./console-header";
+import { SessionEndedGuard } from "./session-ended-guard";
 import { HistorySaveAlert } from "./history-save-alert";
 import { RunShortcut } from "./run-shortcut";
 import { SessionProvider } from "./session-provider";
@@ -24,24 +25,26 @@ export async function ConsoleShell({ children }: { children: ReactNode }) {
     <SessionProvider>
       <MeProvider me={gate.me}>
         <UserScope userKey={gate.me.user?.key ?? "unknown"}>
-          <div className="flex min-h-screen flex-col">
-            <a
-              href="#main"
-              className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-sm text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-            >
-              Skip to content
-            </a>
-            <ConsoleHeader />
-            <main
-              id="main"
-              tabIndex={-1}
-              className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-8"
-            >
-              {children}
-            </main>
-            <RunShortcut />
-            <HistorySaveAlert />
-          </div>
+          <SessionEndedGuard idleSeconds={gate.kind === "console" ? gate.idleSeconds : null}>
+            <div className="flex min-h-screen flex-col">
+              <a
+                href="#main"
+                className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-sm text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+              >
+                Skip to content
+              </a>
+              <ConsoleHeader />
+              <main
+                id="main"
+                tabIndex={-1}
+                className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-8"
+              >
+                {children}
+              </main>
+              <RunShortcut />
+              <HistorySaveAlert />
+            </div>
+          </SessionEndedGuard>
         </UserScope>
       </MeProvider>
     </SessionProvider>

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { MeAllows } from "@/lib/server/auth/me";
-import { allowsGlobal, allowsSomewhere, useAllows } from "@/components/team/use-me";
+import { PAGE_ACCESS } from "@/components/team/page-access";
+import { useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 
 interface ConsolePage {
@@ -13,23 +14,28 @@ interface ConsolePage {
   allowed?: (allows: MeAllows | null) => boolean;
 }
 
-/** The raw-exchange pages show what went over the wire: not for the support desk (DESIGN.md §6). */
-const rawExchange = (allows: MeAllows | null) => allowsSomewhere(allows, "raw_exchange");
+/** The page's own rule (components/team/page-access), so navigation and page never disagree. */
+const rule =
+  (page: keyof typeof PAGE_ACCESS) =>
+  (allows: MeAllows | null): boolean =>
+    allows !== null && PAGE_ACCESS[page].allowed(allows);
 
 export const CONSOLE_PAGES: readonly ConsolePage[] = [
-  { href: "/connect", label: "Connect" },
-  { href: "/token", label: "Token", allowed: (allows) => allowsSomewhere(allows, "token_details") },
-  { href: "/inquiry", label: "Inquiry", allowed: rawExchange },
-  { href: "/compare", label: "Compare", allowed: rawExchange },
-  { href: "/history", label: "History", allowed: rawExchange },
-  {
-    href: "/certification",
-    label: "Certification",
-    allowed: (allows) => allowsSomewhere(allows, "certification_run"),
-  },
-  { href: "/support", label: "Support desk", allowed: (allows) => allowsSomewhere(allows, "support_lookup") },
-  { href: "/audit", label: "Audit log", allowed: (allows) => allowsGlobal(allows, "audit_read") },
+  { href: "/connect", label: "Connect", allowed: rule("connect") },
+  { href: "/token", label: "Token", allowed: rule("token") },
+  { href: "/inquiry", label: "Inquiry", allowed: rule("rawExchange") },
+  { href: "/compare", label: "Compare", allowed: rule("rawExchange") },
+  { href: "/history", label: "History", allowed: rule("rawExchange") },
+  { href: "/certification", label: "Certification", allowed: rule("certification") },
+  { href: "/support", label: "Support desk", allowed: rule("support") },
+  { href: "/audit", label: "Audit log", allowed: rule("audit") },
+  { href: "/admin/sessions", label: "Sessions", allowed: rule("admin") },
 ];
+
+/** The pages the user's roles allow, in navigation order. */
+export function allowedPages(allows: MeAllows | null): readonly ConsolePage[] {
+  return CONSOLE_PAGES.filter((page) => !page.allowed || page.allowed(allows));
+}
 
 export function NavLinks() {
   const pathname = usePathname();
@@ -37,9 +43,9 @@ export function NavLinks() {
   return (
     <nav
       aria-label="Console"
-      className="mx-auto flex max-w-6xl items-center gap-1 overflow-x-auto px-2 sm:px-4"
+      className="mx-auto flex max-w-6xl flex-col gap-1 px-2 pb-2 sm:flex-row sm:items-center sm:overflow-x-auto sm:px-4 sm:pb-0"
     >
-      {CONSOLE_PAGES.filter((page) => !page.allowed || page.allowed(allows)).map((page) => {
+      {allowedPages(allows).map((page) => {
         const current = pathname === page.href || pathname.startsWith(`${page.href}/`);
         return (
           <Link
@@ -61,7 +67,7 @@ export function NavLinks() {
       })}
       <Link
         href="/sandbox"
-        className="ml-auto px-3 py-2.5 text-sm whitespace-nowrap text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:text-white"
+        className="px-3 py-2.5 text-sm sm:ml-auto whitespace-nowrap text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:text-white"
       >
         Sandbox docs
       </Link>

@@ -5,6 +5,8 @@ import type { SessionInfo } from "@/lib/shared/contracts";
 import { formatDuration, tokenClock, useNow } from "@/lib/client/use-now";
 import { cx } from "@/components/ui/class-names";
 import { Skeleton } from "@/components/ui/skeleton";
+import { PAGE_ACCESS } from "@/components/team/page-access";
+import { useAllows } from "@/components/team/use-me";
 
 const pill =
   "inline-flex h-8 items-center gap-2 rounded-md px-2.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800";
@@ -16,11 +18,14 @@ export function credentialSourceLabel(credentials: SessionInfo["credentials"]): 
 }
 
 export function CredentialStatus({ session }: { session: SessionInfo | undefined }) {
+  const allows = useAllows();
   if (!session) return <Skeleton className="h-8 w-36" />;
   const { credentials } = session;
   const connected = credentials.source !== "none";
-  return (
-    <Link href="/connect" className={pill} title="Credentials">
+  // Only roles that may connect get a link to Connect (support's credentials are the server's).
+  const mayConnect = allows !== null && PAGE_ACCESS.connect.allowed(allows);
+  const content = (
+    <>
       <span
         aria-hidden="true"
         className={cx(
@@ -41,7 +46,16 @@ export function CredentialStatus({ session }: { session: SessionInfo | undefined
       ) : (
         <span className="text-amber-800 dark:text-amber-300">Not connected</span>
       )}
+    </>
+  );
+  return mayConnect ? (
+    <Link href="/connect" className={pill} title="Credentials">
+      {content}
     </Link>
+  ) : (
+    <span className={pill} title="Credentials">
+      {content}
+    </span>
   );
 }
 

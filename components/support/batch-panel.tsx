@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
@@ -11,33 +11,51 @@ import { supportKeys, useStartBatch } from "@/lib/client/use-support-api";
 import { REASON_KEY } from "./lookup-panel";
 import { useSessionValue } from "./session-value";
 
-/** Paste card numbers or choose a CSV; the batch runs on the server and has its own page (a link to come back to). */
+interface ChosenFile {
+  name: string;
+  text: string;
+  /** Non-empty lines, header included: what the agent can check against the file without seeing a number. */
+  lines: number;
+}
+
+/**
+ * Paste card numbers or choose a CSV; the batch runs on the server and has its own page (a link to come back to).
+ * A chosen file is sent as it is and shown by name and size only: its numbers never appear on this last-4 desk.
+ */
 export function BatchPanel() {
   const ids = { text: useId(), file: useId(), hint: useId() };
   const router = useRouter();
   const [text, setText] = useState("");
-  const [fileName, setFileName] = useState<string | null>(null);
+  const [file, setFile] = useState<ChosenFile | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const { trigger, isMutating } = useStartBatch();
   const storedReason = useSessionValue(REASON_KEY, "");
 
-  async function chooseFile(file: File | undefined) {
-    if (!file) return;
-    setFileName(file.name);
-    setText(await file.text());
+  async function chooseFile(chosen: File | undefined) {
+    if (!chosen) return;
+    const content = await chosen.text();
+    setFile({
+      name: chosen.name,
+      text: content,
+      lines: content.split(/\r?\n/).filter((line) => line.trim()).length,
+    });
+    setError(null);
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!text.trim()) {
+    const csv = file ? file.text : text;
+    if (!csv.trim()) {
       setError("Paste card numbers or choose a CSV file first.");
       return;
     }
     setError(null);
     const reason = storedReason.trim();
     try {
-      const batch = await trigger({ csv: text, ...(reason ? { reason } : {}) });
+      const batch = await trigger({ csv, ...(reason ? { reason } : {}) });
       setText("");
+      setFile(null);
       router.push(supportKeys.batchPage(batch.id));
     } catch (failure) {
       setError((failure as Error).message);
@@ -57,10 +75,8 @@ export function BatchPanel() {
         <textarea
           id={ids.text}
           value={text}
-          onChange={(event) => {
-            setText(event.target.value);
-            setFileName(null);
-          }}
+          onChange={(event) => setText(event.target.value)}
+          disabled={file !== null}
           rows={5}
           spellCheck={false}
           autoComplete="off"
@@ -77,13 +93,31 @@ export function BatchPanel() {
           </label>
           <input
             id={ids.file}
+            ref={fileInput}
             type="file"
             accept=".csv,.txt,text/csv,text/plain"
             onChange={(event) => void chooseFile(event.target.files?.[0])}
             className="text-sm text-slate-700 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:text-slate-300"
           />
-          {fileName ? (
-            <span className="text-xs text-slate-600 dark:text-slate-400">{fileName} loaded</span>
+          {file ? (
+            <span
+              className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
+              role="status"
+            >
+              <span>
+                <span className="font-medium">{file.name}</span>: {file.lines} line
+                {file.lines === 1 ? "" : "s"} (a header line included, if it has one) — numbers not shown
+              </span>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setFile(null);
+                  if (fileInput.current) fileInput.current.value = "";
+                }}
+              >
+                Remove file
+              </Button>
+            </span>
           ) : null}
           <Button type="submit" variant="primary" busy={isMutating} className="ml-auto">
             Start batch

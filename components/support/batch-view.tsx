@@ -1,37 +1,30 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { TableHead } from "@/components/ui/table-head";
-import { ProgressBar } from "@/components/ui/progress-bar";
-import { PURSES, purseLabel } from "@/lib/shared/purses";
 import type { SupportBatchProgress } from "@/lib/shared/support-contract";
-import { supportKeys, useBatchProgress, useBatchResults, useCancelBatch } from "@/lib/client/use-support-api";
-import { dotsLast4 } from "./lookup-messages";
-
-const RESULT_COLUMNS = [
-  { key: "line", label: "Line" },
-  { key: "card", label: "Card" },
-  { key: "status", label: "Status" },
-  ...PURSES.map((purse) => ({ key: purse, label: purseLabel(purse), className: "px-3 py-2 text-right" })),
-];
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${seconds % 60} s`;
-}
+import {
+  batchActive,
+  supportKeys,
+  useBatchProgress,
+  useCancelBatch,
+  useRetryFailed,
+} from "@/lib/client/use-support-api";
+import { BatchProgress } from "./batch-progress";
+import { BatchResults } from "./batch-results";
 
 /** A batch's page: progress with counts, rate and time left, cancel, masked results and the CSV. */
 export function BatchView({ id }: { id: string }) {
-  const { data: batch, error, mutate } = useBatchProgress(id);
+  const { data: batch, error } = useBatchProgress(id);
   const running = batch ? batch.status === "queued" || batch.status === "running" : true;
-  const cancel = useCancelBatch(id);
 
   return (
     <>
@@ -63,14 +56,9 @@ export function BatchView({ id }: { id: string }) {
             titleId="batch-progress-title"
             actions={
               <>
-                {running ? (
-                  <Button
-                    variant="danger"
-                    busy={cancel.isMutating}
-                    onClick={() => void cancel.trigger().then((next) => mutate(next, { revalidate: false }))}
-                  >
-                    Cancel batch
-                  </Button>
+                {running ? <CancelBatch id={id} batch={batch} /> : null}
+                {!batchActive(batch) && batch.errors > 0 ? (
+                  <RetryFailed id={id} count={batch.errors} />
                 ) : null}
                 <a className={buttonClasses("secondary")} href={supportKeys.resultsCsv(id)} download>
                   Download CSV
@@ -94,75 +82,72 @@ export function BatchView({ id }: { id: string }) {
               </ul>
             </Alert>
           ) : null}
-          <ResultsTable id={id} running={running} />
+          <BatchResults id={id} running={batchActive(batch)} />
         </div>
       )}
     </>
   );
 }
 
-function BatchProgress({ batch }: { batch: SupportBatchProgress }) {
+/** Cancel asks first: the cards not yet sent will not run (those already sent still finish). */
+function CancelBatch({ id, batch }: { id: string; batch: SupportBatchProgress }) {
+  const [asking, setAsking] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { trigger, isMutating } = useCancelBatch(id);
+  const left = batch.in_flight;
   return (
-    <div className="space-y-3">
-      <ProgressBar
-        label="Cards looked up"
-        value={batch.done}
-        max={batch.total}
-        valueText={`${batch.done} of ${batch.total} cards`}
-      />
-      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" aria-label="Batch counts">
-        <Figure label="Done" value={`${batch.done} / ${batch.total}`} />
-        <Figure label="Failed" value={String(batch.failed)} />
-        <Figure label="Cancelled" value={String(batch.cancelled)} />
-        <Figure label="Rate" value={batch.rate === null ? "—" : `${batch.rate} cards/s`} />
-        <Figure label="Time left" value={batch.eta_seconds === null ? "—" : duration(batch.eta_seconds)} />
-      </dl>
-    </div>
+    <>
+      <Button variant="danger" busy={isMutating} onClick={() => setAsking(true)}>
+        Cancel batch
+      </Button>
+      {failure ? (
+        <span role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {failure}
+        </span>
+      ) : null}
+      <ConfirmDialog
+        open={asking}
+        title="Cancel this batch?"
+        confirmLabel="Cancel the batch"
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          setFailure(null);
+          // The mutation's answer becomes the progress (same key); polling goes on while cards are in flight.
+          trigger().catch((error: Error) => setFailure(error.message));
+        }}
+      >
+        <p>
+          Up to {left} card{left === 1 ? "" : "s"} not yet looked up will not run. Cards already sent finish
+          on their own; their results are kept.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }
 
-function Figure({ label, value }: { label: string; value: string }) {
+/** A new batch of just the failed cards, on its own page; the numbers never come to the browser. */
+function RetryFailed({ id, count }: { id: string; count: number }) {
+  const router = useRouter();
+  const [failure, setFailure] = useState<string | null>(null);
+  const { trigger, isMutating } = useRetryFailed(id);
   return (
-    <div>
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className="font-mono text-lg font-semibold text-slate-900 tabular-nums dark:text-white">{value}</dd>
-    </div>
-  );
-}
-
-function ResultsTable({ id, running }: { id: string; running: boolean }) {
-  const { data } = useBatchResults(id, running);
-  return (
-    <Panel
-      title="Results (first 100; the CSV has every card)"
-      titleId="batch-results-title"
-      bodyClassName="px-0 py-0"
-    >
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm" aria-labelledby="batch-results-title">
-          <TableHead
-            columns={RESULT_COLUMNS}
-            className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400"
-            cellClassName="px-4 py-2"
-          />
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {(data?.rows ?? []).map((row) => (
-              <tr key={row.position}>
-                <td className="px-4 py-1.5 tabular-nums">{row.line}</td>
-                <td className="px-4 py-1.5 font-mono whitespace-nowrap">{dotsLast4(row.last4)}</td>
-                <td className="px-4 py-1.5 whitespace-nowrap" title={row.error ?? undefined}>
-                  {row.state === "pending" || row.state === "cancelled" ? row.state : row.outcome}
-                </td>
-                {PURSES.map((purse) => (
-                  <td key={purse} className="px-3 py-1.5 text-right font-mono tabular-nums">
-                    {row.balances?.[purse] ?? ""}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </Panel>
+    <>
+      <Button
+        busy={isMutating}
+        onClick={() =>
+          trigger()
+            .then((next) => router.push(supportKeys.batchPage(next.id)))
+            .catch((error: Error) => setFailure(error.message))
+        }
+      >
+        Run the {count} failed card{count === 1 ? "" : "s"} again
+      </Button>
+      {failure ? (
+        <span role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {failure}
+        </span>
+      ) : null}
+    </>
   );
 }

@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useId, useRef, useState, type FormEvent } from "react";
+import { PAGE_ACCESS } from "@/components/team/page-access";
+import { useAllows } from "@/components/team/use-me";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -50,6 +52,7 @@ export function LookupPanel() {
     }
     setFormError(null);
     const last4 = digits.slice(-4);
+    let keepTyped = false;
     try {
       const result = await trigger({
         card_number: digits,
@@ -65,6 +68,11 @@ export function LookupPanel() {
       });
     } catch (error) {
       const failure = error as ApiClientError;
+      // The session is over: the shell hides the page; the typed card stays for after signing in again.
+      if (failure.code === "not_signed_in") {
+        keepTyped = true;
+        return;
+      }
       setAnswer({ result: null, error: failure, last4 });
       remember({
         last4,
@@ -74,7 +82,7 @@ export function LookupPanel() {
         at: new Date().toISOString(),
       });
     } finally {
-      setCard("");
+      if (!keepTyped) setCard("");
       input.current?.focus();
     }
   }
@@ -139,14 +147,7 @@ function AnswerView({ answer }: { answer: Answer }) {
         }
       >
         <p>{error.message}</p>
-        {error.code === "no_credentials" ? (
-          <p>
-            <Link className="underline" href="/connect">
-              Connect
-            </Link>{" "}
-            first (or ask an administrator to configure server credentials).
-          </p>
-        ) : null}
+        {error.code === "no_credentials" ? <NoCredentialsHint /> : null}
       </Alert>
     );
   }
@@ -182,4 +183,20 @@ function AnswerView({ answer }: { answer: Answer }) {
       <p>{result.message}</p>
     </Alert>
   );
+}
+
+/** Connect only for roles that may (support may not: it asks an administrator for server credentials). */
+function NoCredentialsHint() {
+  const allows = useAllows();
+  if (allows && PAGE_ACCESS.connect.allowed(allows)) {
+    return (
+      <p>
+        <Link className="underline" href="/connect">
+          Connect
+        </Link>{" "}
+        first (or ask an administrator to configure server credentials).
+      </p>
+    );
+  }
+  return <p>Ask an administrator of the console to configure server credentials for this environment.</p>;
 }

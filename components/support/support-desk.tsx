@@ -1,11 +1,16 @@
 "use client";
 
 import { PageHeader } from "@/components/ui/page-header";
+import { allowsGlobal, useAllows } from "@/components/team/use-me";
+import { BatchList } from "./batch-list";
 import { BatchPanel } from "./batch-panel";
 import { LookupPanel } from "./lookup-panel";
+import { RequestIdPanel } from "./request-id-panel";
 
-/** The support agent's page: one box for a lookup, the session's recent lookups, and batches. */
+/** The support agent's page: a card lookup, the session's recent lookups, a lookup by Request Id, and batches. */
 export function SupportDesk() {
+  // An administrator's list holds everyone's batches (the server decides; this only labels the column).
+  const isAdmin = allowsGlobal(useAllows(), "audit_read");
   return (
     <>
       <PageHeader
@@ -14,7 +19,9 @@ export function SupportDesk() {
       />
       <div className="space-y-6">
         <LookupPanel />
+        <RequestIdPanel />
         <BatchPanel />
+        <BatchList showOwner={isAdmin} />
       </div>
     </>
   );

@@ -5,8 +5,27 @@ import type { MeAllows } from "@/lib/server/auth/me";
 import { RoleGate } from "./role-gate";
 import { allowsGlobal, allowsSomewhere } from "./use-me";
 
-/** The console pages' access rules for the pages themselves (the navigation applies the same ones). */
-const PAGE_ACCESS = {
+/**
+ * The console pages' access rules for the pages themselves; the navigation and the home page apply the same ones
+ * (components/shell/nav-links), so a page a role cannot use is neither offered nor shows a form.
+ */
+export const PAGE_ACCESS = {
+  connect: {
+    what: "Connecting with client credentials",
+    allowed: (allows: MeAllows) => allowsSomewhere(allows, "token_request"),
+  },
+  certification: {
+    what: "Certification runs",
+    allowed: (allows: MeAllows) => allowsSomewhere(allows, "certification_run"),
+  },
+  support: {
+    what: "The support desk",
+    allowed: (allows: MeAllows) => allowsSomewhere(allows, "support_lookup"),
+  },
+  admin: {
+    what: "Active sessions",
+    allowed: (allows: MeAllows) => allowsGlobal(allows, "session_admin"),
+  },
   token: {
     what: "The token inspector",
     allowed: (allows: MeAllows) => allowsSomewhere(allows, "token_details"),

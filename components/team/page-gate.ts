@@ -8,7 +8,8 @@ import { logger } from "@/lib/server/logger";
 
 /** What the shell renders for this visitor. */
 export type PageGate =
-  | { kind: "console"; me: MeResponse }
+  /** `idleSeconds`: SESSION_IDLE_SECONDS when a session's end signs the user out (oidc); null otherwise. */
+  | { kind: "console"; me: MeResponse; idleSeconds: number | null }
   | { kind: "sign_in"; mode: Exclude<AuthMode, "none">; provider: string | null }
   | { kind: "no_role"; me: MeResponse }
   | { kind: "unavailable" };
@@ -50,5 +51,10 @@ export async function pageGate(): Promise<PageGate> {
     };
   }
   if (me.user.roles.length === 0) return { kind: "no_role", me };
-  return { kind: "console", me };
+  return {
+    kind: "console",
+    me,
+    // Only a sign-in (oidc) ends with its session: behind a proxy the next call is identified again.
+    idleSeconds: config.authMode === "oidc" ? config.sessionIdleSeconds : null,
+  };
 }

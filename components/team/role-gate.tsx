@@ -25,12 +25,16 @@ export function RoleGate({
   if (allows && allowed(allows)) return <>{children}</>;
   const roles = data.user?.roles ?? [];
   return (
-    <Alert tone="warning" title="Your role does not allow this page" role="status">
-      <p>
-        {what} is not available to{" "}
-        {roles.length ? `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}` : "you"}. Ask an
-        administrator of the console if you need it.
-      </p>
-    </Alert>
+    <>
+      {/* The page's own heading is behind the gate: this one names the page for screen readers. */}
+      <h1 className="sr-only">{what}</h1>
+      <Alert tone="warning" title="Your role does not allow this page" role="status">
+        <p>
+          {what} is not available to{" "}
+          {roles.length ? `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}` : "you"}. Ask an
+          administrator of the console if you need it.
+        </p>
+      </Alert>
+    </>
   );
 }

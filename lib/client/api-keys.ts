@@ -25,6 +25,8 @@ export const apiKeys = {
   auditExport: "/api/audit/export.csv",
   /** The team's inquiry runs kept on the server (team consoles). */
   teamRuns: "/api/runs",
+  /** Admin: the live sessions; `DELETE` with `?user=ID` ends all of a user's. */
+  adminSessions: "/api/admin/sessions",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -59,6 +61,16 @@ export function clientCertificationKey(id: string): string {
 /** One exchange of a certification run, as stored. */
 export function certificationExchangeKey(runId: string, exchangeId: string): string {
   return `${certificationRunKey(runId)}/exchanges/${encodeURIComponent(exchangeId)}`;
+}
+
+/** Admin: one live session, by its handle (DELETE ends it). */
+export function adminSessionKey(handle: string): string {
+  return `${apiKeys.adminSessions}/${encodeURIComponent(handle)}`;
+}
+
+/** Admin: all of one user's sessions (DELETE ends them). */
+export function adminUserSessionsKey(userId: string): string {
+  return `${apiKeys.adminSessions}?user=${encodeURIComponent(userId)}`;
 }
 
 /** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */

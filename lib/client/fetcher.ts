@@ -3,6 +3,7 @@
  * (`{"error": {"code", "message", "details"?}}`, DESIGN.md §4).
  */
 import type { ErrorBody } from "@/lib/shared/contracts";
+import { noteApiCall, reportSessionEnded, sessionEndOf } from "./session-ended";
 import { identityChanged, userHeaders } from "./user-scope";
 
 export class ApiClientError extends Error {
@@ -59,10 +60,13 @@ export async function requestJson<T>(url: string, init?: RequestInit): Promise<T
     throw new ApiClientError("network_error", 0, "The console server could not be reached.");
   }
   const body = await readBody(response);
+  if (response.status !== 401) noteApiCall();
   if (!response.ok) {
     if (isErrorBody(body)) {
       // Signed in as someone else now: this page's state is the previous user's, so the page starts over.
       if (body.error.code === "identity_changed") identityChanged();
+      // The session is over: the shell hides what it showed and says why (lib/client/session-ended).
+      if (body.error.code === "not_signed_in") reportSessionEnded(sessionEndOf(body.error.details));
       throw new ApiClientError(body.error.code, response.status, body.error.message, body.error.details);
     }
     throw new ApiClientError(

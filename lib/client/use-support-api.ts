@@ -6,19 +6,25 @@ import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { getJson, requestJson, sendJson, type ApiClientError } from "@/lib/client/fetcher";
 import type {
+  ResultFilter,
+  SupportBatchList,
   SupportBatchProgress,
   SupportBatchResults,
   SupportLookupInput,
   SupportLookupResult,
+  SupportTransactionLookup,
 } from "@/lib/shared/support-contract";
 
 export const supportKeys = {
   lookups: "/api/support/lookups",
   batches: "/api/support/batches",
   batch: (id: string) => `/api/support/batches/${encodeURIComponent(id)}`,
-  results: (id: string, from = 0, limit = 100) =>
-    `/api/support/batches/${encodeURIComponent(id)}/results?from=${from}&limit=${limit}`,
+  results: (id: string, from = 0, limit = 100, show?: ResultFilter) =>
+    `/api/support/batches/${encodeURIComponent(id)}/results?from=${from}&limit=${limit}${show ? `&show=${show}` : ""}`,
+  retry: (id: string) => `/api/support/batches/${encodeURIComponent(id)}/retry`,
   resultsCsv: (id: string) => `/api/support/batches/${encodeURIComponent(id)}/results.csv`,
+  /** Lookup by Request Id: support gets the summary (lib/server/support/transaction-lookup), never the exchange. */
+  transaction: (requestId: string) => `/api/transactions/request-id/${encodeURIComponent(requestId)}`,
   /** The page a batch can be found again at. */
   batchPage: (id: string) => `/support/batches/${encodeURIComponent(id)}`,
 } as const;
@@ -46,17 +52,37 @@ export function useStartBatch() {
   );
 }
 
-const RUNNING = new Set(["queued", "running"]);
+/** Looks a transaction up by its Request Id on demand (a read, triggered by the agent's Enter). */
+export function useTransactionLookup() {
+  return useSWRMutation<SupportTransactionLookup, ApiClientError, string, string>(
+    "/api/transactions/request-id",
+    (_url: string, { arg }: { arg: string }) =>
+      getJson<SupportTransactionLookup>(supportKeys.transaction(arg)),
+  );
+}
 
-/** A batch's progress, polled every second while it runs. */
+/** Still moving: queued or running, or cancelled with cards already sent that have not answered yet. */
+export function batchActive(batch: Pick<SupportBatchProgress, "status" | "in_flight"> | undefined): boolean {
+  if (!batch) return true;
+  return batch.status === "queued" || batch.status === "running" || batch.in_flight > 0;
+}
+
+/** A batch's progress, polled every second until no card is in flight. */
 export function useBatchProgress(id: string) {
   return useSWR<SupportBatchProgress, ApiClientError>(supportKeys.batch(id), getJson, {
-    refreshInterval: (latest) => (latest && !RUNNING.has(latest.status) ? 0 : 1000),
+    refreshInterval: (latest) => (batchActive(latest) ? 1000 : 0),
   });
 }
 
-export function useBatchResults(id: string, refreshWhileRunning: boolean) {
-  return useSWR<SupportBatchResults, ApiClientError>(supportKeys.results(id, 0, 100), getJson, {
+/** The caller's batches (everyone's for an admin), newest first; refreshed while one of them moves. */
+export function useBatchList() {
+  return useSWR<SupportBatchList, ApiClientError>(supportKeys.batches, getJson, {
+    refreshInterval: (latest) => (latest?.batches.some((batch) => batchActive(batch)) ? 2000 : 0),
+  });
+}
+
+export function useBatchResults(id: string, refreshWhileRunning: boolean, show?: ResultFilter) {
+  return useSWR<SupportBatchResults, ApiClientError>(supportKeys.results(id, 0, 100, show), getJson, {
     refreshInterval: refreshWhileRunning ? 2000 : 0,
   });
 }
@@ -64,5 +90,16 @@ export function useBatchResults(id: string, refreshWhileRunning: boolean) {
 export function useCancelBatch(id: string) {
   return useSWRMutation<SupportBatchProgress, ApiClientError, string>(supportKeys.batch(id), (url: string) =>
     requestJson<SupportBatchProgress>(url, { method: "DELETE" }),
+  );
+}
+
+/** "Run the failed cards again": a new batch of this batch's failed cards (the server kept their numbers). */
+export function useRetryFailed(id: string) {
+  return useSWRMutation<SupportBatchProgress, ApiClientError, string>(supportKeys.retry(id), (url: string) =>
+    requestJson<SupportBatchProgress>(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    }),
   );
 }

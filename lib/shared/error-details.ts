@@ -70,8 +70,17 @@ export interface SignInUnreachableDetails {
   sign_in_error: string;
 }
 
+/**
+ * 401 `not_signed_in` when the request's cookie named a session that is over: why it ended (`idle`: the idle
+ * timeout; `expired`: its maximum length; `signed_out`; `revoked`: ended by an administrator).
+ */
+export interface NotSignedInDetails {
+  session_end: "idle" | "expired" | "signed_out" | "revoked";
+}
+
 /** Every error code that carries details, and their shape. Codes not named here carry none. */
 export interface ErrorDetailsByCode {
+  not_signed_in: NotSignedInDetails;
   validation_failed: ValidationErrorDetails;
   environment_unavailable: EnvironmentUnavailableDetails;
   forbidden_by_role: ForbiddenByRoleDetails;

@@ -89,9 +89,22 @@ export interface SupportBatchProgress {
   failed: number;
   /** Cards that will not run (the batch was cancelled before them). */
   cancelled: number;
+  /**
+   * The same cards by outcome; these five always add up to `total`: `found` (balances answered), `not_found`
+   * (no such card: a valid answer, counted in `failed` above), `errors` (no usable answer: timeout, rate limited,
+   * upstream error), `cancelled`, and `in_flight` (waiting or being looked up; a cancelled batch's cards already
+   * sent finish on their own).
+   */
+  found: number;
+  not_found: number;
+  errors: number;
+  in_flight: number;
   /** Finished cards per second since the batch started; null before the first. */
   rate: number | null;
-  /** Seconds left at that rate; null when unknown, 0 when finished. */
+  /**
+   * Seconds left at that rate; null when it cannot be known (nothing finished yet, or only cards already sent
+   * remain: they end when the upstream answers or times out), 0 when nothing is left.
+   */
   eta_seconds: number | null;
   reason: string | null;
   bad_lines: { line: number; message: string }[];
@@ -114,7 +127,42 @@ export interface SupportBatchResultRow {
   error: string | null;
 }
 
+/** `?show=` of the results page: the cards of one outcome. `failed` means no usable answer, not "no such card". */
+export const RESULT_FILTERS = ["found", "not_found", "failed", "cancelled", "in_flight"] as const;
+export type ResultFilter = (typeof RESULT_FILTERS)[number];
+
 export interface SupportBatchResults {
   rows: SupportBatchResultRow[];
   next_position: number | null;
+}
+
+/**
+ * `GET /api/transactions/request-id/{id}` as the support role sees it: a summary, never the exchange record.
+ * `not_found`: the upstream knows no transaction with this Request Id (a valid answer).
+ */
+export interface SupportTransactionLookup {
+  request_id: string;
+  environment: EnvironmentName;
+  outcome: "found" | "not_found" | "upstream_error";
+  upstream_status: number;
+  looked_up_at: string;
+  transaction: {
+    transaction_id: string | null;
+    /** The transaction's own timestamp as the upstream gave it. */
+    time: string | null;
+    card_last4: string | null;
+    response_status: string | null;
+    response_code: string | null;
+    response_message: string | null;
+    gift_balance: string | null;
+  } | null;
+}
+
+/** One line of `GET /api/support/batches`: a batch's progress with who started it. */
+export interface SupportBatchListItem extends Omit<SupportBatchProgress, "bad_lines"> {
+  user_id: string;
+}
+
+export interface SupportBatchList {
+  batches: SupportBatchListItem[];
 }

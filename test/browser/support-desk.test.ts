@@ -89,7 +89,9 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   ]);
   const csv = await downloadText(download);
   const rows = csv.trim().split("\r\n");
-  expect(rows).toHaveLength(201);
+  // 200 cards and the skipped line, with why.
+  expect(rows).toHaveLength(202);
+  expect(rows[201]).toMatch(/^201,,.*,skipped,not a card number/);
   expect(rows[1]).toMatch(/^1,0001,(?:'-|\w)[\w-]{42},25\.00,/);
   expect(csv).not.toMatch(/\d{12,}/);
 
@@ -103,3 +105,36 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   await page.screenshot({ path: screenshotPath("support-desk-390"), fullPage: true });
   await context.close();
 }, 240_000);
+
+test("a failed card runs again as a new batch, and the results filter tells not found from failed", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const page = await context.newPage();
+  await page.request.put(`${server.url}/api/session/credentials`, {
+    data: { profile: "demo" },
+    headers: { Origin: server.url },
+  });
+  await page.goto(`${server.url}/support`);
+  const box = page.getByLabel("Card number", { exact: true });
+  await expect.poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true);
+  // Found, a fault (500) and a card that does not exist.
+  await page
+    .getByLabel(/Card numbers \(one per line/)
+    .fill("6006491000000001\n6006491000000035\n7006491000000001\n");
+  await page.getByRole("button", { name: "Start batch" }).click();
+  await page.waitForURL(/\/support\/batches\/[0-9a-f-]{36}$/);
+  const first = page.url();
+  const again = page.getByRole("button", { name: "Run the 1 failed card again" });
+  await again.waitFor({ timeout: 60_000 });
+  await page.getByLabel("Show", { exact: true }).selectOption("not_found");
+  await page.getByRole("cell", { name: "•••• 0001" }).waitFor();
+  expect(await page.getByRole("cell", { name: "Unknown card" }).count()).toBe(1);
+  expect(await page.getByRole("cell", { name: "•••• 0035" }).count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+  await again.click();
+  await page.waitForURL((address) => address.href !== first && /\/support\/batches\//.test(address.pathname));
+  const bar = page.getByRole("progressbar", { name: "Cards looked up" });
+  await expect.poll(() => bar.getAttribute("aria-valuemax"), { timeout: 60_000 }).toBe("1");
+  await page.getByRole("cell", { name: "•••• 0035" }).waitFor();
+  expect(await page.content()).not.toContain("6006491000000035");
+  await context.close();
+}, 120_000);

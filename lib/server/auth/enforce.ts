@@ -5,6 +5,7 @@
 import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/errors";
+import type { EndReason } from "@/lib/server/session-store";
 import type { SignedInUser } from "./me";
 import {
   ROLES,
@@ -30,12 +31,31 @@ const ACTION_LABELS: Record<Action, string> = {
   support_batch: "support desk batches",
   audit_read: "reading the audit log",
   audit_export: "exporting the audit log",
+  session_admin: "seeing and ending people's sessions",
 };
 
-/** 401 `not_signed_in` when there is no signed-in user. */
-export function requireUser(user: SignedInUser | null): SignedInUser {
-  if (!user) throw new ApiError("not_signed_in", "Sign in to use the console.");
-  return user;
+/** `a`, `a or b`, `a, b or c`. */
+function spokenList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/** What a page tells someone whose session is over, by why it ended. */
+const SESSION_END_MESSAGES: Record<EndReason, string> = {
+  idle: "Your session ended after a period without activity (idle timeout). Sign in again to go on.",
+  expired: "Your session reached its maximum length and ended. Sign in again to go on.",
+  signed_out: "This session was signed out (perhaps in another tab). Sign in again to go on.",
+  revoked: "An administrator ended this session. Sign in again to go on.",
+};
+
+/**
+ * 401 `not_signed_in` when there is no signed-in user; when the request's cookie named a session that is over,
+ * the message and `details.session_end` say why (so the page can say "idle timeout" rather than just "signed out").
+ */
+export function requireUser(user: SignedInUser | null, ended?: EndReason): SignedInUser {
+  if (user) return user;
+  if (ended) throw new ApiError("not_signed_in", SESSION_END_MESSAGES[ended], { session_end: ended });
+  throw new ApiError("not_signed_in", "Sign in to use the console.");
 }
 
 /**
@@ -65,11 +85,17 @@ export function assertAllowed(roles: readonly Role[], action: Action, environmen
   if (allowed) return;
   const allowing = rolesAllowing(action, environment);
   const where = isEnvironmentAction(action) && environment ? ` in ${environment}` : "";
-  const held =
-    roles.length === 0 ? "no console role" : `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}`;
-  throw new ApiError(
-    "forbidden_by_role",
-    `You have ${held}; ${ACTION_LABELS[action]}${where} needs the role ${allowing.join(" or ")}.`,
-    { action, ...(where ? { environment } : {}), roles: [...roles], allowed_roles: allowing },
-  );
+  const needed = `the role ${spokenList(allowing)}`;
+  // Labels are noun phrases ("certification runs", "a Gift Balance Inquiry"): each sentence reads as English.
+  const message =
+    roles.length === 0
+      ? `You have no console role; ${ACTION_LABELS[action]}${where} needs ${needed}.`
+      : `Your role${roles.length > 1 ? "s" : ""} (${spokenList(roles)}) ${roles.length > 1 ? "do" : "does"} ` +
+        `not allow ${ACTION_LABELS[action]}${where}; that needs ${needed}.`;
+  throw new ApiError("forbidden_by_role", message, {
+    action,
+    ...(where ? { environment } : {}),
+    roles: [...roles],
+    allowed_roles: allowing,
+  });
 }

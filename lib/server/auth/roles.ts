@@ -43,8 +43,8 @@ export const ENVIRONMENT_ACTIONS = [
 ] as const;
 export type EnvironmentAction = (typeof ENVIRONMENT_ACTIONS)[number];
 
-/** Actions not tied to an environment. */
-export const GLOBAL_ACTIONS = ["audit_read", "audit_export"] as const;
+/** Actions not tied to an environment: the audit log, and seeing and ending other people's sessions. */
+export const GLOBAL_ACTIONS = ["audit_read", "audit_export", "session_admin"] as const;
 export type GlobalAction = (typeof GLOBAL_ACTIONS)[number];
 
 export type Action = EnvironmentAction | GlobalAction;

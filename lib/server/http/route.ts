@@ -208,7 +208,7 @@ export function apiRoute(
         const found = await identity();
         // An anonymous caller past its refusals' limit is throttled before anything else is done for it.
         if (!found.user) (await services()).anonymousRefusals.admit(client);
-        const user = requireUser(found.user);
+        const user = requireUser(found.user, found.session.endReason);
         annotations.user = user.id;
         await checkAccess(access, user, () => environment(), config);
         if (options.upstream) await consumeRateLimit(await services(), config, user);
@@ -218,7 +218,10 @@ export function apiRoute(
         config,
         session: async () => (await identity()).session,
         identity,
-        user: async () => requireUser((await identity()).user),
+        user: async () => {
+          const found = await identity();
+          return requireUser(found.user, found.session.endReason);
+        },
         environment,
         services,
         body: async (schema) => parseJsonBody(await readBody(), schema),

@@ -38,8 +38,12 @@ import {
   runViewSchema,
   sessionInfoSchema,
   startRunResultSchema,
+  adminSessionListSchema,
+  adminSessionsEndedSchema,
+  supportBatchListSchema,
   supportBatchProgressSchema,
   supportBatchResultsSchema,
+  supportTransactionLookupSchema,
   supportLookupResultSchema,
   supportResultsQuerySchema,
   teamRunListSchema,
@@ -83,6 +87,10 @@ const COMPONENTS = {
   ClientCertificationList: jsonSchema(clientCertificationListSchema, "output"),
   ClientCertification: jsonSchema(clientCertificationViewSchema, "output"),
   StartedClientCertification: jsonSchema(startedClientCertificationSchema, "output"),
+  SupportBatchList: jsonSchema(supportBatchListSchema, "output"),
+  AdminSessionList: jsonSchema(adminSessionListSchema, "output"),
+  AdminSessionsEnded: jsonSchema(adminSessionsEndedSchema, "output"),
+  SupportTransactionLookup: jsonSchema(supportTransactionLookupSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -379,7 +387,14 @@ const PATHS = {
         { ...environmentQuery, example: "embedded" },
       ],
       responses: {
-        "200": ok("The upstream answered (a 404 upstream included): the exchange record.", "ExchangeRecord"),
+        "200": {
+          description:
+            "The upstream answered (a 404 upstream included): the exchange record, or — for a caller who may " +
+            "not see raw exchanges (`support`) — a summary: found or not, time, result, gift balance, last 4.",
+          content: jsonContent({
+            oneOf: [componentRef("ExchangeRecord"), componentRef("SupportTransactionLookup")],
+          }),
+        },
         ...ERRORS,
         ...UPSTREAM_ERRORS,
       },
@@ -420,6 +435,27 @@ const PATHS = {
       summary: "Admin: the audit log, newest first, with filters and a cursor",
       parameters: auditQueryParameters,
       responses: { "200": ok("One page of rows.", "AuditPage"), ...ERRORS },
+    },
+  },
+  "/api/admin/sessions": {
+    get: {
+      operationId: "listSessions",
+      summary: "Admin: the live sessions (who, since when, last seen), each named by a handle",
+      responses: { "200": ok("The live sessions.", "AdminSessionList"), ...ERRORS },
+    },
+    delete: {
+      operationId: "endUserSessions",
+      summary: "Admin: end every live session of a user (audited)",
+      parameters: [{ name: "user", in: "query", required: true, schema: { type: "string" } }],
+      responses: { "200": ok("How many sessions ended.", "AdminSessionsEnded"), ...ERRORS },
+    },
+  },
+  "/api/admin/sessions/{id}": {
+    delete: {
+      operationId: "endSession",
+      summary: "Admin: end one live session by its handle (audited); 404 when none is live",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": ok("The session ended.", "AdminSessionsEnded"), ...ERRORS },
     },
   },
   "/api/audit/verify": {
@@ -563,6 +599,12 @@ const PATHS = {
     },
   },
   "/api/support/batches": {
+    get: {
+      operationId: "listSupportBatches",
+      summary: "Support desk: the caller's batches (everyone's for an admin), newest first, with progress",
+      description: requires("support_batch", "in at least one environment"),
+      responses: { "200": ok("The batches kept (24 hours).", "SupportBatchList"), ...ERRORS },
+    },
     post: {
       operationId: "startSupportBatch",
       summary: "Support desk: start a batch of lookups in the session's environment, run on the server",
@@ -594,6 +636,15 @@ const PATHS = {
         ...ERRORS,
         ...TOO_LARGE,
       },
+    },
+  },
+  "/api/support/batches/{id}/retry": {
+    post: {
+      operationId: "retrySupportBatchFailures",
+      summary: "Support desk: a new batch of a batch's failed cards (no usable answer), run on the server",
+      description: requires("support_batch", "in the batch's environment") + " No failed card: 400.",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+      responses: { "202": ok("Started: the new batch's progress.", "SupportBatchProgress"), ...ERRORS },
     },
   },
   "/api/support/batches/{id}": {

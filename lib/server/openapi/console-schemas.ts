@@ -27,6 +27,7 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { PURSES, type Purse } from "@/lib/shared/purses";
+import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 import type {
   RunListResponse,
   RunView,
@@ -37,9 +38,12 @@ import type { RunSummary } from "@/lib/shared/certification-contract";
 import {
   BATCH_STATUSES,
   LOOKUP_OUTCOMES,
+  RESULT_FILTERS,
+  type SupportBatchList,
   type SupportBatchProgress,
   type SupportBatchResults,
   type SupportLookupResult,
+  type SupportTransactionLookup,
 } from "@/lib/shared/support-contract";
 
 const isoTime = z.iso.datetime({ offset: true });
@@ -363,6 +367,10 @@ export const supportBatchProgressSchema = z.object({
   done: z.number().int(),
   failed: z.number().int(),
   cancelled: z.number().int(),
+  found: z.number().int(),
+  not_found: z.number().int(),
+  errors: z.number().int(),
+  in_flight: z.number().int(),
   rate: z.number().nonnegative().nullable(),
   eta_seconds: z.number().nonnegative().nullable(),
   reason: z.string().nullable(),
@@ -373,6 +381,29 @@ export const supportBatchProgressSchema = z.object({
   finished_at: isoTime.nullable(),
   expires_at: isoTime,
 }) satisfies z.ZodType<SupportBatchProgress>;
+
+export const supportBatchListSchema = z.object({
+  batches: z.array(supportBatchProgressSchema.omit({ bad_lines: true }).extend({ user_id: z.string() })),
+}) satisfies z.ZodType<SupportBatchList>;
+
+export const supportTransactionLookupSchema = z.object({
+  request_id: z.string(),
+  environment: environmentName,
+  outcome: z.enum(["found", "not_found", "upstream_error"]),
+  upstream_status: z.number().int(),
+  looked_up_at: isoTime,
+  transaction: z
+    .object({
+      transaction_id: z.string().nullable(),
+      time: z.string().nullable(),
+      card_last4: z.string().nullable(),
+      response_status: z.string().nullable(),
+      response_code: z.string().nullable(),
+      response_message: z.string().nullable(),
+      gift_balance: z.string().nullable(),
+    })
+    .nullable(),
+}) satisfies z.ZodType<SupportTransactionLookup>;
 
 export const supportBatchResultsSchema = z.object({
   rows: z.array(
@@ -397,6 +428,7 @@ export const supportBatchResultsSchema = z.object({
 export const supportResultsQuerySchema = z.object({
   from: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(100),
+  show: z.enum(RESULT_FILTERS).optional(),
 });
 
 // Team runs (DESIGN.md §4 `GET /api/runs`): inquiries kept on the server for the team.
@@ -494,3 +526,19 @@ export const clientCertificationListSchema = z.object({
     }) satisfies z.ZodType<ClientCertificationSummary>,
   ),
 });
+export const adminSessionListSchema = z.object({
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      user_id: z.string(),
+      roles: z.array(z.string()),
+      signed_in_at: isoTime,
+      last_seen_at: isoTime,
+      expires_at: isoTime,
+    }),
+  ),
+}) satisfies z.ZodType<AdminSessionList>;
+
+export const adminSessionsEndedSchema = z.object({
+  ended: z.number().int().nonnegative(),
+}) satisfies z.ZodType<AdminSessionsEnded>;

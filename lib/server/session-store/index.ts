@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "@/lib/server/db";
 import { sessions } from "@/lib/server/db/schema";
 
@@ -33,7 +33,12 @@ export interface SessionStoreOptions {
   now?: () => Date;
 }
 
-export type EndReason = "signed_out" | "revoked" | "idle" | "expired";
+export const END_REASONS = ["signed_out", "revoked", "idle", "expired"] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+function isEndReason(value: string | null): value is EndReason {
+  return (END_REASONS as readonly (string | null)[]).includes(value);
+}
 
 export function createSessionStore({
   db,
@@ -54,11 +59,14 @@ export function createSessionStore({
     return ended.length > 0;
   }
 
-  type CheckResult = { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true };
+  /** `over`: ended before this call; `reason` says why when the row still tells (a sign-in page can say it). */
+  type CheckResult =
+    { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true; reason?: EndReason };
 
   async function check(id: string): Promise<CheckResult> {
     const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-    if (!row || row.endedAt) return { over: true };
+    if (!row) return { over: true };
+    if (row.endedAt) return { over: true, ...(isEndReason(row.endReason) ? { reason: row.endReason } : {}) };
     const at = clock();
     const reason: EndReason | null =
       at.getTime() >= row.expiresAt.getTime()
@@ -123,6 +131,23 @@ export function createSessionStore({
         .from(sessions)
         .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
       return row?.idToken ?? null;
+    },
+
+    /** The live sessions (not ended, not idle, not past their lifetime), most recently seen first. */
+    async listLive(limit = 500): Promise<StoredSession[]> {
+      const at = clock();
+      return db
+        .select()
+        .from(sessions)
+        .where(
+          and(
+            isNull(sessions.endedAt),
+            gt(sessions.expiresAt, at),
+            gt(sessions.lastSeenAt, new Date(at.getTime() - idleSeconds * 1000)),
+          ),
+        )
+        .orderBy(desc(sessions.lastSeenAt))
+        .limit(limit);
     },
 
     /** Ends every live session of a user (e.g. roles withdrawn); returns how many. */

@@ -75,6 +75,8 @@ export class Session {
     needsWrite = false,
     /** Set when this request found the session idle or expired and ended it. */
     readonly endedNow: EndedSession | undefined = undefined,
+    /** Why the session this request's cookie named is over (idle, expired, signed out, ended by an admin). */
+    readonly endReason: EndReason | undefined = endedNow?.reason,
   ) {
     this.changed = needsWrite;
   }
@@ -260,7 +262,8 @@ export async function getSession(request: Request, sessionStore?: SessionStore):
   const value = readCookie(request, cookieName(secure));
   if (!value) return new Session({}, secure, false, store);
   // Unreadable, not ours, or over: an empty session, and the cookie is removed at the end of this request.
-  const over = (endedNow?: EndedSession) => new Session({}, secure, true, store, undefined, true, endedNow);
+  const over = (endedNow?: EndedSession, reason?: EndReason) =>
+    new Session({}, secure, true, store, undefined, true, endedNow, reason ?? endedNow?.reason);
   if (value.length > MAX_COOKIE_VALUE_LENGTH) return over();
 
   const cache = sealCache(config);
@@ -277,7 +280,8 @@ export async function getSession(request: Request, sessionStore?: SessionStore):
   const result = await store.check(opened.binding.sessionId);
   if (!("live" in result)) {
     cache.delete(value);
-    return over("endedNow" in result ? { reason: result.endedNow, userId: result.userId } : undefined);
+    if ("endedNow" in result) return over({ reason: result.endedNow, userId: result.userId });
+    return over(undefined, result.reason);
   }
   if (result.live.userId !== opened.binding.ownerId || opened.binding.expiresAt <= Date.now()) return over();
   const binding: SessionBinding = { ...opened.binding, expiresAt: result.live.expiresAt.getTime() };

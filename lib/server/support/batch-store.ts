@@ -8,13 +8,13 @@
  * Times come from the caller's clock (`now`), so tests can move them.
  */
 import "server-only";
-import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/db";
 import { queryRows } from "@/lib/server/db/rows";
 import { supportBatchCards, supportBatches } from "@/lib/server/db/schema";
 import { maskCardNumbersInText } from "@/lib/shared/masking";
 import type { Purse } from "@/lib/shared/purses";
-import type { BatchStatus, LookupOutcome } from "@/lib/shared/support-contract";
+import type { BatchStatus, LookupOutcome, ResultFilter } from "@/lib/shared/support-contract";
 
 export type BatchRow = typeof supportBatches.$inferSelect;
 export type CardState = "pending" | "running" | "done" | "failed" | "cancelled";
@@ -97,15 +97,23 @@ export interface BatchCounts {
   done: number;
   failed: number;
   cancelled: number;
-  /** When the last card finished (null before the first). */
+  /** Finished cards whose answer was "no such card" (state `failed`, outcome `not_found`): a valid answer. */
+  notFound: number;
+  /** When the last card finished; null before the first. */
   lastFinishedAt: Date | null;
 }
 
 export async function countCards(db: Database, id: string): Promise<BatchCounts> {
-  const rows = await queryRows<{ state: string; n: string | number; last: string | Date | null }>(
+  const rows = await queryRows<{
+    state: string;
+    not_found: boolean;
+    n: string | number;
+    last: string | Date | null;
+  }>(
     db,
-    sql`select state, count(*) as n, max(finished_at) as last from support_batch_cards
-        where batch_id = ${id} group by state`,
+    sql`select state, coalesce(outcome = 'not_found', false) as not_found, count(*) as n,
+          max(finished_at) as last
+        from support_batch_cards where batch_id = ${id} group by 1, 2`,
   );
   const counts: BatchCounts = {
     pending: 0,
@@ -113,10 +121,14 @@ export async function countCards(db: Database, id: string): Promise<BatchCounts>
     done: 0,
     failed: 0,
     cancelled: 0,
+    notFound: 0,
     lastFinishedAt: null,
   };
   for (const row of rows) {
-    if (row.state in counts) (counts as unknown as Record<string, number>)[row.state] = Number(row.n);
+    const n = Number(row.n);
+    const tally = counts as unknown as Record<string, number>;
+    if (row.state in counts) tally[row.state] = (tally[row.state] ?? 0) + n;
+    if (row.state === "failed" && row.not_found) counts.notFound += n;
     if (row.last !== null) {
       const last = new Date(row.last);
       if (!counts.lastFinishedAt || last > counts.lastFinishedAt) counts.lastFinishedAt = last;
@@ -125,10 +137,22 @@ export async function countCards(db: Database, id: string): Promise<BatchCounts>
   return counts;
 }
 
-/**
- * Takes the batch for this instance when nobody holds it (queued, or its runner's lease lapsed); marks it running.
- * Returns the row when taken, undefined otherwise.
- */
+/** The batches kept (not expired), newest first: one user's, or everyone's when `userId` is null. */
+export async function listBatchRows(
+  db: Database,
+  userId: string | null,
+  now: Date,
+  limit: number,
+): Promise<BatchRow[]> {
+  const live = gt(supportBatches.expiresAt, now);
+  return db
+    .select()
+    .from(supportBatches)
+    .where(userId === null ? live : and(live, eq(supportBatches.userId, userId)))
+    .orderBy(desc(supportBatches.createdAt))
+    .limit(limit);
+}
+
 export async function claimRunner(
   db: Database,
   id: string,
@@ -253,6 +277,24 @@ export interface CardResult {
 }
 
 /** Records a card's final result and forgets its number. Only a card this worker still holds is written. */
+/** Outcomes that are answers (the card has balances, or does not exist): nothing to run again. */
+const ANSWERED: ReadonlySet<LookupOutcome> = new Set(["found", "not_found"]);
+
+/** The sealed numbers of a batch's failed cards (no usable answer), in input order, for a new batch of them. */
+export async function failedSealedCards(
+  db: Database,
+  id: string,
+): Promise<{ line: number; sealed: string }[]> {
+  const rows = await db
+    .select({ line: supportBatchCards.line, sealed: supportBatchCards.cardSealed })
+    .from(supportBatchCards)
+    .where(
+      and(eq(supportBatchCards.batchId, id), eq(supportBatchCards.state, "failed"), shownCards("failed")),
+    )
+    .orderBy(asc(supportBatchCards.position));
+  return rows.flatMap((row) => (row.sealed ? [{ line: row.line, sealed: row.sealed }] : []));
+}
+
 export async function finishCard(
   db: Database,
   id: string,
@@ -269,7 +311,9 @@ export async function finishCard(
       upstreamStatus: result.upstreamStatus,
       // An upstream's message may echo the card.
       error: result.error === null ? null : maskCardNumbersInText(result.error),
-      cardSealed: null,
+      // A card with no usable answer keeps its sealed number (until the batch expires) for "Run the failed
+      // cards again"; an answered card forgets it.
+      cardSealed: ANSWERED.has(result.outcome) ? null : sql`${supportBatchCards.cardSealed}`,
       claimedAt: null,
       finishedAt: now,
     })
@@ -386,11 +430,31 @@ export type ResultRow = Pick<
 >;
 
 /** Results in input order from `fromPosition`, at most `limit`. */
+/** The SQL condition of each results filter (`?show=`): "not found" is a valid answer, apart from failures. */
+function shownCards(show: ResultFilter | undefined) {
+  const { state, outcome } = supportBatchCards;
+  switch (show) {
+    case "found":
+      return eq(state, "done");
+    case "not_found":
+      return and(eq(state, "failed"), eq(outcome, "not_found"));
+    case "failed":
+      return and(eq(state, "failed"), sql`${outcome} is distinct from 'not_found'`);
+    case "cancelled":
+      return eq(state, "cancelled");
+    case "in_flight":
+      return inArray(state, ["pending", "running"]);
+    default:
+      return undefined;
+  }
+}
+
 export async function resultRows(
   db: Database,
   id: string,
   fromPosition: number,
   limit: number,
+  show?: ResultFilter,
 ): Promise<ResultRow[]> {
   return db
     .select({
@@ -404,7 +468,13 @@ export async function resultRows(
       error: supportBatchCards.error,
     })
     .from(supportBatchCards)
-    .where(and(eq(supportBatchCards.batchId, id), sql`${supportBatchCards.position} >= ${fromPosition}`))
+    .where(
+      and(
+        eq(supportBatchCards.batchId, id),
+        sql`${supportBatchCards.position} >= ${fromPosition}`,
+        shownCards(show),
+      ),
+    )
     .orderBy(asc(supportBatchCards.position))
     .limit(limit);
 }

@@ -19,7 +19,10 @@ import {
 import {
   cancelBatch,
   countCards,
+  failedSealedCards,
   findBatch,
+  listBatchRows,
+  type BatchCounts,
   insertBatch,
   purgeExpiredBatches,
   resultRows,
@@ -33,6 +36,8 @@ import { csvCell } from "@/lib/server/http/csv";
 import type {
   BatchStatus,
   LookupOutcome,
+  ResultFilter,
+  SupportBatchList,
   SupportBatchRequest,
   SupportBatchProgress,
   SupportBatchResultRow,
@@ -78,17 +83,51 @@ export function cardListOf(input: SupportBatchRequest): CardList {
   return list;
 }
 
-export async function startBatch(
+export interface StartBatchRequest {
+  input: SupportBatchRequest;
+  actor: AuditActor;
+  environment: EnvironmentName;
+  credentials: StoredCredentials;
+}
+
+export function startBatch(
   deps: SupportBatchDeps,
-  request: {
-    input: SupportBatchRequest;
-    actor: AuditActor;
-    environment: EnvironmentName;
-    credentials: StoredCredentials;
-  },
+  request: StartBatchRequest,
+): Promise<SupportBatchProgress> {
+  return startFromList(deps, request, cardListOf(request.input));
+}
+
+/**
+ * "Run the failed cards again": a new batch of the cards of `batch` that had no usable answer (timeout, rate
+ * limited, upstream error), from the numbers the server kept sealed; the browser never had them.
+ */
+export async function retryFailedCards(
+  deps: SupportBatchDeps,
+  batch: BatchRow,
+  request: Omit<StartBatchRequest, "input">,
+): Promise<SupportBatchProgress> {
+  const failed = await failedSealedCards(deps.db, batch.id);
+  if (failed.length === 0) {
+    throw new ApiError("validation_failed", "This batch has no failed cards to run again.", {
+      fields: { batch: ["no failed cards"] },
+    });
+  }
+  const list: CardList = {
+    cards: failed.map((card) => ({ line: card.line, cardNumber: deps.vault.open(card.sealed) })),
+    badLines: [],
+    badLineCount: 0,
+    headerLine: null,
+  };
+  const reason = batch.reason ?? undefined;
+  return startFromList(deps, { ...request, input: { cards: [], ...(reason ? { reason } : {}) } }, list);
+}
+
+async function startFromList(
+  deps: SupportBatchDeps,
+  request: StartBatchRequest,
+  list: CardList,
 ): Promise<SupportBatchProgress> {
   const { input, actor, environment } = request;
-  const list = cardListOf(input);
   if (list.cards.length === 0) {
     throw new ApiError("validation_failed", "No card numbers found: one per line, or a card_number column.", {
       fields: { cards: ["no card numbers found"] },
@@ -152,26 +191,36 @@ export async function ownedBatch(deps: SupportBatchDeps, id: string, owner: Batc
   return batch;
 }
 
+/**
+ * Seconds left: finished cards per second since the start (up to now, so a stall lowers the rate), applied to the
+ * cards not yet sent. Null when it cannot be known: nothing finished yet, or only cards already sent remain.
+ */
+function estimate(counts: BatchCounts, startedAt: Date | null, now: Date) {
+  const finished = counts.done + counts.failed;
+  const elapsed = startedAt ? (now.getTime() - startedAt.getTime()) / 1000 : 0;
+  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
+  const inFlight = counts.pending + counts.running;
+  if (inFlight === 0) return { rate, eta: 0 };
+  if (!rate || counts.pending === 0) return { rate, eta: null };
+  return { rate, eta: Math.ceil(inFlight / rate) };
+}
+
 export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promise<SupportBatchProgress> {
   const counts = await countCards(deps.db, batch.id);
-  const finished = counts.done + counts.failed;
-  const status = batch.status as BatchStatus;
-  const elapsed =
-    batch.startedAt && counts.lastFinishedAt
-      ? (counts.lastFinishedAt.getTime() - batch.startedAt.getTime()) / 1000
-      : 0;
-  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
-  const left = counts.pending + counts.running;
-  const eta =
-    status === "done" || status === "cancelled" ? 0 : rate ? Math.ceil(left / rate) : left === 0 ? 0 : null;
+  // Cancelled cards were never sent: a cancelled batch's pending count is what was still running.
+  const { rate, eta } = estimate(counts, batch.startedAt, clock(deps));
   return {
     id: batch.id,
-    status,
+    status: batch.status as BatchStatus,
     environment: batch.environment as EnvironmentName,
     total: batch.total,
-    done: finished,
+    done: counts.done + counts.failed,
     failed: counts.failed,
     cancelled: counts.cancelled,
+    found: counts.done,
+    not_found: counts.notFound,
+    errors: counts.failed - counts.notFound,
+    in_flight: counts.pending + counts.running,
     rate,
     eta_seconds: eta,
     reason: batch.reason,
@@ -182,6 +231,23 @@ export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promi
     finished_at: batch.finishedAt?.toISOString() ?? null,
     expires_at: batch.expiresAt.toISOString(),
   };
+}
+
+/** The caller's batches (everyone's for an admin), newest first, with progress; at most `limit`. */
+export async function listBatches(
+  deps: SupportBatchDeps,
+  owner: BatchOwner,
+  limit = 50,
+): Promise<SupportBatchList> {
+  const everyone = owner.roles.includes("admin");
+  const rows = await listBatchRows(deps.db, everyone ? null : owner.userId, clock(deps), limit);
+  const batches = await Promise.all(
+    rows.map(async (row) => {
+      const { bad_lines: _omitted, ...progress } = await progressOf(deps, row);
+      return { ...progress, user_id: row.userId };
+    }),
+  );
+  return { batches };
 }
 
 /** Progress, and — when nobody is running the batch (its instance died) — this instance takes it over. */
@@ -247,8 +313,9 @@ export async function resultsPage(
   batch: BatchRow,
   fromPosition: number,
   limit: number,
+  show?: ResultFilter,
 ): Promise<SupportBatchResults> {
-  const rows = await resultRows(deps.db, batch.id, fromPosition, limit + 1);
+  const rows = await resultRows(deps.db, batch.id, fromPosition, limit + 1, show);
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   return {
@@ -259,11 +326,40 @@ export async function resultsPage(
 
 export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
 
-/** The masked results CSV, one row per card in input order, streamed page by page. */
+function cardCsvLine(row: ResultRow): string {
+  const balances = (row.balances ?? {}) as Record<string, string>;
+  return [
+    String(row.line),
+    row.last4,
+    row.cardHmac,
+    ...PURSES.map((purse) => balances[purse] ?? ""),
+    resultStatus(row),
+    row.error ?? "",
+  ]
+    .map(csvCell)
+    .join(",");
+}
+
+/** An input line that was not a card number: in the CSV as `skipped`, with why, so every line is accounted for. */
+function skippedCsvLine(bad: { line: number; message: string }): string {
+  return [String(bad.line), "", "", ...PURSES.map(() => ""), "skipped", bad.message].map(csvCell).join(",");
+}
+
+/**
+ * The masked results CSV, one row per input line in input order (skipped lines included, as far as the batch
+ * kept them: the first 200), streamed page by page.
+ */
 export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const skipped = [...batch.badLines.lines].sort((a, b) => a.line - b.line);
   let position = 0;
   let headerSent = false;
+  // Skipped lines before `line`, taken off the list as they are written.
+  const skippedBefore = (line: number) => {
+    const taken: string[] = [];
+    while (skipped.length > 0 && skipped[0]!.line < line) taken.push(skippedCsvLine(skipped.shift()!));
+    return taken;
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!headerSent) {
@@ -273,23 +369,13 @@ export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStr
       }
       const rows = await resultRows(deps.db, batch.id, position, MAX_RESULTS_PAGE);
       if (rows.length === 0) {
+        const rest = skippedBefore(Number.POSITIVE_INFINITY);
+        if (rest.length > 0) controller.enqueue(encoder.encode(`${rest.join("\r\n")}\r\n`));
         controller.close();
         return;
       }
       position = rows[rows.length - 1]!.position + 1;
-      const lines = rows.map((row) => {
-        const balances = (row.balances ?? {}) as Record<string, string>;
-        return [
-          String(row.line),
-          row.last4,
-          row.cardHmac,
-          ...PURSES.map((purse) => balances[purse] ?? ""),
-          resultStatus(row),
-          row.error ?? "",
-        ]
-          .map(csvCell)
-          .join(",");
-      });
+      const lines = rows.flatMap((row) => [...skippedBefore(row.line), cardCsvLine(row)]);
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },
   });

@@ -15,6 +15,7 @@ import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
 import { readTextWithLimit } from "@/lib/shared/body";
 import type { StoredCredentials } from "./batch-runner";
+import { RESULT_FILTERS, type ResultFilter } from "@/lib/shared/support-contract";
 
 export function sessionEnvironment(session: Session): EnvironmentName {
   return currentEnvironment(getConfig(), session.state.environment).name;
@@ -105,21 +106,32 @@ export function acceptingCsv(handler: RouteHandler): RouteHandler {
   return Object.assign(accepting, { [ROUTE_ACCESS]: handler[ROUTE_ACCESS] });
 }
 
-/** `?from=&limit=` of the results page: whole numbers, limit 1..max (default 100). */
-export function resultsPageParams(request: Request, max: number): { from: number; limit: number } {
+/** `?from=&limit=&show=` of the results page: whole numbers, limit 1..max (default 100), one outcome or all. */
+export function resultsPageParams(
+  request: Request,
+  max: number,
+): { from: number; limit: number; show?: ResultFilter } {
   const params = new URL(request.url).searchParams;
   const schema = z.object({
     from: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(max).default(100),
+    show: z.enum(RESULT_FILTERS).optional(),
   });
   const parsed = schema.safeParse({
     from: params.get("from") ?? undefined,
     limit: params.get("limit") ?? undefined,
+    show: params.get("show") ?? undefined,
   });
   if (!parsed.success) {
-    throw new ApiError("validation_failed", `from must be 0 or more; limit 1 to ${max}.`, {
-      fields: Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join("."), [issue.message]])),
-    });
+    throw new ApiError(
+      "validation_failed",
+      `from must be 0 or more; limit 1 to ${max}; show one of ${RESULT_FILTERS.join(", ")}.`,
+      {
+        fields: Object.fromEntries(
+          parsed.error.issues.map((issue) => [issue.path.join("."), [issue.message]]),
+        ),
+      },
+    );
   }
   return parsed.data;
 }

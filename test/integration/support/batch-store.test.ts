@@ -15,12 +15,16 @@ import { createBatchRunner, type BatchRunner, type DetachedInquiry } from "@/lib
 import { claimRunner, findBatch } from "@/lib/server/support/batch-store";
 import {
   cancelOwnedBatch,
+  listBatches,
   readBatch,
   resultsCsv,
+  resultsPage,
+  retryFailedCards,
   startBatch,
   type SupportBatchDeps,
 } from "@/lib/server/support/batches";
 import { createCardVault } from "@/lib/server/support/card-vault";
+import type { ResultFilter, SupportBatchProgress } from "@/lib/shared/support-contract";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const HMAC_KEY = "support-batch-test-hmac-key-0123456789";
@@ -96,6 +100,15 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     await runner.settled(started.id);
     const progress = await readBatch(support, started.id, OWNER);
     expect(progress).toMatchObject({ status: "done", total: 25, done: 25, failed: 22, eta_seconds: 0 });
+    // "No such card" is an answer, apart from the failures; the five counts add up to the total.
+    expect(progress).toMatchObject({ found: 3, not_found: 20, errors: 2, cancelled: 0, in_flight: 0 });
+    const batchRow = (await findBatch(db, started.id, new Date()))!;
+    const shown = async (show: ResultFilter) =>
+      (await resultsPage(support, batchRow, 0, 100, show)).rows.map((row) => row.line);
+    expect(await shown("found")).toEqual([1, 2, 4]);
+    expect(await shown("failed")).toEqual([3, 5]);
+    expect(await shown("not_found")).toHaveLength(20);
+    expect(await shown("cancelled")).toEqual([]);
 
     const csv = await new Response(
       resultsCsv(support, (await findBatch(db, started.id, new Date()))!),
@@ -104,7 +117,9 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     expect(lines[0]).toBe(
       "line,last4,card_hash,gift,gift_rewards,loyalty,loyalty_rewards,discount,promotional,punch,punch_rewards,status,error",
     );
-    expect(lines).toHaveLength(26);
+    // Every input line: 25 cards and the skipped line, with why.
+    expect(lines).toHaveLength(27);
+    expect(lines[26]).toMatch(/^26,,,,,,,,,,,skipped,not a card number/);
     expect(lines[1]).toMatch(
       /^1,0001,(?:'-|\w)[\w-]{42},25\.00,5\.00,120\.00,10\.00,0\.00,15\.00,7\.00,1\.00,found,$/,
     );
@@ -127,7 +142,20 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
       sql`select count(*) as n from support_batch_cards where batch_id = ${started.id} and card_sealed is not null`,
     );
     const count = Array.isArray(sealed) ? sealed[0].n : (sealed as { rows: { n: number }[] }).rows[0]!.n;
-    expect(Number(count)).toBe(0);
+    // Only the two failed cards (rate limited, upstream error) keep theirs, sealed, for "Run the failed cards again".
+    expect(Number(count)).toBe(2);
+    const again = await retryFailedCards(support, batchRow, {
+      actor: ACTOR,
+      environment: "embedded",
+      credentials: { kind: "demo" },
+    });
+    expect(again).toMatchObject({ total: 2, reason: "TICKET-42" });
+    await runner.settled(again.id);
+    const rerun = await resultsPage(support, (await findBatch(db, again.id, new Date()))!, 0, 10);
+    expect(rerun.rows.map((row) => [row.line, row.last4])).toEqual([
+      [3, "0068"],
+      [5, "0035"],
+    ]);
   });
 
   test("two runners on one batch (two instances) never run a card twice", async () => {
@@ -199,11 +227,12 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     let looked = 0;
     const holder: { support?: SupportBatchDeps } = {};
     let batchId = "";
+    let atCancel: SupportBatchProgress | undefined;
     const gated: DetachedInquiry = async (state, input) => {
       looked += 1;
       if (looked === 5) {
         // The agent cancels while the fifth card is in flight.
-        await cancelOwnedBatch(holder.support!, batchId, OWNER, ACTOR);
+        atCancel = await cancelOwnedBatch(holder.support!, batchId, OWNER, ACTOR);
         release();
       }
       if (looked > 5) await gate;
@@ -220,8 +249,13 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     await runner.ensureRunning(batchId);
     await runner.settled(batchId);
     const progress = await readBatch(support, batchId, OWNER);
-    expect(progress).toMatchObject({ status: "cancelled", total: 50, done: 5, cancelled: 45 });
+    expect(progress).toMatchObject({ status: "cancelled", total: 50, done: 5, cancelled: 45, in_flight: 0 });
     expect(looked).toBe(5);
+    // At the cancel, the card already sent is in flight, not lost: the counts add up to the total.
+    expect(atCancel).toMatchObject({ status: "cancelled", cancelled: 45, in_flight: 1, eta_seconds: null });
+    const sum = (p: SupportBatchProgress) => p.found + p.not_found + p.errors + p.cancelled + p.in_flight;
+    expect(sum(atCancel!)).toBe(50);
+    expect(sum(progress)).toBe(50);
     const csv = await new Response(resultsCsv(support, (await findBatch(db, batchId, new Date()))!)).text();
     expect(csv.match(/,cancelled,/g)).toHaveLength(45);
     expect(await auditRowsFor(db, batchId)).toHaveLength(5);
@@ -244,5 +278,18 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
       code: "not_found",
     });
     expect((await readBatch(support, started.id, { userId: "alice", roles: ["admin"] })).id).toBe(started.id);
+    // The list: sam's own batches newest first; eve has none; the admin sees sam's too.
+    const second = await startBatch(support, {
+      input: { cards: ["6006491000000019"] },
+      actor: ACTOR,
+      environment: "embedded",
+      credentials: { kind: "demo" },
+    });
+    const mine = await listBatches(support, OWNER);
+    expect(mine.batches.slice(0, 2).map((batch) => batch.id)).toEqual([second.id, started.id]);
+    expect(mine.batches[0]).toMatchObject({ user_id: "sam", status: "queued", total: 1, in_flight: 1 });
+    expect((await listBatches(support, { userId: "eve", roles: ["engineer"] })).batches).toEqual([]);
+    const everyone = await listBatches(support, { userId: "alice", roles: ["admin"] });
+    expect(everyone.batches.map((batch) => batch.id)).toContain(started.id);
   });
 });

@@ -173,14 +173,17 @@ describe("support batches", () => {
     expect(csvResponse.status).toBe(200);
     expect(csvResponse.headers.get("content-type")).toMatch(/^text\/csv/);
     const rows = (await csvResponse.text()).trim().split("\r\n");
-    expect(rows).toHaveLength(1001);
+    // Every input line in order: the 1,000 cards and the two skipped lines (3 and 1003), with why.
+    expect(rows).toHaveLength(1003);
     // A hash cell that starts with "-" is written '-… (the CSV rule's spreadsheet guard): one key in 64 does that.
     expect(rows[1]).toMatch(
       /^2,0001,(?:'-|\w)[\w-]{42},25\.00,5\.00,120\.00,10\.00,0\.00,15\.00,7\.00,1\.00,found,$/,
     );
-    expect(rows[2]).toMatch(/^4,0019,(?:'-|\w)[\w-]{42},0\.00,/);
-    expect(rows[501]).toMatch(/^503,0068,(?:'-|\w)[\w-]{42},,,,,,,,,rate_limited,/);
-    expect(rows[4]).toMatch(/^6,0003,(?:'-|\w)[\w-]{42},,,,,,,,,not_found,/);
+    expect(rows[2]).toMatch(/^3,,,,,,,,,,,skipped,not a card number/);
+    expect(rows[3]).toMatch(/^4,0019,(?:'-|\w)[\w-]{42},0\.00,/);
+    expect(rows[502]).toMatch(/^503,0068,(?:'-|\w)[\w-]{42},,,,,,,,,rate_limited,/);
+    expect(rows[5]).toMatch(/^6,0003,(?:'-|\w)[\w-]{42},,,,,,,,,not_found,/);
+    expect(rows[1002]).toMatch(/^1003,,.*,skipped,/);
     const all = rows.join("\n");
     expect(all).not.toMatch(/\d{12,}/);
     // One audit row per card, each with the reason.

@@ -174,13 +174,15 @@ describe("assertAllowed and requireUser", () => {
     expect(apiError.status).toBe(403);
     expect(apiError.code).toBe("forbidden_by_role");
     expect(apiError.message).toContain("support");
-    expect(apiError.message).toContain("engineer or tester or admin");
+    expect(apiError.message).toBe(
+      "Your role (support) does not allow a Gift Balance Inquiry in sandbox; that needs the role engineer, tester or admin.",
+    );
     expect(apiError.details).toMatchObject({ allowed_roles: ["engineer", "tester", "admin"] });
   });
 
   it("engineer refused a production Gift Balance Inquiry is told tester or admin", () => {
     expect(() => assertAllowed(["engineer"], "gift_balance_inquiry", "production")).toThrow(
-      /in production needs the role tester or admin/,
+      /does not allow a Gift Balance Inquiry in production; that needs the role tester or admin\./,
     );
     expect(() => assertAllowed([], "audit_read")).toThrow(
       /no console role; reading the audit log needs the role admin/,
@@ -233,7 +235,11 @@ describe("GET /api/me body", () => {
     expect(describeAllows(["tester"], ["production"]).confirm).toEqual({
       production: ["gift_balance_inquiry"],
     });
-    expect(describeAllows(["admin"], ["embedded"]).global).toEqual(["audit_read", "audit_export"]);
+    expect(describeAllows(["admin"], ["embedded"]).global).toEqual([
+      "audit_read",
+      "audit_export",
+      "session_admin",
+    ]);
     expect(describeAllows([], ["embedded"]).environments).toEqual({ embedded: [] });
   });
 

@@ -17,6 +17,8 @@ const asSupport = {
   "x-forwarded-user": "sam",
   "x-forwarded-groups": "desk",
 };
+/** Signed in through the proxy, but in no group that ROLE_GROUPS names: every console call is refused. */
+const withoutRole = { ...asSupport, "x-forwarded-user": "visitor", "x-forwarded-groups": "visitors" };
 const inquiry = { card_number: "6006491000000001", location_id: "store-7", environment: "embedded" };
 
 beforeAll(() => {
@@ -65,7 +67,7 @@ describe("refused calls in the audit log", () => {
       "GET",
       "/api/transactions/request-id/abc?environment=embedded",
       {
-        headers: asSupport,
+        headers: withoutRole,
       },
     );
     expect(lookup.status).toBe(403);

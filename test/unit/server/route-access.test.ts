@@ -52,9 +52,10 @@ describe("route access declarations", () => {
       kind: "environment",
       actions: ["balance_inquiry", "raw_exchange"],
     });
+    // Support may look up by Request Id; the answer is a summary unless the caller may see raw exchanges.
     expect(await accessOf("app/api/transactions/request-id/[id]/route.ts", "GET")).toEqual({
       kind: "environment",
-      actions: ["transaction_lookup", "raw_exchange"],
+      actions: ["transaction_lookup"],
     });
     expect((await accessOf("app/api/token/route.ts", "POST"))?.kind).toBe("environment");
     expect(await accessOf("app/api/session/credentials/route.ts", "PUT")).toEqual({

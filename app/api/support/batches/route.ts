@@ -1,7 +1,15 @@
+// GET /api/support/batches: the caller's batches (everyone's for an admin), newest first, with progress.
 // POST /api/support/batches: starts a support batch from `{cards, reason?}`, `{csv, reason?}` or a `text/csv`
 // upload (`?reason=`); 202 with its progress. The cards run on the server (lib/server/support/batch-runner).
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
-import { startBatch } from "@/lib/server/support/batches";
+import {
+  allowIn,
+  allowSomewhere,
+  apiRoute,
+  json,
+  methodNotAllowed,
+  optionsHandler,
+} from "@/lib/server/http/route";
+import { listBatches, startBatch } from "@/lib/server/support/batches";
 import { supportCaller } from "@/lib/server/support/caller";
 import { supportBatchInputSchema } from "@/lib/shared/support-contract";
 import {
@@ -32,6 +40,11 @@ export const POST = acceptingCsv(
   }),
 );
 
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);
+export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
+  const user = await context.user();
+  return json(await listBatches(await supportServices(), { userId: user.id, roles: user.roles }));
+});
+
+const refuse = methodNotAllowed(["GET", "POST"]);
+export { refuse as PUT, refuse as PATCH, refuse as DELETE };
+export const OPTIONS = optionsHandler(["GET", "POST"]);

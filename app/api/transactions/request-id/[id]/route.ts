@@ -1,11 +1,13 @@
 // GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id; 200 with the exchange record when
-// answered (a 404 upstream included).
+// answered (a 404 upstream included). A caller who may not see raw exchanges (support) gets the summary instead.
 import type { z } from "zod";
 import { transactionLookupParamsSchema } from "@/lib/shared/contracts";
 import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/server/card-api/operations";
+import { can } from "@/lib/server/auth/roles";
 import { ApiError } from "@/lib/server/errors";
 import { zodFieldErrors } from "@/lib/server/http/guards";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { supportTransactionLookup } from "@/lib/server/support/transaction-lookup";
 
 export const dynamic = "force-dynamic";
 
@@ -35,23 +37,25 @@ function lookupParams(request: Request): z.output<typeof transactionLookupParams
 }
 
 export const GET = apiRoute(
-  allowIn("transaction_lookup", "raw_exchange"),
+  allowIn("transaction_lookup"),
   async (context) => {
     const { id, environment } = lookupParams(context.request);
     const session = await context.session();
+    const sessionEnvironment = await context.environment();
     const record = await context.audited(
       {
         event: "transaction_lookup",
         outcome: "success",
         operation: "transaction_lookup",
-        environment: await context.environment(),
+        environment: sessionEnvironment,
         requestId: id,
       },
       () => lookupTransaction(session, id, environment),
       exchangeAuditFields,
     );
     context.annotate(exchangeLogFields(record));
-    return json(record);
+    const { roles } = await context.user();
+    return json(can(roles, "raw_exchange", sessionEnvironment) ? record : supportTransactionLookup(record));
   },
   { upstream: true },
 );

@@ -1,4 +1,5 @@
-// GET /api/support/batches/{id}/results?from=&limit=: a page of masked results in input order (the page's table).
+// GET /api/support/batches/{id}/results?from=&limit=&show=: a page of masked results in input order (the page's
+// table), optionally of one outcome only.
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
@@ -9,11 +10,11 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
   const id = batchIdFrom(context.request);
-  const { from, limit } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
+  const { from, limit, show } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
   const services = await supportServices();
   const { batch } = await auditedBatchCaller(context, services, id);
-  const page = await resultsPage(services, batch, from, limit);
-  await auditResultsDownload(context, batch, { format: "json", from, limit });
+  const page = await resultsPage(services, batch, from, limit, show);
+  await auditResultsDownload(context, batch, { format: "json", from, limit, ...(show ? { show } : {}) });
   return json(page);
 });
 

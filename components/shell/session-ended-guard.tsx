@@ -1,0 +1,76 @@
+"use client";
+
+import { useEffect, useRef, type ReactNode } from "react";
+import { GateText } from "@/components/team/gate-frame";
+import { SignInLink } from "@/components/team/sign-in-link";
+import {
+  lastApiCallAt,
+  reportSessionEnded,
+  useSessionEnded,
+  type SessionEnd,
+} from "@/lib/client/session-ended";
+
+const WHY: Record<SessionEnd, string> = {
+  idle: "It ended after a period without activity (the idle timeout), so what it showed is hidden.",
+  expired: "It reached its maximum length, so what it showed is hidden.",
+  signed_out: "It was signed out, perhaps in another tab, so what it showed is hidden.",
+  revoked: "An administrator ended it, so what it showed is hidden.",
+  ended: "It is no longer valid, so what it showed is hidden.",
+};
+
+/** Declares the session over once no call was made for the idle timeout (the server has ended it by then). */
+function useIdleClock(idleSeconds: number | null) {
+  useEffect(() => {
+    if (idleSeconds === null) return;
+    const timer = setInterval(() => {
+      if (Date.now() - lastApiCallAt() >= idleSeconds * 1000) reportSessionEnded("idle");
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [idleSeconds]);
+}
+
+/**
+ * The console's page and header while the session lives; once it is over, a notice that says why and offers Sign
+ * in again in their place. The page stays mounted (hidden), so what was typed is still there if it comes back.
+ */
+export function SessionEndedGuard({
+  idleSeconds,
+  children,
+}: {
+  idleSeconds: number | null;
+  children: ReactNode;
+}) {
+  const ended = useSessionEnded();
+  const heading = useRef<HTMLDivElement>(null);
+  useIdleClock(idleSeconds);
+  useEffect(() => {
+    if (ended) heading.current?.focus();
+  }, [ended]);
+  return (
+    <>
+      <div hidden={ended !== null}>{children}</div>
+      {ended ? (
+        // Not GateFrame: the hidden page keeps its own <main id="main">; this one is the only one shown.
+        <main className="flex min-h-screen items-start justify-center px-4 py-12">
+          <section
+            aria-labelledby="session-ended-title"
+            className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+          >
+            <div ref={heading} tabIndex={-1} role="alert" className="outline-none">
+              <h1
+                id="session-ended-title"
+                className="text-xl font-semibold tracking-tight text-slate-900 dark:text-white"
+              >
+                Your session has ended
+              </h1>
+              <GateText>{WHY[ended]}</GateText>
+            </div>
+            <div className="mt-6">
+              <SignInLink label="Sign in again" />
+            </div>
+          </section>
+        </main>
+      ) : null}
+    </>
+  );
+}

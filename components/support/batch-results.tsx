@@ -1,0 +1,91 @@
+"use client";
+
+import { useId, useState } from "react";
+import { Panel } from "@/components/ui/panel";
+import { SelectField } from "@/components/ui/select-field";
+import { TableHead } from "@/components/ui/table-head";
+import { useBatchResults } from "@/lib/client/use-support-api";
+import { PURSES, purseLabel } from "@/lib/shared/purses";
+import type { ResultFilter, SupportBatchResultRow } from "@/lib/shared/support-contract";
+import { dotsLast4, OUTCOME_TITLES } from "./lookup-messages";
+
+const RESULT_COLUMNS = [
+  { key: "line", label: "Line" },
+  { key: "card", label: "Card" },
+  { key: "status", label: "Result" },
+  ...PURSES.map((purse) => ({ key: purse, label: purseLabel(purse), className: "px-3 py-2 text-right" })),
+];
+
+const FILTERS: { value: ResultFilter | ""; label: string }[] = [
+  { value: "", label: "All cards" },
+  { value: "found", label: "Found" },
+  { value: "not_found", label: "Not found (no such card)" },
+  { value: "failed", label: "Failed (no usable answer)" },
+  { value: "cancelled", label: "Cancelled" },
+  { value: "in_flight", label: "In flight" },
+];
+
+/** What a row shows: cancelled and in-flight cards as such, a finished card by its outcome. */
+function resultLabel(row: SupportBatchResultRow): string {
+  if (row.state === "cancelled") return "Cancelled (not run)";
+  if (row.state === "pending") return "In flight";
+  return row.outcome ? OUTCOME_TITLES[row.outcome].title : "Failed";
+}
+
+export function BatchResults({ id, running }: { id: string; running: boolean }) {
+  const filterId = useId();
+  const [show, setShow] = useState<ResultFilter | "">("");
+  const { data } = useBatchResults(id, running, show || undefined);
+  const rows = data?.rows ?? [];
+  return (
+    <Panel
+      title="Results (first 100 shown; the CSV has every card)"
+      titleId="batch-results-title"
+      actions={
+        <SelectField
+          id={filterId}
+          label="Show"
+          dense
+          value={show}
+          onChange={(value) => setShow(value as ResultFilter | "")}
+        >
+          {FILTERS.map((filter) => (
+            <option key={filter.value} value={filter.value}>
+              {filter.label}
+            </option>
+          ))}
+        </SelectField>
+      }
+      bodyClassName="px-0 py-0"
+    >
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" aria-labelledby="batch-results-title">
+          <TableHead
+            columns={RESULT_COLUMNS}
+            className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400"
+            cellClassName="px-4 py-2"
+          />
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {rows.map((row) => (
+              <tr key={row.position}>
+                <td className="px-4 py-1.5 tabular-nums">{row.line}</td>
+                <td className="px-4 py-1.5 font-mono whitespace-nowrap">{dotsLast4(row.last4)}</td>
+                <td className="px-4 py-1.5 whitespace-nowrap" title={row.error ?? undefined}>
+                  {resultLabel(row)}
+                </td>
+                {PURSES.map((purse) => (
+                  <td key={purse} className="px-3 py-1.5 text-right font-mono tabular-nums">
+                    {row.balances?.[purse] ?? ""}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data && rows.length === 0 ? (
+          <p className="p-4 text-sm text-slate-600 dark:text-slate-400">No cards with this result.</p>
+        ) : null}
+      </div>
+    </Panel>
+  );
+}
