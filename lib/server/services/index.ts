@@ -80,7 +80,7 @@ async function buildServices(config: ServerConfig): Promise<Services> {
     generate: generateHmacKey,
   });
   registerSecret(hmacKey);
-  const { db } = await getDatabase(storageSettingsFromConfig(config));
+  const { db, sessionFeed } = await getDatabase(storageSettingsFromConfig(config));
   const idleSeconds = sessionIdleSeconds(config);
   const auditLog = countedAuditLog(
     createAuditLog({
@@ -106,6 +106,7 @@ async function buildServices(config: ServerConfig): Promise<Services> {
       absoluteSeconds: config.sessionTtlSeconds,
       // The idle check is as coarse as the touch interval: keep it well under the idle timeout.
       touchEverySeconds: Math.max(1, Math.min(30, Math.floor(idleSeconds / 5))),
+      feed: sessionFeed,
     }),
     rateLimiter: createRateLimiter({ db }),
   };
