@@ -29,6 +29,14 @@ export function leaseSize(limit: number): number {
   return Math.max(1, Math.min(64, Math.floor(limit / 16)));
 }
 
+/** Keys with a lease at most, before those of past windows are forgotten. */
+const MAX_LEASES = 10_000;
+
+function forgetPastWindows(leases: LeaseBook, at: number): void {
+  // A lease of a window that ended is worthless; the longest window in use is an hour.
+  for (const [key, lease] of leases) if (lease.windowStart < at - 3_600_000) leases.delete(key);
+}
+
 interface Lease {
   windowStart: number;
   left: number;
@@ -39,9 +47,17 @@ interface Lease {
   taking?: Promise<void>;
 }
 
-export function createRateLimiter({ db, now = () => new Date() }: { db: Database; now?: () => Date }) {
-  const leases = new Map<string, Lease>();
+/** This process's unspent leases on one database: kept beside it, so a rebuilt limiter does not waste them. */
+export type LeaseBook = Map<string, Lease>;
 
+export interface RateLimiterOptions {
+  db: Database;
+  now?: () => Date;
+  /** Shared by every limiter of this process on `db` (services keep one per database); a fresh one by default. */
+  leases?: LeaseBook;
+}
+
+export function createRateLimiter({ db, now = () => new Date(), leases = new Map() }: RateLimiterOptions) {
   /** Adds `size` to the window's counter; how many of them fit under the limit, and the counter after. */
   async function take(counterKey: string, windowStart: Date, size: number, limit: number) {
     const [counter] = await db
@@ -82,6 +98,7 @@ export function createRateLimiter({ db, now = () => new Date() }: { db: Database
         const at = now().getTime();
         const windowStart = Math.floor(at / windowMs) * windowMs;
         let lease = leases.get(counterKey);
+        if (!lease && leases.size >= MAX_LEASES) forgetPastWindows(leases, at);
         if (!lease || lease.windowStart !== windowStart) {
           lease = { windowStart, left: 0, counted: 0, exhausted: false };
           leases.set(counterKey, lease);
