@@ -47,7 +47,10 @@ const nextConfig = {
       {
         source: "/api/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'" },
+          {
+            key: "Content-Security-Policy",
+            value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+          },
           { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
         ],
       },
