@@ -245,7 +245,11 @@ async function main(): Promise<void> {
     );
     children.push(sandboxServer);
     const consolePort = new URL(consoleUrl).port;
-    const consoleServer = start([process.execPath, path.join(root, "scripts/serve.mjs")], {
+    // BENCH_PROFILE_DIR: a V8 CPU profile of the (b) console, written when it stops.
+    const profile = process.env.BENCH_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [];
+    const consoleServer = start([process.execPath, ...profile, path.join(root, "scripts/serve.mjs")], {
       NODE_ENV: "production",
       HOSTNAME: HOST,
       NEXT_TELEMETRY_DISABLED: "1",
