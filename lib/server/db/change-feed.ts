@@ -30,8 +30,12 @@ function feedCore(kind: ChangeFeed["kind"]) {
   const listeners = new Set<(payload: string) => void>();
   const waiting = new Map<string, Set<() => void>>();
   const state = { live: kind === "local", generation: 0, epoch: 0 };
+  // Deliveries that may come before anyone waits for them (the NOTIFY can beat the COMMIT's answer).
+  const recent = new Set<string>();
   const deliver = (payload: string) => {
     state.epoch += 1;
+    recent.add(payload);
+    if (recent.size > 1000) recent.delete(recent.values().next().value as string);
     for (const listener of listeners) listener(payload);
     for (const resolve of waiting.get(payload) ?? []) resolve();
     waiting.delete(payload);
@@ -56,6 +60,7 @@ function feedCore(kind: ChangeFeed["kind"]) {
       for (const listener of listeners) listener(payload);
     },
     delivered(payload, waitMs) {
+      if (recent.has(payload)) return Promise.resolve(true);
       if (!state.live) return Promise.resolve(false);
       return new Promise<boolean>((resolve) => {
         const done = () => {

@@ -1,7 +1,8 @@
 /**
  * A rate limiter shared by every instance: fixed windows counted in atomic SQL upserts, each taking a lease of
- * calls (see `leaseSize`), so concurrent consumers in any number of processes never exceed the limit together. A window is aligned to the
- * epoch (e.g. each whole minute), so every instance agrees on it. `now` is injectable for tests.
+ * calls (see `leaseSize`), so concurrent consumers in any number of processes never exceed the limit together.
+ * A window is aligned to the epoch (e.g. each whole minute), so every instance agrees on it. `now` is
+ * injectable for tests.
  */
 import "server-only";
 import { lt, sql } from "drizzle-orm";
@@ -97,11 +98,13 @@ export function createRateLimiter({ db, now = () => new Date(), leases = new Map
       for (;;) {
         const at = now().getTime();
         const windowStart = Math.floor(at / windowMs) * windowMs;
-        let lease = leases.get(counterKey);
+        // A lease is good for the limit it was taken under only (the limit may change with the configuration).
+        const leaseKey = `${counterKey}|${limit}`;
+        let lease = leases.get(leaseKey);
         if (!lease && leases.size >= MAX_LEASES) forgetPastWindows(leases, at);
         if (!lease || lease.windowStart !== windowStart) {
           lease = { windowStart, left: 0, counted: 0, exhausted: false };
-          leases.set(counterKey, lease);
+          leases.set(leaseKey, lease);
         }
         if (lease.left > 0) {
           lease.left -= 1;
