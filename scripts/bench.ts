@@ -9,8 +9,12 @@
  *       from a trusted peer), with its session row check, rate limit and audit insert,
  * and, to split (d)'s cost by step, on that same console: (s) GET /api/me (identity + session row check only) and
  * (r) a refused call (403: identity + session check + one audit insert, nothing upstream);
+ * (s') GET /api/me on the AUTH_MODE=none console (to split (b) by step), and (bP) the (b) call on a console using
+ * a throwaway PostgreSQL cluster with fsync and synchronous_commit on;
  * and prints throughput, p50, p99 and server CPU per request of each, b/a (anonymous, target ≥ 0.85) and d/a
- * (audited, target ≥ 0.7), and the server CPU per request of each step of (d).
+ * (audited, target ≥ 0.7), the server CPU per request of each step of (d) and of (b), (b) − (a) and (d) − (a);
+ * then a soak: (b) on the embedded database and (bP) on PostgreSQL, each under BENCH_SOAK_CONNECTIONS (50) for
+ * BENCH_SOAK_SECONDS (60), with p99, errors and the console's RSS at start, peak and end.
  *
  * The targets run in interleaved rounds, so that a busy neighbour on a shared machine weighs on all of them
  * alike; figures are medians over the rounds. BENCH_SECONDS (default 12) is the time per target in all,
@@ -20,6 +24,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { benchBatch } from "./bench-batch";
+import { startDurablePostgres, type BenchCluster } from "./bench-postgres";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -49,6 +54,9 @@ const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 12);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** The soak: BENCH_SOAK_CONNECTIONS for BENCH_SOAK_SECONDS on each database (0 skips it). */
+const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
+const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 50);
 const HOST = "127.0.0.1";
 const CARD = { card_number: "6006491000000001", location_id: "bench-store" };
 const DEMO_CREDENTIALS = { client_id: "demo-client", client_secret: "demo-secret" };
@@ -126,9 +134,9 @@ interface Target {
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
 
-async function run(target: Target, duration: number): Promise<Measurement> {
+async function run(target: Target, duration: number, clients = connections): Promise<Measurement> {
   const cpuBefore = cpuSeconds(target.pid);
-  const result = await autocannon({ ...target.options, connections, duration });
+  const result = await autocannon({ ...target.options, connections: clients, duration });
   if (target.refusal) result.non2xx = 0;
   return {
     rps: result.requests.average,
@@ -148,6 +156,33 @@ async function measureInRounds(targets: Target[]): Promise<Measurement[][]> {
       byTarget[index]?.push(await run(target, seconds / rounds));
   }
   return byTarget;
+}
+
+/** Resident memory of a process in MB (Linux /proc; 0 elsewhere). */
+function rssMb(pid: number | undefined): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+)/m);
+    return line ? Number(line[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** `target` under BENCH_SOAK_CONNECTIONS for BENCH_SOAK_SECONDS: throughput, p99, failures, RSS start/peak/end. */
+async function soak(target: Target): Promise<string> {
+  const start = rssMb(target.pid);
+  let peak = start;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(target.pid))), 1000);
+  const cpuBefore = cpuSeconds(target.pid);
+  const result = await autocannon({ ...target.options, connections: soakConnections, duration: soakSeconds });
+  clearInterval(sampler);
+  const end = rssMb(target.pid);
+  const cpuMs = ((cpuSeconds(target.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  return (
+    `${target.label.padEnd(60)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p99 ${result.latency.p99} ms   ` +
+    `CPU ${cpuMs.toFixed(3)} ms/req   errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}   ` +
+    `RSS ${start.toFixed(0)} → peak ${peak.toFixed(0)} → end ${end.toFixed(0)} MB`
+  );
 }
 
 /** A console session ready for inquiries: credentials set, environment chosen, a token obtained. */
@@ -193,7 +228,11 @@ async function main(): Promise<void> {
   const consoleUrl = `http://${HOST}:${await freePort()}`;
   const sandboxUrl = `http://${HOST}:${await freePort()}`;
   const children: ChildProcess[] = [];
-  const stopAll = () => children.forEach((child) => child.exitCode === null && child.kill("SIGTERM"));
+  let stopCluster = () => {};
+  const stopAll = () => {
+    children.forEach((child) => child.exitCode === null && child.kill("SIGTERM"));
+    stopCluster();
+  };
   process.on("exit", stopAll);
 
   try {
@@ -206,7 +245,11 @@ async function main(): Promise<void> {
     );
     children.push(sandboxServer);
     const consolePort = new URL(consoleUrl).port;
-    const consoleServer = start([process.execPath, path.join(root, "scripts/serve.mjs")], {
+    // BENCH_PROFILE_DIR: a V8 CPU profile of the (b) console, written when it stops.
+    const profile = process.env.BENCH_PROFILE_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [];
+    const consoleServer = start([process.execPath, ...profile, path.join(root, "scripts/serve.mjs")], {
       NODE_ENV: "production",
       HOSTNAME: HOST,
       NEXT_TELEMETRY_DISABLED: "1",
@@ -239,8 +282,26 @@ async function main(): Promise<void> {
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-team-")),
     });
     children.push(teamServer);
+    // The same console as (b) on PostgreSQL (a throwaway durable cluster: fsync and synchronous_commit on).
+    const cluster: BenchCluster = startDurablePostgres(await freePort());
+    stopCluster = () => cluster.stop();
+    const pgUrl = `http://${HOST}:${await freePort()}`;
+    const pgServer = start([process.execPath, path.join(root, "scripts/serve.mjs")], {
+      NODE_ENV: "production",
+      HOSTNAME: HOST,
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: new URL(pgUrl).port,
+      SESSION_SECRET: "bench-session-secret-with-at-least-32-characters",
+      CARD_API_AUTH_URL: sandboxUrl,
+      CARD_API_SANDBOX_URL: sandboxUrl,
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      DATABASE_URL: cluster.url,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-pg-console-")),
+    });
+    children.push(pgServer);
     await waitFor(`${consoleUrl}/api/health`, consoleServer);
     await waitFor(`${teamUrl}/api/health`, teamServer);
+    await waitFor(`${pgUrl}/api/ready`, pgServer);
     await waitFor(`${sandboxUrl}/`, sandboxServer);
     const tester = {
       "x-forwarded-user": "bench-tester",
@@ -256,11 +317,12 @@ async function main(): Promise<void> {
 
     const proxyCookie = await sessionCookie(consoleUrl, DEMO_CREDENTIALS, "sandbox");
     const embeddedCookie = await sessionCookie(consoleUrl, { profile: "demo" }, "embedded");
+    const pgCookie = await sessionCookie(pgUrl, DEMO_CREDENTIALS, "sandbox");
     const accessToken = await sandboxAccessToken(sandboxUrl);
-    const inquiry = (cookie: string) => ({
-      url: `${consoleUrl}/api/inquiries/balance`,
+    const inquiry = (cookie: string, base = consoleUrl) => ({
+      url: `${base}/api/inquiries/balance`,
       method: "POST",
-      headers: { "content-type": "application/json", origin: consoleUrl, cookie },
+      headers: { "content-type": "application/json", origin: base, cookie },
       body: JSON.stringify(CARD),
     });
     const targets: Target[] = [
@@ -328,6 +390,16 @@ async function main(): Promise<void> {
           body: JSON.stringify(CARD),
         },
       },
+      {
+        label: "(s') session check  GET  /api/me, AUTH_MODE=none",
+        pid: consoleServer.pid,
+        options: { url: `${consoleUrl}/api/me`, headers: { cookie: proxyCookie } },
+      },
+      {
+        label: "(bP) balance proxy  as (b), on PostgreSQL (fsync on)",
+        pid: pgServer.pid,
+        options: inquiry(pgCookie, pgUrl),
+      },
     ];
 
     console.log(
@@ -369,11 +441,27 @@ async function main(): Promise<void> {
         `  total                                ${cpu(4).toFixed(3)} ms   (d)`,
     );
     console.log(
+      "\nserver CPU per request of (b), by step:\n" +
+        `  route, guards, JSON, log line        ${cpu(0).toFixed(3)} ms   (a)\n` +
+        `  session row check                    ${(cpu(7) - cpu(0)).toFixed(3)} ms   (s' − a)\n` +
+        `  rate limit + upstream call + audit   ${(cpu(1) - cpu(7)).toFixed(3)} ms   (b − s')\n` +
+        `  total                                ${cpu(1).toFixed(3)} ms   (b)\n` +
+        `the proxy's own CPU above the empty route: (b) − (a) = ${(cpu(1) - cpu(0)).toFixed(3)} ms (target ≤ 1.5), ` +
+        `(d) − (a) = ${(cpu(4) - cpu(0)).toFixed(3)} ms (target ≤ 2.5), (bP) − (a) = ${(cpu(8) - cpu(0)).toFixed(3)} ms`,
+    );
+    console.log(`bP/a = ${median(ratios(8, 0)).toFixed(2)} (PostgreSQL, fsync on)`);
+    console.log(
       "(b) reaches the standalone sandbox over HTTP through the pooled keep-alive client, as a real upstream;\n" +
         "(b') runs the embedded sandbox in the console's own thread, whose work (JWT verification above all) then\n" +
         "counts as the console's. Server CPU per request is what the figures would be on an otherwise idle machine.",
     );
     await benchBatch(consoleUrl, proxyCookie, median((byTarget[1] ?? []).map((r) => r.rps)));
+    if (soakSeconds > 0) {
+      console.log(
+        `\nsoak: ${soakConnections} connections for ${soakSeconds} s each, one database after the other`,
+      );
+      for (const index of [1, 8]) console.log(await soak(targets[index]!));
+    }
     if (byTarget.flat().some((runResult) => runResult.failed > 0)) {
       console.log("warning: some requests failed; the figures above are not comparable");
       process.exitCode = 1;

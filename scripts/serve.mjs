@@ -105,6 +105,18 @@ console.error = (...args) => {
   consoleError(...args);
 };
 
+/** Whether a %-escape of the path does not decode; the common path without one costs no decode. */
+function hasMalformedEncoding(url) {
+  const pathname = url.split("?", 1)[0];
+  if (!pathname.includes("%")) return false;
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function isStaticPath(url) {
   const pathname = url.split("?", 1)[0];
   return pathname.startsWith("/_next/static/") || publicFiles.has(pathname);
@@ -148,6 +160,11 @@ function refusedBeforeRouting(request, response) {
   }
   if (!request.headers.host) {
     refuse(request, response, 400, "bad_request", "The request has no Host header.");
+    return true;
+  }
+  // Next answers a path whose %-escapes do not decode with a plain-text 500 (proxy.ts no longer runs for /api).
+  if (hasMalformedEncoding(target)) {
+    refuse(request, response, 400, "bad_request", "The request path has malformed %-encoding.");
     return true;
   }
   if (!READ_METHODS.has(method) && isStaticPath(target)) {

@@ -1,10 +1,12 @@
 /**
  * Appends rows to the audit log. Every append moves the one chain head row from the hash it was chained to, in the
  * same statement as the insert, so concurrent writers (any number of processes on one PostgreSQL) form one
- * unbroken chain: a writer that lost the race chains again. Within a process, appends that arrive while a write
- * is under way are written together in the next one (group commit): a busy console pays one round trip per
- * batch, not per row. Each row is also one JSON line in the
- * server log, for a SIEM.
+ * unbroken chain: a writer that lost the race chains again. Within a process, appends are written together
+ * (group commit): each batch waits one turn of the event loop (setImmediate) before it is written, so the calls
+ * whose I/O is already in (which PGlite's never-yielding queries would otherwise keep out) join it, and appends
+ * that arrive while a write is under way go in the next one. A busy console pays one commit per batch, not per
+ * row; each append resolves only after its batch committed. Each row is also one JSON line in the server log,
+ * for a SIEM.
  */
 import "server-only";
 import { eq, sql } from "drizzle-orm";
@@ -35,6 +37,8 @@ export function createAuditAppender(
   hmacKey: string,
   now: () => Date = () => new Date(),
   checkpointer?: Checkpointer,
+  /** Told the size of every committed batch (metrics, tests). */
+  onBatch?: (rows: number) => void,
 ): AuditAppender {
   const { chainKey } = auditKeys(hmacKey);
   const queue: Pending[] = [];
@@ -86,24 +90,28 @@ export function createAuditAppender(
     }
   }
 
-  async function drain(): Promise<void> {
+  /** One batch after one event-loop turn; then the next, while rows keep coming. */
+  function schedule(): void {
+    if (writing) return;
     writing = true;
+    setImmediate(() => void drainOne());
+  }
+
+  async function drainOne(): Promise<void> {
+    const batch = queue.splice(0, MAX_BATCH);
     try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, MAX_BATCH);
-        try {
-          const rows = await writeBatch(batch);
-          checkpointer?.rowsAppended(rows.length);
-          rows.forEach((row, index) => {
-            logger.info({ audit: auditLogLine(row) }, "audit");
-            batch[index]!.resolve(row);
-          });
-        } catch (error) {
-          for (const pending of batch) pending.reject(error);
-        }
-      }
+      const rows = await writeBatch(batch);
+      onBatch?.(rows.length);
+      checkpointer?.rowsAppended(rows.length);
+      rows.forEach((row, index) => {
+        logger.info({ audit: auditLogLine(row) }, "audit");
+        batch[index]!.resolve(row);
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
     } finally {
       writing = false;
+      if (queue.length > 0) schedule();
     }
   }
 
@@ -118,7 +126,7 @@ export function createAuditAppender(
     const time = new Date(now().getTime());
     return new Promise<AuditRow>((resolve, reject) => {
       queue.push({ entry, time, resolve, reject });
-      if (!writing) void drain();
+      schedule();
     });
   };
 }

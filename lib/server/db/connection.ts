@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import { localFeed, notifyFeed, type ChangeFeed } from "./change-feed";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,10 +26,30 @@ export interface StorageSettings {
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Session ends, delivered to every instance (lets the session store cache live rows). */
+  sessionFeed: ChangeFeed;
   close(): Promise<void>;
 }
 
 export const DEFAULT_DATA_DIR = ".data";
+
+const asText = (value: string) => value;
+/** The types drizzle's PGlite driver reads as text (timestamp, timestamptz, interval, date and their arrays). */
+const DRIZZLE_TEXT_PARSERS = Object.fromEntries(
+  [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, asText]),
+);
+
+type QueryOptions = { rowMode?: "array" | "object"; parsers?: unknown } | undefined;
+interface QueryingClient {
+  query(text: string, params?: unknown[], options?: QueryOptions): Promise<unknown>;
+}
+
+/** Drops the per-query parsers drizzle passes (the same ones the client already has), keeping the row mode. */
+function withoutPerQueryParsers(client: QueryingClient): void {
+  const query = client.query.bind(client);
+  client.query = (text, params, options) =>
+    query(text, params, options?.parsers ? { rowMode: options.rowMode } : options);
+}
 
 export function resolveDataDir(dataDir: string | undefined): string {
   return path.resolve(dataDir && dataDir.length > 0 ? dataDir : DEFAULT_DATA_DIR);
@@ -46,10 +67,15 @@ export async function openDatabase(settings: StorageSettings): Promise<DatabaseH
       connect_timeout: 10,
       connection: { application_name: "card-services-console" },
     });
+    const sessionFeed = await notifyFeed(settings.databaseUrl);
     return {
       db: drizzle({ client, schema }) as unknown as Database,
       kind: "postgres",
-      close: () => client.end({ timeout: 5 }),
+      sessionFeed,
+      close: async () => {
+        await sessionFeed.close();
+        await client.end({ timeout: 5 });
+      },
     };
   }
   const folder = path.join(resolveDataDir(settings.dataDir), "pglite");
@@ -60,10 +86,14 @@ export async function openDatabase(settings: StorageSettings): Promise<DatabaseH
       import("@electric-sql/pglite"),
       import("drizzle-orm/pglite"),
     ]);
-    const client = await PGlite.create(folder);
+    // drizzle's own parsers (timestamps and intervals as text), set once here: PGlite copies its whole parser table
+    // on every query that brings parsers of its own, which drizzle's calls would otherwise do.
+    const client = await PGlite.create(folder, { parsers: DRIZZLE_TEXT_PARSERS });
+    withoutPerQueryParsers(client);
     return {
       db: drizzle({ client, schema }) as unknown as Database,
       kind: "pglite",
+      sessionFeed: localFeed(),
       close: async () => {
         try {
           await client.close();

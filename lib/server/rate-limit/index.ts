@@ -1,7 +1,8 @@
 /**
- * A rate limiter shared by every instance: fixed windows counted in one atomic SQL upsert per call, so
- * concurrent consumers in any number of processes never exceed the limit together. A window is aligned to the
- * epoch (e.g. each whole minute), so every instance agrees on it. `now` is injectable for tests.
+ * A rate limiter shared by every instance: fixed windows counted in atomic SQL upserts, each taking a lease of
+ * calls (see `leaseSize`), so concurrent consumers in any number of processes never exceed the limit together.
+ * A window is aligned to the epoch (e.g. each whole minute), so every instance agrees on it. `now` is
+ * injectable for tests.
  */
 import "server-only";
 import { lt, sql } from "drizzle-orm";
@@ -20,36 +21,109 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-export function createRateLimiter({ db, now = () => new Date() }: { db: Database; now?: () => Date }) {
+/**
+ * Calls taken from the shared counter at once (a lease), spent from memory: one upsert per lease, not per call.
+ * A lease is at most 1/16 of the limit, so what another instance holds unspent can refuse a call early by at most
+ * that much, never admit one too many; a limit under 16 leases one call at a time, exactly as before.
+ */
+export function leaseSize(limit: number): number {
+  return Math.max(1, Math.min(64, Math.floor(limit / 16)));
+}
+
+/** Keys with a lease at most, before those of past windows are forgotten. */
+const MAX_LEASES = 10_000;
+
+function forgetPastWindows(leases: LeaseBook, at: number): void {
+  // A lease of a window that ended is worthless; the longest window in use is an hour.
+  for (const [key, lease] of leases) if (lease.windowStart < at - 3_600_000) leases.delete(key);
+}
+
+interface Lease {
+  windowStart: number;
+  left: number;
+  /** The shared counter after our last lease: what `remaining` is counted from. */
+  counted: number;
+  /** The counter had nothing left for this window: refuse without asking again. */
+  exhausted: boolean;
+  taking?: Promise<void>;
+}
+
+/** This process's unspent leases on one database: kept beside it, so a rebuilt limiter does not waste them. */
+export type LeaseBook = Map<string, Lease>;
+
+export interface RateLimiterOptions {
+  db: Database;
+  now?: () => Date;
+  /** Shared by every limiter of this process on `db` (services keep one per database); a fresh one by default. */
+  leases?: LeaseBook;
+}
+
+export function createRateLimiter({ db, now = () => new Date(), leases = new Map() }: RateLimiterOptions) {
+  /** Adds `size` to the window's counter; how many of them fit under the limit, and the counter after. */
+  async function take(counterKey: string, windowStart: Date, size: number, limit: number) {
+    const [counter] = await db
+      .insert(rateLimits)
+      .values({ key: counterKey, windowStart, count: size })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when excluded.window_start > ${rateLimits.windowStart} then ${size} else ${rateLimits.count} + ${size} end`,
+          windowStart: sql`greatest(excluded.window_start, ${rateLimits.windowStart})`,
+        },
+      })
+      .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+    if (!counter) throw new Error("The rate limit counter was not returned.");
+    // The counter moved by exactly `size`: the calls before ours are count − size.
+    const granted = Math.max(0, Math.min(size, limit - (counter.count - size)));
+    return { granted, count: counter.count };
+  }
+
+  async function refill(lease: Lease, counterKey: string, limit: number): Promise<void> {
+    const size = leaseSize(limit);
+    // A counter already in a later window (another instance's clock is ahead) counts for ours too, as before.
+    const taken = await take(counterKey, new Date(lease.windowStart), size, limit);
+    lease.left += taken.granted;
+    lease.counted = Math.min(limit, taken.count);
+    if (taken.granted < size) lease.exhausted = true;
+  }
+
   return {
     async consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
       if (!(Number.isInteger(limit) && limit > 0 && Number.isInteger(windowSeconds) && windowSeconds > 0)) {
         throw new Error("A rate limit needs a positive whole limit and window.");
       }
-      const at = now().getTime();
       const windowMs = windowSeconds * 1000;
-      const windowStart = new Date(Math.floor(at / windowMs) * windowMs);
       // The key names the window size too, so two limits on one key never share a counter.
       const counterKey = `${key}|${windowSeconds}`;
-      const [counter] = await db
-        .insert(rateLimits)
-        .values({ key: counterKey, windowStart, count: 1 })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: sql`case when excluded.window_start > ${rateLimits.windowStart} then 1 else ${rateLimits.count} + 1 end`,
-            windowStart: sql`greatest(excluded.window_start, ${rateLimits.windowStart})`,
-          },
-        })
-        .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
-      if (!counter) throw new Error("The rate limit counter was not returned.");
-      const allowed = counter.count <= limit;
-      const windowEnd = counter.windowStart.getTime() + windowMs;
-      return {
-        allowed,
-        remaining: Math.max(0, limit - counter.count),
-        retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((windowEnd - at) / 1000)),
-      };
+      for (;;) {
+        const at = now().getTime();
+        const windowStart = Math.floor(at / windowMs) * windowMs;
+        // A lease is good for the limit it was taken under only (the limit may change with the configuration).
+        const leaseKey = `${counterKey}|${limit}`;
+        let lease = leases.get(leaseKey);
+        if (!lease && leases.size >= MAX_LEASES) forgetPastWindows(leases, at);
+        if (!lease || lease.windowStart !== windowStart) {
+          lease = { windowStart, left: 0, counted: 0, exhausted: false };
+          leases.set(leaseKey, lease);
+        }
+        if (lease.left > 0) {
+          lease.left -= 1;
+          return {
+            allowed: true,
+            remaining: Math.max(0, limit - lease.counted + lease.left),
+            retryAfterSeconds: 0,
+          };
+        }
+        if (lease.exhausted) {
+          const wait = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000));
+          return { allowed: false, remaining: 0, retryAfterSeconds: wait };
+        }
+        const current = lease;
+        current.taking ??= refill(current, counterKey, limit).finally(() => {
+          current.taking = undefined;
+        });
+        await current.taking;
+      }
     },
 
     /** Deletes counters whose window began more than `olderThanSeconds` ago (use more than the longest window). */

@@ -11,7 +11,7 @@ import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/ht
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
 import { logger, registerSecret } from "@/lib/server/logger";
 import { countedAuditLog } from "@/lib/server/metrics";
-import { processSingletonFor } from "@/lib/server/process-singleton";
+import { processSingleton, processSingletonFor } from "@/lib/server/process-singleton";
 import { createRateLimiter, type RateLimiter } from "@/lib/server/rate-limit";
 import { createSessionStore, type SessionStore } from "@/lib/server/session-store";
 
@@ -80,7 +80,7 @@ async function buildServices(config: ServerConfig): Promise<Services> {
     generate: generateHmacKey,
   });
   registerSecret(hmacKey);
-  const { db } = await getDatabase(storageSettingsFromConfig(config));
+  const { db, sessionFeed } = await getDatabase(storageSettingsFromConfig(config));
   const idleSeconds = sessionIdleSeconds(config);
   const auditLog = countedAuditLog(
     createAuditLog({
@@ -106,7 +106,12 @@ async function buildServices(config: ServerConfig): Promise<Services> {
       absoluteSeconds: config.sessionTtlSeconds,
       // The idle check is as coarse as the touch interval: keep it well under the idle timeout.
       touchEverySeconds: Math.max(1, Math.min(30, Math.floor(idleSeconds / 5))),
+      feed: sessionFeed,
     }),
-    rateLimiter: createRateLimiter({ db }),
+    rateLimiter: createRateLimiter({
+      db,
+      // Unspent leases outlive a configuration change (tests), not the process: a restart forfeits them.
+      leases: processSingleton(`rate-limit-leases|${config.databaseUrl ?? config.dataDir}`, () => new Map()),
+    }),
   };
 }

@@ -2,12 +2,19 @@
  * Server-side sessions (DESIGN.md §6): the cookie carries only the session id, and the row decides. Ending a
  * session here ends it on every instance; the idle timeout and the absolute lifetime are checked against the
  * row on every read, and renewals never move `expiresAt`. `now` is injectable for tests.
+ *
+ * With a change feed (lib/server/db/change-feed), live rows are kept in memory and a call that needs no touch
+ * reads no row: every end is delivered to every instance's feed, and while the feed is down the row is read
+ * from the database as before. Only live rows are cached; an idle, expired or due-for-touch row is always
+ * decided by the database.
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/db";
+import { SESSION_ENDED_CHANNEL, type ChangeFeed } from "@/lib/server/db/change-feed";
 import { sessions } from "@/lib/server/db/schema";
+import { createSessionCache, feedKey } from "./cache";
 
 export interface StoredSession {
   id: string;
@@ -31,6 +38,8 @@ export interface SessionStoreOptions {
   /** `lastSeenAt` is written at most this often per session (fewer writes; the idle check is that much coarser). */
   touchEverySeconds?: number;
   now?: () => Date;
+  /** Session ends from every instance: with one, live rows are served from memory. */
+  feed?: ChangeFeed;
 }
 
 export const END_REASONS = ["signed_out", "revoked", "idle", "expired"] as const;
@@ -46,16 +55,45 @@ export function createSessionStore({
   absoluteSeconds,
   touchEverySeconds = 30,
   now = () => new Date(),
+  feed,
 }: SessionStoreOptions) {
   if (!(idleSeconds > 0 && absoluteSeconds > 0)) throw new Error("Session limits must be positive.");
   const clock = () => new Date(now().getTime());
+  const cache = feed ? createSessionCache(feed) : undefined;
+
+  /**
+   * Ends the sessions `where` selects; on PostgreSQL the NOTIFY goes in the same transaction, so the end and
+   * its notice commit together. Waits (briefly) until this instance's feed delivered it: every instance's
+   * LISTEN connection was sent it by then.
+   */
+  async function endWhere(where: ReturnType<typeof and>, reason: EndReason): Promise<string[]> {
+    const update = (tx: Database) =>
+      tx
+        .update(sessions)
+        .set({ endedAt: clock(), endReason: reason, idToken: null })
+        .where(where)
+        .returning({ id: sessions.id });
+    if (feed?.kind !== "notify") {
+      const ended = (await update(db)).map((row) => row.id);
+      for (const id of ended) feed?.publishLocally(feedKey(id));
+      return ended;
+    }
+    const ended = await db.transaction(async (tx) => {
+      const rows = (await update(tx as unknown as Database)).map((row) => row.id);
+      if (rows.length > 0)
+        await tx.execute(
+          sql`select pg_notify(${SESSION_ENDED_CHANNEL}, encode(sha256(convert_to(id, 'UTF8')), 'hex'))
+              from ${sessions} where ${inArray(sessions.id, rows)}`,
+        );
+      return rows;
+    });
+    for (const id of ended) feed.publishLocally(feedKey(id));
+    await Promise.all(ended.map((id) => feed.delivered(feedKey(id), 500)));
+    return ended;
+  }
 
   async function end(id: string, reason: EndReason): Promise<boolean> {
-    const ended = await db
-      .update(sessions)
-      .set({ endedAt: clock(), endReason: reason, idToken: null })
-      .where(and(eq(sessions.id, id), isNull(sessions.endedAt)))
-      .returning({ id: sessions.id });
+    const ended = await endWhere(and(eq(sessions.id, id), isNull(sessions.endedAt)), reason);
     return ended.length > 0;
   }
 
@@ -63,7 +101,30 @@ export function createSessionStore({
   type CheckResult =
     { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true; reason?: EndReason };
 
+  /** The cached row when it is live and needs no touch now; else undefined (the database decides). */
+  function fromCache(id: string): StoredSession | undefined {
+    const row = cache?.get(id);
+    if (!row) return undefined;
+    const at = clock().getTime();
+    const fresh =
+      at < row.expiresAt.getTime() &&
+      at - row.lastSeenAt.getTime() < Math.min(idleSeconds, touchEverySeconds) * 1000;
+    return fresh ? row : undefined;
+  }
+
   async function check(id: string): Promise<CheckResult> {
+    const cached = fromCache(id);
+    if (cached) return { live: cached };
+    const reading = cache?.startRead();
+    const result = await checkInDatabase(id);
+    if (cache && reading) {
+      if ("live" in result) cache.set(id, result.live, reading);
+      else cache.delete(id);
+    }
+    return result;
+  }
+
+  async function checkInDatabase(id: string): Promise<CheckResult> {
     const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
     if (!row) return { over: true };
     if (row.endedAt) return { over: true, ...(isEndReason(row.endReason) ? { reason: row.endReason } : {}) };
@@ -152,11 +213,7 @@ export function createSessionStore({
 
     /** Ends every live session of a user (e.g. roles withdrawn); returns how many. */
     async endAllForUser(userId: string, reason: EndReason = "revoked"): Promise<number> {
-      const ended = await db
-        .update(sessions)
-        .set({ endedAt: clock(), endReason: reason, idToken: null })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)))
-        .returning({ id: sessions.id });
+      const ended = await endWhere(and(eq(sessions.userId, userId), isNull(sessions.endedAt)), reason);
       return ended.length;
     },
 
