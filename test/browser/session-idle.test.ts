@@ -7,47 +7,27 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { startTestProvider, type TestProvider } from "@/test/support/oidc-provider";
+import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 let sandbox: SandboxServer;
-let provider: TestProvider;
-let server: ConsoleServer;
+let team: OidcTeamConsole;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
   sandbox = await startSandboxServer({ port: 0 });
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  provider = await startTestProvider({
-    redirectUris: [`${url}/api/auth/callback`],
-    postLogoutRedirectUris: [`${url}/signed-out`],
-  });
-  server = await startConsole({
-    AUTH_MODE: "oidc",
-    HOSTNAME: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: url,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: provider.clientId,
-    OIDC_CLIENT_SECRET: provider.clientSecret,
+  team = await startOidcTeamConsole(sandbox.url, {
     ROLE_GROUPS: "support:support-desk",
-    CARD_API_AUTH_URL: sandbox.url,
-    CARD_API_PRODUCTION_URL: sandbox.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
-    AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
     SESSION_IDLE_SECONDS: "5",
   });
+  url = team.url;
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await provider?.close();
+  await team?.stop();
   await sandbox?.close();
 });
 

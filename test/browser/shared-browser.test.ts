@@ -9,8 +9,9 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { startTestProvider, type TestProvider } from "@/test/support/oidc-provider";
+import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { TestProvider } from "@/test/support/oidc-provider";
+import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 
 const CARD = "6006491000000001";
 const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
@@ -54,42 +55,24 @@ async function lookUp(page: Page) {
 }
 
 describe("AUTH_MODE=oidc: two people in one browser tab", () => {
+  let team: OidcTeamConsole;
   let provider: TestProvider;
-  let server: ConsoleServer;
   let context: BrowserContext;
   let page: Page;
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://localhost:${port}`;
-    provider = await startTestProvider({
-      redirectUris: [`${url}/api/auth/callback`],
-      postLogoutRedirectUris: [`${url}/signed-out`],
-    });
-    server = await startConsole({
-      AUTH_MODE: "oidc",
-      HOSTNAME: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: url,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
+    team = await startOidcTeamConsole(sandbox.url, {
       ROLE_GROUPS,
-      CARD_API_AUTH_URL: sandbox.url,
-      CARD_API_PRODUCTION_URL: sandbox.url,
-      CARD_API_CLIENT_ID: "demo-client",
-      CARD_API_CLIENT_SECRET: "demo-secret",
-      AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
     });
+    ({ url, provider } = team);
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
   }, 120_000);
 
   afterAll(async () => {
     await context?.close();
-    await server?.stop();
-    await provider?.close();
+    await team?.stop();
   });
 
   /** From the sign-in screen of `path`, through the provider's form, back on `path` as `name`. */

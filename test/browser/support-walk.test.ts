@@ -9,8 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { startTestProvider, type TestProvider } from "@/test/support/oidc-provider";
+import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
@@ -20,44 +19,25 @@ const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:develope
 const UNKNOWN = Array.from({ length: 60 }, (_, index) => `7006491${String(index).padStart(9, "0")}`);
 
 let sandbox: SandboxServer;
-let provider: TestProvider;
-let server: ConsoleServer;
+let team: OidcTeamConsole;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
   sandbox = await startSandboxServer({ port: 0 });
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  provider = await startTestProvider({
-    redirectUris: [`${url}/api/auth/callback`],
-    postLogoutRedirectUris: [`${url}/signed-out`],
-  });
-  server = await startConsole({
-    AUTH_MODE: "oidc",
-    HOSTNAME: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: url,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: provider.clientId,
-    OIDC_CLIENT_SECRET: provider.clientSecret,
+  team = await startOidcTeamConsole(sandbox.url, {
     ROLE_GROUPS,
-    CARD_API_AUTH_URL: sandbox.url,
-    CARD_API_PRODUCTION_URL: sandbox.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
-    AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
     // A used-up budget pauses a batch until the minute ends: the batch is still running when the agent cancels.
     RATE_LIMIT_PER_MINUTE: "30",
     SUPPORT_BATCH_CONCURRENCY: "2",
   });
+  url = team.url;
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await provider?.close();
+  await team?.stop();
   await sandbox?.close();
 });
 

@@ -9,8 +9,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { startTestProvider, type TestProvider } from "@/test/support/oidc-provider";
+import type { TestProvider } from "@/test/support/oidc-provider";
+import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
@@ -20,8 +20,8 @@ let teamRunLink = "";
 const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
 
 let sandbox: SandboxServer;
+let team: OidcTeamConsole;
 let provider: TestProvider;
-let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -32,29 +32,12 @@ let engineerCookies = "";
 
 beforeAll(async () => {
   sandbox = await startSandboxServer({ port: 0 });
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  provider = await startTestProvider({
-    redirectUris: [`${url}/api/auth/callback`],
-    postLogoutRedirectUris: [`${url}/signed-out`],
-  });
-  server = await startConsole({
-    AUTH_MODE: "oidc",
-    HOSTNAME: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: url,
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: provider.clientId,
-    OIDC_CLIENT_SECRET: provider.clientSecret,
+  team = await startOidcTeamConsole(sandbox.url, {
     OIDC_DISPLAY_NAME: "Example SSO",
     ROLE_GROUPS,
     // Production is a standalone sandbox on loopback: lib/server/config accepts loopback http for it.
-    CARD_API_AUTH_URL: sandbox.url,
-    CARD_API_PRODUCTION_URL: sandbox.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
-    AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
   });
+  ({ url, provider } = team);
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
@@ -62,8 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await provider?.close();
+  await team?.stop();
   await sandbox?.close();
 });
 
