@@ -2,13 +2,17 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback } from "react";
-import { YourApplication } from "@/components/client-certification/your-application";
+import { Skeleton } from "@/components/ui/skeleton";
+import { onDemand } from "@/lib/client/on-demand";
 import type { CaseInfo } from "@/lib/shared/certification-contract";
 import { PostmanCollectionLinks } from "./postman-collection-links";
-import { RunDetail } from "./run-detail";
 import { RunsList } from "./runs-list";
 import { StartRunForm } from "./start-run-form";
 import { VerifyBundle } from "./verify-bundle";
+
+// Below the form or opened by a choice: each loads when the page is idle, so the first load stays small.
+const runDetailModule = onDemand(() => import("./run-detail"));
+const yourApplicationModule = onDemand(() => import("@/components/client-certification/your-application"));
 
 /** The run shown and the run it is compared with live in the URL (?run=…&compare=…), so both can be linked. */
 function replaceSearch(update: (params: URLSearchParams) => void) {
@@ -29,6 +33,8 @@ export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
       params.delete("compare");
     });
   }, []);
+  const runDetail = runDetailModule.useModule();
+  const yourApplication = yourApplicationModule.useModule();
   const setBaseline = useCallback((id: string | null) => {
     replaceSearch((params) => {
       if (id) params.set("compare", id);
@@ -39,9 +45,15 @@ export function CertificationView({ catalogue }: { catalogue: CaseInfo[] }) {
   return (
     <div className="grid min-w-0 grid-cols-1 gap-6">
       <StartRunForm catalogue={catalogue} onStarted={showRun} />
-      {runId ? <RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} /> : null}
+      {runId ? (
+        runDetail ? (
+          <runDetail.RunDetail key={runId} id={runId} baselineId={baselineId} onBaseline={setBaseline} />
+        ) : (
+          <Skeleton className="h-64" />
+        )
+      ) : null}
       <RunsList selected={runId} onSelect={showRun} catalogueSize={catalogue.length} />
-      <YourApplication />
+      {yourApplication ? <yourApplication.YourApplication /> : <Skeleton className="h-48" />}
       <VerifyBundle />
       <PostmanCollectionLinks />
     </div>
