@@ -50,7 +50,7 @@ describe.each(BACKENDS)("session cache on %s", (kind) => {
     expect(await b.end(session.id, "signed_out")).toBe(true);
     await delivered;
     expect(await a.getIfLive(session.id)).toBeNull();
-    expect(await a.check(session.id)).toEqual({ over: true });
+    expect(await a.check(session.id)).toEqual({ over: true, reason: "signed_out" });
   });
 
   test("an instance's own sign-out and a user's revocation end its cached rows", async () => {
