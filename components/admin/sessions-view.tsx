@@ -18,6 +18,7 @@ const COLUMNS = [
   { key: "user", label: "User" },
   { key: "roles", label: "Roles" },
   { key: "since", label: "Signed in" },
+  { key: "from", label: "From" },
   { key: "seen", label: "Last seen" },
   { key: "actions", label: "Actions", srOnly: true },
 ];
@@ -56,7 +57,7 @@ export function SessionsView() {
     <>
       <PageHeader
         title="Active sessions"
-        description="Who is signed in, since when and when last seen. Ending a session signs that browser out at once; it is kept in the audit log."
+        description="Who is signed in, since when, from where (the client address the console saw) and when last seen. Ending a session signs that browser out at once; it is kept in the audit log."
       />
       {notice ? (
         <div className="mb-4" role="status">
@@ -107,6 +108,7 @@ function SessionsTable({ sessions, onEnd }: { sessions: AdminSession[]; onEnd: (
               <td className="px-4 py-2 whitespace-nowrap">
                 {new Date(session.signed_in_at).toLocaleString()}
               </td>
+              <td className="px-4 py-2 font-mono text-xs">{session.signed_in_from ?? "unknown"}</td>
               <td className="px-4 py-2 whitespace-nowrap">
                 {new Date(session.last_seen_at).toLocaleString()}
               </td>

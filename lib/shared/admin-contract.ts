@@ -5,6 +5,8 @@ export interface AdminSession {
   user_id: string;
   roles: string[];
   signed_in_at: string;
+  /** The client address the session began from, as the console believed it (null when unknown). */
+  signed_in_from: string | null;
   last_seen_at: string;
   expires_at: string;
 }

@@ -218,6 +218,8 @@ describe("the support agent's walk", () => {
     expect(await nav.getByRole("link", { name: "Sessions" }).count()).toBe(1);
     const row = alice.getByRole("row").filter({ hasText: "sam" });
     await row.first().waitFor();
+    // From where: the address the console saw the agent's browser at (loopback here).
+    expect(await row.first().innerText()).toContain("127.0.0.1");
     expect(await axeViolations(alice)).toEqual([]);
     await shots(alice, "admin-sessions");
     await row.first().getByRole("button", { name: "End all of sam's" }).click();

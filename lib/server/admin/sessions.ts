@@ -1,5 +1,5 @@
 /**
- * Active sessions for administrators: who is signed in, since when, last seen; end one, or all of a user's.
+ * Active sessions for administrators: who is signed in, since when, from where, last seen; end one, or all of a user's.
  * A session's row id is the bearer credential inside the sealed cookie, so it never leaves the server: each
  * session is named by a handle, a hash of its id.
  */
@@ -18,6 +18,7 @@ function shown(row: StoredSession): AdminSession {
     user_id: row.userId,
     roles: row.roles,
     signed_in_at: row.createdAt.toISOString(),
+    signed_in_from: row.clientAddress,
     last_seen_at: row.lastSeenAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
   };

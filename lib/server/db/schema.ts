@@ -98,6 +98,7 @@ export const sessions = pgTable(
     endReason: text("end_reason"),
     /** AUTH_MODE=oidc: the provider's ID token, for RP-initiated logout's id_token_hint; cleared when it ends. */
     idToken: text("id_token"),
+    clientAddress: text("client_address"),
   },
   (table) => [index("sessions_user").on(table.userId), index("sessions_expires").on(table.expiresAt)],
 );

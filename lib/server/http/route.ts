@@ -267,7 +267,7 @@ export function apiRoute(
             reason: endedNow.reason,
           }).catch(() => {});
         }
-        if (found) response = await found.session.commit(response);
+        if (found) response = await found.session.commit(response, client);
       } catch (error) {
         response = errorResponse(error, request);
         errorCode = error instanceof ApiError ? error.code : "internal_error";

@@ -533,6 +533,7 @@ export const adminSessionListSchema = z.object({
       user_id: z.string(),
       roles: z.array(z.string()),
       signed_in_at: isoTime,
+      signed_in_from: z.string().nullable(),
       last_seen_at: isoTime,
       expires_at: isoTime,
     }),

@@ -27,6 +27,8 @@ export interface StoredSession {
   endReason: string | null;
   /** AUTH_MODE=oidc: the provider's ID token, kept only here (never in the cookie) for the sign-out hint. */
   idToken: string | null;
+  /** Where the session began (the client address the console believed), for the administrators' list. */
+  clientAddress: string | null;
 }
 
 export interface SessionStoreOptions {
@@ -152,6 +154,7 @@ export function createSessionStore({
       userId: string;
       roles: readonly string[];
       idToken?: string;
+      clientAddress?: string | null;
     }): Promise<StoredSession> {
       const createdAt = clock();
       const session: StoredSession = {
@@ -165,6 +168,7 @@ export function createSessionStore({
         endedAt: null,
         endReason: null,
         idToken: user.idToken ?? null,
+        clientAddress: user.clientAddress ?? null,
       };
       await db.insert(sessions).values(session);
       return session;

@@ -165,7 +165,7 @@ export class Session {
   }
 
   /** Adds Set-Cookie to the response when the session changed; leaves it untouched otherwise. */
-  async commit(response: Response): Promise<Response> {
+  async commit(response: Response, clientAddress: string | null = null): Promise<Response> {
     if (!this.changed) return response;
     const holdsSomething = !isEmpty(this.current) || this.pendingSignIn !== undefined || !!this.signedInUser;
     if (this.ended || !holdsSomething) {
@@ -187,7 +187,7 @@ export class Session {
         `The session cannot be stored: ${precheck.issue}. Nothing was kept from this call.`,
       );
     }
-    const binding = this.binding ?? (await this.createRow());
+    const binding = this.binding ?? (await this.createRow(clientAddress));
     const remainingSeconds = Math.ceil((binding.expiresAt - Date.now()) / 1000);
     if (remainingSeconds <= 0) {
       // The lifetime ran out during this request: the session is over, not renewed.
@@ -216,12 +216,13 @@ export class Session {
     return response;
   }
 
-  private async createRow(): Promise<SessionBinding> {
+  private async createRow(clientAddress: string | null): Promise<SessionBinding> {
     const owner = this.owner;
     if (!owner) throw new Error("A session that holds something needs an owner before it is stored.");
     const row = await this.store.create({
       userId: owner.id,
       roles: owner.roles,
+      clientAddress,
       ...(this.pendingIdToken ? { idToken: this.pendingIdToken } : {}),
     });
     this.binding = {
