@@ -4,21 +4,10 @@ import { useId, useRef, useState, type ChangeEvent } from "react";
 import { HistoryImportError, historyStore, type HistoryRun } from "@/lib/client/history-store";
 import { Button } from "@/components/ui/button";
 import { runCount, type HistoryNotice } from "./history-notice";
+import { offerDownload } from "@/lib/client/download";
 
 function exportFileName(now = new Date()): string {
   return `card-services-history-${now.toISOString().slice(0, 19).replace(/[:T]/g, "-")}.json`;
-}
-
-/** Offers `json` to the browser as a download named `fileName`. */
-function download(json: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([json], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /**
@@ -45,7 +34,7 @@ export function HistoryFileActions({
     const exported = filterActive ? filtered : (runs ?? []);
     try {
       const fileName = exportFileName();
-      download(await historyStore().exportRuns(exported), fileName);
+      offerDownload(await historyStore().exportRuns(exported), fileName);
       onNotice({
         tone: "success",
         text: filterActive

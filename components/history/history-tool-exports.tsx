@@ -5,19 +5,9 @@ import type { HistoryRun } from "@/lib/client/history-store";
 import { runsAsHar, runsAsPostmanCollection } from "@/lib/shared/run-export";
 import { Button } from "@/components/ui/button";
 import { runCount, type HistoryNotice } from "./history-notice";
+import { offerDownload } from "@/lib/client/download";
 
 const stamp = (now = new Date()) => now.toISOString().slice(0, 19).replace(/[:T]/g, "-");
-
-function download(content: string, fileName: string, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * Exports runs for other tools: a Postman collection (each run a request as it was sent) or HAR. The ticked
@@ -47,7 +37,7 @@ export function HistoryToolExports({
       const fileName = format === "postman" ? `${name}.postman_collection.json` : `${name}.har`;
       const document =
         format === "postman" ? runsAsPostmanCollection(exchanges, name) : runsAsHar(exchanges, "console");
-      download(JSON.stringify(document, null, 2), fileName, "application/json");
+      offerDownload(JSON.stringify(document, null, 2), fileName, "application/json");
       onNotice({ tone: "success", text: `Exported the ${which} ${runCount(chosen.length)} as ${fileName}.` });
     } catch (exportError) {
       onNotice({ tone: "danger", text: `Export failed: ${(exportError as Error).message}` });

@@ -147,3 +147,14 @@ export async function buildEvidenceBundle({
   const stamp = run.started_at.replace(/[:.]/g, "-");
   return { zip, manifest, fileName: `certification-${run.environment.name}-${stamp}.zip` };
 }
+
+/** A bundle as a download: `application/zip` under its own name, with only safe characters in the header. */
+export function bundleResponse(bundle: Pick<EvidenceBundle, "zip" | "fileName">): Response {
+  return new Response(bundle.zip as Uint8Array<ArrayBuffer>, {
+    headers: {
+      "Content-Type": "application/zip",
+      "Content-Disposition": `attachment; filename="${bundle.fileName.replace(/[^\w.-]/g, "_")}"`,
+      "Content-Length": String(bundle.zip.byteLength),
+    },
+  });
+}

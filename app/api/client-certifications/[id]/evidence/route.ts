@@ -7,6 +7,7 @@ import {
 import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
 import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
 export const dynamic = "force-dynamic";
 
@@ -24,13 +25,7 @@ export const GET = apiRoute(allowSomewhere("certification_run"), async (context)
     operation: "client_certification",
     details: { certification_id: id, bytes: bundle.zip.byteLength },
   });
-  return new Response(bundle.zip as Uint8Array<ArrayBuffer>, {
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${bundle.fileName.replace(/[^\w.-]/g, "_")}"`,
-      "Content-Length": String(bundle.zip.byteLength),
-    },
-  });
+  return bundleResponse(bundle);
 });
 
 const refuse = methodNotAllowed(["GET"]);

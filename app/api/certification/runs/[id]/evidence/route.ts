@@ -1,6 +1,7 @@
 // GET /api/certification/runs/{id}/evidence: the run's signed evidence bundle (application/zip attachment).
 import { certificationService } from "@/lib/server/certification/service";
 import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
 export const dynamic = "force-dynamic";
 
@@ -15,13 +16,7 @@ export const GET = apiRoute(allowSomewhere("certification_run"), async (context)
     operation: "certification_run",
     details: { run_id: id, bytes: bundle.zip.byteLength },
   });
-  return new Response(bundle.zip as Uint8Array<ArrayBuffer>, {
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${bundle.fileName.replace(/[^\w.-]/g, "_")}"`,
-      "Content-Length": String(bundle.zip.byteLength),
-    },
-  });
+  return bundleResponse(bundle);
 });
 
 const refuse = methodNotAllowed(["GET"]);
