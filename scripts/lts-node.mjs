@@ -129,9 +129,19 @@ async function standaloneSmoke(node) {
     console.log(`[lts-node] ${url}/api/health answered under Node ${version}`);
     return await balanceInquiry(url);
   } finally {
-    child.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopServer(child);
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+/** SIGTERM, then waits for the exit: the server writes its last checkpoint into DATA_DIR while it stops. */
+async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const forced = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  await exited;
+  clearTimeout(forced);
 }
 
 const separator = process.argv.indexOf("--");
