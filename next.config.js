@@ -23,7 +23,7 @@ const nextConfig = {
   // A self-contained server folder (<distDir>/standalone) for the container image; scripts/standalone.mjs
   // then puts our own server (scripts/serve.mjs) and the static files in it.
   output: "standalone",
-  // Read at runtime from files, so not found by tracing imports: the SQL migrations (lib/server/db/migrate.ts) and
+  // Read at runtime from files, so not found by tracing imports: the SQL migrations (lib/server/database/migrate.ts) and
   // PGlite's wasm and data files (loaded by URL relative to its module).
   // The evidence reader's worker (lib/server/certification/evidence/read-bundle.ts) is started from its file.
   outputFileTracingIncludes: {

@@ -6,10 +6,10 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { assertAcceptedHost, isSecureRequest } from "@/lib/server/http/host-trust";
 import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/server/http/security-headers";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/server/util/logger";
 
 /** The error shape, logged like an API call (Next would answer without a log line). */
 function refuse(request: NextRequest, error: ApiError): NextResponse {

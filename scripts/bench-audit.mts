@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuditLog, type AuditLog } from "@/lib/server/audit";
-import { closeDatabases, getDatabase, type StorageSettings } from "@/lib/server/db";
+import { closeDatabases, getDatabase, type StorageSettings } from "@/lib/server/database";
 import { startPostgres } from "../test/support/postgres";
 
 const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 2000);

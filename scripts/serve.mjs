@@ -250,7 +250,7 @@ async function drain(signal) {
     console.error(`[serve] ${inFlight} call(s) still running after ${SHUTDOWN_GRACE_MS} ms: closing them.`);
     server.closeAllConnections();
   }
-  // lib/server/db registers its closer here when the process opened a database (PGlite flushes and unlocks
+  // lib/server/database registers its closer here when the process opened a database (PGlite flushes and unlocks
   // DATA_DIR; the PostgreSQL pool ends its connections).
   const closeDatabases = globalThis[Symbol.for("card-services-console.close-databases")];
   if (typeof closeDatabases === "function") {

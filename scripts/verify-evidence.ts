@@ -13,7 +13,7 @@ import {
   type EvidenceVerdict,
   type VerdictResult,
 } from "@/lib/server/certification/evidence/verify";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 
 const USAGE = "Usage: npm run verify-evidence -- <bundle.zip> [--key trusted-public-key.jwk] [--json]";
 

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import useSWR from "swr";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
-import type { ExchangeIndexEntry } from "@/lib/server/certification/api";
+import type { ExchangeIndexEntry } from "@/lib/shared/certification-api";
 import { certificationExchangeKey } from "@/lib/client/api-keys";
 import { getJson, type ApiClientError } from "@/lib/client/fetcher";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";

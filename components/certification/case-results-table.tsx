@@ -4,7 +4,7 @@ import { Fragment, useState } from "react";
 import { cx } from "@/components/ui/class-names";
 import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
 import type { CaseResult } from "@/lib/shared/certification-contract";
-import type { RunView } from "@/lib/server/certification/api";
+import type { RunView } from "@/lib/shared/certification-api";
 import { CaseExchange } from "./case-exchange";
 import { VerdictBadge } from "./verdict-badge";
 

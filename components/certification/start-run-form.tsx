@@ -10,7 +10,7 @@ import { Panel } from "@/components/ui/panel";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { CASE_GROUPS, caseGroup } from "@/lib/client/certification-compare";
 import { MAX_EXPIRY_WAIT_SECONDS, type CaseInfo } from "@/lib/shared/certification-contract";
-import type { CertifiableEnvironment } from "@/lib/server/certification/api";
+import type { CertifiableEnvironment } from "@/lib/shared/certification-api";
 import { useRuns, useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-session-api";

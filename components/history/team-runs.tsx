@@ -7,7 +7,7 @@ import useSWR from "swr";
 import { INQUIRY_OPERATIONS, operationLabel } from "@/lib/shared/operations";
 import { teamRunKey, teamRunPageUrl, teamRunsKey, type TeamRunFilters } from "@/lib/client/api-keys";
 import { getJson, type ApiClientError } from "@/lib/client/fetcher";
-import type { TeamRunListResponse, TeamRunResponse } from "@/lib/server/runs/api";
+import type { TeamRunListResponse, TeamRunResponse } from "@/lib/server/inquiry/runs/api";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { CopyButton } from "@/components/exchange/copy-button";
 import { ExchangeView } from "@/components/exchange/exchange-view";

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import type { MeAllows } from "@/lib/server/auth/me";
+import type { MeAllows } from "@/lib/server/identity/me";
 import { PAGE_ACCESS } from "@/components/team/page-access";
 import { useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";

@@ -1,11 +1,11 @@
 import "server-only";
 import { headers } from "next/headers";
-import { getPageSessionInfo } from "@/lib/server/auth/page-identity";
+import { getPageSessionInfo } from "@/lib/server/identity/page-identity";
 import type { ReactNode } from "react";
 import { SWRConfig } from "swr";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import { apiKeys } from "@/lib/client/api-keys";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/server/util/logger";
 
 /**
  * Renders the page with the session already known (what GET /api/session would answer), so that the

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SWRConfig } from "swr";
-import type { MeResponse } from "@/lib/server/auth/me";
+import type { MeResponse } from "@/lib/server/identity/me";
 import { apiKeys } from "@/lib/client/api-keys";
 
 /**

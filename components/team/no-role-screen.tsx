@@ -1,4 +1,4 @@
-import type { MeUser } from "@/lib/server/auth/me";
+import type { MeUser } from "@/lib/server/identity/me";
 import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignOutButton } from "./sign-out-button";
 

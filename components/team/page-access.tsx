@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import type { MeAllows } from "@/lib/server/auth/me";
+import type { MeAllows } from "@/lib/server/identity/me";
 import { RoleGate } from "./role-gate";
 import { allowsGlobal, allowsSomewhere } from "./use-me";
 

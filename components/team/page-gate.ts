@@ -1,10 +1,10 @@
 import "server-only";
-import { LOCAL_USER } from "@/lib/server/auth";
-import { meResponse, type AuthMode, type MeResponse } from "@/lib/server/auth/me";
-import { getPageIdentity } from "@/lib/server/auth/page-identity";
-import { userStorageKey } from "@/lib/server/auth/user-key";
+import { LOCAL_USER } from "@/lib/server/identity";
+import { meResponse, type AuthMode, type MeResponse } from "@/lib/server/identity/me";
+import { getPageIdentity } from "@/lib/server/identity/page-identity";
+import { userStorageKey } from "@/lib/server/identity/user-key";
 import { getConfig } from "@/lib/server/config";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/server/util/logger";
 
 /** What the shell renders for this visitor. */
 export type PageGate =

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import type { MeAllows } from "@/lib/server/auth/me";
+import type { MeAllows } from "@/lib/server/identity/me";
 import { Alert } from "@/components/ui/alert";
 import { useAllows, useMe } from "./use-me";
 

@@ -9,7 +9,7 @@ const noSubscription = () => () => {};
 
 /**
  * The page the visitor is on, query and fragment included (`/certification?run=…`), read from the location once
- * hydrated; the server's render only knows the path. The server checks it again (lib/server/auth/return-to).
+ * hydrated; the server's render only knows the path. The server checks it again (lib/server/identity/return-to).
  */
 function useCurrentLocation(): string {
   const pathname = usePathname() ?? "/";

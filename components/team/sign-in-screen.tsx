@@ -1,4 +1,4 @@
-import type { AuthMode } from "@/lib/server/auth/me";
+import type { AuthMode } from "@/lib/server/identity/me";
 import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignInLink } from "./sign-in-link";
 

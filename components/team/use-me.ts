@@ -2,14 +2,14 @@
 
 import useSWR from "swr";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import type { MeAllows, MeResponse } from "@/lib/server/auth/me";
-import type { EnvironmentAction, GlobalAction } from "@/lib/server/auth/roles";
+import type { MeAllows, MeResponse } from "@/lib/server/identity/me";
+import type { EnvironmentAction, GlobalAction } from "@/lib/server/identity/roles";
 import { apiKeys } from "@/lib/client/api-keys";
 import { getJson } from "@/lib/client/fetcher";
 
 /**
  * GET /api/me through SWR. The shell pre-renders it (MeProvider), so the first paint already knows the user.
- * The answer is the console's own, typed by lib/server/auth/me.ts: it is trusted without a zod parse in the browser,
+ * The answer is the console's own, typed by lib/server/identity/me.ts: it is trusted without a zod parse in the browser,
  * which keeps zod out of every page's first load.
  */
 export function useMe() {

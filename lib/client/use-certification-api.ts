@@ -13,7 +13,7 @@ import type {
   StartRunInput,
   StartRunResponse,
   VerifyResponse,
-} from "@/lib/server/certification/api";
+} from "@/lib/shared/certification-api";
 import type { RunStatus } from "@/lib/shared/certification-contract";
 
 /** How often a run under way is read again. */

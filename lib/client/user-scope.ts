@@ -11,7 +11,7 @@
  */
 
 export const USER_KEY_HEADER = "X-Console-User";
-/** The key of AUTH_MODE=none's one local user (lib/server/auth/user-key). */
+/** The key of AUTH_MODE=none's one local user (lib/server/identity/user-key). */
 export const LOCAL_USER_KEY = "local";
 /** The IndexedDB database of the run history (lib/client/history-store), before the user's key is added. */
 export const HISTORY_DATABASE = "card-services-console";

@@ -1,5 +1,5 @@
 /**
- * The sandbox as the console mounts it, at /sandbox. The console (lib/server/embedded-sandbox.ts) reads the
+ * The sandbox as the console mounts it, at /sandbox. The console (lib/server/root/embedded-sandbox.ts) reads the
  * settings, supplies the registered-clients port and keeps the one instance per process; this side only builds
  * it from what it is given.
  */

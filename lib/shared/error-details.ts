@@ -1,6 +1,6 @@
 /**
  * The `details` of a console API error, per error code (DESIGN.md §4: `{"error": {"code", "message",
- * "details"?}}`). The server's `ApiError` (lib/server/errors.ts) only accepts these shapes for these codes, and the
+ * "details"?}}`). The server's `ApiError` (lib/server/util/errors.ts) only accepts these shapes for these codes, and the
  * browser's `<ApiErrorAlert>` reads them back through `errorDetails`. Isomorphic and zod-free: the pages
  * bundle it, and the details come from our own server, so the reader checks the code, not every field.
  */
@@ -28,7 +28,7 @@ export interface EnvironmentUnavailableDetails {
   available: EnvironmentName[];
 }
 
-/** 403 `forbidden_by_role`: what was asked (an action of lib/server/auth/roles.ts), where, and who may. */
+/** 403 `forbidden_by_role`: what was asked (an action of lib/server/identity/roles.ts), where, and who may. */
 export interface ForbiddenByRoleDetails {
   action: string;
   environment?: EnvironmentName;

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "@/lib/server/db/connection";
-import { migrate } from "@/lib/server/db/migrate";
+import { openDatabase } from "@/lib/server/database/connection";
+import { migrate } from "@/lib/server/database/migrate";
 import { recordStart } from "../support/shared";
 import { oncePerRun } from "./once-per-run";
 

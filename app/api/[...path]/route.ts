@@ -1,5 +1,5 @@
 // Any other /api path: 404 in the console's error shape (not Next's HTML page), never cached.
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { PUBLIC, apiRoute } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // with the fresh sandbox client's secret, the one time it leaves the server.
 import { clientCertificationService } from "@/lib/server/client-certification";
 import { operatorOf } from "@/lib/server/certification/operator";
-import { assertAllowed } from "@/lib/server/auth/enforce";
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { requestOrigin } from "@/lib/server/http/host-trust";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { startClientCertificationSchema } from "@/lib/shared/client-certification-contract";

@@ -1,6 +1,6 @@
 // GET /api/me: the signed-in user and what their roles allow, or {"user": null} (200: pages then show sign-in).
-import { meResponse } from "@/lib/server/auth/me";
-import { userStorageKey } from "@/lib/server/auth/user-key";
+import { meResponse } from "@/lib/server/identity/me";
+import { userStorageKey } from "@/lib/server/identity/user-key";
 import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

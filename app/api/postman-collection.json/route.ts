@@ -2,9 +2,9 @@
 // environment (lib/server/postman). Engineers, testers and admins: the roles that may copy calls as code there.
 import { z } from "zod";
 import { ENVIRONMENTS } from "@/lib/shared/contracts";
-import { assertAllowed } from "@/lib/server/auth/enforce";
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { findEnvironment } from "@/lib/server/card-api/environments";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { documentOrigin } from "@/lib/server/openapi/origin";
 import { postmanCollection } from "@/lib/server/postman/collection";

@@ -2,8 +2,8 @@
 // 503 in the error shape, listing every reason, otherwise.
 import type { ErrorBody } from "@/lib/shared/contracts";
 import { ConfigError, getConfig } from "@/lib/server/config";
-import { storageSettingsFromConfig, storageSettingsFromEnv } from "@/lib/server/db";
-import { checkReadiness, sharedSettingProblems } from "@/lib/server/db/readiness";
+import { storageSettingsFromConfig, storageSettingsFromEnv } from "@/lib/server/database";
+import { checkReadiness, sharedSettingProblems } from "@/lib/server/database/readiness";
 import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ function configurationProblems(): string[] {
   }
 }
 
-/** The settings lib/server/services opens the database with (one handle per process), or the raw variables when the
+/** The settings lib/server/root/services opens the database with (one handle per process), or the raw variables when the
  * configuration itself is invalid (that is reported as a reason). */
 function storageSettings() {
   try {

@@ -1,8 +1,8 @@
 // GET /api/runs?request_id=&user=&operation=: the team's inquiry runs kept on the server, newest first.
 import { validateInput } from "@/lib/server/http/guards";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
-import { teamRunQuerySchema, type TeamRunListResponse } from "@/lib/server/runs/api";
-import { listTeamRuns } from "@/lib/server/runs/store";
+import { teamRunQuerySchema, type TeamRunListResponse } from "@/lib/server/inquiry/runs/api";
+import { listTeamRuns } from "@/lib/server/inquiry/runs/store";
 
 export const dynamic = "force-dynamic";
 

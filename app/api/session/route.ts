@@ -1,7 +1,7 @@
 // GET /api/session: environment, credential source and client_id, token metadata (for roles that may see token
 // details). DELETE: forget it all, and end the session on every instance (a copied cookie no longer works).
-import { can } from "@/lib/server/auth/roles";
-import { describeSession } from "@/lib/server/card-api/operations";
+import { can } from "@/lib/server/identity/roles";
+import { describeSession } from "@/lib/server/inquiry/operations";
 import { SIGNED_IN, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

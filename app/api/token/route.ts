@@ -1,6 +1,6 @@
 // POST /api/token: request a token now; token metadata (never the token) and the exchange record.
 import { z } from "zod";
-import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/server/card-api/operations";
+import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/server/inquiry/operations";
 import { readBodyText, parseJsonBody } from "@/lib/server/http/guards";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 

@@ -2,7 +2,7 @@
  * Mounts the embedded sandbox at /sandbox/*: every method is handed, untouched, to the framework-free handler,
  * and its Response is returned as is (status, headers and body pass through).
  */
-import { getEmbeddedSandbox, isEmbeddedSandboxEnabled } from "@/lib/server/embedded-sandbox";
+import { getEmbeddedSandbox, isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
 import { errorResponse } from "@/lib/sandbox/http";
 
 export const dynamic = "force-dynamic";

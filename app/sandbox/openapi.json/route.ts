@@ -1,7 +1,7 @@
 // GET /sandbox/openapi.json: the OpenAPI 3.1 document of the embedded sandbox (lib/server/openapi), for importing
 // into Postman, Insomnia or Bruno by URL. Answered like the sandbox's other paths: 404 when it is off.
 import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
-import { isEmbeddedSandboxEnabled } from "@/lib/server/embedded-sandbox";
+import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
 import { getConfig } from "@/lib/server/config";
 import { documentOrigin } from "@/lib/server/openapi/origin";
 import { errorResponse, jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";

@@ -10,10 +10,10 @@
  */
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { queryRows } from "@/lib/server/db/rows";
-import { auditChainHead } from "@/lib/server/db/schema";
-import { logger } from "@/lib/server/logger";
+import type { Database } from "@/lib/server/database";
+import { queryRows } from "@/lib/server/database/rows";
+import { auditChainHead } from "@/lib/server/database/schema";
+import { logger } from "@/lib/server/util/logger";
 import { rowHash, type AuditRow } from "./chain";
 import type { Checkpointer } from "./checkpointer";
 import { INSERT_COLUMNS, rowValues } from "./columns";

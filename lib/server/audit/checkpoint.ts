@@ -10,10 +10,10 @@ import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { FlattenedSign, flattenedVerify, type FlattenedJWS } from "jose";
 import { z } from "zod";
-import type { Database } from "@/lib/server/db";
-import { resolveDataDir } from "@/lib/server/db/connection";
-import { auditCheckpoints } from "@/lib/server/db/schema";
-import { logger } from "@/lib/server/logger";
+import type { Database } from "@/lib/server/database";
+import { resolveDataDir } from "@/lib/server/database/connection";
+import { auditCheckpoints } from "@/lib/server/database/schema";
+import { logger } from "@/lib/server/util/logger";
 import type { AuditKeys } from "./keys";
 
 export const CHECKPOINT_FILE = "audit-checkpoints.jsonl";

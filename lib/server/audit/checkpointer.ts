@@ -8,9 +8,9 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { eq } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { auditChainHead } from "@/lib/server/db/schema";
-import { logger } from "@/lib/server/logger";
+import type { Database } from "@/lib/server/database";
+import { auditChainHead } from "@/lib/server/database/schema";
+import { logger } from "@/lib/server/util/logger";
 import { writeCheckpoint } from "./checkpoint";
 import type { AuditKeys } from "./keys";
 

@@ -3,8 +3,8 @@
  * whatever the number of rows, and the response starts at once.
  */
 import "server-only";
-import type { Database } from "@/lib/server/db";
-import { csvCell } from "@/lib/server/http/csv";
+import type { Database } from "@/lib/server/database";
+import { csvCell } from "@/lib/server/util/csv";
 import type { AuditRow } from "./chain";
 import { CSV_COLUMNS, csvCells } from "./columns";
 import { queryAuditLog, type AuditQuery } from "./query";

@@ -3,7 +3,7 @@
  * `now` is injectable for tests.
  */
 import "server-only";
-import type { Database } from "@/lib/server/db";
+import type { Database } from "@/lib/server/database";
 import { createAuditAppender } from "./append";
 import { createCheckpointer, type CheckpointOptions } from "./checkpointer";
 import { auditCsvLines, auditCsvStream } from "./csv";
@@ -23,7 +23,7 @@ export { auditQuerySchema, MAX_PAGE_SIZE } from "./query";
 
 export interface AuditLogOptions {
   db: Database;
-  /** AUDIT_HMAC_KEY (see lib/server/keys for a generated one). */
+  /** AUDIT_HMAC_KEY (see lib/server/util/generated-key.ts for a generated one). */
   hmacKey: string;
   now?: () => Date;
   /** Signed checkpoints of the chain head (the server always writes them; a test may leave them out). */

@@ -1,6 +1,6 @@
 /**
  * The audit log's two derived keys, both from AUDIT_HMAC_KEY (kept out of the database: the environment, or a
- * generated file in DATA_DIR, lib/server/keys): the chain key (HMAC-SHA-256 of each row), and the Ed25519 key that
+ * generated file in DATA_DIR, lib/server/util/generated-key.ts): the chain key (HMAC-SHA-256 of each row), and the Ed25519 key that
  * signs checkpoints of the chain head. Derived, not stored, so that every instance sharing AUDIT_HMAC_KEY chains
  * and signs alike and one secret is all a team must share. Someone who can write to the database but does not
  * hold the key can neither re-chain rows nor sign a checkpoint.

@@ -5,8 +5,8 @@
 import "server-only";
 import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Database } from "@/lib/server/db";
-import { auditLog } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { auditLog } from "@/lib/server/database/schema";
 import type { AuditRow } from "./chain";
 import { cardHmac } from "./entry";
 

@@ -8,8 +8,8 @@
  */
 import "server-only";
 import { and, asc, eq, gt, lte } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { auditChainHead, auditLog } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { auditChainHead, auditLog } from "@/lib/server/database/schema";
 import { GENESIS_HASH, legacyRowHash, rowHash, type AuditRow } from "./chain";
 import { loadCheckpoints, type Checkpoint } from "./checkpoint";
 import type { AuditKeys } from "./keys";

@@ -7,7 +7,7 @@ import "server-only";
 import type { EnvironmentInfo, EnvironmentName } from "@/lib/shared/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { processSingletonFor } from "@/lib/server/process-singleton";
-import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
+import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { meteredTransport } from "@/lib/server/metrics/upstream";
 import { createCardApiClient, type CardApiClient } from "./client";
 import { inProcessTransport, undiciTransport } from "./transport";

@@ -9,8 +9,8 @@
  */
 import "server-only";
 import type { EnvironmentName, TokenEvent, TokenEventType } from "@/lib/shared/contracts";
-import { ApiError } from "@/lib/server/errors";
-import { LruCache } from "@/lib/server/http/lru-cache";
+import { ApiError } from "@/lib/server/util/errors";
+import { LruCache } from "@/lib/server/util/lru-cache";
 import type { AccessToken } from "@/lib/server/session";
 import type { ResolvedCredentials } from "@/lib/server/session/credentials";
 import type { CardApiClient, TokenGrant } from "./client";

@@ -6,7 +6,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import type { TokenMetadata } from "@/lib/shared/contracts";
-import { LruCache } from "@/lib/server/http/lru-cache";
+import { LruCache } from "@/lib/server/util/lru-cache";
 import type { AccessToken } from "@/lib/server/session";
 
 /** First 12 hex characters of SHA-256 of the access token. */

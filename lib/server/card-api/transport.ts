@@ -6,7 +6,7 @@
  */
 import "server-only";
 import { Agent, request as undiciRequest, type Dispatcher } from "undici";
-import { brandedInstanceCheck } from "@/lib/server/errors";
+import { brandedInstanceCheck } from "@/lib/server/util/errors";
 import { processSingleton } from "@/lib/server/process-singleton";
 
 export interface UpstreamRequest {

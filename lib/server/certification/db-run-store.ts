@@ -8,8 +8,8 @@
 import "server-only";
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
-import type { Database } from "@/lib/server/db";
-import { certificationRuns } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { certificationRuns } from "@/lib/server/database/schema";
 import {
   countVerdicts,
   type CaseResult,

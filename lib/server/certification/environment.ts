@@ -6,7 +6,7 @@ import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { clientFor, findEnvironment } from "@/lib/server/card-api/environments";
 import type { ServerConfig } from "@/lib/server/config";
-import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
+import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import type { CertificationEnvironment } from "./context";
 
 export class EnvironmentNotConfiguredError extends Error {

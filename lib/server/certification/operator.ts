@@ -4,7 +4,7 @@
  */
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import type { Operator } from "./service";
 
 export function operatorOf(

@@ -6,7 +6,7 @@
 import { countCertificationEvent } from "@/lib/server/metrics";
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { selectCases, type CaseDefinition } from "./catalogue";
 import { CaseContext, CaseStopped, NotApplicable, RunLedger, type RunSettings } from "./context";
 import type { RunStore } from "./run-store";

@@ -13,9 +13,9 @@ import type { JWK } from "jose";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
 import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
-import { getDatabase, storageSettingsFromConfig } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
-import { logger } from "@/lib/server/logger";
+import { getDatabase, storageSettingsFromConfig } from "@/lib/server/database";
+import { ApiError } from "@/lib/server/util/errors";
+import { logger } from "@/lib/server/util/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
@@ -26,7 +26,7 @@ import {
   type RunView,
   type StartRunInput,
   type VerifyResponse,
-} from "./api";
+} from "@/lib/shared/certification-api";
 import { consoleInfo, specificationInfo } from "./build-info";
 import { selectCases, UnknownCaseError } from "./catalogue";
 import type { RunSettings } from "./context";
@@ -370,7 +370,7 @@ export class CertificationService {
 }
 
 async function createService(config: ServerConfig): Promise<CertificationService> {
-  // The same settings (and so the same handle) as lib/server/services: PGlite refuses a second opener of DATA_DIR.
+  // The same settings (and so the same handle) as lib/server/root/services: PGlite refuses a second opener of DATA_DIR.
   const handle = await getDatabase(storageSettingsFromConfig(config));
   const store = createDatabaseRunStore({ db: handle.db, staleAfterMs: STALE_AFTER_MS });
   // PGlite is single-process: a run still marked running was left by a process that died.

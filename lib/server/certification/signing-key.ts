@@ -1,12 +1,12 @@
 /**
  * The Ed25519 key that signs evidence bundles (EVIDENCE_SIGNING_KEY, PKCS#8 PEM). When unset, one is
- * generated once into DATA_DIR and reused, with a warning (lib/server/keys, like AUDIT_HMAC_KEY): bundles signed by a
+ * generated once into DATA_DIR and reused, with a warning (lib/server/util/generated-key.ts, like AUDIT_HMAC_KEY): bundles signed by a
  * key nobody kept cannot be trusted later. This module only makes the PEM an Ed25519 signing key and its JWK.
  */
 import "server-only";
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, type JWK } from "jose";
-import { generateEd25519Pem, loadKey } from "@/lib/server/keys/generated-key";
+import { generateEd25519Pem, loadKey } from "@/lib/server/util/generated-key";
 
 /** In DATA_DIR, where earlier versions kept it too (README, Certification). */
 export const GENERATED_KEY_FILE = "evidence-signing-key.pem";

@@ -1,7 +1,7 @@
 /** Reads an uploaded evidence bundle with a size bound: 413 in the console's error shape past it. */
 import "server-only";
-import { ApiError } from "@/lib/server/errors";
-import { MAX_BUNDLE_BYTES } from "./api";
+import { ApiError } from "@/lib/server/util/errors";
+import { MAX_BUNDLE_BYTES } from "@/lib/shared/certification-api";
 
 function tooLarge(): ApiError {
   return new ApiError(

@@ -13,7 +13,7 @@ import {
 } from "@/lib/server/certification/build-info";
 import { buildEvidenceBundle, type EvidenceBundle } from "@/lib/server/certification/evidence/bundle";
 import type { EvidenceSigningKey } from "@/lib/server/certification/signing-key";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import type { CaseResult, RunState } from "@/lib/shared/certification-contract";
 import type {
   ClientCallRecord,

@@ -1,15 +1,15 @@
 /**
- * The process's client-certification service, over the database of lib/server/services, and the port the
+ * The process's client-certification service, over the database of lib/server/root/services, and the port the
  * embedded sandbox reaches certification clients through (built lazily: the sandbox starts before the database).
  */
 import "server-only";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
-import { logger } from "@/lib/server/logger";
+import { ApiError } from "@/lib/server/util/errors";
+import { logger } from "@/lib/server/util/logger";
 import { clientCertificationIdSchema } from "@/lib/shared/client-certification-contract";
 import { processSingletonFor } from "@/lib/server/process-singleton";
-import { getServices } from "@/lib/server/services";
+import { getServices } from "@/lib/server/root/services";
 import type { SandboxClientPort } from "@/lib/sandbox";
 import {
   CERTIFICATION_CLIENT_PREFIX,

@@ -5,8 +5,8 @@
  */
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
-import { ApiError } from "@/lib/server/errors";
-import type { Database } from "@/lib/server/db";
+import { ApiError } from "@/lib/server/util/errors";
+import type { Database } from "@/lib/server/database";
 import {
   CLIENT_STEPS,
   type ClientCertificationStatus,

@@ -4,8 +4,8 @@
  */
 import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { clientCertificationCalls, clientCertifications } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { clientCertificationCalls, clientCertifications } from "@/lib/server/database/schema";
 import type { ClientCallRecord, ClientCheckResult } from "@/lib/shared/client-certification-contract";
 import type { CallFacts } from "./judge";
 

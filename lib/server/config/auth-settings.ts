@@ -1,9 +1,9 @@
 /**
- * The identity layer's settings (lib/server/auth/settings.ts) built from the server configuration, once per
+ * The identity layer's settings (lib/server/identity/settings.ts) built from the server configuration, once per
  * configuration: the provider's discovery document is cached per settings object.
  */
 import "server-only";
-import type { AuthSettings } from "@/lib/server/auth/settings";
+import type { AuthSettings } from "@/lib/server/identity/settings";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import type { ServerConfig } from "./schema";
 

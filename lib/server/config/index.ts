@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { logger, registerSecret } from "@/lib/server/logger";
+import { logger, registerSecret } from "@/lib/server/util/logger";
 import { processSingleton, setProcessSingleton } from "@/lib/server/process-singleton";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./schema";
 

@@ -35,7 +35,7 @@ export interface ServerConfig {
   sessionSecretGenerated: boolean;
   sessionTtlSeconds: number;
   sessionIdleSeconds: number;
-  /** RUNS_RETENTION_DAYS: how long the team's inquiry runs are kept on the server (lib/server/runs). */
+  /** RUNS_RETENTION_DAYS: how long the team's inquiry runs are kept on the server (lib/server/inquiry/runs). */
   runsRetentionDays: number;
   /** RATE_LIMIT_PER_MINUTE: calls that reach the upstream, per user and minute, across every instance. */
   rateLimitPerMinute: number;

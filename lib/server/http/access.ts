@@ -3,7 +3,7 @@
  * the wrapper checks it before the handler runs, so a route cannot forget to. A route handler made without a
  * declaration does not compile, and test/unit/server/route-access.test.ts checks every exported handler.
  */
-import type { EnvironmentAction, GlobalAction } from "@/lib/server/auth/roles";
+import type { EnvironmentAction, GlobalAction } from "@/lib/server/identity/roles";
 
 export type RouteAccess =
   /** Answers anyone: health, readiness, the sign-in flow, /api/me. */

@@ -5,7 +5,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { ValidationErrorDetails } from "@/lib/shared/error-details";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { publicOriginForHost, requestHost, requestOrigin } from "./host-trust";
 import type { ServerConfig } from "@/lib/server/config";
 import { readTextWithLimit } from "@/lib/shared/body";

@@ -6,7 +6,7 @@
  */
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { isLoopbackHost } from "./ip-address";
 import { trustedForwarded } from "./peer-address";
 

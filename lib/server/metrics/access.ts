@@ -5,8 +5,8 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import type { SignedInUser } from "@/lib/server/auth/me";
-import { ApiError } from "@/lib/server/errors";
+import type { SignedInUser } from "@/lib/server/identity/me";
+import { ApiError } from "@/lib/server/util/errors";
 
 /** METRICS_TOKEN: unset (admins only) or a token long enough not to be guessed. */
 const metricsTokenSchema = z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional();

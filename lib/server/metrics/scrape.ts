@@ -5,9 +5,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServerConfig } from "@/lib/server/config";
-import { queryRows } from "@/lib/server/db/rows";
-import { logger } from "@/lib/server/logger";
-import type { Services } from "@/lib/server/services";
+import { queryRows } from "@/lib/server/database/rows";
+import { logger } from "@/lib/server/util/logger";
+import type { Services } from "@/lib/server/root/services";
 import { getMetrics, type ConsoleMetrics } from "./index";
 
 /** openDatabase's pool size for PostgreSQL; PGlite is one connection in the process. */

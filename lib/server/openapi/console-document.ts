@@ -1,8 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the console's HTTP interface (DESIGN.md §4), served at GET /api/openapi.json.
  * Request bodies and parameters come from the zod schemas the routes validate with (lib/shared/contracts.ts,
- * lib/server/certification/api.ts, lib/shared/support-contract.ts), responses from lib/server/openapi/console-schemas.ts and
- * lib/server/auth/me.ts.
+ * lib/shared/certification-api.ts, lib/shared/support-contract.ts), responses from lib/server/openapi/console-schemas.ts and
+ * lib/server/identity/me.ts.
  */
 import { SANDBOX_EXAMPLES } from "./examples";
 import { z } from "zod";
@@ -13,8 +13,8 @@ import {
   giftBalanceInquiryInputSchema,
   transactionLookupParamsSchema,
 } from "@/lib/shared/contracts";
-import { meResponseSchema } from "@/lib/server/auth/me";
-import { startRunInputSchema } from "@/lib/server/certification/api";
+import { meResponseSchema } from "@/lib/server/identity/me";
+import { startRunInputSchema } from "@/lib/shared/certification-api";
 import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/shared/support-contract";
 import {
   startClientCertificationSchema,
@@ -52,7 +52,7 @@ import {
   verifyResultSchema,
 } from "./console-schemas";
 import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "./json-schema";
-import { teamRunQuerySchema } from "@/lib/server/runs/api";
+import { teamRunQuerySchema } from "@/lib/server/inquiry/runs/api";
 
 const COMPONENTS = {
   ErrorBody: jsonSchema(errorBodySchema, "output"),

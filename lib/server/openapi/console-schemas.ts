@@ -33,7 +33,7 @@ import type {
   RunView,
   StartRunResponse,
   VerifyResponse,
-} from "@/lib/server/certification/api";
+} from "@/lib/shared/certification-api";
 import type { RunSummary } from "@/lib/shared/certification-contract";
 import {
   BATCH_STATUSES,

@@ -7,7 +7,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
-import { LruCache } from "@/lib/server/http/lru-cache";
+import { LruCache } from "@/lib/server/util/lru-cache";
 import type { SessionState } from "./schema";
 
 export const DEMO_CLIENT_ID = "demo-client";

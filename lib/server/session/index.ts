@@ -1,7 +1,7 @@
 /**
  * The session: an iron-session seal in an HttpOnly cookie that holds the environment, the credentials a user
  * typed (encrypted; they never leave the server) and the access token, plus the id of a server-side row
- * (lib/server/session-store) that decides whether the session is still live. Every request checks that row (a sign-out
+ * (lib/server/session/store) that decides whether the session is still live. Every request checks that row (a sign-out
  * on one instance ends the session on all of them; a copied cookie then opens nothing), and the absolute end is
  * fixed when the row is created: token renewals, environment and credential changes never extend it.
  *
@@ -12,12 +12,12 @@
  */
 import "server-only";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { isSecureRequest } from "@/lib/server/http/host-trust";
-import { LruCache } from "@/lib/server/http/lru-cache";
+import { LruCache } from "@/lib/server/util/lru-cache";
 import { processSingletonFor } from "@/lib/server/process-singleton";
-import { getServices } from "@/lib/server/services";
-import type { EndReason, SessionStore } from "@/lib/server/session-store";
+import { getServices } from "@/lib/server/root/services";
+import type { EndReason, SessionStore } from "@/lib/server/session/store";
 import {
   MAX_SET_COOKIE_BYTES,
   cookieName,
@@ -255,7 +255,7 @@ export function emptySession(request: Request, store: SessionStore, replaceCooki
   );
 }
 
-/** The request's session; `store` defaults to the process's (lib/server/services). */
+/** The request's session; `store` defaults to the process's (lib/server/root/services). */
 export async function getSession(request: Request, sessionStore?: SessionStore): Promise<Session> {
   const store = sessionStore ?? (await getServices()).sessionStore;
   const config = getConfig();

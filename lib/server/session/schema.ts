@@ -30,7 +30,7 @@ export interface SessionUser {
   groups: string[];
 }
 
-/** What ties a cookie to its server-side row (lib/server/session-store) and to the user that row belongs to. */
+/** What ties a cookie to its server-side row (lib/server/session/store) and to the user that row belongs to. */
 export interface SessionBinding {
   /** The row's id: the bearer credential inside the sealed cookie. */
   sessionId: string;

@@ -6,7 +6,7 @@ import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import type { AuditEntryInput, AuditLog } from "@/lib/server/audit";
-import { cardNumberDisplay, type Role } from "@/lib/server/auth/roles";
+import { cardNumberDisplay, type Role } from "@/lib/server/identity/roles";
 import type { LookupOutcome } from "@/lib/shared/support-contract";
 
 /** Who did it, from where (the same for every row of one call or batch). */

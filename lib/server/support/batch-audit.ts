@@ -4,7 +4,7 @@
  * recorded like any other read of card data.
  */
 import "server-only";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import type { RouteContext } from "@/lib/server/http/route";
 import type { BatchRow } from "./batch-store";
 import { batchCaller, type SupportCaller } from "./caller";

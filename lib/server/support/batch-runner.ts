@@ -9,12 +9,12 @@
 import "server-only";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
 import type { AuditLog } from "@/lib/server/audit";
-import type { Role } from "@/lib/server/auth/roles";
-import type { Database } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
-import { logger } from "@/lib/server/logger";
+import type { Role } from "@/lib/server/identity/roles";
+import type { Database } from "@/lib/server/database";
+import { ApiError } from "@/lib/server/util/errors";
+import { logger } from "@/lib/server/util/logger";
 import type { SessionState } from "@/lib/server/session";
-import type { InquiryInput } from "@/lib/server/card-api/operations";
+import type { InquiryInput } from "@/lib/server/inquiry/operations";
 import { lookupAuditEntry, writeSupportAudit, type AuditActor } from "./audit-rows";
 import {
   batchStatus,
@@ -35,7 +35,7 @@ import { supportInquiryInput } from "./lookup";
 import { getMetrics } from "@/lib/server/metrics";
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
 
-/** A Balance Inquiry with a detached session state (lib/server/card-api/operations `runDetachedBalanceInquiry`). */
+/** A Balance Inquiry with a detached session state (lib/server/inquiry/operations `runDetachedBalanceInquiry`). */
 export type DetachedInquiry = (
   state: SessionState,
   input: InquiryInput,

@@ -1,5 +1,5 @@
 /**
- * Support batches in the database (lib/server/db: PGlite or PostgreSQL), so that a batch outlives the browser tab and,
+ * Support batches in the database (lib/server/database: PGlite or PostgreSQL), so that a batch outlives the browser tab and,
  * through leases, the instance that started it:
  * - the batch row's `runner_lease_until` names no instance but says one is working on it; an instance takes a batch
  *   over only when that lease has lapsed (`claimRunner`);
@@ -9,9 +9,9 @@
  */
 import "server-only";
 import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { queryRows } from "@/lib/server/db/rows";
-import { supportBatchCards, supportBatches } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { queryRows } from "@/lib/server/database/rows";
+import { supportBatchCards, supportBatches } from "@/lib/server/database/schema";
 import { maskCardNumbersInText } from "@/lib/shared/masking";
 import type { Purse } from "@/lib/shared/purses";
 import type { BatchStatus, LookupOutcome, ResultFilter } from "@/lib/shared/support-contract";

@@ -8,8 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { PURSES } from "@/lib/shared/purses";
 import { cardHmac, type AuditLog } from "@/lib/server/audit";
-import type { Database } from "@/lib/server/db";
-import { ApiError } from "@/lib/server/errors";
+import type { Database } from "@/lib/server/database";
+import { ApiError } from "@/lib/server/util/errors";
 import {
   batchCancelledAuditEntry,
   batchStartedAuditEntry,
@@ -32,7 +32,7 @@ import {
 import { storeCredentials, type BatchRunner, type StoredCredentials } from "./batch-runner";
 import { normalizeCardNumber, parseCardList, type CardList } from "./card-list";
 import type { CardVault } from "./card-vault";
-import { csvCell } from "@/lib/server/http/csv";
+import { csvCell } from "@/lib/server/util/csv";
 import type {
   BatchStatus,
   LookupOutcome,

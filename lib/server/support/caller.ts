@@ -4,8 +4,8 @@
  */
 import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import { assertAllowed, type SignedInUser } from "@/lib/server/auth";
-import type { EnvironmentAction } from "@/lib/server/auth/roles";
+import { assertAllowed, type SignedInUser } from "@/lib/server/identity";
+import type { EnvironmentAction } from "@/lib/server/identity/roles";
 import { getConfig } from "@/lib/server/config";
 import { clientAddress } from "@/lib/server/http/peer-address";
 import type { AuditActor } from "./audit-rows";

@@ -6,9 +6,9 @@
 import "server-only";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
 import type { AuditLog } from "@/lib/server/audit";
-import { maskCardNumberForRoles } from "@/lib/server/auth/roles";
-import type { InquiryInput } from "@/lib/server/card-api/operations";
-import { ApiError } from "@/lib/server/errors";
+import { maskCardNumberForRoles } from "@/lib/server/identity/roles";
+import type { InquiryInput } from "@/lib/server/inquiry/operations";
+import { ApiError } from "@/lib/server/util/errors";
 import { lookupAuditEntry, writeSupportAudit, type AuditActor } from "./audit-rows";
 import type { ShownCard, SupportLookupResult } from "@/lib/shared/support-contract";
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";

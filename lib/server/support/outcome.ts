@@ -5,7 +5,7 @@
 import "server-only";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { PURSES, type Purse } from "@/lib/shared/purses";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import type { LookupOutcome } from "@/lib/shared/support-contract";
 
 export interface ClassifiedLookup {

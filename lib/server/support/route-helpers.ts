@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { currentEnvironment } from "@/lib/server/card-api/environments";
 import { getConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { validateInput } from "@/lib/server/http/guards";
 import { ROUTE_ACCESS } from "@/lib/server/http/access";
 import type { RouteHandler } from "@/lib/server/http/route";

@@ -1,14 +1,14 @@
 /**
  * The support desk's per-process services: the database, the audit log and HMAC key, the card vault and the batch
  * runner, built once per configuration.
- * The database, audit log and HMAC key are lib/server/services' (one per process, shared with every route).
+ * The database, audit log and HMAC key are lib/server/root/services' (one per process, shared with every route).
  */
 import "server-only";
-import { runDetachedBalanceInquiry } from "@/lib/server/card-api/operations";
+import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { processSingletonFor, setProcessSingleton } from "@/lib/server/process-singleton";
-import { spendUpstreamCall } from "@/lib/server/rate-limit";
-import { getServices } from "@/lib/server/services";
+import { spendUpstreamCall } from "@/lib/server/http/rate-limit";
+import { getServices } from "@/lib/server/root/services";
 import { createBatchRunner } from "./batch-runner";
 import type { SupportBatchDeps } from "./batches";
 import { createCardVault } from "./card-vault";

@@ -11,8 +11,8 @@ import {
   completeSignIn,
   signOutUrl,
   type PendingSignIn,
-} from "@/lib/server/auth/oidc";
-import type { OidcAuthSettings } from "@/lib/server/auth/settings";
+} from "@/lib/server/identity/oidc";
+import type { OidcAuthSettings } from "@/lib/server/identity/settings";
 import {
   TEST_ACCOUNTS,
   TEST_ROLE_GROUPS,

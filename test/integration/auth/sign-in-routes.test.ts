@@ -7,10 +7,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { userStorageKey } from "@/lib/server/auth/user-key";
-import { meResponse, type SignedInUser } from "@/lib/server/auth/me";
-import type { OidcAuthSettings } from "@/lib/server/auth/settings";
-import { finishSignIn, startSignIn, type SignInFlowOptions } from "@/lib/server/auth/sign-in-flow";
+import { userStorageKey } from "@/lib/server/identity/user-key";
+import { meResponse, type SignedInUser } from "@/lib/server/identity/me";
+import type { OidcAuthSettings } from "@/lib/server/identity/settings";
+import { finishSignIn, startSignIn, type SignInFlowOptions } from "@/lib/server/identity/sign-in-flow";
 import { launchBrowser } from "@/test/support/browser";
 import {
   TEST_ACCOUNTS,

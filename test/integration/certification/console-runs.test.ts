@@ -12,7 +12,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { compactVerify, importJWK, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
-import type { RunListResponse, RunView, VerifyResponse } from "@/lib/server/certification/api";
+import type { RunListResponse, RunView, VerifyResponse } from "@/lib/shared/certification-api";
 import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";

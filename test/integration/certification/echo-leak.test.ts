@@ -11,7 +11,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunView } from "@/lib/server/certification/api";
+import type { RunView } from "@/lib/shared/certification-api";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { startConsole, type ConsoleServer } from "../../support/console-server";

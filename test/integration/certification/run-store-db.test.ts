@@ -13,7 +13,7 @@ import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 import { runCertification } from "@/lib/server/certification/runner";
 import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import type { RunState } from "@/lib/shared/certification-contract";
-import { generateEd25519Pem } from "@/lib/server/keys/generated-key";
+import { generateEd25519Pem } from "@/lib/server/util/generated-key";
 import { createSandbox } from "@/lib/sandbox";
 import { PROFILE } from "../../unit/certification/harness";
 import { BACKENDS, useBackend } from "../storage/backends";

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VerifyResponse } from "@/lib/server/certification/api";
+import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { freePort } from "../../support/console-server";
 import { declaredHugeZip, writeZip } from "../../support/hostile-zips";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunView, VerifyResponse } from "@/lib/server/certification/api";
+import type { RunView, VerifyResponse } from "@/lib/shared/certification-api";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { declaredHugeZip, entriesOf, writeZip, zipBomb } from "../../support/hostile-zips";
 import { ConsoleClient } from "../server/http-client";

@@ -14,9 +14,9 @@ import {
   type ClientCertificationService,
 } from "@/lib/server/client-certification/service";
 import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
-import { sweepAbandonedWork } from "@/lib/server/services/sweep";
+import { sweepAbandonedWork } from "@/lib/server/root/sweep";
 import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
-import { generateEd25519Pem } from "@/lib/server/keys/generated-key";
+import { generateEd25519Pem } from "@/lib/server/util/generated-key";
 import {
   ACTIVE_CARD,
   INACTIVE_CARD,

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
-import type { RunView } from "@/lib/server/certification/api";
+import type { RunView } from "@/lib/shared/certification-api";
 import type {
   SupportBatchProgress,
   SupportBatchResultRow,

@@ -5,8 +5,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { createAuditAppender } from "@/lib/server/audit/append";
-import type { Database } from "@/lib/server/db";
-import { queryRows } from "@/lib/server/db/rows";
+import type { Database } from "@/lib/server/database";
+import { queryRows } from "@/lib/server/database/rows";
 import { BACKENDS, useBackend } from "./backends";
 
 const KEY = "group-commit-test-key";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { migrate, openDatabase, type DatabaseHandle } from "@/lib/server/db";
+import { migrate, openDatabase, type DatabaseHandle } from "@/lib/server/database";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 
 /** As in the README (Database roles), after the owner's first start applied the migrations. */

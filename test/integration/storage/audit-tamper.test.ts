@@ -12,8 +12,8 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { createAuditLog, type AuditLog, type AuditRow } from "@/lib/server/audit";
 import { canonicalSerialisation, GENESIS_HASH, legacyRowHash } from "@/lib/server/audit/chain";
-import { auditChainHead, auditCheckpoints, auditLog } from "@/lib/server/db/schema";
-import { captureLogs } from "@/lib/server/logger";
+import { auditChainHead, auditCheckpoints, auditLog } from "@/lib/server/database/schema";
+import { captureLogs } from "@/lib/server/util/logger";
 import { BACKENDS, useBackend, type Backend } from "./backends";
 
 const HMAC_KEY = "audit-tamper-test-key";

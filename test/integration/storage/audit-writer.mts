@@ -4,7 +4,7 @@
  * It migrates first (as a starting console does), so two writers also race on the migrations, prints "ready",
  * and appends once it reads a line on stdin.
  */
-import { closeDatabases, getDatabase } from "@/lib/server/db";
+import { closeDatabases, getDatabase } from "@/lib/server/database";
 import { createAuditLog } from "@/lib/server/audit";
 
 const [databaseUrl, writer, count] = process.argv.slice(2);

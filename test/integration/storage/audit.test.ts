@@ -8,8 +8,8 @@ import { eq, gt, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { createAuditLog, type AuditLog, type AuditRow } from "@/lib/server/audit";
 import { cardHmac } from "@/lib/server/audit/entry";
-import { auditChainHead, auditLog } from "@/lib/server/db/schema";
-import { captureLogs } from "@/lib/server/logger";
+import { auditChainHead, auditLog } from "@/lib/server/database/schema";
+import { captureLogs } from "@/lib/server/util/logger";
 import { asDatabaseOwner, BACKENDS, useBackend, type Backend } from "./backends";
 
 const HMAC_KEY = "audit-test-hmac-key";

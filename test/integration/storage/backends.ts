@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
-import { migrate, openDatabase, type DatabaseHandle, type StorageSettings } from "@/lib/server/db";
+import { migrate, openDatabase, type DatabaseHandle, type StorageSettings } from "@/lib/server/database";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 
 export const BACKENDS = ["pglite", "postgres"] as const;

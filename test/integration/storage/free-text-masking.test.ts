@@ -5,8 +5,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { auditLog, supportBatchCards, supportBatches } from "@/lib/server/db/schema";
-import { captureLogs } from "@/lib/server/logger";
+import { auditLog, supportBatchCards, supportBatches } from "@/lib/server/database/schema";
+import { captureLogs } from "@/lib/server/util/logger";
 import { deferCard, finishCard, insertBatch } from "@/lib/server/support/batch-store";
 import { useBackend } from "./backends";
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { closeDatabases, getDatabase } from "@/lib/server/db";
+import { closeDatabases, getDatabase } from "@/lib/server/database";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 
 describe("the database at server start", () => {

@@ -5,9 +5,9 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import type { DatabaseHandle } from "@/lib/server/db";
-import { feedKey } from "@/lib/server/session-store/cache";
-import { createSessionStore } from "@/lib/server/session-store";
+import type { DatabaseHandle } from "@/lib/server/database";
+import { feedKey } from "@/lib/server/session/store-cache";
+import { createSessionStore } from "@/lib/server/session/store";
 import { BACKENDS, useBackend } from "./backends";
 
 const options = { idleSeconds: 900, absoluteSeconds: 28_800, touchEverySeconds: 60 };

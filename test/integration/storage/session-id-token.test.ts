@@ -4,8 +4,8 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { queryRows } from "@/lib/server/db/rows";
-import { createSessionStore } from "@/lib/server/session-store";
+import { queryRows } from "@/lib/server/database/rows";
+import { createSessionStore } from "@/lib/server/session/store";
 import { BACKENDS, useBackend } from "./backends";
 
 describe.each(BACKENDS)("the ID token of a session on %s", (kind) => {

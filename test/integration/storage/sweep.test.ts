@@ -1,17 +1,17 @@
 /**
- * The background sweep (lib/server/services/sweep): a support batch whose instance died and that nobody opens is taken
+ * The background sweep (lib/server/root/sweep): a support batch whose instance died and that nobody opens is taken
  * over and finished; a certification run whose heartbeat went stale is marked interrupted without anyone
  * reading it. PGlite and PostgreSQL.
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/card-api/operations";
+import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
 import type { RunState } from "@/lib/shared/certification-contract";
 import { setConfigForTests } from "@/lib/server/config";
-import { certificationRuns } from "@/lib/server/db/schema";
-import { sweepAbandonedWork } from "@/lib/server/services/sweep";
+import { certificationRuns } from "@/lib/server/database/schema";
+import { sweepAbandonedWork } from "@/lib/server/root/sweep";
 import { createBatchRunner, type BatchRunner } from "@/lib/server/support/batch-runner";
 import { claimRunner, findBatch } from "@/lib/server/support/batch-store";
 import { startBatch, type SupportBatchDeps } from "@/lib/server/support/batches";

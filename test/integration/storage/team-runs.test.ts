@@ -1,13 +1,13 @@
 /**
- * The team's inquiry runs on the server (lib/server/runs/store): recorded as the caller received them, found
+ * The team's inquiry runs on the server (lib/server/inquiry/runs/store): recorded as the caller received them, found
  * by Request Id, user and operation, read one by id, and pruned by the background sweep past their retention.
  * PGlite and PostgreSQL.
  */
 import { describe, expect, test } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
-import { getTeamRun, listTeamRuns, recordTeamRun } from "@/lib/server/runs/store";
-import { sweepAbandonedWork } from "@/lib/server/services/sweep";
+import { getTeamRun, listTeamRuns, recordTeamRun } from "@/lib/server/inquiry/runs/store";
+import { sweepAbandonedWork } from "@/lib/server/root/sweep";
 import { BACKENDS, useBackend } from "./backends";
 
 function exchange(id: string, requestId: string | undefined, startedAt: string): ExchangeRecord {

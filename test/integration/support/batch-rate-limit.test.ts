@@ -5,13 +5,13 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/card-api/operations";
+import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { setConfigForTests } from "@/lib/server/config";
-import { createRateLimiter, spendUpstreamCall } from "@/lib/server/rate-limit";
+import { createRateLimiter, spendUpstreamCall } from "@/lib/server/http/rate-limit";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { readBatch, startBatch, type SupportBatchDeps } from "@/lib/server/support/batches";
 import { createCardVault } from "@/lib/server/support/card-vault";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const HMAC_KEY = "support-batch-test-hmac-key-0123456789";

@@ -7,10 +7,10 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog, type AuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/card-api/operations";
+import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { setConfigForTests } from "@/lib/server/config";
-import type { Database } from "@/lib/server/db";
-import { auditLog as auditTable, supportBatchCards } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { auditLog as auditTable, supportBatchCards } from "@/lib/server/database/schema";
 import { createBatchRunner, type BatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { claimRunner, findBatch } from "@/lib/server/support/batch-store";
 import {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AUDIT_EVENTS } from "@/lib/shared/audit-events";
-import { INQUIRY_AUDIT_EVENTS } from "@/lib/server/card-api/inquiry-route";
+import { INQUIRY_AUDIT_EVENTS } from "@/lib/server/inquiry/inquiry-route";
 import { SUPPORT_AUDIT_EVENTS } from "@/lib/server/support/audit-rows";
 
 const root = path.resolve(__dirname, "../../..");

@@ -7,7 +7,7 @@ import {
   type RateLimitedDetails,
 } from "@/lib/shared/error-details";
 import { INQUIRY_OPERATIONS, OPERATIONS, OPERATION_SPECS } from "@/lib/shared/operations";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { describeApiError } from "@/lib/client/api-error-view";
 import { ApiClientError, toApiClientError } from "@/lib/client/fetcher";
 import { requestIdOfError } from "@/lib/client/outcome-unknown";

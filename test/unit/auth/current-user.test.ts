@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LOCAL_USER, currentUser } from "@/lib/server/auth";
-import { ROLES } from "@/lib/server/auth/roles";
+import { LOCAL_USER, currentUser } from "@/lib/server/identity";
+import { ROLES } from "@/lib/server/identity/roles";
 
 const request = new Request("http://console.test/api/me", {
   headers: {

@@ -3,10 +3,10 @@
  * spaces or non-breaking spaces around it, in either sign-in mode.
  */
 import { describe, expect, it } from "vitest";
-import { groupsFromClaim } from "@/lib/server/auth/oidc";
-import { identityFromProxy, parseGroupsHeader } from "@/lib/server/auth/proxy";
-import { rolesFromGroups } from "@/lib/server/auth/roles";
-import type { ProxyAuthSettings } from "@/lib/server/auth/settings";
+import { groupsFromClaim } from "@/lib/server/identity/oidc";
+import { identityFromProxy, parseGroupsHeader } from "@/lib/server/identity/proxy";
+import { rolesFromGroups } from "@/lib/server/identity/roles";
+import type { ProxyAuthSettings } from "@/lib/server/identity/settings";
 
 const SECRET = "proxy-shared-secret-0123456789abcdef";
 const settings: ProxyAuthSettings = {

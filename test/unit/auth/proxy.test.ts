@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { identityFromProxy, parseGroupsHeader } from "@/lib/server/auth/proxy";
-import type { ProxyAuthSettings } from "@/lib/server/auth/settings";
+import { identityFromProxy, parseGroupsHeader } from "@/lib/server/identity/proxy";
+import type { ProxyAuthSettings } from "@/lib/server/identity/settings";
 
 const SECRET = "proxy-shared-secret-0123456789abcdef";
 const settings: ProxyAuthSettings = {

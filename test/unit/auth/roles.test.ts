@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
-import { assertAllowed, requireUser } from "@/lib/server/auth/enforce";
-import { describeAllows, meResponse, meResponseSchema } from "@/lib/server/auth/me";
-import { userStorageKey } from "@/lib/server/auth/user-key";
+import { assertAllowed, requireUser } from "@/lib/server/identity/enforce";
+import { describeAllows, meResponse, meResponseSchema } from "@/lib/server/identity/me";
+import { userStorageKey } from "@/lib/server/identity/user-key";
 import {
   ENVIRONMENT_ACTIONS,
   GLOBAL_ACTIONS,
@@ -16,8 +16,8 @@ import {
   rolesFromGroups,
   type EnvironmentAction,
   type Role,
-} from "@/lib/server/auth/roles";
-import { ApiError } from "@/lib/server/errors";
+} from "@/lib/server/identity/roles";
+import { ApiError } from "@/lib/server/util/errors";
 
 /** DESIGN.md §6 written out cell by cell, independently of the module's own table. Y = allowed. */
 const EXPECTED: Record<Role, Record<EnvironmentName, Record<EnvironmentAction, boolean>>> = (() => {

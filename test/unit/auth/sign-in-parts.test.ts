@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { groupsFromClaim, type PendingSignIn } from "@/lib/server/auth/oidc";
+import { groupsFromClaim, type PendingSignIn } from "@/lib/server/identity/oidc";
 import {
   pendingSignInCookieName,
   sealPendingSignIn,
   serializeClearedPendingSignInCookie,
   serializePendingSignInCookie,
   unsealPendingSignIn,
-} from "@/lib/server/auth/pending-sign-in";
-import { safeReturnTo } from "@/lib/server/auth/return-to";
+} from "@/lib/server/identity/pending-sign-in";
+import { safeReturnTo } from "@/lib/server/identity/return-to";
 
 const OLD = "an-old-session-password-of-32-chars-or-more";
 const NEW = "the-new-session-password-of-32-chars-or-more";

@@ -12,7 +12,7 @@ import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle"
 import { BUNDLE_LIMITS } from "@/lib/server/certification/evidence/read-bundle";
 import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { declaredHugeZip, entriesOf, writeZip, zipBomb, type RawEntry } from "../../support/hostile-zips";
 import { certify } from "./harness";
 

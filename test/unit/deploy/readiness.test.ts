@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { sharedSettingProblems } from "@/lib/server/db/readiness";
+import { sharedSettingProblems } from "@/lib/server/database/readiness";
 
 const everyKey = {
   databaseUrl: "postgres://console@db/console",

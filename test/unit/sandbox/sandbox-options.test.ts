@@ -87,16 +87,16 @@ describe("getEmbeddedSandbox", () => {
   });
 
   it("is one instance per process even when its module is loaded twice", async () => {
-    const first = (await import("@/lib/server/embedded-sandbox")).getEmbeddedSandbox();
+    const first = (await import("@/lib/server/root/embedded-sandbox")).getEmbeddedSandbox();
     vi.resetModules();
-    const second = (await import("@/lib/server/embedded-sandbox")).getEmbeddedSandbox();
+    const second = (await import("@/lib/server/root/embedded-sandbox")).getEmbeddedSandbox();
     expect(second).toBe(first);
   });
 
   it("is mounted at /sandbox and configured from the environment", async () => {
     vi.stubEnv("SANDBOX_DEMO_SECRET", "from-the-env");
     vi.stubEnv("SANDBOX_TEST_HOOKS", "on");
-    const sandbox = (await import("@/lib/server/embedded-sandbox")).getEmbeddedSandbox();
+    const sandbox = (await import("@/lib/server/root/embedded-sandbox")).getEmbeddedSandbox();
     const ok = await sandbox.handle(
       tokenRequest("http://localhost/sandbox/reporting/v1/auth/token", "from-the-env"),
     );
@@ -106,12 +106,12 @@ describe("getEmbeddedSandbox", () => {
   });
 
   it("has no test hooks unless SANDBOX_TEST_HOOKS=on", async () => {
-    const sandbox = (await import("@/lib/server/embedded-sandbox")).getEmbeddedSandbox();
+    const sandbox = (await import("@/lib/server/root/embedded-sandbox")).getEmbeddedSandbox();
     expect((await sandbox.handle(new Request("http://localhost/sandbox/__sandbox/stats"))).status).toBe(404);
   });
 
   it("reads EMBEDDED_SANDBOX", async () => {
-    const { isEmbeddedSandboxEnabled } = await import("@/lib/server/embedded-sandbox");
+    const { isEmbeddedSandboxEnabled } = await import("@/lib/server/root/embedded-sandbox");
     expect(isEmbeddedSandboxEnabled({})).toBe(true);
     expect(isEmbeddedSandboxEnabled({ EMBEDDED_SANDBOX: "on" })).toBe(true);
     expect(isEmbeddedSandboxEnabled({ EMBEDDED_SANDBOX: "OFF" })).toBe(false);

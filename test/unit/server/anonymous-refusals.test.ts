@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
 import type { AuditEntryInput } from "@/lib/server/audit";
-import { createAnonymousRefusals } from "@/lib/server/http/anonymous-refusals";
+import { createAnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
-import { getServices } from "@/lib/server/services";
+import { getServices } from "@/lib/server/root/services";
 import { call, configure, readJson } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

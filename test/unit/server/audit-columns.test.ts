@@ -6,9 +6,9 @@ import { describe, expect, test } from "vitest";
 import { AUDIT_COLUMNS, CSV_COLUMNS, INSERT_COLUMNS } from "@/lib/server/audit/columns";
 import { csvLine } from "@/lib/server/audit/csv";
 import { GENERATED_KEY_FILE, loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
-import { auditLog } from "@/lib/server/db/schema";
-import { loadKey } from "@/lib/server/keys/generated-key";
-import { csvCell } from "@/lib/server/http/csv";
+import { auditLog } from "@/lib/server/database/schema";
+import { loadKey } from "@/lib/server/util/generated-key";
+import { csvCell } from "@/lib/server/util/csv";
 
 describe("one audit column list", () => {
   test("the INSERT names every audit_log column in table order, and the CSV export follows the same list", () => {

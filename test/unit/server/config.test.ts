@@ -7,7 +7,7 @@ import {
   rolesForGroups,
   validateConfigAtStartup,
 } from "@/lib/server/config";
-import { captureLogs } from "@/lib/server/logger";
+import { captureLogs } from "@/lib/server/util/logger";
 
 const SECRET = "a-session-secret-that-is-long-enough-123";
 

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 
 async function freshCopies() {
   vi.resetModules();
-  const errors = await import("@/lib/server/errors");
+  const errors = await import("@/lib/server/util/errors");
   const transport = await import("@/lib/server/card-api/transport");
   return { ApiError: errors.ApiError, UpstreamFailure: transport.UpstreamFailure };
 }

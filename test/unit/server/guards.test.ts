@@ -14,7 +14,7 @@ import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
-import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
+import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { call, configure, CookieJar, readJson } from "./support";
 
 type Handler = (request: Request) => Promise<Response>;

@@ -14,7 +14,7 @@ import {
   peerAddress,
   setPeerHeaderStamped,
 } from "@/lib/server/http/peer-address";
-import { captureLogs } from "@/lib/server/logger";
+import { captureLogs } from "@/lib/server/util/logger";
 import { proxy } from "@/proxy";
 import { call, configure, readJson } from "./support";
 

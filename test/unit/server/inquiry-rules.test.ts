@@ -8,9 +8,9 @@ import * as balanceRoute from "@/app/api/inquiries/balance/route";
 import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
-import { ApiError } from "@/lib/server/errors";
-import { captureLogs } from "@/lib/server/logger";
-import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
+import { ApiError } from "@/lib/server/util/errors";
+import { captureLogs } from "@/lib/server/util/logger";
+import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 
 const CARD = "6006491000000001";

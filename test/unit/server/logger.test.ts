@@ -1,6 +1,6 @@
 /** The logger never writes a secret, token, cookie or full card number, whatever the caller passes. */
 import { afterEach, describe, expect, it } from "vitest";
-import { captureLogs, logger, registerSecret, sanitizeLogLine } from "@/lib/server/logger";
+import { captureLogs, logger, registerSecret, sanitizeLogLine } from "@/lib/server/util/logger";
 
 const JWT =
   "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJkZW1vLWNsaWVudCIsInNjb3BlIjoicmVhZDp0cmFuc2FjdGlvbnMifQ.c2lnbmF0dXJlLWJ5dGVz";

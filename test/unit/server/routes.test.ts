@@ -11,8 +11,8 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
-import { captureLogs, type CapturedLogs } from "@/lib/server/logger";
-import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
+import { captureLogs, type CapturedLogs } from "@/lib/server/util/logger";
+import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { call, configure, CookieJar, readJson, TEST_SESSION_SECRET } from "./support";
 
 const ACTIVE_CARD = "6006491000000001";

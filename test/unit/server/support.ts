@@ -5,7 +5,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LOCAL_USER } from "@/lib/server/auth";
+import { LOCAL_USER } from "@/lib/server/identity";
 import { setConfigForTests, type ServerConfig } from "@/lib/server/config";
 import { getSession, type Session } from "@/lib/server/session";
 import { seedDataDir } from "@/test/support/pglite-template";

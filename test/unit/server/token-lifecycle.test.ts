@@ -9,7 +9,7 @@ import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as tokenRoute from "@/app/api/token/route";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
-import { getEmbeddedSandbox } from "@/lib/server/embedded-sandbox";
+import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { getSession, type AccessToken } from "@/lib/server/session";
 import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { classifyNoAnswer, classifyRecord, retryAfterSeconds } from "@/lib/server/support/outcome";
 
 function record(status: number, body: unknown, headers: Record<string, string> = {}): ExchangeRecord {

@@ -4,7 +4,7 @@
  * or token details, and may use the desk in every environment.
  */
 import { describe, expect, test } from "vitest";
-import { assertAllowed } from "@/lib/server/auth/enforce";
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { ENVIRONMENTS } from "@/lib/shared/contracts";
 import { lookupAuditEntry } from "@/lib/server/support/audit-rows";
 import { supportLookupInputSchema } from "@/lib/shared/support-contract";

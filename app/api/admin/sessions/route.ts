@@ -1,9 +1,9 @@
 // GET /api/admin/sessions: the live sessions (admin). DELETE /api/admin/sessions?user=ID: ends all of a user's
 // sessions, audited.
 import { z } from "zod";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
-import { listSessions } from "@/lib/server/admin/sessions";
+import { listSessions } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";

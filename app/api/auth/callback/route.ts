@@ -1,7 +1,11 @@
 // GET /api/auth/callback: the provider's answer. Signed in: a new server-side session, audited `sign_in`, 302 to
 // return_to. Refused: audited `sign_in_failed`, 302 to /signed-out?error=<code>.
-import { finishSignIn } from "@/lib/server/auth/sign-in-flow";
-import { oidcSettingsOrNotFound, signInFlowOptions, signedOutPath } from "@/lib/server/auth/sign-in-routes";
+import { finishSignIn } from "@/lib/server/identity/sign-in-flow";
+import {
+  oidcSettingsOrNotFound,
+  signInFlowOptions,
+  signedOutPath,
+} from "@/lib/server/identity/sign-in-routes";
 import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

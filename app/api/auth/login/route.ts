@@ -1,8 +1,8 @@
 // GET /api/auth/login?return_to=/path: 302 to the OpenID provider, with the sealed pending sign-in cookie.
-import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/server/auth/sign-in-routes";
-import { startSignIn } from "@/lib/server/auth/sign-in-flow";
-import { SignInError } from "@/lib/server/auth/oidc";
-import { ApiError } from "@/lib/server/errors";
+import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/server/identity/sign-in-routes";
+import { startSignIn } from "@/lib/server/identity/sign-in-flow";
+import { SignInError } from "@/lib/server/identity/oidc";
+import { ApiError } from "@/lib/server/util/errors";
 import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 // POST /api/auth/logout: ends the server-side session on every instance, clears the cookie, audits `sign_out`;
 // answers where the browser goes next (the provider's end-session address in AUTH_MODE=oidc, else /signed-out).
-import { signOutUrl } from "@/lib/server/auth/oidc";
-import { signedOutPath } from "@/lib/server/auth/sign-in-routes";
+import { signOutUrl } from "@/lib/server/identity/oidc";
+import { signedOutPath } from "@/lib/server/identity/sign-in-routes";
 import { authSettings } from "@/lib/server/config/auth-settings";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/server/util/logger";
 import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

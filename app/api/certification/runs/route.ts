@@ -3,11 +3,11 @@ import {
   startRunInputSchema,
   type RunListResponse,
   type StartRunResponse,
-} from "@/lib/server/certification/api";
+} from "@/lib/shared/certification-api";
 import { operatorOf } from "@/lib/server/certification/operator";
 import { certificationService } from "@/lib/server/certification/service";
 import { getConfig } from "@/lib/server/config";
-import { assertAllowed } from "@/lib/server/auth/enforce";
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

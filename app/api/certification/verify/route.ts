@@ -1,5 +1,5 @@
 // POST /api/certification/verify: checks an uploaded evidence bundle (application/zip body) — hashes, signature, key.
-import type { VerifyResponse } from "@/lib/server/certification/api";
+import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { certificationService } from "@/lib/server/certification/service";
 import { readUploadedBundle } from "@/lib/server/certification/upload";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";

@@ -1,5 +1,5 @@
 // POST /api/inquiries/gift-balance: runs Gift Balance Inquiry (records a transaction upstream); answers 200 with the exchange record when the upstream answered.
-import { inquiryRoute } from "@/lib/server/card-api/inquiry-route";
+import { inquiryRoute } from "@/lib/server/inquiry/inquiry-route";
 
 export const dynamic = "force-dynamic";
 export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = inquiryRoute("gift_balance_inquiry");

@@ -1,8 +1,8 @@
 // GET /api/runs/{id}: one run of the team, with its exchange record (masked and redacted as recorded).
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
-import type { TeamRunResponse } from "@/lib/server/runs/api";
-import { getTeamRun } from "@/lib/server/runs/store";
+import type { TeamRunResponse } from "@/lib/server/inquiry/runs/api";
+import { getTeamRun } from "@/lib/server/inquiry/runs/store";
 
 export const dynamic = "force-dynamic";
 

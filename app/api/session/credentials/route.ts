@@ -1,10 +1,10 @@
 // PUT /api/session/credentials: {client_id, client_secret} or {"profile": "demo"}; kept in the session only.
 import { z } from "zod";
 import { credentialsInputSchema } from "@/lib/shared/contracts";
-import { can } from "@/lib/server/auth/roles";
-import { describeSession } from "@/lib/server/card-api/operations";
+import { can } from "@/lib/server/identity/roles";
+import { describeSession } from "@/lib/server/inquiry/operations";
 import { getConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { validateInput } from "@/lib/server/http/guards";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 

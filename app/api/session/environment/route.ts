@@ -1,11 +1,11 @@
 // PUT /api/session/environment: {environment}; only configured environments can be chosen.
 import { environmentInputSchema } from "@/lib/shared/contracts";
 import { findEnvironment } from "@/lib/server/card-api/environments";
-import { can } from "@/lib/server/auth/roles";
-import { describeSession } from "@/lib/server/card-api/operations";
+import { can } from "@/lib/server/identity/roles";
+import { describeSession } from "@/lib/server/inquiry/operations";
 import { getConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
-import { assertAllowed } from "@/lib/server/auth/enforce";
+import { ApiError } from "@/lib/server/util/errors";
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import {
   SIGNED_IN,
   apiRoute,

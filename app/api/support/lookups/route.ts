@@ -1,6 +1,6 @@
 // POST /api/support/lookups: one Balance Inquiry for the support desk (never a Gift Balance Inquiry), answered in
 // the support shape and masked for the caller's role; one audit row.
-import { runInquiry } from "@/lib/server/card-api/operations";
+import { runInquiry } from "@/lib/server/inquiry/operations";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { supportCaller } from "@/lib/server/support/caller";
 import { supportLookupInputSchema } from "@/lib/shared/support-contract";

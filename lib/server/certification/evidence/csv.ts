@@ -1,5 +1,5 @@
 /** results.csv: one row per case, for a spreadsheet or a submission sheet. */
-import { csvCell } from "@/lib/server/http/csv";
+import { csvCell } from "@/lib/server/util/csv";
 import type { CaseResult } from "@/lib/shared/certification-contract";
 
 const COLUMNS = [

@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 
 export interface BundleLimits {
   maxEntries: number;

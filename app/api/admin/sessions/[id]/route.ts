@@ -1,7 +1,7 @@
 // DELETE /api/admin/sessions/{id}: ends one live session (named by its handle), audited; 404 when none is live.
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
-import { endSessionByHandle } from "@/lib/server/admin/sessions";
+import { endSessionByHandle } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionsEnded } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";

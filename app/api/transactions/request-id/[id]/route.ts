@@ -2,9 +2,9 @@
 // answered (a 404 upstream included). A caller who may not see raw exchanges (support) gets the summary instead.
 import type { z } from "zod";
 import { transactionLookupParamsSchema } from "@/lib/shared/contracts";
-import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/server/card-api/operations";
-import { can } from "@/lib/server/auth/roles";
-import { ApiError } from "@/lib/server/errors";
+import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/server/inquiry/operations";
+import { can } from "@/lib/server/identity/roles";
+import { ApiError } from "@/lib/server/util/errors";
 import { zodFieldErrors } from "@/lib/server/http/guards";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { supportTransactionLookup } from "@/lib/server/support/transaction-lookup";

@@ -1,7 +1,7 @@
 // POST /api/certification/runs/{id}/cancel: stops a queued or running run after the case under way; the run
 // ends `cancelled` and its bundle signs what ran. Audited. An ended run is answered as it is.
 import { certificationService } from "@/lib/server/certification/service";
-import { assertAllowed } from "@/lib/server/auth/enforce";
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";

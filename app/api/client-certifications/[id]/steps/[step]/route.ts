@@ -2,7 +2,7 @@
 // only, ending the one before (the page's "Start step"; a CI suite calls it too).
 import { z } from "zod";
 import { certificationIdOf, clientCertificationService } from "@/lib/server/client-certification";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { clientStepIdSchema } from "@/lib/shared/client-certification-contract";
 

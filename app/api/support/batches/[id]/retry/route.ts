@@ -1,7 +1,7 @@
 // POST /api/support/batches/{id}/retry: "Run the failed cards again": a new batch of the cards that had no usable
 // answer, from the numbers the server kept sealed; 202 with the new batch's progress.
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 import { retryFailedCards } from "@/lib/server/support/batches";
 import { batchCaller } from "@/lib/server/support/caller";

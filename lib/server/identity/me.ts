@@ -27,7 +27,7 @@ export const meUserSchema = z
     /** How this user signed in: pages offer "Sign out" for `oidc` only. */
     signed_in_with: z.enum(AUTH_MODES),
     /**
-     * Opaque key of this user's browser-side state (lib/server/auth/user-key): `local` for the one user of
+     * Opaque key of this user's browser-side state (lib/server/identity/user-key): `local` for the one user of
      * AUTH_MODE=none, else a hash of the mode and id.
      */
     key: z.string().min(1),
@@ -83,7 +83,7 @@ export function describeAllows(roles: readonly Role[], environments: readonly En
   };
 }
 
-/** The body of `GET /api/me`; `userKey` is `userStorageKey` (server-only, lib/server/auth/user-key). */
+/** The body of `GET /api/me`; `userKey` is `userStorageKey` (server-only, lib/server/identity/user-key). */
 export function meResponse(
   user: SignedInUser | null,
   mode: AuthMode,

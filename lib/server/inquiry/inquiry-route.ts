@@ -9,7 +9,7 @@ import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
-import { keepTeamRun } from "@/lib/server/runs/record";
+import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
 
 const INPUT_SCHEMAS = {

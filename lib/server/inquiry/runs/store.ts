@@ -7,8 +7,8 @@ import "server-only";
 import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
-import type { Database } from "@/lib/server/db";
-import { inquiryRuns } from "@/lib/server/db/schema";
+import type { Database } from "@/lib/server/database";
+import { inquiryRuns } from "@/lib/server/database/schema";
 
 /** One run in a list: who, where, what, and the answer's status; the exchange is read with `getTeamRun`. */
 export interface TeamRunSummary {

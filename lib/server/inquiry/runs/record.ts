@@ -8,7 +8,7 @@ import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { maskCardNumber } from "@/lib/shared/masking";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { RouteContext } from "@/lib/server/http/route";
-import { logger } from "@/lib/server/logger";
+import { logger } from "@/lib/server/util/logger";
 import { recordTeamRun } from "./store";
 
 export function keepTeamRun(

@@ -6,9 +6,9 @@
  */
 import "server-only";
 import { lt, sql } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { rateLimits } from "@/lib/server/db/schema";
-import { ApiError } from "@/lib/server/errors";
+import type { Database } from "@/lib/server/database";
+import { rateLimits } from "@/lib/server/database/schema";
+import { ApiError } from "@/lib/server/util/errors";
 
 /** RATE_LIMIT_PER_MINUTE's window. */
 export const UPSTREAM_WINDOW_SECONDS = 60;

@@ -4,8 +4,8 @@
  */
 import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import { ApiError } from "@/lib/server/errors";
-import type { EndReason } from "@/lib/server/session-store";
+import { ApiError } from "@/lib/server/util/errors";
+import type { EndReason } from "@/lib/server/session/store";
 import type { SignedInUser } from "./me";
 import {
   ROLES,

@@ -21,18 +21,18 @@ import type {
 import type { EnvironmentChangedDetails, NoAnswerDetails } from "@/lib/shared/error-details";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
-import { ApiError } from "@/lib/server/errors";
-import { getServices } from "@/lib/server/services";
-import { logger } from "@/lib/server/logger";
+import { ApiError } from "@/lib/server/util/errors";
+import { getServices } from "@/lib/server/root/services";
+import { logger } from "@/lib/server/util/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
 import { Session, type AccessToken, type SessionState } from "@/lib/server/session";
 import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/server/session/credentials";
-import type { ApiResult, CardApiClient, CardRequest } from "./client";
-import { clientFor, currentEnvironment, describeEnvironments } from "./environments";
-import { buildExchangeRecord } from "./exchange-record";
-import { TokenBroker, type TokenContext } from "./token-broker";
-import { tokenMetadata } from "./token-metadata";
-import { UpstreamFailure } from "./transport";
+import type { ApiResult, CardApiClient, CardRequest } from "@/lib/server/card-api/client";
+import { clientFor, currentEnvironment, describeEnvironments } from "@/lib/server/card-api/environments";
+import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
+import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
+import { tokenMetadata } from "@/lib/server/card-api/token-metadata";
+import { UpstreamFailure } from "@/lib/server/card-api/transport";
 
 /** A validated inquiry body with defaults applied (contracts' schemas). */
 export type InquiryInput = z.output<typeof balanceInquiryInputSchema> & { request_id?: string };

@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import type { SessionStore, StoredSession } from "@/lib/server/session-store";
+import type { SessionStore, StoredSession } from "@/lib/server/session/store";
 import type { AdminSession } from "@/lib/shared/admin-contract";
 
 export function sessionHandle(id: string): string {

@@ -6,14 +6,19 @@
 import "server-only";
 import { checkpointFile, createAuditLog, type AuditLog } from "@/lib/server/audit";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { beforeDatabasesClose, getDatabase, storageSettingsFromConfig, type Database } from "@/lib/server/db";
-import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/http/anonymous-refusals";
-import { generateHmacKey, loadOrCreateKey } from "@/lib/server/keys/generated-key";
-import { logger, registerSecret } from "@/lib/server/logger";
+import {
+  beforeDatabasesClose,
+  getDatabase,
+  storageSettingsFromConfig,
+  type Database,
+} from "@/lib/server/database";
+import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
+import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
+import { logger, registerSecret } from "@/lib/server/util/logger";
 import { countedAuditLog } from "@/lib/server/metrics";
 import { processSingleton, processSingletonFor } from "@/lib/server/process-singleton";
-import { createRateLimiter, type RateLimiter } from "@/lib/server/rate-limit";
-import { createSessionStore, type SessionStore } from "@/lib/server/session-store";
+import { createRateLimiter, type RateLimiter } from "@/lib/server/http/rate-limit";
+import { createSessionStore, type SessionStore } from "@/lib/server/session/store";
 
 export interface Services {
   db: Database;

@@ -5,7 +5,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServerConfig } from "@/lib/server/config";
-import { getDatabase, type StorageSettings } from "./index";
+import { getDatabase, type StorageSettings } from ".";
 import { pendingMigrations } from "./migrate";
 
 export type Readiness =

@@ -14,10 +14,10 @@ import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
 import { authSettings } from "@/lib/server/config/auth-settings";
 import { fromTrustedProxy } from "@/lib/server/http/peer-address";
-import type { Services } from "@/lib/server/services";
+import type { Services } from "@/lib/server/root/services";
 import { emptySession, getSession, type Session } from "@/lib/server/session";
-import { ApiError } from "@/lib/server/errors";
-import { currentUser, type SignedInUser } from "./index";
+import { ApiError } from "@/lib/server/util/errors";
+import { currentUser, type SignedInUser } from ".";
 import { USER_KEY_HEADER, userStorageKey } from "./user-key";
 
 export interface RequestIdentity {

@@ -3,7 +3,7 @@
  * session here ends it on every instance; the idle timeout and the absolute lifetime are checked against the
  * row on every read, and renewals never move `expiresAt`. `now` is injectable for tests.
  *
- * With a change feed (lib/server/db/change-feed), live rows are kept in memory and a call that needs no touch
+ * With a change feed (lib/server/database/change-feed), live rows are kept in memory and a call that needs no touch
  * reads no row: every end is delivered to every instance's feed, and while the feed is down the row is read
  * from the database as before. Only live rows are cached; an idle, expired or due-for-touch row is always
  * decided by the database.
@@ -11,10 +11,10 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { Database } from "@/lib/server/db";
-import { SESSION_ENDED_CHANNEL, type ChangeFeed } from "@/lib/server/db/change-feed";
-import { sessions } from "@/lib/server/db/schema";
-import { createSessionCache, feedKey } from "./cache";
+import type { Database } from "@/lib/server/database";
+import { SESSION_ENDED_CHANNEL, type ChangeFeed } from "@/lib/server/database/change-feed";
+import { sessions } from "@/lib/server/database/schema";
+import { createSessionCache, feedKey } from "./store-cache";
 
 export interface StoredSession {
   id: string;

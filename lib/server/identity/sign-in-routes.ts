@@ -5,7 +5,7 @@
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
 import { authSettings, SIGNED_OUT_PATH } from "@/lib/server/config/auth-settings";
-import { ApiError } from "@/lib/server/errors";
+import { ApiError } from "@/lib/server/util/errors";
 import { isSecureRequest } from "@/lib/server/http/host-trust";
 import type { OidcAuthSettings } from "./settings";
 import type { SignInFlowOptions } from "./sign-in-flow";

@@ -8,8 +8,8 @@ import "server-only";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { logger } from "@/lib/server/logger";
-import { resolveDataDir } from "@/lib/server/db/connection";
+import { logger } from "@/lib/server/util/logger";
+import { resolveDataDir } from "@/lib/server/database/connection";
 
 export interface KeySource {
   /** The environment variable's name, for the warning (e.g. `AUDIT_HMAC_KEY`). */

@@ -6,9 +6,9 @@
 import "server-only";
 import { headers } from "next/headers";
 import type { SessionInfo } from "@/lib/shared/contracts";
-import { describeSession } from "@/lib/server/card-api/operations";
+import { describeSession } from "@/lib/server/inquiry/operations";
 import { getConfig } from "@/lib/server/config";
-import { getServices } from "@/lib/server/services";
+import { getServices } from "@/lib/server/root/services";
 import { meResponse, type AuthMode, type MeResponse, type SignedInUser } from "./me";
 import { resolveIdentity, type RequestIdentity } from "./request-identity";
 import { can } from "./roles";

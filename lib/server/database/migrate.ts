@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { Database } from "./connection";
 import { queryRows } from "./rows";
 
-/** Created by this runner before any migration, so it is not part of lib/server/db/schema.ts. */
+/** Created by this runner before any migration, so it is not part of lib/server/database/schema.ts. */
 const schemaMigrations = pgTable("schema_migrations", {
   tag: text("tag").primaryKey(),
   appliedAt: timestamp("applied_at", { withTimezone: true, mode: "date" }).notNull(),

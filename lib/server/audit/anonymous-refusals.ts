@@ -6,8 +6,8 @@
  * PostgreSQL each write their own summary rows, and each allows the limit.
  */
 import "server-only";
-import { ApiError } from "@/lib/server/errors";
-import { logger } from "@/lib/server/logger";
+import { ApiError } from "@/lib/server/util/errors";
+import { logger } from "@/lib/server/util/logger";
 import type { AuditEntryInput } from "@/lib/server/audit";
 
 const MINUTE_MS = 60_000;

@@ -1,6 +1,6 @@
 /**
  * Console roles and what they allow (DESIGN.md §6): the one table that server routes enforce (through
- * `lib/server/auth/enforce.ts`) and pages read (through `GET /api/me`). Isomorphic on purpose: no secrets, no Node APIs.
+ * `lib/server/identity/enforce.ts`) and pages read (through `GET /api/me`). Isomorphic on purpose: no secrets, no Node APIs.
  *
  * | role       | may                                                                                          |
  * | ---------- | -------------------------------------------------------------------------------------------- |

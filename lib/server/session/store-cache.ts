@@ -5,9 +5,9 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import type { ChangeFeed } from "@/lib/server/db/change-feed";
-import { LruCache } from "@/lib/server/http/lru-cache";
-import type { StoredSession } from "./index";
+import type { ChangeFeed } from "@/lib/server/database/change-feed";
+import { LruCache } from "@/lib/server/util/lru-cache";
+import type { StoredSession } from "./store";
 
 /** Rows kept at most; the least recently used go first (a miss only costs the database read). */
 const CAPACITY = 10_000;

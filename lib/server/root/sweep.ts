@@ -9,10 +9,10 @@ import "server-only";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
 import { createClientCertificationService } from "@/lib/server/client-certification/service";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { beforeDatabasesClose, type Database } from "@/lib/server/db";
-import { logger } from "@/lib/server/logger";
+import { beforeDatabasesClose, type Database } from "@/lib/server/database";
+import { logger } from "@/lib/server/util/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
-import { pruneTeamRuns } from "@/lib/server/runs/store";
+import { pruneTeamRuns } from "@/lib/server/inquiry/runs/store";
 import type { BatchRunner } from "@/lib/server/support/batch-runner";
 import { abandonedBatchIds } from "@/lib/server/support/batch-store";
 import { supportServices } from "@/lib/server/support/services";
@@ -26,7 +26,7 @@ export interface SweepDeps {
   runs: { interruptStale(): Promise<number> };
   /** Client certifications (DESIGN.md §11) left unfinished 2 h after their start are judged and expired. */
   clientCertifications?: { expireOverdue(): Promise<number> };
-  /** RUNS_RETENTION_DAYS: team inquiry runs older than this are deleted (lib/server/runs). */
+  /** RUNS_RETENTION_DAYS: team inquiry runs older than this are deleted (lib/server/inquiry/runs). */
   teamRunsRetentionDays?: number;
   now?: () => number;
 }
