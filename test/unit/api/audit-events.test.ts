@@ -15,11 +15,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every `event: "name"` the server's routes and lib write (lib/server/audit is the log itself: it names none). */
+/** Every `event: "name"` the server's routes and lib write (the audit log's own query code names no event). */
 function writtenEventLiterals(): Set<string> {
   const names = new Set<string>();
   const files = [...sourceFiles(path.join(root, "app")), ...sourceFiles(path.join(root, "lib"))].filter(
-    (file) => !file.startsWith(path.join(root, "lib/server/audit/")),
+    (file) =>
+      !file.startsWith(path.join(root, "lib/server/audit/")) || file.endsWith("anonymous-refusals.ts"),
   );
   for (const file of files) {
     for (const match of readFileSync(file, "utf8").matchAll(/\bevent: "([a-z_.]+)"/g)) names.add(match[1]!);
