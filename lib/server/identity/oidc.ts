@@ -106,21 +106,43 @@ export async function completeSignIn(
   pendingSignIn: unknown,
   now: number = Date.now(),
 ): Promise<CompleteSignInResult> {
+  const pending = readPendingSignIn(pendingSignIn, now);
+  const answer = callbackAnswer(settings, callbackUrl, pending.state);
+  const configuration = await providerConfiguration(settings.oidc);
+  const tokens = await redeemCode(configuration, answer, pending);
+  const claims = tokens.claims();
+  if (!claims) throw new SignInError("invalid_response", "The identity provider returned no ID token.");
+  const profile = await userProfile(settings, configuration, tokens.access_token, claims);
+  const groups = groupsFromClaim(profile[settings.oidc.groupsClaim]);
+  return {
+    user: {
+      id: claims.sub,
+      name: displayName(profile, claims.sub),
+      ...(typeof profile.email === "string" ? { email: profile.email } : {}),
+      groups,
+      roles: rolesFromGroups(groups, settings.roleGroups),
+    },
+    returnTo: safeReturnTo(pending.return_to),
+    idToken: tokens.id_token,
+  };
+}
+
+/** The sign-in this browser started, if it is well-formed and recent enough to finish. */
+function readPendingSignIn(pendingSignIn: unknown, now: number): PendingSignIn {
   const pending = pendingSignInSchema.safeParse(pendingSignIn);
   if (!pending.success) throw new SignInError("invalid_callback", "No sign-in was started in this browser.");
-  const {
-    state,
-    nonce,
-    code_verifier: codeVerifier,
-    return_to: returnTo,
-    created_at: createdAt,
-  } = pending.data;
+  const createdAt = pending.data.created_at;
   if (now - createdAt > PENDING_SIGN_IN_TTL_SECONDS * 1000 || createdAt - now > 60_000) {
     throw new SignInError("sign_in_expired", "The sign-in took too long; start again.");
   }
+  return pending.data;
+}
 
-  // The provider's answer is read from the callback's query, but checked against the registered redirect URI
-  // (the address this server sees may differ behind a proxy).
+/**
+ * The provider's answer is read from the callback's query, but checked against the registered redirect URI
+ * (the address this server sees may differ behind a proxy).
+ */
+function callbackAnswer(settings: OidcAuthSettings, callbackUrl: string | URL, state: string): URL {
   const params = new URL(callbackUrl).searchParams;
   if (params.get("state") !== state) {
     throw new SignInError(
@@ -137,47 +159,37 @@ export async function completeSignIn(
     );
   }
   if (!params.get("code")) throw new SignInError("invalid_callback", "The sign-in answer holds no code.");
-  const current = new URL(settings.oidc.redirectUri);
-  current.search = params.toString();
+  const answer = new URL(settings.oidc.redirectUri);
+  answer.search = params.toString();
+  return answer;
+}
 
-  const configuration = await providerConfiguration(settings.oidc);
-  let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+async function redeemCode(configuration: client.Configuration, answer: URL, pending: PendingSignIn) {
   try {
-    tokens = await client.authorizationCodeGrant(configuration, current, {
-      expectedState: state,
-      expectedNonce: nonce,
-      pkceCodeVerifier: codeVerifier,
+    return await client.authorizationCodeGrant(configuration, answer, {
+      expectedState: pending.state,
+      expectedNonce: pending.nonce,
+      pkceCodeVerifier: pending.code_verifier,
       idTokenExpected: true,
     });
   } catch (error) {
     throw classifyProviderFailure(error);
   }
-  const claims = tokens.claims();
-  if (!claims) throw new SignInError("invalid_response", "The identity provider returned no ID token.");
+}
 
-  let profile: Record<string, unknown> = claims;
-  if (!(settings.oidc.groupsClaim in claims)) {
-    try {
-      profile = {
-        ...(await client.fetchUserInfo(configuration, tokens.access_token, claims.sub)),
-        ...claims,
-      };
-    } catch (error) {
-      throw classifyProviderFailure(error);
-    }
+/** The ID token's claims, completed from the userinfo endpoint when they do not carry the groups claim. */
+async function userProfile(
+  settings: OidcAuthSettings,
+  configuration: client.Configuration,
+  accessToken: string,
+  claims: client.IDToken,
+): Promise<Record<string, unknown>> {
+  if (settings.oidc.groupsClaim in claims) return claims;
+  try {
+    return { ...(await client.fetchUserInfo(configuration, accessToken, claims.sub)), ...claims };
+  } catch (error) {
+    throw classifyProviderFailure(error);
   }
-  const groups = groupsFromClaim(profile[settings.oidc.groupsClaim]);
-  return {
-    user: {
-      id: claims.sub,
-      name: displayName(profile, claims.sub),
-      ...(typeof profile.email === "string" ? { email: profile.email } : {}),
-      groups,
-      roles: rolesFromGroups(groups, settings.roleGroups),
-    },
-    returnTo: safeReturnTo(returnTo),
-    idToken: tokens.id_token,
-  };
 }
 
 /**
