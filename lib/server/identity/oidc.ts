@@ -1,12 +1,8 @@
 /**
- * OpenID Connect sign-in (`AUTH_MODE=oidc`) with openid-client: authorization code flow with PKCE (S256), state
- * and nonce; the ID token's signature (against the provider's JWKS), issuer, audience, expiry and nonce are checked
- * by openid-client; the groups
- * come from the ID token's `OIDC_GROUPS_CLAIM`, or else from userinfo, and become roles through `ROLE_GROUPS`.
- *
- * `beginSignIn` returns the provider address to redirect to and a `PendingSignIn` (state, nonce, PKCE verifier,
- * where to return) that the caller keeps bound to this browser (see `./pending-sign-in`); `completeSignIn` takes
- * the callback address and that pending sign-in and returns the user, or throws a `SignInError`.
+ * OpenID Connect sign-in (`AUTH_MODE=oidc`): the authorization code flow with PKCE, state and nonce, whose ID
+ * token openid-client checks. Groups come from the ID token's `OIDC_GROUPS_CLAIM`, else from userinfo (providers
+ * may leave them out of the token), and become roles through `ROLE_GROUPS`. The pending sign-in is the caller's
+ * to keep bound to this browser (`./pending-sign-in`), so that a callback is only ever finished where it began.
  */
 import "server-only";
 import * as client from "openid-client";
