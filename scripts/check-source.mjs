@@ -29,11 +29,14 @@ export const KNOWN_LONG_FUNCTIONS = [
 const FUNCTION_ROOTS = ["app", "components", "lib", "scripts", "proxy.ts", "instrumentation.ts"];
 const COMMENT_ROOTS = ["app", "components", "lib", "scripts", "test"];
 const SOURCE_FILE = /\.(ts|tsx|mts)$/;
+/** Comments are read in plain JavaScript too (scripts, configs). */
+const COMMENT_FILE = /\.(ts|tsx|mts|js|mjs|cjs)$/;
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".next", "test-results"]);
 
 /**
- * A ticket reference: "issue 8", "ticket #12", "task 3", "item 10", "items 12, 16". Long digit runs are card
- * numbers in examples, and "§4.3 item 3" points into the API spec, which is what a comment should cite.
+ * A ticket reference: issue, ticket or task and a number (with or without "#"), or item(s) and a list of
+ * numbers. Long digit runs are card numbers in examples, and an item after a "§" section points into the
+ * API spec, which is what a comment should cite.
  */
 const CITATIONS = [
   /\b(issue|ticket|task)[\s#-]*\d{1,5}(?!\d)/i,
@@ -84,6 +87,11 @@ function isFunctionLike(node) {
 }
 
 /** @param {ts.Node} node */
+function isJsDoc(node) {
+  return node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode;
+}
+
+/** @param {ts.Node} node */
 function isJsx(node) {
   return ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node);
 }
@@ -120,6 +128,8 @@ function linesOfCode(source) {
   const code = new Set();
   /** @param {ts.Node} node */
   const visit = (node) => {
+    // getChildren hands JSDoc comments over as nodes: they are comments all the same.
+    if (isJsDoc(node)) return;
     if (node.getChildCount(source) === 0) {
       markLines(code, source, node.getStart(source), node.getEnd());
       return;
@@ -211,6 +221,8 @@ function citingComments(source) {
   };
   /** @param {ts.Node} node */
   const visit = (node) => {
+    // A JSDoc node lies inside its comment, and JSX text has no trivia: "//" in it is text.
+    if (isJsDoc(node) || node.kind === ts.SyntaxKind.JsxText) return;
     if (node.getChildCount(source) === 0) {
       check(ts.getLeadingCommentRanges(text, node.getFullStart()));
       check(ts.getTrailingCommentRanges(text, node.getEnd()));
@@ -260,23 +272,27 @@ function lineOf(source, position) {
   return source.getLineAndCharacterOfPosition(position).line + 1;
 }
 
-/** @param {string} path */
-function* sourceFiles(path) {
+/** @param {string} path @param {RegExp} pattern */
+function* sourceFiles(path, pattern) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isFile()) {
-    if (SOURCE_FILE.test(path)) yield path;
+    if (pattern.test(path)) yield path;
     return;
   }
   for (const entry of readdirSync(path).sort()) {
-    if (!SKIPPED_DIRECTORIES.has(entry)) yield* sourceFiles(join(path, entry));
+    if (!SKIPPED_DIRECTORIES.has(entry)) yield* sourceFiles(join(path, entry), pattern);
   }
 }
 
 /** @param {string} root */
 export function checkTree(root) {
-  const functionFiles = new Set(FUNCTION_ROOTS.flatMap((entry) => [...sourceFiles(join(root, entry))]));
-  const commentFiles = new Set(COMMENT_ROOTS.flatMap((entry) => [...sourceFiles(join(root, entry))]));
+  const functionFiles = new Set(
+    FUNCTION_ROOTS.flatMap((entry) => [...sourceFiles(join(root, entry), SOURCE_FILE)]),
+  );
+  const commentFiles = new Set(
+    COMMENT_ROOTS.flatMap((entry) => [...sourceFiles(join(root, entry), COMMENT_FILE)]),
+  );
   const results = [];
   for (const path of new Set([...functionFiles, ...commentFiles])) {
     const file = relative(root, path);

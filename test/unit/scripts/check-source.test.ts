@@ -34,6 +34,11 @@ describe("check-source: function length", () => {
     expect(checkSource("padded.ts", padded)).toEqual([]);
   });
 
+  it("does not count JSDoc inside a function", () => {
+    const documented = `export function documented() {\n${statements(50)}\n  /**\n${"   * why\n".repeat(20)}   */\n  const last = 1;\n  return last;\n}\n`;
+    expect(checkSource("documented.ts", documented)).toEqual([]);
+  });
+
   it("does not count the lines of JSX in a component of 200 lines", () => {
     const source = component(195);
     expect(source.split("\n").length).toBeGreaterThan(200);
@@ -67,6 +72,11 @@ describe("check-source: ticket citations", () => {
     const source = 'describe("sealing (items 4, 5)", () => {\n  it("keeps the session", () => {});\n});\n';
     const findings = checkSource("rules.test.ts", source, { titles: true });
     expect(findings).toEqual([{ kind: "title", line: 1, name: '"items 4, 5"' }]);
+  });
+
+  it("reads no comment into JSX text", () => {
+    const source = "export const A = () => (\n  <p>\n    // ticket 12 is text here\n  </p>\n);\n";
+    expect(checkSource("text.tsx", source)).toEqual([]);
   });
 
   it("finds a comment inside JSX", () => {
