@@ -136,17 +136,7 @@ async function main(): Promise<number> {
     warn: (message) => console.error(`warning: ${message}`),
   });
   const operator = args.operator?.trim() || `local:${userInfo().username}`;
-
-  console.log(
-    `Certifying ${environment.name} (${runEnvironmentOf(environment).served_by}) as ${profile.primary.clientId}, operator ${operator}`,
-  );
-  if (environment.name === "production") {
-    console.log(
-      args["allow-production-gift"]
-        ? "Gift Balance Inquiry cases are allowed: they record real transactions in production."
-        : "Gift Balance Inquiry cases are not applicable in production without --allow-production-gift.",
-    );
-  }
+  printBanner(environment, profile.primary.clientId, operator, args["allow-production-gift"]);
   const started = performance.now();
   const run = await runCertification({
     environment,
@@ -159,8 +149,35 @@ async function main(): Promise<number> {
     store: new InMemoryRunStore(),
     onEvent: progress,
   });
-  const elapsed = (performance.now() - started) / 1000;
+  printSummary(run, (performance.now() - started) / 1000);
+  await writeEvidence(run, key, config, args.out!);
+  return runExitCode(run);
+}
 
+type Environment = ReturnType<typeof certificationEnvironment>;
+type FinishedRun = Awaited<ReturnType<typeof runCertification>>;
+type SigningKey = Awaited<ReturnType<typeof loadEvidenceSigningKey>>;
+
+function printBanner(
+  environment: Environment,
+  clientId: string,
+  operator: string,
+  allowProductionGift: boolean,
+) {
+  console.log(
+    `Certifying ${environment.name} (${runEnvironmentOf(environment).served_by}) as ${clientId}, operator ${operator}`,
+  );
+  if (environment.name === "production") {
+    console.log(
+      allowProductionGift
+        ? "Gift Balance Inquiry cases are allowed: they record real transactions in production."
+        : "Gift Balance Inquiry cases are not applicable in production without --allow-production-gift.",
+    );
+  }
+}
+
+/** One line per case, then the counts by verdict. */
+function printSummary(run: FinishedRun, elapsedSeconds: number): void {
   console.log("");
   console.log(`${pad("Case", 8)}${pad("Verdict", 10)}Title`);
   for (const result of run.results)
@@ -168,23 +185,30 @@ async function main(): Promise<number> {
   const counts = { pass: 0, fail: 0, observed: 0, not_applicable: 0 };
   for (const result of run.results) counts[result.verdict] += 1;
   console.log(
-    `\n${run.results.length} cases in ${elapsed.toFixed(1)} s: ${counts.pass} passed, ${counts.fail} failed, ` +
+    `\n${run.results.length} cases in ${elapsedSeconds.toFixed(1)} s: ${counts.pass} passed, ${counts.fail} failed, ` +
       `${counts.observed} observed, ${counts.not_applicable} not applicable`,
   );
+}
 
+/** The signed evidence bundle, written under `out`. */
+async function writeEvidence(
+  run: FinishedRun,
+  key: SigningKey,
+  config: ReturnType<typeof loadConfig>,
+  out: string,
+): Promise<void> {
   const bundle = await buildEvidenceBundle({
     run,
     key,
     console: consoleInfo(config.certification),
     specification: specificationInfo(config.certification),
   });
-  mkdirSync(args.out!, { recursive: true });
-  const file = path.join(args.out!, bundle.fileName);
+  mkdirSync(out, { recursive: true });
+  const file = path.join(out, bundle.fileName);
   writeFileSync(file, bundle.zip);
   console.log(
     `Evidence: ${file} (${(bundle.zip.byteLength / 1024).toFixed(1)} KiB, signed with key ${key.kid})`,
   );
-  return runExitCode(run);
 }
 
 main().then(

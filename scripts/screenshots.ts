@@ -40,78 +40,94 @@ async function main(): Promise<void> {
       reducedMotion: "reduce",
     });
     const page = await context.newPage();
-
-    await page.goto(`${server.url}/connect`);
-    await page.getByRole("button", { name: "Use demo credentials" }).click();
-    await page.getByText("Demo credentials saved.").waitFor();
-    await shot(page, "connect", 920);
-
-    await page.goto(`${server.url}/token`);
-    await page
-      .getByRole("button", { name: /Request (a )?(new )?token/ })
-      .first()
-      .click();
-    await page
-      .getByText(/fingerprint/i)
-      .first()
-      .waitFor();
-    await shot(page, "token", 1100);
-
-    await page.goto(`${server.url}/`);
-    await page.getByRole("heading", { level: 1 }).waitFor();
-    await shot(page, "home");
-
-    await page.goto(`${server.url}/inquiry`);
-    await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
-    await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
-    await page.getByRole("textbox", { name: "Location ID" }).fill("store-001");
-    await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
-    await page.getByTestId("gift-balance").waitFor();
-    await shot(page, "inquiry");
-    await page.emulateMedia({ colorScheme: "dark" });
-    await shot(page, "inquiry-dark");
-    await page.emulateMedia({ colorScheme: "light" });
-    await page.getByRole("textbox", { name: "Card number" }).fill(INACTIVE_CARD);
-    await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
-    await page.getByText("✕ Declined").waitFor();
-
-    await page.goto(`${server.url}/compare`);
-    await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
-    await page.getByRole("button", { name: "Run both" }).click();
-    await page.getByText("Found by Request Id").waitFor();
-    await shot(page, "compare", 1300);
-    for (const width of [1440, 768, 390]) {
-      await page.setViewportSize({ width, height: 1000 });
-      const table = page.getByRole("region", { name: "Specification comparison table" });
-      await table.scrollIntoViewIfNeeded();
-      await settled(page);
-      await table.screenshot({ path: path.join(OUT, `compare-table-${width}.png`) });
-      console.log(`docs/screenshots/compare-table-${width}.png`);
-    }
-
-    await page.setViewportSize({ width: 1280, height: 1000 });
-    await page.goto(`${server.url}/history`);
-    await page.locator("[data-testid=history-table] tbody tr").first().waitFor();
-    await shot(page, "history");
-    for (const width of [1440, 768, 390]) {
-      await page.setViewportSize({ width, height: 1400 });
-      await shot(page, `history-${width}`, 1400);
-    }
-
-    // The audit log (AUTH_MODE=none: the local user is an admin), with the chain checked.
-    await page.setViewportSize({ width: 1280, height: 1000 });
-    await page.goto(`${server.url}/audit`);
-    await page.locator("[data-testid=audit-table] tbody tr").first().waitFor();
-    await page.getByRole("button", { name: "Verify chain" }).click();
-    await page.getByText("Chain intact").waitFor();
-    for (const width of [1440, 768, 390]) {
-      await page.setViewportSize({ width, height: 1400 });
-      await shot(page, `audit-${width}`, 1400);
-    }
+    await shootConnectTokenHome(page, server.url);
+    await shootInquiry(page, server.url);
+    await shootCompare(page, server.url);
+    await shootHistory(page, server.url);
+    await shootAudit(page, server.url);
     await context.close();
   } finally {
     await browser.close();
     await server.stop();
+  }
+}
+
+async function shootConnectTokenHome(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/connect`);
+  await page.getByRole("button", { name: "Use demo credentials" }).click();
+  await page.getByText("Demo credentials saved.").waitFor();
+  await shot(page, "connect", 920);
+
+  await page.goto(`${url}/token`);
+  await page
+    .getByRole("button", { name: /Request (a )?(new )?token/ })
+    .first()
+    .click();
+  await page
+    .getByText(/fingerprint/i)
+    .first()
+    .waitFor();
+  await shot(page, "token", 1100);
+
+  await page.goto(`${url}/`);
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  await shot(page, "home");
+}
+
+/** An approved inquiry, light and dark; then a declined one, so that history holds both. */
+async function shootInquiry(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/inquiry`);
+  await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
+  await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
+  await page.getByRole("textbox", { name: "Location ID" }).fill("store-001");
+  await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
+  await page.getByTestId("gift-balance").waitFor();
+  await shot(page, "inquiry");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await shot(page, "inquiry-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.getByRole("textbox", { name: "Card number" }).fill(INACTIVE_CARD);
+  await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
+  await page.getByText("✕ Declined").waitFor();
+}
+
+async function shootCompare(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/compare`);
+  await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
+  await page.getByRole("button", { name: "Run both" }).click();
+  await page.getByText("Found by Request Id").waitFor();
+  await shot(page, "compare", 1300);
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 1000 });
+    const table = page.getByRole("region", { name: "Specification comparison table" });
+    await table.scrollIntoViewIfNeeded();
+    await settled(page);
+    await table.screenshot({ path: path.join(OUT, `compare-table-${width}.png`) });
+    console.log(`docs/screenshots/compare-table-${width}.png`);
+  }
+}
+
+async function shootHistory(page: Page, url: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto(`${url}/history`);
+  await page.locator("[data-testid=history-table] tbody tr").first().waitFor();
+  await shot(page, "history");
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 1400 });
+    await shot(page, `history-${width}`, 1400);
+  }
+}
+
+/** The audit log (AUTH_MODE=none: the local user is an admin), with the chain checked. */
+async function shootAudit(page: Page, url: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto(`${url}/audit`);
+  await page.locator("[data-testid=audit-table] tbody tr").first().waitFor();
+  await page.getByRole("button", { name: "Verify chain" }).click();
+  await page.getByText("Chain intact").waitFor();
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 1400 });
+    await shot(page, `audit-${width}`, 1400);
   }
 }
 

@@ -10,10 +10,10 @@ import { Panel } from "@/components/ui/panel";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { CASE_GROUPS, caseGroup } from "@/lib/client/certification-compare";
 import { MAX_EXPIRY_WAIT_SECONDS, type CaseInfo } from "@/lib/shared/certification-contract";
-import type { CertifiableEnvironment } from "@/lib/shared/certification-api";
-import { useRuns, useStartRun } from "@/lib/client/use-certification-api";
+import { useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
-import { useSession } from "@/lib/client/use-session-api";
+import { useCaseSelection } from "./use-case-selection";
+import { useRunEnvironment } from "./use-run-environment";
 
 /** The case that waits for a short-lived token to expire, off unless asked for. */
 const EXPIRY_CASE = "AUTH-03";
@@ -34,38 +34,16 @@ export function StartRunForm({
   catalogue: CaseInfo[];
   onStarted: (id: string) => void;
 }) {
-  const { data: session } = useSession();
-  // The runs list (already fetched by the page) says which environments this server can certify.
-  const { data: runs } = useRuns();
   const { trigger, isMutating, error, reset } = useStartRun();
-  const [chosenEnvironment, setEnvironment] = useState<EnvironmentName | null>(null);
-  const [selected, setSelected] = useState<Set<string>>(() => new Set(catalogue.map((item) => item.id)));
+  const { offered, refused, environment, setEnvironment } = useRunEnvironment();
+  const { selected, toggle } = useCaseSelection(catalogue);
   const [allowGift, setAllowGift] = useState(false);
   const [waitForExpiry, setWaitForExpiry] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const baseId = useId();
-
-  const offered: CertifiableEnvironment[] | undefined =
-    runs?.environments ?? session?.environments.map(({ name }) => ({ name, certifiable: true }));
-  const refused = (offered ?? []).filter((item) => !item.certifiable);
-  const isCertifiable = (name: EnvironmentName) => !refused.some((item) => item.name === name);
-  // The session's environment is the default only when it can be certified here.
-  const fallback = session && isCertifiable(session.environment) ? session.environment : "embedded";
-  const environment = chosenEnvironment ?? fallback;
   const production = environment === "production";
   const unavailable = refused.find((item) => item.name === environment);
   const giftSelected = [...selected].some((id) => caseGroup(id) === "GBI");
-
-  function toggle(ids: string[], on: boolean) {
-    setSelected((current) => {
-      const next = new Set(current);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      return next;
-    });
-  }
 
   async function start() {
     setConfirming(false);

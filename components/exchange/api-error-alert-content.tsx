@@ -8,7 +8,7 @@ import { describeApiError } from "@/lib/client/api-error-view";
 import { environmentLabel } from "@/lib/client/environments";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
-import type { ApiErrorAlertProps } from "./api-error-alert";
+import type { ApiErrorAlertProps } from "./api-error-alert-props";
 import { CopyableValue } from "./copy-button";
 import { ErrorCodeLine } from "./error-code-line";
 import { ExchangeView } from "./exchange-view";

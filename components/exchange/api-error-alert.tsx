@@ -1,28 +1,14 @@
 "use client";
 
-import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 import { onDemand } from "@/lib/client/on-demand";
 import { Alert } from "@/components/ui/alert";
+import type { ApiErrorAlertProps } from "./api-error-alert-props";
 import { ErrorCodeLine } from "./error-code-line";
+
+export type { ApiErrorActions, ApiErrorAlertProps } from "./api-error-alert-props";
 
 /** The title when the console's own API could not be read (the session of a page, for one). */
 export const CONSOLE_UNANSWERED_TITLE = "The console API did not answer";
-
-export interface ApiErrorActions {
-  /** Offered for `no_credentials` when the embedded sandbox is available: one click to connect. */
-  onUseDemoCredentials?: () => void;
-  useDemoBusy?: boolean;
-  /** Offered after no answer (502/504) to a Gift Balance Inquiry: send the same Request Id again. */
-  onRetrySameRequestId?: (requestId: string) => void;
-  retryBusy?: boolean;
-}
-
-export interface ApiErrorAlertProps {
-  error: ConsoleErrorLike;
-  actions?: ApiErrorActions;
-  /** The title for codes without one of their own, in the page's words ("The replay got no answer"). */
-  fallbackTitle?: string;
-}
 
 // The per-code view is in no page's first load: it is fetched when the page is idle (or when an error shows
 // first), and the alert shows the error's message and code until then, or if it cannot be fetched.

@@ -1,27 +1,19 @@
 "use client";
 
 import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/shared/card-number";
-import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { operationLabel } from "@/lib/shared/operations";
-import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { requestCardModes } from "@/lib/shared/exchange-summary";
 import { matchesMask } from "@/lib/client/code-export";
 import { environmentLabel } from "@/lib/client/environments";
-import { summarizeExchange } from "@/lib/client/exchange-summary";
-import { toApiClientError, type ApiClientError } from "@/lib/client/fetcher";
 import type { HistoryRun } from "@/lib/client/history-store";
-import { statusLine } from "@/lib/client/http-status";
-import { useLookupTransaction, useRequestToken, useRunInquiry } from "@/lib/client/use-console-api";
 import { useSession } from "@/lib/client/use-session-api";
 import { Alert } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
-import { Button, buttonClasses } from "@/components/ui/button";
-import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
+import { Button } from "@/components/ui/button";
 import { CardNumberField, LocationIdField } from "@/components/exchange/card-fields";
-import { ExchangeView, statusTone } from "@/components/exchange/exchange-view";
 import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
-import { StatusExplanation } from "@/components/exchange/status-explanation";
+import { ReplayOutcome } from "./replay-outcome";
+import { useReplay } from "./use-replay";
 
 /**
  * Re-runs a history entry with the same inputs. History keeps card numbers masked only, and the console
@@ -41,17 +33,11 @@ export function ReplayForm({
   const ids = { card: useId(), location: useId(), reuse: useId(), result: useId() };
   const { exchange } = run;
   const { data: session } = useSession();
-  const gift = useRunInquiry("gift_balance_inquiry");
-  const balance = useRunInquiry("balance_inquiry");
-  const token = useRequestToken();
-  const lookup = useLookupTransaction();
-
   const [card, setCard] = useState("");
   const [location, setLocation] = useState(run.location_id ?? "");
   const [reuse, setReuse] = useState(reuseRequestId);
   const [cardError, setCardError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ record: ExchangeRecord } | { error: ApiClientError } | null>(null);
+  const { busy, result, replay } = useReplay(exchange, { location, reuse });
 
   const isToken = exchange.operation === "token";
   const isGift = exchange.operation === "gift_balance_inquiry";
@@ -75,37 +61,6 @@ export function ReplayForm({
     }
     setCardError(null);
     guard.start(cardNumber);
-  }
-
-  async function replay(cardNumber: string) {
-    setBusy(true);
-    setResult(null);
-    try {
-      let record: ExchangeRecord;
-      if (isToken) {
-        record = (await token.trigger({})).exchange;
-      } else if (isLookup) {
-        record = await lookup.trigger(originalRequestId ?? "");
-      } else {
-        const input = {
-          card_number: cardNumber,
-          location_id: location.trim() || "console",
-          ...(entryMode ? { entry_mode: entryMode } : {}),
-          ...(pinMode ? { pin_mode: pinMode } : {}),
-        };
-        record = isGift
-          ? await gift.trigger({
-              ...input,
-              ...(reuse && originalRequestId ? { request_id: originalRequestId } : {}),
-            })
-          : await balance.trigger(input);
-      }
-      setResult({ record });
-    } catch (error) {
-      setResult({ error: toApiClientError(error) });
-    } finally {
-      setBusy(false);
-    }
   }
 
   const currentEnvironment = session?.environment;
@@ -184,37 +139,7 @@ export function ReplayForm({
         <h3 id={ids.result} className="sr-only">
           Replay result
         </h3>
-        {result && "error" in result ? (
-          <ApiErrorAlert error={result.error} fallbackTitle="The replay got no answer" />
-        ) : null}
-        {result && "record" in result ? (
-          <div className="space-y-3" data-testid="replay-result">
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="flex flex-wrap items-center gap-2 text-sm">
-                <span className="font-medium text-slate-900 dark:text-slate-100">Replayed:</span>
-                <Badge tone={statusTone(result.record.response.status)} size="lg">
-                  {statusLine(result.record.response.status)}
-                </Badge>
-                <span className="text-slate-700 dark:text-slate-300">
-                  {summarizeExchange(result.record).label}
-                </span>
-              </p>
-              <div className="flex gap-2">
-                <Link
-                  href={`/compare?view=diff&a=${encodeURIComponent(run.id)}&b=${encodeURIComponent(result.record.id)}`}
-                  className={buttonClasses("secondary", "sm")}
-                >
-                  Diff with the original
-                </Link>
-                <Button size="sm" onClick={() => onOpenRun(result.record.id)}>
-                  Open this run
-                </Button>
-              </div>
-            </div>
-            <StatusExplanation exchange={result.record} />
-            <ExchangeView exchange={result.record} title="Replay: request and response" />
-          </div>
-        ) : null}
+        <ReplayOutcome result={result} originalRunId={run.id} onOpenRun={onOpenRun} />
       </div>
       <ProductionConfirmDialog
         guard={guard}

@@ -8,7 +8,7 @@ import { cx } from "@/components/ui/class-names";
 import { inputClasses } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
 import { supportKeys, useStartBatch } from "@/lib/client/use-support-api";
-import { REASON_KEY } from "./lookup-panel";
+import { REASON_KEY } from "./use-card-lookup";
 import { useSessionValue } from "./session-value";
 
 interface ChosenFile {

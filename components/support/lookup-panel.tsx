@@ -1,91 +1,24 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef } from "react";
 import { PAGE_ACCESS } from "@/components/team/page-access";
 import { useAllows } from "@/components/team/use-me";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
-import type { ApiClientError } from "@/lib/client/fetcher";
-import type { SupportLookupResult } from "@/lib/shared/support-contract";
-import { useSupportLookup } from "@/lib/client/use-support-api";
 import { BalancesGrid } from "./balances-grid";
 import { dotsLast4, errorTitle, OUTCOME_TITLES } from "./lookup-messages";
-import { RecentLookups, type RecentLookup } from "./recent-lookups";
-import { useSessionValue, writeSessionValue } from "./session-value";
-
-export const REASON_KEY = "support.reason";
-const RECENT_KEY = "support.recent";
-const MAX_RECENT = 10;
-
-interface Answer {
-  result: SupportLookupResult | null;
-  error: ApiClientError | null;
-  last4: string;
-}
+import { RecentLookups } from "./recent-lookups";
+import { writeSessionValue } from "./session-value";
+import { REASON_KEY, useCardLookup, type LookupAnswer } from "./use-card-lookup";
 
 /** One box, Enter looks the card up; the box is emptied after every answer (screens get shared). */
 export function LookupPanel() {
   const ids = { card: useId(), reason: useId() };
   const input = useRef<HTMLInputElement>(null);
-  const [card, setCard] = useState("");
-  const reason = useSessionValue(REASON_KEY, "");
-  const recent = useSessionValue<RecentLookup[]>(RECENT_KEY, []);
-  const [answer, setAnswer] = useState<Answer | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const { trigger, isMutating } = useSupportLookup();
-
-  // The reason is kept for the shift (this tab's session); the recent list too, masked.
-  function remember(entry: RecentLookup) {
-    writeSessionValue(RECENT_KEY, [entry, ...recent].slice(0, MAX_RECENT));
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const digits = card.replace(/[\s-]/g, "");
-    if (!/^\d{12,19}$/.test(digits)) {
-      setFormError("A card number has 12 to 19 digits (spaces and dashes are fine).");
-      input.current?.focus();
-      return;
-    }
-    setFormError(null);
-    const last4 = digits.slice(-4);
-    let keepTyped = false;
-    try {
-      const result = await trigger({
-        card_number: digits,
-        ...(reason.trim() ? { reason: reason.trim() } : {}),
-      });
-      setAnswer({ result, error: null, last4 });
-      remember({
-        last4,
-        outcome: result.outcome,
-        title: OUTCOME_TITLES[result.outcome].title,
-        gift: result.balances?.gift ?? null,
-        at: result.looked_up_at,
-      });
-    } catch (error) {
-      const failure = error as ApiClientError;
-      // The session is over: the shell hides the page; the typed card stays for after signing in again.
-      if (failure.code === "not_signed_in") {
-        keepTyped = true;
-        return;
-      }
-      setAnswer({ result: null, error: failure, last4 });
-      remember({
-        last4,
-        outcome: "error",
-        title: errorTitle(failure.code),
-        gift: null,
-        at: new Date().toISOString(),
-      });
-    } finally {
-      if (!keepTyped) setCard("");
-      input.current?.focus();
-    }
-  }
+  const { card, setCard, reason, recent, answer, formError, isMutating, submit } = useCardLookup(input);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -132,7 +65,7 @@ export function LookupPanel() {
   );
 }
 
-function AnswerView({ answer }: { answer: Answer }) {
+function AnswerView({ answer }: { answer: LookupAnswer }) {
   const card = <span className="font-mono">{dotsLast4(answer.last4)}</span>;
   if (answer.error) {
     const { error } = answer;

@@ -221,12 +221,22 @@ function jsWithExpressions(jsonText: string): string {
   return text;
 }
 
+/** Reads a variable the script needs, failing with its name when unset. */
+const FETCH_ENV_HELPER = [
+  `const env = (name) => {`,
+  `  const value = process.env[name];`,
+  `  if (!value) throw new Error(\`Set \${name} in the environment first.\`);`,
+  `  return value;`,
+  `};`,
+];
+
 export function exchangeToFetch(exchange: ExchangeRecord, options: CodeExportOptions = {}): string {
   const request = prepareRequest(exchange, options);
   const needsToken = request.headers.some(([, value]) => "bearer" in value);
+  const fetchesToken = Boolean(needsToken && options.token);
   const needed = [
     ...(needsToken && !options.token ? [ACCESS_TOKEN_VARIABLE] : []),
-    ...(request.variables.has("secret") || (needsToken && options.token) ? [CLIENT_SECRET_VARIABLE] : []),
+    ...(request.variables.has("secret") || fetchesToken ? [CLIENT_SECRET_VARIABLE] : []),
     ...(request.variables.has("card") ? [CARD_NUMBER_VARIABLE] : []),
   ];
   const lines = [
@@ -235,33 +245,35 @@ export function exchangeToFetch(exchange: ExchangeRecord, options: CodeExportOpt
     ...(request.variables.has("card")
       ? [`// ${CARD_NUMBER_VARIABLE}: the full card number${cardNote(exchange)}.`]
       : []),
+    ...(needed.length > 0 ? FETCH_ENV_HELPER : []),
+    ...(fetchesToken && options.token ? fetchTokenLines(options.token) : []),
+    ...fetchRequestLines(
+      request,
+      fetchesToken ? "accessToken" : `env(${JSON.stringify(ACCESS_TOKEN_VARIABLE)})`,
+    ),
   ];
-  if (needed.length > 0) {
-    lines.push(
-      `const env = (name) => {`,
-      `  const value = process.env[name];`,
-      `  if (!value) throw new Error(\`Set \${name} in the environment first.\`);`,
-      `  return value;`,
-      `};`,
-    );
-  }
-  let bearer = `env(${JSON.stringify(ACCESS_TOKEN_VARIABLE)})`;
-  if (needsToken && options.token) {
-    lines.push(
-      `const tokenResponse = await fetch(${JSON.stringify(options.token.url)}, {`,
-      `  method: "POST",`,
-      `  headers: { "Content-Type": "application/json; charset=utf-8" },`,
-      `  body: JSON.stringify({`,
-      `    client_id: ${JSON.stringify(options.token.clientId)},`,
-      `    client_secret: env(${JSON.stringify(CLIENT_SECRET_VARIABLE)}),`,
-      `    grant_type: "client_credentials",`,
-      `  }),`,
-      `});`,
-      `if (!tokenResponse.ok) throw new Error(\`token request: \${tokenResponse.status} \${await tokenResponse.text()}\`);`,
-      `const accessToken = (await tokenResponse.json()).data.attributes.access_token;`,
-    );
-    bearer = "accessToken";
-  }
+  return lines.join("\n");
+}
+
+/** The token request, so that the script runs with the client secret alone. */
+function fetchTokenLines(token: NonNullable<CodeExportOptions["token"]>): string[] {
+  return [
+    `const tokenResponse = await fetch(${JSON.stringify(token.url)}, {`,
+    `  method: "POST",`,
+    `  headers: { "Content-Type": "application/json; charset=utf-8" },`,
+    `  body: JSON.stringify({`,
+    `    client_id: ${JSON.stringify(token.clientId)},`,
+    `    client_secret: env(${JSON.stringify(CLIENT_SECRET_VARIABLE)}),`,
+    `    grant_type: "client_credentials",`,
+    `  }),`,
+    `});`,
+    `if (!tokenResponse.ok) throw new Error(\`token request: \${tokenResponse.status} \${await tokenResponse.text()}\`);`,
+    `const accessToken = (await tokenResponse.json()).data.attributes.access_token;`,
+  ];
+}
+
+/** The request itself, its bearer token read from `bearer` (a JavaScript expression). */
+function fetchRequestLines(request: PreparedRequest, bearer: string): string[] {
   const headerLines = request.headers.map(([name, value]) => {
     const expression =
       "bearer" in value
@@ -271,20 +283,22 @@ export function exchangeToFetch(exchange: ExchangeRecord, options: CodeExportOpt
           : JSON.stringify(value.literal);
     return `    ${JSON.stringify(name)}: ${expression},`;
   });
-  lines.push(
+  const bodyLines =
+    request.bodyText === null
+      ? []
+      : [
+          request.bodyIsJson
+            ? `  body: JSON.stringify(${indent(jsWithExpressions(request.bodyText), 2)}),`
+            : `  body: ${JSON.stringify(request.bodyText)},`,
+        ];
+  return [
     `const response = await fetch(${JSON.stringify(request.url)}, {`,
     `  method: ${JSON.stringify(request.method)},`,
     `  headers: {`,
     ...headerLines,
     `  },`,
-  );
-  if (request.bodyText !== null) {
-    lines.push(
-      request.bodyIsJson
-        ? `  body: JSON.stringify(${indent(jsWithExpressions(request.bodyText), 2)}),`
-        : `  body: ${JSON.stringify(request.bodyText)},`,
-    );
-  }
-  lines.push(`});`, `console.log(response.status, await response.text());`);
-  return lines.join("\n");
+    ...bodyLines,
+    `});`,
+    `console.log(response.status, await response.text());`,
+  ];
 }

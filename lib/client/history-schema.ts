@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ENVIRONMENTS, OPERATIONS } from "@/lib/shared/contracts";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
-import type { HistoryRun } from "./history-store";
+import type { HistoryRun } from "./history-run";
 
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO date");
 const headers = z.record(z.string(), z.string());

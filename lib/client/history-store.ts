@@ -4,42 +4,16 @@
  * (card numbers masked, secrets redacted) plus what the UI needs. It never holds a full card number or
  * an access token: `addRun` and `importRuns` clean every record again before writing it.
  */
-import type { ExchangeRecord, TokenMetadata } from "@/lib/shared/contracts";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { cardLast4, maskCardNumbersInText } from "./card-mask";
 import { sanitizeExchange } from "./sanitize-exchange";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
+import { historyDatabase } from "./history-database";
+import type { HistoryExport, HistoryRun, NewRun } from "./history-run";
 import { HISTORY_DATABASE, scopedName } from "./user-scope";
 
-export interface HistoryRun {
-  /** The exchange record's id. */
-  id: string;
-  /** Copy of `exchange.started_at`: the sort key. */
-  started_at: string;
-  saved_at: string;
-  exchange: ExchangeRecord;
-  /** Masked card number and its last 4 digits, for inquiries. */
-  card: { masked: string; last4: string } | null;
-  location_id: string | null;
-  /** For token requests: the token's metadata (scopes, expiry, claims, fingerprint), never the token. */
-  token: TokenMetadata | null;
-}
-
-export interface NewRun {
-  exchange: ExchangeRecord;
-  /** The card number as typed (full) or as recorded (masked); only its masked form is kept. */
-  cardNumber?: string | null;
-  locationId?: string | null;
-  token?: TokenMetadata | null;
-}
-
+export type { HistoryExport, HistoryRun, NewRun } from "./history-run";
 export { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION };
-
-export interface HistoryExport {
-  format: typeof HISTORY_EXPORT_FORMAT;
-  version: typeof HISTORY_EXPORT_VERSION;
-  exported_at: string;
-  runs: HistoryRun[];
-}
 
 export class HistoryImportError extends Error {
   override readonly name = "HistoryImportError";
@@ -60,24 +34,6 @@ export interface HistoryStore {
   subscribe(listener: () => void): () => void;
   /** Closes the database connection (it reopens on the next use): lets a sign-out delete the database. */
   close(): void;
-}
-
-const STORE = "runs";
-const BY_STARTED_AT = "by_started_at";
-
-function promisify<T>(request: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error("IndexedDB request failed"));
-  });
-}
-
-function transactionDone(transaction: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    transaction.oncomplete = () => resolve();
-    transaction.onerror = () => reject(transaction.error ?? new Error("IndexedDB transaction failed"));
-    transaction.onabort = () => reject(transaction.error ?? new Error("IndexedDB transaction aborted"));
-  });
 }
 
 /** A card number as typed or as recorded, masked; an already masked one is kept as it is. */
@@ -130,141 +86,77 @@ export function createHistoryStore(
   factory: IDBFactory = globalThis.indexedDB,
   databaseName = HISTORY_DATABASE,
 ): HistoryStore {
-  let database: Promise<IDBDatabase> | null = null;
+  const database = historyDatabase(factory, databaseName);
   const listeners = new Set<() => void>();
-
-  function open(): Promise<IDBDatabase> {
-    if (!factory) return Promise.reject(new Error("IndexedDB is not available in this browser."));
-    database ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const request = factory.open(databaseName, 1);
-      request.onupgradeneeded = () => {
-        const store = request.result.createObjectStore(STORE, { keyPath: "id" });
-        store.createIndex(BY_STARTED_AT, "started_at");
-      };
-      request.onsuccess = () => {
-        const opened = request.result;
-        // Another tab signing this user out deletes the database: let it, and reopen on the next use.
-        opened.onversionchange = () => {
-          opened.close();
-          database = null;
-        };
-        resolve(opened);
-      };
-      request.onerror = () => reject(request.error ?? new Error("IndexedDB could not be opened"));
-    }).catch((error: unknown) => {
-      database = null;
-      throw error;
-    });
-    return database;
-  }
-
-  async function write(runs: HistoryRun[]): Promise<void> {
-    const transaction = (await open()).transaction(STORE, "readwrite");
-    const store = transaction.objectStore(STORE);
-    for (const run of runs) store.put(run);
-    await transactionDone(transaction);
-  }
-
-  function notify() {
-    for (const listener of listeners) listener();
-  }
-
-  async function listRuns(options: { limit?: number } = {}): Promise<HistoryRun[]> {
-    const transaction = (await open()).transaction(STORE, "readonly");
-    const index = transaction.objectStore(STORE).index(BY_STARTED_AT);
-    const runs: HistoryRun[] = [];
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    await new Promise<void>((resolve, reject) => {
-      const request = index.openCursor(null, "prev");
-      request.onerror = () => reject(request.error ?? new Error("IndexedDB cursor failed"));
-      request.onsuccess = () => {
-        const cursor = request.result;
-        if (!cursor || runs.length >= limit) return resolve();
-        runs.push(cursor.value as HistoryRun);
-        cursor.continue();
-      };
-    });
-    return runs;
-  }
+  /** Runs a change, then tells every subscriber. */
+  const changing =
+    <A extends unknown[], R>(change: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await change(...args);
+      for (const listener of listeners) listener();
+      return result;
+    };
 
   return {
-    async addRun({ exchange, cardNumber, locationId, token }) {
-      const recorded = recordedCardFields(exchange);
-      cardNumber ??= recorded.cardNumber;
-      locationId ??= recorded.locationId;
-      const run = cleanRun({
-        id: exchange.id,
-        started_at: exchange.started_at,
-        saved_at: new Date().toISOString(),
-        exchange,
-        card: cardNumber ? { masked: cardNumber, last4: "" } : null,
-        location_id: locationId ?? null,
-        token: token ?? null,
-      });
-      await write([run]);
-      notify();
-      return run;
-    },
-
-    listRuns,
-
-    async getRun(id) {
-      const transaction = (await open()).transaction(STORE, "readonly");
-      return (await promisify(transaction.objectStore(STORE).get(id))) as HistoryRun | undefined;
-    },
-
-    async deleteRun(id) {
-      const transaction = (await open()).transaction(STORE, "readwrite");
-      transaction.objectStore(STORE).delete(id);
-      await transactionDone(transaction);
-      notify();
-    },
-
-    async clearRuns() {
-      const transaction = (await open()).transaction(STORE, "readwrite");
-      transaction.objectStore(STORE).clear();
-      await transactionDone(transaction);
-      notify();
-    },
-
+    addRun: changing(async (run: NewRun) => {
+      const cleaned = newRun(run);
+      await database.write([cleaned]);
+      return cleaned;
+    }),
+    listRuns: database.listRuns,
+    getRun: database.getRun,
+    deleteRun: changing(database.deleteRun),
+    clearRuns: changing(database.clearRuns),
     async exportRuns(runs) {
       const document: HistoryExport = {
         format: HISTORY_EXPORT_FORMAT,
         version: HISTORY_EXPORT_VERSION,
         exported_at: new Date().toISOString(),
-        runs: (runs ?? (await listRuns())).map(cleanRun),
+        runs: (runs ?? (await database.listRuns())).map(cleanRun),
       };
       return JSON.stringify(document, null, 2);
     },
-
-    async importRuns(json) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(json);
-      } catch {
-        throw new HistoryImportError("The file is not JSON.");
-      }
-      // zod is loaded only when someone imports a file: it stays out of every page's first load.
-      const { parseHistoryExport } = await import("./history-schema");
-      const result = parseHistoryExport(parsed);
-      if (!result.ok) throw new HistoryImportError(result.message);
-      const runs = result.runs.map(cleanRun);
-      await write(runs);
-      notify();
+    importRuns: changing(async (json: string) => {
+      const runs = (await parseExport(json)).map(cleanRun);
+      await database.write(runs);
       return { imported: runs.length };
-    },
-
+    }),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-
-    close() {
-      const opened = database;
-      database = null;
-      void opened?.then((connection) => connection.close()).catch(() => undefined);
-    },
+    close: database.close,
   };
+}
+
+/** A new run, its card fields taken from the recorded exchange when not given, cleaned. */
+function newRun({ exchange, cardNumber, locationId, token }: NewRun): HistoryRun {
+  const recorded = recordedCardFields(exchange);
+  cardNumber ??= recorded.cardNumber;
+  locationId ??= recorded.locationId;
+  return cleanRun({
+    id: exchange.id,
+    started_at: exchange.started_at,
+    saved_at: new Date().toISOString(),
+    exchange,
+    card: cardNumber ? { masked: cardNumber, last4: "" } : null,
+    location_id: locationId ?? null,
+    token: token ?? null,
+  });
+}
+
+async function parseExport(json: string): Promise<HistoryRun[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new HistoryImportError("The file is not JSON.");
+  }
+  // zod is loaded only when someone imports a file: it stays out of every page's first load.
+  const { parseHistoryExport } = await import("./history-schema");
+  const result = parseHistoryExport(parsed);
+  if (!result.ok) throw new HistoryImportError(result.message);
+  return result.runs;
 }
 
 const stores = new Map<string, HistoryStore>();

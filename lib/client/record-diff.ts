@@ -334,11 +334,33 @@ export function diffRecords(
   after: ExchangeRecord,
   options: RecordDiffOptions = {},
 ): RecordDiff {
+  const all = fieldDiffs(before, after);
+  const differing = all.filter((field) => field.change !== "same");
+  const hiddenVolatileChanges = options.showVolatile ? 0 : differing.filter((field) => field.volatile).length;
+  const meaningfulChanges = differing.filter((field) => !field.volatile).length;
+  const fields = all.filter(
+    (field) =>
+      (options.showUnchanged || field.change !== "same") && (options.showVolatile || !field.volatile),
+  );
+  return {
+    facts: recordFacts(before, after),
+    purseCoverage: { before: purseBalances(before).coverage, after: purseBalances(after).coverage },
+    purses: diffPurses(before, after),
+    fields,
+    hiddenVolatileChanges,
+    meaningfulChanges,
+    equivalent: differing.every((field) => field.volatile || field.section !== "response"),
+    warnings: diffWarnings(before, after),
+  };
+}
+
+const SECTION_ORDER = { record: 0, request: 1, response: 2 } as const;
+
+/** Every leaf of either record, compared; sections in order, fields within a section in first-seen order. */
+function fieldDiffs(before: ExchangeRecord, after: ExchangeRecord): FieldDiff[] {
   const left = recordLeaves(before);
   const right = recordLeaves(after);
   const keys = [...left.keys(), ...[...right.keys()].filter((key) => !left.has(key))];
-  const sectionOrder = { record: 0, request: 1, response: 2 } as const;
-
   const all: FieldDiff[] = keys.map((key) => {
     const leftLeaf = left.get(key);
     const rightLeaf = right.get(key);
@@ -360,17 +382,11 @@ export function diffRecords(
       volatile: isVolatileField(path, leftLeaf?.value ?? rightLeaf?.value),
     };
   });
-  // Stable: sections in order, fields within a section in first-seen order.
-  all.sort((a, b) => sectionOrder[a.section] - sectionOrder[b.section]);
+  return all.sort((a, b) => SECTION_ORDER[a.section] - SECTION_ORDER[b.section]);
+}
 
-  const differing = all.filter((field) => field.change !== "same");
-  const hiddenVolatileChanges = options.showVolatile ? 0 : differing.filter((field) => field.volatile).length;
-  const meaningfulChanges = differing.filter((field) => !field.volatile).length;
-  const fields = all.filter(
-    (field) =>
-      (options.showUnchanged || field.change !== "same") && (options.showVolatile || !field.volatile),
-  );
-
+/** What makes two runs a doubtful comparison: different cards, or different operations. */
+function diffWarnings(before: ExchangeRecord, after: ExchangeRecord): string[] {
   const warnings: string[] = [];
   const beforeCard = recordCard(before);
   const afterCard = recordCard(after);
@@ -383,15 +399,5 @@ export function diffRecords(
         "only the Gift purse can be compared between them.",
     );
   }
-
-  return {
-    facts: recordFacts(before, after),
-    purseCoverage: { before: purseBalances(before).coverage, after: purseBalances(after).coverage },
-    purses: diffPurses(before, after),
-    fields,
-    hiddenVolatileChanges,
-    meaningfulChanges,
-    equivalent: differing.every((field) => field.volatile || field.section !== "response"),
-    warnings,
-  };
+  return warnings;
 }

@@ -157,45 +157,14 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
   const { statusCell, failed } = statusRow(record, "gift", 201);
   const data = failed ? null : responseData(record);
   const transactionId = transactionIdOf(data);
-  const balance = data?.balance;
-  const responseStatus = data?.response_status;
   const requestId = requestIdOf(record);
-  const hasBalances = data !== null && "balances" in data;
-
-  // A lookup is verified only when it found this very transaction; a 404 is the upstream saying "not
-  // findable"; any other answer (5xx, 429, …) says nothing either way.
-  const sameTransaction =
-    lookup?.found === true &&
-    (lookup.transaction_id == null || transactionId === null || lookup.transaction_id === transactionId);
-  const lookupCell = (id: "history" | "request_id", inferred: Omit<SpecCell, "expected">): SpecCell => {
-    if (!lookup) return cell(id, "gift", inferred);
-    if (sameTransaction) {
-      return cell(id, "gift", {
-        live:
-          transactionId === null
-            ? `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with transaction_id ${lookup.transaction_id ?? "?"}`
-            : `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with this transaction_id`,
-        verdict: "pass",
-      });
-    }
-    if (lookup.found) {
-      return cell(id, "gift", {
-        live: `lookup found another transaction_id, ${lookup.transaction_id ?? "?"}`,
-        verdict: "fail",
-      });
-    }
-    return cell(id, "gift", {
-      live: `not found (lookup answered ${lookup.status})`,
-      verdict: lookup.status === 404 ? "fail" : "unknown",
-      ...(lookup.status === 404 ? {} : { note: "The lookup did not succeed." }),
-    });
-  };
-  const history = lookupCell("history", {
+  const found = { lookup, transactionId, requestId };
+  const history = lookupCell("history", found, {
     live: transactionId ? "yes, a transaction_id was assigned" : "no transaction_id",
     verdict: transactionId ? "inferred" : "fail",
     note: "Inferred from the transaction_id: a complete transaction is in the card's history.",
   });
-  const findable = lookupCell("request_id", {
+  const findable = lookupCell("request_id", found, {
     live:
       requestId && transactionId
         ? `yes, by ${requestId}`
@@ -208,9 +177,55 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
   // The lookup is the one source of truth for history and findability, also when the inquiry's own answer
   // could not be read (e.g. a 201 whose body is not JSON): the table then says what the lookup proved.
   if (failed) return lookup ? { ...failed, history, request_id: findable } : failed;
+  return { status: statusCell, ...giftAnswerCells(data, transactionId), history, request_id: findable };
+}
 
+/**
+ * History or findability: what the lookup by Request Id proved, or else what the answer lets one infer. A
+ * lookup is verified only when it found this very transaction; a 404 is the upstream saying "not findable";
+ * any other answer (5xx, 429, …) says nothing either way.
+ */
+function lookupCell(
+  id: "history" | "request_id",
+  {
+    lookup,
+    transactionId,
+    requestId,
+  }: { lookup?: RequestIdLookup; transactionId: string | null; requestId: string | null },
+  inferred: Omit<SpecCell, "expected">,
+): SpecCell {
+  if (!lookup) return cell(id, "gift", inferred);
+  const sameTransaction =
+    lookup.found === true &&
+    (lookup.transaction_id == null || transactionId === null || lookup.transaction_id === transactionId);
+  if (sameTransaction) {
+    return cell(id, "gift", {
+      live:
+        transactionId === null
+          ? `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with transaction_id ${lookup.transaction_id ?? "?"}`
+          : `yes, lookup by ${requestId ?? "its Request Id"} answered ${lookup.status} with this transaction_id`,
+      verdict: "pass",
+    });
+  }
+  if (lookup.found) {
+    return cell(id, "gift", {
+      live: `lookup found another transaction_id, ${lookup.transaction_id ?? "?"}`,
+      verdict: "fail",
+    });
+  }
+  return cell(id, "gift", {
+    live: `not found (lookup answered ${lookup.status})`,
+    verdict: lookup.status === 404 ? "fail" : "unknown",
+    ...(lookup.status === 404 ? {} : { note: "The lookup did not succeed." }),
+  });
+}
+
+/** The rows a successful Gift Balance Inquiry's own answer decides: transaction, balance and result. */
+function giftAnswerCells(data: ReturnType<typeof responseData>, transactionId: string | null) {
+  const balance = data?.balance;
+  const responseStatus = data?.response_status;
+  const hasBalances = data !== null && "balances" in data;
   return {
-    status: statusCell,
     transaction: cell("transaction", "gift", {
       live: transactionId ? `yes, transaction_id ${transactionId}` : "no transaction_id in the response",
       verdict: transactionId ? "pass" : "fail",
@@ -228,8 +243,6 @@ function giftCells(record: ExchangeRecord | null, lookup?: RequestIdLookup): Rec
           : "no response_status",
       verdict: responseStatus === "approved" || responseStatus === "declined" ? "pass" : "fail",
     }),
-    history,
-    request_id: findable,
   };
 }
 

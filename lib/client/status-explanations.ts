@@ -15,9 +15,13 @@ export interface StatusExplanation {
 }
 
 export function explainExchange(exchange: ExchangeRecord): StatusExplanation | null {
-  const { status, body_is_text, headers } = exchange.response;
-  const isToken = exchange.operation === "token";
+  return specExplanation(exchange) ?? consoleExplanation(exchange);
+}
 
+/** 400 from the token endpoint, 401 and 403: the specification's own words (section 7). */
+function specExplanation(exchange: ExchangeRecord): StatusExplanation | null {
+  const status = exchange.response.status;
+  const isToken = exchange.operation === "token";
   if (status === 400 && isToken) {
     return {
       source: "spec §7",
@@ -46,6 +50,12 @@ export function explainExchange(exchange: ExchangeRecord): StatusExplanation | n
       action: { href: "/token", label: "See the token's scopes" },
     };
   }
+  return null;
+}
+
+/** The other statuses, in the console's words: the sandbox's documented choices and HTTP. */
+function consoleExplanation(exchange: ExchangeRecord): StatusExplanation | null {
+  const { status, body_is_text, headers } = exchange.response;
   if (status === 400) {
     return {
       source: "console",

@@ -1,6 +1,6 @@
 /** Routing and behaviour of the sandbox. State lives in memory per instance; see fixtures.ts for the seed. */
 import { OPERATION_SPECS, matchOperationPath, type OperationName } from "@/lib/shared/operations";
-import type { SandboxOptions, SandboxStats } from "./index";
+import type { SandboxOptions, SandboxStats } from "./types";
 import {
   DEFAULT_DEMO_SECRET,
   EXAMPLE_REQUEST_ID,

@@ -4,44 +4,11 @@
  * It must import nothing from Next.
  */
 import { SandboxEngine } from "./engine";
-import { withRegisteredClients, type SandboxClientPort } from "./registered-clients";
+import { withRegisteredClients } from "./registered-clients";
+import type { Sandbox, SandboxOptions } from "./types";
 
 export type { SandboxClientPort, RegisteredClient, SandboxCall, ArmedBehaviour } from "./registered-clients";
-
-export interface SandboxOptions {
-  /** Millisecond clock, injectable for expiry tests. */
-  now?: () => number;
-  /** HS256 key; default a random one per instance. */
-  signingKey?: string;
-  /** Secret of every demo client; default "demo-secret". */
-  demoSecret?: string;
-  /** e.g. "/sandbox" when mounted in the console; "" standalone. Stripped from the URL path. */
-  basePath?: string;
-  /** Delay of the slow test card, default 30000; ends early when the request's signal aborts. */
-  slowResponseMs?: number;
-  /** Enables the /__sandbox/* hooks (revoke-tokens, reset, stats). */
-  testHooks?: boolean;
-  /** Transactions kept in memory, default 50000; the oldest are forgotten beyond it. */
-  maxTransactions?: number;
-  /** Clients registered from outside (integration certification): looked up, armed and recorded through it. */
-  clients?: SandboxClientPort;
-}
-
-export interface SandboxStats {
-  /** Every POST to the token path, successful or not. */
-  tokenRequests: number;
-  /** Transactions recorded by Gift Balance Inquiry. */
-  transactions: number;
-}
-
-export interface Sandbox {
-  handle(request: Request): Promise<Response>;
-  /** Back to the fixture state: no transactions, no valid tokens, counters zero. */
-  reset(): void;
-  /** Every token issued so far becomes invalid (401 invalid_token). */
-  revokeTokens(): void;
-  stats(): SandboxStats;
-}
+export type { Sandbox, SandboxOptions, SandboxStats } from "./types";
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const engine = new SandboxEngine(options);

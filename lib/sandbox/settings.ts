@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { integer, onOff, optionalText, parseEnv } from "@/lib/shared/env-values";
-import type { SandboxOptions } from "./index";
+import type { SandboxOptions } from "./types";
 
 export const DEFAULT_SLOW_RESPONSE_MS = 30_000;
 

@@ -1,6 +1,6 @@
 /**
- * History at scale and when IndexedDB fails (issue 8 items 17 and the failure paths), and the tables'
- * fit at 1440, 768 and 390 px (item 19), in Chromium against a real console.
+ * History beyond 500 runs and when IndexedDB fails, and the tables' fit at 1440, 768 and 390 px, in
+ * Chromium against a real console.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,7 +77,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe("history beyond 500 runs (item 17)", () => {
+describe("history beyond 500 runs", () => {
   it(`imports ${IMPORTED} runs and shows ${IMPORTED}; filters search all; export exports the filtered view`, async () => {
     await page.goto(`${server.url}/history`);
     await page.getByText("No runs yet").waitFor();
@@ -166,7 +166,7 @@ describe("IndexedDB failures are shown, nothing is lost silently", () => {
   });
 });
 
-describe("tables fit at 1440, 768 and 390 px (item 19)", () => {
+describe("tables fit at 1440, 768 and 390 px", () => {
   it("history table and spec table: no sideways scrolling, every row's actions on screen", async () => {
     const layoutPage = await context.newPage();
     await layoutPage.goto(`${server.url}/compare`);

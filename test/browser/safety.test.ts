@@ -1,5 +1,5 @@
 /**
- * What issue 8's walk found on the browser side, in Chromium against a real console: duplicate submissions,
+ * What the console must survive on the browser side, in Chromium against a real console: duplicate submissions,
  * lost outcomes after no answer, the environment each run names, the remembered operation, stale results,
  * copy as code that runs as copied, the not-connected path, and the shell's smaller defects.
  */
@@ -94,7 +94,7 @@ async function runGift(page: Page, card: string): Promise<void> {
 const resultRegion = (page: Page) =>
   page.getByRole("region", { name: /^(Gift Balance Inquiry|Balance Inquiry)$/ });
 
-describe("one submission, one transaction (item 11)", () => {
+describe("one submission, one transaction", () => {
   it("five clicks in one frame record one Gift Balance Inquiry, under the browser's Request Id", async () => {
     const { context, page } = await newPage();
     await connectWithDemoCredentials(page, server.url);
@@ -120,7 +120,7 @@ describe("one submission, one transaction (item 11)", () => {
   });
 });
 
-describe("no answer, and answers that cannot be read (items 12, 16)", () => {
+describe("no answer, and answers that cannot be read", () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
@@ -186,7 +186,7 @@ describe("no answer, and answers that cannot be read (items 12, 16)", () => {
   });
 });
 
-describe("the operation and the environment each run names (items 13, 14)", () => {
+describe("the operation and the environment each run names", () => {
   it("remembers the operation across navigation and reload, on the Run button", async () => {
     const { context, page } = await newPage();
     await page.goto(`${server.url}/inquiry`);
@@ -303,7 +303,7 @@ describe("production confirmation of a replay", () => {
   });
 });
 
-describe("copy as code runs as copied (item 15)", () => {
+describe("copy as code runs as copied", () => {
   it("runs the cURL (twice, fresh Request Ids) and the fetch with its token request against the sandbox", async () => {
     const { context, page } = await newPage();
     await connectWithDemoCredentials(page, server.url);
@@ -351,7 +351,7 @@ describe("copy as code runs as copied (item 15)", () => {
   });
 });
 
-describe("not connected, focus, the sticky header, favicon and theme (item 20)", () => {
+describe("not connected, focus, the sticky header, favicon and theme", () => {
   it("offers Use demo credentials in one click, then keeps focus on Run", async () => {
     const { context, page } = await newPage();
     await page.goto(`${server.url}/inquiry`);

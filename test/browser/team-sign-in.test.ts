@@ -1,5 +1,5 @@
 /**
- * A team console in Chromium (issue 10): AUTH_MODE=oidc against the in-process OpenID provider, a production
+ * A team console in Chromium: AUTH_MODE=oidc against the in-process OpenID provider, a production
  * environment on a standalone sandbox. A visitor meets the sign-in screen; an engineer signs in through the
  * provider's own form, sees the pages their role allows and is refused a Gift Balance Inquiry in production;
  * signing out ends the session for a copy of the old cookie too; a user without a role sees only that; an admin

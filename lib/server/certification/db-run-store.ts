@@ -6,7 +6,7 @@
  * resumed: its Gift Balance Inquiry cases recorded transactions that a second attempt would duplicate.
  */
 import "server-only";
-import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { Database } from "@/lib/server/database";
 import { certificationRuns } from "@/lib/server/database/schema";
@@ -70,57 +70,18 @@ export function createDatabaseRunStore({
   staleAfterMs = 60_000,
 }: DatabaseRunStoreOptions) {
   /** Marks runs whose heartbeat went stale `interrupted`; returns how many. */
-  async function sweep(): Promise<number> {
-    const at = now();
-    const swept = await db
-      .update(certificationRuns)
-      .set({ status: "interrupted", finishedAt: sql`${certificationRuns.heartbeatAt}` })
-      .where(
-        and(
-          inArray(certificationRuns.status, ACTIVE),
-          lt(certificationRuns.heartbeatAt, new Date(at.getTime() - staleAfterMs)),
-        ),
-      )
-      .returning({ id: certificationRuns.id });
-    return swept.length;
-  }
-
-  const store = {
+  const sweep = async (): Promise<number> => {
+    const staleBefore = new Date(now().getTime() - staleAfterMs);
+    return interruptWhere(
+      db,
+      and(inArray(certificationRuns.status, ACTIVE), lt(certificationRuns.heartbeatAt, staleBefore)),
+    );
+  };
+  return {
     /** Marks runs whose process died (heartbeat stale) `interrupted`, as every read does; returns how many. */
     interruptStale: sweep,
 
-    async save(run: RunState): Promise<void> {
-      const at = now();
-      const values = {
-        id: run.id,
-        environment: run.environment.name,
-        status: run.status,
-        operatorId: run.operator_id ?? run.operator,
-        operatorName: run.operator,
-        clientId: run.client_id,
-        allowProductionGift: run.allow_production_gift,
-        caseIds: run.case_ids,
-        total: run.total,
-        done: run.done,
-        startedAt: new Date(run.started_at),
-        finishedAt: run.finished_at ? new Date(run.finished_at) : null,
-        heartbeatAt: at,
-        state: { environment: run.environment, tokens: run.tokens } as unknown as Record<string, unknown>,
-        verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
-        results: run.results,
-        exchanges: run.exchanges,
-      };
-      const { id: _id, ...changes } = values;
-      // A run already ended (or declared interrupted by a sweep) is never written again.
-      await db
-        .insert(certificationRuns)
-        .values(values)
-        .onConflictDoUpdate({
-          target: certificationRuns.id,
-          set: changes,
-          setWhere: inArray(certificationRuns.status, ACTIVE),
-        });
-    },
+    save: (run: RunState): Promise<void> => saveRun(db, run, now()),
 
     async get(id: string): Promise<RunState | undefined> {
       await sweep();
@@ -131,42 +92,7 @@ export function createDatabaseRunStore({
     /** Newest first, at most `limit`. */
     async list(limit = 100): Promise<RunSummary[]> {
       await sweep();
-      const rows = await db
-        .select({
-          id: certificationRuns.id,
-          status: certificationRuns.status,
-          environment: certificationRuns.environment,
-          clientId: certificationRuns.clientId,
-          operatorId: certificationRuns.operatorId,
-          operatorName: certificationRuns.operatorName,
-          allowProductionGift: certificationRuns.allowProductionGift,
-          total: certificationRuns.total,
-          done: certificationRuns.done,
-          startedAt: certificationRuns.startedAt,
-          finishedAt: certificationRuns.finishedAt,
-          verdicts: certificationRuns.verdicts,
-        })
-        .from(certificationRuns)
-        .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
-        .limit(limit);
-      return rows.map((row) => {
-        const verdicts = row.verdicts as { id: string; verdict: Verdict }[];
-        return {
-          id: row.id,
-          status: row.status as RunStatus,
-          environment: row.environment as RunSummary["environment"],
-          client_id: row.clientId,
-          operator: row.operatorName,
-          operator_id: row.operatorId,
-          allow_production_gift: row.allowProductionGift,
-          total: row.total,
-          done: row.done,
-          started_at: row.startedAt.toISOString(),
-          ...(row.finishedAt ? { finished_at: row.finishedAt.toISOString() } : {}),
-          summary: countVerdicts(verdicts),
-          verdicts,
-        };
-      });
+      return listRuns(db, limit);
     },
 
     sweep,
@@ -184,44 +110,139 @@ export function createDatabaseRunStore({
      * Every queued or running run is interrupted: for a process that knows no other can be running runs on
      * this database (PGlite is single-process), called once at start.
      */
-    async interruptAllActive(): Promise<number> {
-      const swept = await db
-        .update(certificationRuns)
-        .set({ status: "interrupted", finishedAt: sql`${certificationRuns.heartbeatAt}` })
-        .where(inArray(certificationRuns.status, ACTIVE))
-        .returning({ id: certificationRuns.id });
-      return swept.length;
-    },
+    interruptAllActive: (): Promise<number> => interruptWhere(db, inArray(certificationRuns.status, ACTIVE)),
 
-    async getBundle(id: string): Promise<StoredBundle | undefined> {
-      const [row] = await db
-        .select({ zip: certificationRuns.bundle, fileName: certificationRuns.bundleFileName })
-        .from(certificationRuns)
-        .where(eq(certificationRuns.id, id));
-      return row?.zip && row.fileName ? { zip: row.zip, fileName: row.fileName } : undefined;
-    },
+    getBundle: (id: string): Promise<StoredBundle | undefined> => readBundle(db, id),
 
-    /**
-     * Keeps the bundle of an ended run. The first one stored wins (two instances may build one at once): the
-     * bundle is signed evidence, and every download must be the same bytes.
-     */
-    async saveBundle(id: string, bundle: StoredBundle): Promise<StoredBundle> {
-      await db
-        .update(certificationRuns)
-        .set({ bundle: bundle.zip, bundleFileName: bundle.fileName })
-        .where(
-          and(
-            eq(certificationRuns.id, id),
-            isNull(certificationRuns.bundle),
-            sql`${certificationRuns.status} not in ('queued', 'running')`,
-          ),
-        );
-      const stored = await store.getBundle(id);
-      if (!stored) throw new Error(`Run ${id} has not ended: no bundle kept.`);
-      return stored;
-    },
+    saveBundle: (id: string, bundle: StoredBundle): Promise<StoredBundle> => keepBundle(db, id, bundle),
   };
-  return store;
+}
+
+/** Marks the matching runs `interrupted`, ended at their last heartbeat; returns how many. */
+async function interruptWhere(db: Database, where: SQL | undefined): Promise<number> {
+  const swept = await db
+    .update(certificationRuns)
+    .set({ status: "interrupted", finishedAt: sql`${certificationRuns.heartbeatAt}` })
+    .where(where)
+    .returning({ id: certificationRuns.id });
+  return swept.length;
+}
+
+async function saveRun(db: Database, run: RunState, at: Date): Promise<void> {
+  const values = {
+    id: run.id,
+    environment: run.environment.name,
+    status: run.status,
+    operatorId: run.operator_id ?? run.operator,
+    operatorName: run.operator,
+    clientId: run.client_id,
+    allowProductionGift: run.allow_production_gift,
+    caseIds: run.case_ids,
+    total: run.total,
+    done: run.done,
+    startedAt: new Date(run.started_at),
+    finishedAt: run.finished_at ? new Date(run.finished_at) : null,
+    heartbeatAt: at,
+    state: { environment: run.environment, tokens: run.tokens } as unknown as Record<string, unknown>,
+    verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
+    results: run.results,
+    exchanges: run.exchanges,
+  };
+  const { id: _id, ...changes } = values;
+  // A run already ended (or declared interrupted by a sweep) is never written again.
+  await db
+    .insert(certificationRuns)
+    .values(values)
+    .onConflictDoUpdate({
+      target: certificationRuns.id,
+      set: changes,
+      setWhere: inArray(certificationRuns.status, ACTIVE),
+    });
+}
+
+async function listRuns(db: Database, limit: number): Promise<RunSummary[]> {
+  const rows = await db
+    .select({
+      id: certificationRuns.id,
+      status: certificationRuns.status,
+      environment: certificationRuns.environment,
+      clientId: certificationRuns.clientId,
+      operatorId: certificationRuns.operatorId,
+      operatorName: certificationRuns.operatorName,
+      allowProductionGift: certificationRuns.allowProductionGift,
+      total: certificationRuns.total,
+      done: certificationRuns.done,
+      startedAt: certificationRuns.startedAt,
+      finishedAt: certificationRuns.finishedAt,
+      verdicts: certificationRuns.verdicts,
+    })
+    .from(certificationRuns)
+    .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
+    .limit(limit);
+  return rows.map(toRunSummary);
+}
+
+type SummaryRow = Pick<
+  Row,
+  | "id"
+  | "status"
+  | "environment"
+  | "clientId"
+  | "operatorId"
+  | "operatorName"
+  | "allowProductionGift"
+  | "total"
+  | "done"
+  | "startedAt"
+  | "finishedAt"
+  | "verdicts"
+>;
+
+function toRunSummary(row: SummaryRow): RunSummary {
+  const verdicts = row.verdicts as { id: string; verdict: Verdict }[];
+  return {
+    id: row.id,
+    status: row.status as RunStatus,
+    environment: row.environment as RunSummary["environment"],
+    client_id: row.clientId,
+    operator: row.operatorName,
+    operator_id: row.operatorId,
+    allow_production_gift: row.allowProductionGift,
+    total: row.total,
+    done: row.done,
+    started_at: row.startedAt.toISOString(),
+    ...(row.finishedAt ? { finished_at: row.finishedAt.toISOString() } : {}),
+    summary: countVerdicts(verdicts),
+    verdicts,
+  };
+}
+
+async function readBundle(db: Database, id: string): Promise<StoredBundle | undefined> {
+  const [row] = await db
+    .select({ zip: certificationRuns.bundle, fileName: certificationRuns.bundleFileName })
+    .from(certificationRuns)
+    .where(eq(certificationRuns.id, id));
+  return row?.zip && row.fileName ? { zip: row.zip, fileName: row.fileName } : undefined;
+}
+
+/**
+ * Keeps the bundle of an ended run. The first one stored wins (two instances may build one at once): the
+ * bundle is signed evidence, and every download must be the same bytes.
+ */
+async function keepBundle(db: Database, id: string, bundle: StoredBundle): Promise<StoredBundle> {
+  await db
+    .update(certificationRuns)
+    .set({ bundle: bundle.zip, bundleFileName: bundle.fileName })
+    .where(
+      and(
+        eq(certificationRuns.id, id),
+        isNull(certificationRuns.bundle),
+        sql`${certificationRuns.status} not in ('queued', 'running')`,
+      ),
+    );
+  const stored = await readBundle(db, id);
+  if (!stored) throw new Error(`Run ${id} has not ended: no bundle kept.`);
+  return stored;
 }
 
 /** Also a RunStore: the runner writes through it. */

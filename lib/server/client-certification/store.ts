@@ -20,11 +20,11 @@ export interface StoredCall {
 export const ACTIVE_STATUSES = ["waiting", "running"] as const;
 
 export function createClientCertificationStore(db: Database) {
-  return {
-    async insert(row: NewCertificationRow): Promise<void> {
-      await db.insert(clientCertifications).values(row);
-    },
+  return { ...certificationReads(db), ...certificationWrites(db), ...recordedCalls(db) };
+}
 
+function certificationReads(db: Database) {
+  return {
     async get(id: string): Promise<CertificationRow | undefined> {
       const [row] = await db.select().from(clientCertifications).where(eq(clientCertifications.id, id));
       return row;
@@ -45,17 +45,32 @@ export function createClientCertificationStore(db: Database) {
         .orderBy(desc(clientCertifications.startedAt))
         .limit(limit);
     },
+  };
+}
 
-    /** Updates an active certification; false when it had already ended (another instance finished it). */
-    async updateActive(id: string, values: Partial<NewCertificationRow>): Promise<boolean> {
-      const updated = await db
-        .update(clientCertifications)
-        .set(values)
-        .where(
-          and(eq(clientCertifications.id, id), inArray(clientCertifications.status, [...ACTIVE_STATUSES])),
-        )
-        .returning({ id: clientCertifications.id });
-      return updated.length > 0;
+function certificationWrites(db: Database) {
+  /** Updates an active certification; false when it had already ended (another instance finished it). */
+  const updateActive = async (id: string, values: Partial<NewCertificationRow>): Promise<boolean> => {
+    const updated = await db
+      .update(clientCertifications)
+      .set(values)
+      .where(and(eq(clientCertifications.id, id), inArray(clientCertifications.status, [...ACTIVE_STATUSES])))
+      .returning({ id: clientCertifications.id });
+    return updated.length > 0;
+  };
+  return {
+    async insert(row: NewCertificationRow): Promise<void> {
+      await db.insert(clientCertifications).values(row);
+    },
+
+    updateActive,
+
+    async saveChecks(
+      id: string,
+      checks: ClientCheckResult[],
+      values: Partial<NewCertificationRow>,
+    ): Promise<boolean> {
+      return updateActive(id, { ...values, checks });
     },
 
     /** Takes an armed one-shot behaviour; true for exactly one caller. */
@@ -68,7 +83,11 @@ export function createClientCertificationStore(db: Database) {
         .returning({ id: clientCertifications.id });
       return taken.length > 0;
     },
+  };
+}
 
+function recordedCalls(db: Database) {
+  return {
     async addCall(certificationId: string, call: StoredCall): Promise<void> {
       await db.insert(clientCertificationCalls).values({
         id: call.record.id,
@@ -91,14 +110,6 @@ export function createClientCertificationStore(db: Database) {
         .where(eq(clientCertificationCalls.certificationId, certificationId))
         .orderBy(asc(clientCertificationCalls.startedAt), asc(clientCertificationCalls.id));
       return rows.map((row) => ({ record: row.record as ClientCallRecord, facts: row.facts as CallFacts }));
-    },
-
-    async saveChecks(
-      id: string,
-      checks: ClientCheckResult[],
-      values: Partial<NewCertificationRow>,
-    ): Promise<boolean> {
-      return this.updateActive(id, { ...values, checks });
     },
   };
 }

@@ -1,12 +1,8 @@
 /**
- * OpenID Connect sign-in (`AUTH_MODE=oidc`) with openid-client: authorization code flow with PKCE (S256), state
- * and nonce; the ID token's signature (against the provider's JWKS), issuer, audience, expiry and nonce are checked
- * by openid-client; the groups
- * come from the ID token's `OIDC_GROUPS_CLAIM`, or else from userinfo, and become roles through `ROLE_GROUPS`.
- *
- * `beginSignIn` returns the provider address to redirect to and a `PendingSignIn` (state, nonce, PKCE verifier,
- * where to return) that the caller keeps bound to this browser (see `./pending-sign-in`); `completeSignIn` takes
- * the callback address and that pending sign-in and returns the user, or throws a `SignInError`.
+ * OpenID Connect sign-in (`AUTH_MODE=oidc`): the authorization code flow with PKCE, state and nonce, whose ID
+ * token openid-client checks. Groups come from the ID token's `OIDC_GROUPS_CLAIM`, else from userinfo (providers
+ * may leave them out of the token), and become roles through `ROLE_GROUPS`. The pending sign-in is the caller's
+ * to keep bound to this browser (`./pending-sign-in`), so that a callback is only ever finished where it began.
  */
 import "server-only";
 import * as client from "openid-client";
@@ -106,21 +102,43 @@ export async function completeSignIn(
   pendingSignIn: unknown,
   now: number = Date.now(),
 ): Promise<CompleteSignInResult> {
+  const pending = readPendingSignIn(pendingSignIn, now);
+  const answer = callbackAnswer(settings, callbackUrl, pending.state);
+  const configuration = await providerConfiguration(settings.oidc);
+  const tokens = await redeemCode(configuration, answer, pending);
+  const claims = tokens.claims();
+  if (!claims) throw new SignInError("invalid_response", "The identity provider returned no ID token.");
+  const profile = await userProfile(settings, configuration, tokens.access_token, claims);
+  const groups = groupsFromClaim(profile[settings.oidc.groupsClaim]);
+  return {
+    user: {
+      id: claims.sub,
+      name: displayName(profile, claims.sub),
+      ...(typeof profile.email === "string" ? { email: profile.email } : {}),
+      groups,
+      roles: rolesFromGroups(groups, settings.roleGroups),
+    },
+    returnTo: safeReturnTo(pending.return_to),
+    idToken: tokens.id_token,
+  };
+}
+
+/** The sign-in this browser started, if it is well-formed and recent enough to finish. */
+function readPendingSignIn(pendingSignIn: unknown, now: number): PendingSignIn {
   const pending = pendingSignInSchema.safeParse(pendingSignIn);
   if (!pending.success) throw new SignInError("invalid_callback", "No sign-in was started in this browser.");
-  const {
-    state,
-    nonce,
-    code_verifier: codeVerifier,
-    return_to: returnTo,
-    created_at: createdAt,
-  } = pending.data;
+  const createdAt = pending.data.created_at;
   if (now - createdAt > PENDING_SIGN_IN_TTL_SECONDS * 1000 || createdAt - now > 60_000) {
     throw new SignInError("sign_in_expired", "The sign-in took too long; start again.");
   }
+  return pending.data;
+}
 
-  // The provider's answer is read from the callback's query, but checked against the registered redirect URI
-  // (the address this server sees may differ behind a proxy).
+/**
+ * The provider's answer is read from the callback's query, but checked against the registered redirect URI
+ * (the address this server sees may differ behind a proxy).
+ */
+function callbackAnswer(settings: OidcAuthSettings, callbackUrl: string | URL, state: string): URL {
   const params = new URL(callbackUrl).searchParams;
   if (params.get("state") !== state) {
     throw new SignInError(
@@ -137,47 +155,37 @@ export async function completeSignIn(
     );
   }
   if (!params.get("code")) throw new SignInError("invalid_callback", "The sign-in answer holds no code.");
-  const current = new URL(settings.oidc.redirectUri);
-  current.search = params.toString();
+  const answer = new URL(settings.oidc.redirectUri);
+  answer.search = params.toString();
+  return answer;
+}
 
-  const configuration = await providerConfiguration(settings.oidc);
-  let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+async function redeemCode(configuration: client.Configuration, answer: URL, pending: PendingSignIn) {
   try {
-    tokens = await client.authorizationCodeGrant(configuration, current, {
-      expectedState: state,
-      expectedNonce: nonce,
-      pkceCodeVerifier: codeVerifier,
+    return await client.authorizationCodeGrant(configuration, answer, {
+      expectedState: pending.state,
+      expectedNonce: pending.nonce,
+      pkceCodeVerifier: pending.code_verifier,
       idTokenExpected: true,
     });
   } catch (error) {
     throw classifyProviderFailure(error);
   }
-  const claims = tokens.claims();
-  if (!claims) throw new SignInError("invalid_response", "The identity provider returned no ID token.");
+}
 
-  let profile: Record<string, unknown> = claims;
-  if (!(settings.oidc.groupsClaim in claims)) {
-    try {
-      profile = {
-        ...(await client.fetchUserInfo(configuration, tokens.access_token, claims.sub)),
-        ...claims,
-      };
-    } catch (error) {
-      throw classifyProviderFailure(error);
-    }
+/** The ID token's claims, completed from the userinfo endpoint when they do not carry the groups claim. */
+async function userProfile(
+  settings: OidcAuthSettings,
+  configuration: client.Configuration,
+  accessToken: string,
+  claims: client.IDToken,
+): Promise<Record<string, unknown>> {
+  if (settings.oidc.groupsClaim in claims) return claims;
+  try {
+    return { ...(await client.fetchUserInfo(configuration, accessToken, claims.sub)), ...claims };
+  } catch (error) {
+    throw classifyProviderFailure(error);
   }
-  const groups = groupsFromClaim(profile[settings.oidc.groupsClaim]);
-  return {
-    user: {
-      id: claims.sub,
-      name: displayName(profile, claims.sub),
-      ...(typeof profile.email === "string" ? { email: profile.email } : {}),
-      groups,
-      roles: rolesFromGroups(groups, settings.roleGroups),
-    },
-    returnTo: safeReturnTo(returnTo),
-    idToken: tokens.id_token,
-  };
 }
 
 /**

@@ -148,7 +148,7 @@ export const tokenResultSchema = z.object({
 export const healthSchema = z.object({ status: z.literal("ok") });
 export const readySchema = z.object({ status: z.literal("ready"), database: z.enum(["pglite", "postgres"]) });
 
-// From the issue-10 contract (routes built in the sign-in branch; reconciled when it lands).
+// What signing out answers: the session has ended and where the browser goes next.
 export const logoutResultSchema = z.object({ signed_out: z.literal(true), redirect: z.string() });
 
 export const auditRowSchema = z.object({

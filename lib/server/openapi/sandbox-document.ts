@@ -84,13 +84,97 @@ function oauthScheme(sandboxUrl: string) {
   };
 }
 
-export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<string, unknown> {
-  const sandboxUrl = `${options.origin}/sandbox`;
+/** Request an access token: the one operation without a bearer token. */
+function tokenOperation(demoSecret: string | undefined) {
   const tokenExample = {
     client_id: SANDBOX_EXAMPLES.clientId,
-    client_secret: exampleDemoSecret(options.demoSecret),
+    client_secret: exampleDemoSecret(demoSecret),
     grant_type: "client_credentials",
   };
+  return {
+    post: {
+      operationId: "requestToken",
+      summary: "Request an access token (client credentials)",
+      security: [],
+      requestBody: { required: true, content: withExample("TokenRequest", tokenExample) },
+      responses: {
+        "200": {
+          description: "The token resource.",
+          content: jsonContent(componentRef("TokenResponse")),
+        },
+        ...ERRORS,
+      },
+    },
+  };
+}
+
+function giftBalanceInquiryOperation() {
+  return {
+    post: {
+      operationId: "giftBalanceInquiry",
+      summary: "Gift Balance Inquiry: records a transaction",
+      parameters: [
+        {
+          name: "X-Request-Id",
+          in: "header",
+          required: true,
+          description: "Unique per request; the transaction can be looked up by it.",
+          schema: schemaWithExample(jsonSchema(requestIdSchema, "input"), SANDBOX_EXAMPLES.freshRequestId),
+          example: SANDBOX_EXAMPLES.freshRequestId,
+        },
+      ],
+      requestBody: cardBody,
+      responses: {
+        "201": {
+          description: "Recorded (approved or declined).",
+          content: jsonContent(componentRef("GiftBalanceResponse")),
+        },
+        ...ERRORS,
+      },
+    },
+  };
+}
+
+function balanceInquiryOperation() {
+  return {
+    post: {
+      operationId: "balanceInquiry",
+      summary: "Balance Inquiry: every purse, records nothing",
+      requestBody: cardBody,
+      responses: {
+        "200": { description: "The balances.", content: jsonContent(componentRef("BalanceResponse")) },
+        ...ERRORS,
+      },
+    },
+  };
+}
+
+function transactionLookupOperation() {
+  return {
+    get: {
+      operationId: "lookupTransactionByRequestId",
+      summary: "Lookup Transaction by Request Id (Gift Balance Inquiries only)",
+      parameters: [
+        {
+          name: "request_id",
+          in: "path",
+          required: true,
+          description: `A Gift Balance Inquiry's X-Request-Id; ${EXAMPLE_REQUEST_ID} is always found for a demo client.`,
+          schema: schemaWithExample(jsonSchema(requestIdSchema, "input"), SANDBOX_EXAMPLES.lookupRequestId),
+          example: SANDBOX_EXAMPLES.lookupRequestId,
+        },
+      ],
+      responses: {
+        "200": { description: "The transaction.", content: jsonContent(componentRef("LookupResponse")) },
+        "404": errors("No transaction with this Request Id for this client."),
+        ...ERRORS,
+      },
+    },
+  };
+}
+
+export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<string, unknown> {
+  const sandboxUrl = `${options.origin}/sandbox`;
   return {
     openapi: "3.1.0",
     info: {
@@ -104,83 +188,10 @@ export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: sandboxUrl, description: "The embedded sandbox" }],
     paths: {
-      [OPERATION_SPECS.token.path]: {
-        post: {
-          operationId: "requestToken",
-          summary: "Request an access token (client credentials)",
-          security: [],
-          requestBody: { required: true, content: withExample("TokenRequest", tokenExample) },
-          responses: {
-            "200": {
-              description: "The token resource.",
-              content: jsonContent(componentRef("TokenResponse")),
-            },
-            ...ERRORS,
-          },
-        },
-      },
-      [OPERATION_SPECS.gift_balance_inquiry.path]: {
-        post: {
-          operationId: "giftBalanceInquiry",
-          summary: "Gift Balance Inquiry: records a transaction",
-          parameters: [
-            {
-              name: "X-Request-Id",
-              in: "header",
-              required: true,
-              description: "Unique per request; the transaction can be looked up by it.",
-              schema: schemaWithExample(
-                jsonSchema(requestIdSchema, "input"),
-                SANDBOX_EXAMPLES.freshRequestId,
-              ),
-              example: SANDBOX_EXAMPLES.freshRequestId,
-            },
-          ],
-          requestBody: cardBody,
-          responses: {
-            "201": {
-              description: "Recorded (approved or declined).",
-              content: jsonContent(componentRef("GiftBalanceResponse")),
-            },
-            ...ERRORS,
-          },
-        },
-      },
-      [OPERATION_SPECS.balance_inquiry.path]: {
-        post: {
-          operationId: "balanceInquiry",
-          summary: "Balance Inquiry: every purse, records nothing",
-          requestBody: cardBody,
-          responses: {
-            "200": { description: "The balances.", content: jsonContent(componentRef("BalanceResponse")) },
-            ...ERRORS,
-          },
-        },
-      },
-      [OPERATION_SPECS.transaction_lookup.path]: {
-        get: {
-          operationId: "lookupTransactionByRequestId",
-          summary: "Lookup Transaction by Request Id (Gift Balance Inquiries only)",
-          parameters: [
-            {
-              name: "request_id",
-              in: "path",
-              required: true,
-              description: `A Gift Balance Inquiry's X-Request-Id; ${EXAMPLE_REQUEST_ID} is always found for a demo client.`,
-              schema: schemaWithExample(
-                jsonSchema(requestIdSchema, "input"),
-                SANDBOX_EXAMPLES.lookupRequestId,
-              ),
-              example: SANDBOX_EXAMPLES.lookupRequestId,
-            },
-          ],
-          responses: {
-            "200": { description: "The transaction.", content: jsonContent(componentRef("LookupResponse")) },
-            "404": errors("No transaction with this Request Id for this client."),
-            ...ERRORS,
-          },
-        },
-      },
+      [OPERATION_SPECS.token.path]: tokenOperation(options.demoSecret),
+      [OPERATION_SPECS.gift_balance_inquiry.path]: giftBalanceInquiryOperation(),
+      [OPERATION_SPECS.balance_inquiry.path]: balanceInquiryOperation(),
+      [OPERATION_SPECS.transaction_lookup.path]: transactionLookupOperation(),
     },
     security: [{ sandboxOAuth: ["read:transactions"] }],
     components: {

@@ -1,5 +1,5 @@
 /**
- * The team console end to end (issue 10), on the production build in real processes: AUTH_MODE=oidc against the
+ * The team console end to end, on the production build in real processes: AUTH_MODE=oidc against the
  * in-process provider, each kind of user signed in and refused what their role may not do, sign-out ending the
  * session for a copied cookie, idle and absolute expiry, the per-user rate limit, and the audit log holding every
  * step with an unbroken chain. The same suite runs on PGlite and on a real PostgreSQL, where two console

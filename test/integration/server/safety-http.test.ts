@@ -1,7 +1,7 @@
 /**
- * Issue 8 over real HTTP (scripts/serve.mjs on the production build): the console answers only to its own
- * names (item 1), refuses TRACE and malformed %-encoding in the error shape (item 7), sends a nonce CSP
- * whose nonce every page script carries (item 8), and believes X-Forwarded-For only from TRUSTED_PROXIES.
+ * Safety over real HTTP (scripts/serve.mjs on the production build): the console answers only to its own
+ * names, refuses TRACE and malformed %-encoding in the error shape, sends a nonce CSP whose nonce every page
+ * script carries, and believes X-Forwarded-For only from TRUSTED_PROXIES.
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,7 +61,7 @@ function errorCode(response: RawResponse): string | undefined {
   return (JSON.parse(response.body) as { error?: { code?: string } }).error?.code;
 }
 
-describe("host trust (item 1)", () => {
+describe("host trust", () => {
   it("listens on loopback by default", () => {
     expect(server.logs()).toContain(`listening on http://127.0.0.1:${server.port}`);
   });
@@ -96,7 +96,7 @@ describe("host trust (item 1)", () => {
   });
 });
 
-describe("what Next would answer with a plain 500 (item 7)", () => {
+describe("what Next would answer with a plain 500", () => {
   it("answers TRACE with 405 and malformed %-encoding with 400, in the error shape", async () => {
     const trace = await raw(server, "TRACE", "/api/session");
     expect(trace.status).toBe(405);
@@ -109,7 +109,7 @@ describe("what Next would answer with a plain 500 (item 7)", () => {
   });
 });
 
-describe("security headers (item 8)", () => {
+describe("security headers", () => {
   it("sends a fresh nonce CSP that every script of the page carries, and COOP", async () => {
     const page = await raw(server, "GET", "/inquiry");
     expect(page.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * Issue 12's done-criterion on the production build: in AUTH_MODE=oidc against the in-process provider, a signed-in
+ * Support signed in, on the production build: in AUTH_MODE=oidc against the in-process provider, a signed-in
  * support agent (`sam`, group support-desk) looks up a card and runs a batch, sees the card as its last 4 only, is
  * refused what the support role may not do, and an admin then finds every lookup in the audit log under sam's
  * identity, masked, with the reason, in an unbroken chain.

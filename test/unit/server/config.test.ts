@@ -93,7 +93,7 @@ describe("configuration", () => {
     [{ CARD_API_CLIENT_ID: "id" }, "CARD_API_CLIENT_SECRET", /together/],
     [{ EMBEDDED_SANDBOX: "off" }, "EMBEDDED_SANDBOX", /no other environment/],
     [{ TOKEN_RENEW_SKEW_SECONDS: "1.5" }, "TOKEN_RENEW_SKEW_SECONDS", /whole number/],
-    // Issue 8 item 9: production and the token endpoint over plain http only on this machine.
+    // Production and the token endpoint over plain http only on this machine.
     [
       { CARD_API_AUTH_URL: "https://a.example", CARD_API_PRODUCTION_URL: "http://api.example" },
       "CARD_API_PRODUCTION_URL",

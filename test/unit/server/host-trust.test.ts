@@ -1,5 +1,5 @@
 /**
- * Host trust (issue 8 item 1): the console answers only to PUBLIC_URL's hosts (and loopback with
+ * Host trust: the console answers only to PUBLIC_URL's hosts (and loopback with
  * AUTH_MODE=none), believes X-Forwarded-* only from TRUSTED_PROXIES, and knows the real peer address only
  * from its own server's header — never from a client's X-Forwarded-For.
  */

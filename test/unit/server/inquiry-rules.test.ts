@@ -1,7 +1,7 @@
 /**
- * Inquiry rules of DESIGN.md §6 and issue 8: the environment the page showed (409 environment_changed,
- * nothing sent upstream: item 13), ASCII-only fields with a message that says so (item 20), a client that
- * disconnects mid-body (item 10), and a session that could not be read back is never sealed (item 5).
+ * Inquiry rules of DESIGN.md §6: the environment the page showed (409 environment_changed, nothing sent
+ * upstream), ASCII-only fields with a message that says so, a client that disconnects mid-body, and a session
+ * that could not be read back is never sealed.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import * as balanceRoute from "@/app/api/inquiries/balance/route";
@@ -30,7 +30,7 @@ interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
 }
 
-describe("environment the page showed (item 13)", () => {
+describe("environment the page showed", () => {
   it("refuses both operations and the lookup with 409 when the session's environment differs", async () => {
     const jar = await demoSession();
     const body = { card_number: CARD, location_id: "L1", environment: "production" };
@@ -88,7 +88,7 @@ describe("environment the page showed (item 13)", () => {
   });
 });
 
-describe("ASCII-only fields (item 20)", () => {
+describe("ASCII-only fields", () => {
   it("says that the console accepts ASCII only, and why", async () => {
     const jar = await demoSession();
     const response = await call(
@@ -107,7 +107,7 @@ describe("ASCII-only fields (item 20)", () => {
   });
 });
 
-describe("a client that disconnects mid-body (item 10)", () => {
+describe("a client that disconnects mid-body", () => {
   it("is a 4xx in the error shape, logged at info, not an unexpected error", async () => {
     const logs = captureLogs();
     try {
@@ -133,7 +133,7 @@ describe("a client that disconnects mid-body (item 10)", () => {
   });
 });
 
-describe("sealing (item 5)", () => {
+describe("sealing", () => {
   it("refuses to seal a session that unsealing would wipe, instead of losing it later", async () => {
     const session = await openSession(new Request(`${ORIGIN}/api/session`));
     session.update({

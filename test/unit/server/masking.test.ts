@@ -23,7 +23,7 @@ describe("maskCardNumbersInText", () => {
     );
   });
 
-  it("masks card numbers written in groups with spaces or dashes (issue 8 item 3)", () => {
+  it("masks card numbers written in groups with spaces or dashes", () => {
     expect(maskCardNumbersInText("card 6006 4910 0000 0001 is inactive")).toBe(
       "card 600649******0001 is inactive",
     );

@@ -1,8 +1,7 @@
 /**
- * What an upstream that misbehaves must not do to the console (issue 8): leak the session's secret or its
- * tokens by echoing them (item 2), leak card numbers written with spaces or dashes (item 3), break the
- * session with an absurd expires_in or oversized token fields (items 4, 5), or be described as a
- * credentials problem when it answers HTML or a redirect (item 10).
+ * What an upstream that misbehaves must not do to the console: leak the session's secret or its tokens by
+ * echoing them, leak card numbers written with spaces or dashes, break the session with an absurd expires_in
+ * or oversized token fields, or be described as a credentials problem when it answers HTML or a redirect.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -97,7 +96,7 @@ async function visible(response: Response): Promise<string> {
   return `${[...response.headers].map(([name, value]) => `${name}: ${value}`).join("\n")}\n${await response.clone().text()}`;
 }
 
-describe("exact secrets and opaque tokens (item 2)", () => {
+describe("exact secrets and opaque tokens", () => {
   it("never lets an echoed client secret or an opaque token reach the browser", async () => {
     let issued = 0;
     const opaque: string[] = [];
@@ -156,7 +155,7 @@ describe("exact secrets and opaque tokens (item 2)", () => {
   });
 });
 
-describe("card numbers with spaces or dashes (item 3)", () => {
+describe("card numbers with spaces or dashes", () => {
   it("are masked in upstream bodies and headers", async () => {
     await upstream(
       (_request, _body, response) => response.end(tokenBody("opaque-token-abc")),
@@ -171,7 +170,7 @@ describe("card numbers with spaces or dashes (item 3)", () => {
   });
 });
 
-describe("token fields the session cannot hold (items 4, 5)", () => {
+describe("token fields the session cannot hold", () => {
   for (const [label, attributes, issue] of [
     ["an absurd expires_in", { expires_in: 8.64e12 }, /expires_in/],
     ["a scope over 2048 characters", { scope: "read:x ".repeat(400) }, /scope/],
@@ -195,7 +194,7 @@ describe("token fields the session cannot hold (items 4, 5)", () => {
   }
 });
 
-describe("what the token endpoint answered (item 10)", () => {
+describe("what the token endpoint answered", () => {
   const cases: [string, Handler, RegExp][] = [
     [
       "an HTML page",

@@ -1,6 +1,5 @@
 /**
- * The token broker alone, with an injected clock and a scripted client (issue 8 "test quality" and items
- * 6 and 20): reuse, renewal inside the margin, the event for an already expired token, single-flight, and
+ * The token broker alone, with an injected clock and a scripted client: reuse, renewal inside the margin, the event for an already expired token, single-flight, and
  * after a 401 the reuse of a shared token only when it was asked for after the rejected call started.
  */
 import { describe, expect, it } from "vitest";
@@ -83,7 +82,7 @@ describe("TokenBroker", () => {
     expect(scripted.issued()).toBe(2);
   });
 
-  it("says that a token had already expired, not that it was renewed within the margin (item 20)", async () => {
+  it("says that a token had already expired, not that it was renewed within the margin", async () => {
     const { broker, context, advance } = setup();
     const first = await broker.ensure(context, undefined);
     advance(3 * HOUR);
@@ -102,7 +101,7 @@ describe("TokenBroker", () => {
     expect(scripted.issued()).toBe(1);
   });
 
-  it("after a 401 does not reuse a shared token asked for before the rejected call started (item 6)", async () => {
+  it("after a 401 does not reuse a shared token asked for before the rejected call started", async () => {
     const { broker, context, scripted, advance, now } = setup();
     // Call A holds token-1; call B renews and shares token-2 a moment before call A's request starts.
     const a = await broker.ensure(context, undefined);

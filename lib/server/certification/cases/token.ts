@@ -42,61 +42,73 @@ const tokenFields: CaseDefinition = {
       ids,
     );
     checks.equal("data.type", "oauth-token", get(body, "data", "type"), ids);
-    const accessToken = get(body, "data", "attributes", "access_token");
-    const jwt = typeof accessToken === "string" ? jwtExp(accessToken) : { exp: undefined, ok: false };
-    checks.add(
-      "data.attributes.access_token",
-      "a JWT with an exp claim",
-      jwt.ok
-        ? `a JWT (fingerprint ${tokenFingerprint(token.accessToken)}), exp ${describe(jwt.exp)}`
-        : typeof accessToken === "string"
-          ? "a string that is not a JWT"
-          : describe(accessToken),
-      jwt.ok && typeof jwt.exp === "number" && Number.isInteger(jwt.exp),
-      ids,
-    );
-    checks.equal("data.attributes.token_type", "Bearer", get(body, "data", "attributes", "token_type"), ids);
-    const expiresIn = get(body, "data", "attributes", "expires_in");
-    checks.add(
-      "data.attributes.expires_in",
-      "an integer number of seconds (typically 7200)",
-      describe(expiresIn),
-      typeof expiresIn === "number" && Number.isInteger(expiresIn) && expiresIn > 0,
-      ids,
-    );
-    const scope = get(body, "data", "attributes", "scope");
-    checks.add(
-      "data.attributes.scope",
-      "a space-separated string of permissions",
-      describe(scope),
-      typeof scope === "string" && /^\S+( \S+)*$/.test(scope),
-      ids,
-    );
-    checks.matches(
-      "meta.timestamp",
-      "ISO 8601 UTC with milliseconds",
-      ISO_UTC_MS,
-      get(body, "meta", "timestamp"),
-      ids,
-    );
-    checks.matches(
-      "meta.request_id",
-      "req-<number>-<suffix>",
-      REQUEST_ID,
-      get(body, "meta", "request_id"),
-      ids,
-    );
-    checks.matches("meta.version", "a semantic version", SEMVER, get(body, "meta", "version"), ids);
-    const jsonapi = get(body, "jsonapi", "version");
-    checks.add(
-      "jsonapi.version",
-      "a version string",
-      describe(jsonapi),
-      typeof jsonapi === "string" && jsonapi !== "",
-      ids,
-    );
+    checkTokenAttributes(checks, body, token.accessToken, ids);
+    checkTokenMeta(checks, body, ids);
   },
 };
+
+type Checks = CaseContext["checks"];
+
+/** The token resource's attributes: a JWT with an exp claim, Bearer, whole seconds, a scope string. */
+function checkTokenAttributes(checks: Checks, body: unknown, issued: string, ids: string[]): void {
+  const accessToken = get(body, "data", "attributes", "access_token");
+  const jwt = typeof accessToken === "string" ? jwtExp(accessToken) : { exp: undefined, ok: false };
+  checks.add(
+    "data.attributes.access_token",
+    "a JWT with an exp claim",
+    jwt.ok
+      ? `a JWT (fingerprint ${tokenFingerprint(issued)}), exp ${describe(jwt.exp)}`
+      : typeof accessToken === "string"
+        ? "a string that is not a JWT"
+        : describe(accessToken),
+    jwt.ok && typeof jwt.exp === "number" && Number.isInteger(jwt.exp),
+    ids,
+  );
+  checks.equal("data.attributes.token_type", "Bearer", get(body, "data", "attributes", "token_type"), ids);
+  const expiresIn = get(body, "data", "attributes", "expires_in");
+  checks.add(
+    "data.attributes.expires_in",
+    "an integer number of seconds (typically 7200)",
+    describe(expiresIn),
+    typeof expiresIn === "number" && Number.isInteger(expiresIn) && expiresIn > 0,
+    ids,
+  );
+  const scope = get(body, "data", "attributes", "scope");
+  checks.add(
+    "data.attributes.scope",
+    "a space-separated string of permissions",
+    describe(scope),
+    typeof scope === "string" && /^\S+( \S+)*$/.test(scope),
+    ids,
+  );
+}
+
+/** The envelope around it: meta's timestamp, request id and version, and the JSON:API version. */
+function checkTokenMeta(checks: Checks, body: unknown, ids: string[]): void {
+  checks.matches(
+    "meta.timestamp",
+    "ISO 8601 UTC with milliseconds",
+    ISO_UTC_MS,
+    get(body, "meta", "timestamp"),
+    ids,
+  );
+  checks.matches(
+    "meta.request_id",
+    "req-<number>-<suffix>",
+    REQUEST_ID,
+    get(body, "meta", "request_id"),
+    ids,
+  );
+  checks.matches("meta.version", "a semantic version", SEMVER, get(body, "meta", "version"), ids);
+  const jsonapi = get(body, "jsonapi", "version");
+  checks.add(
+    "jsonapi.version",
+    "a version string",
+    describe(jsonapi),
+    typeof jsonapi === "string" && jsonapi !== "",
+    ids,
+  );
+}
 
 /** A token request the upstream must refuse with 400 and no token (spec §7). */
 function refusedTokenCase(
@@ -283,36 +295,15 @@ const renewAfter401: CaseDefinition = {
     // Where Gift Balance Inquiry may not run (production without allow_production_gift), the renewal and
     // retry are proven with Balance Inquiry, which carries no Request Id: that part is then not shown.
     const giftAllowed = context.env.name !== "production" || context.settings.allowProductionGift;
-    const client = context.profile.primary;
     // A broker of its own: the renewal must be a real token request, not the run's cached token.
     const broker = new TokenBroker(context.settings.renewSkewSeconds, context.settings.now);
-    const tokens = context.tokenContext(client, context.caseId);
-    // Obtained outside the broker, so that the renewal cannot be served from the broker's memory.
-    const { grant } = await context.requestToken(client);
-    if (!grant) {
+    const tokens = context.tokenContext(context.profile.primary, context.caseId);
+    const valid = await unbrokeredToken(context, tokens.credentialsKey);
+    if (!valid) {
       context.checks.add("a token for the case", "a token", "the token endpoint issued none", false);
       return;
     }
-    const valid: AccessToken = {
-      accessToken: grant.accessToken,
-      tokenType: grant.tokenType,
-      scope: grant.scope,
-      expiresIn: grant.expiresIn,
-      issuedAt: context.settings.now(),
-      credentialsKey: tokens.credentialsKey,
-      meta: null,
-      jsonapi: null,
-    };
-    let rejected: AccessToken;
-    let how: string;
-    if (context.env.revokeTokens) {
-      context.env.revokeTokens();
-      rejected = valid;
-      how = "every token issued so far was revoked in the sandbox";
-    } else {
-      rejected = { ...valid, accessToken: tamperToken(valid.accessToken) };
-      how = "a tampered copy of a valid token was sent (a real upstream offers no way to revoke one)";
-    }
+    const { rejected, how } = rejectedToken(context, valid);
     const requestId = randomUUID();
     const send = (token: string, events: TokenEvent[] = []) =>
       giftAllowed ? context.gift({ token, requestId, events }) : context.balance({ token, events });
@@ -325,12 +316,10 @@ const renewAfter401: CaseDefinition = {
       attempt.status === 401,
       [attempt.record.id],
     );
-    const tokenRequestsBefore = context.exchanges.filter((record) => record.operation === "token").length;
+    const tokenRequestsBefore = tokenRequestCount(context);
     const renewed = await broker.renewAfterRejection(tokens, rejected, attemptStartedAt);
-    const tokenRequests =
-      context.exchanges.filter((record) => record.operation === "token").length - tokenRequestsBefore;
+    const tokenRequests = tokenRequestCount(context) - tokenRequestsBefore;
     const retry = await send(renewed.token.accessToken, renewed.event ? [renewed.event] : []);
-    const retryIds = [attempt.record.id, retry.record.id];
     context.checks.add(
       "token event",
       "renewed_after_401 with a new token from the token endpoint",
@@ -339,39 +328,88 @@ const renewAfter401: CaseDefinition = {
         tokenRequests === 1 &&
         renewed.token.accessToken !== rejected.accessToken,
     );
-    if (giftAllowed) {
-      context.checks.equal(
-        "the retry's X-Request-Id",
-        requestId,
-        retry.record.request.headers["X-Request-Id"],
-        retryIds,
-      );
-    } else {
-      context.checks.observe(
-        "the retry's X-Request-Id",
-        "the same X-Request-Id (Gift Balance Inquiry)",
-        "not shown: Gift Balance Inquiry is not allowed in this production run, so Balance Inquiry was retried",
-        retryIds,
-      );
-    }
-    context.checks.add(
-      "the retry with the renewed token",
-      "HTTP 2xx (the inquiry is processed)",
-      `HTTP ${retry.status}`,
-      retry.status >= 200 && retry.status < 300,
-      [retry.record.id],
-    );
-    if (giftAllowed && context.profile.transactionLookup && retry.status >= 200 && retry.status < 300) {
-      const found = await context.lookup(renewed.token.accessToken, requestId);
-      context.checks.equal(
-        "one transaction for the Request Id",
-        get(retry.body, "data", "transaction_id"),
-        get(found.body, "data", "transaction_id"),
-        [found.record.id],
-      );
-    }
+    await checkRetry(context, { giftAllowed, requestId, attempt, retry, token: renewed.token.accessToken });
   },
 };
+
+/** Obtained outside the broker, so that the renewal cannot be served from the broker's memory. */
+async function unbrokeredToken(context: CaseContext, credentialsKey: string): Promise<AccessToken | null> {
+  const { grant } = await context.requestToken(context.profile.primary);
+  if (!grant) return null;
+  return {
+    accessToken: grant.accessToken,
+    tokenType: grant.tokenType,
+    scope: grant.scope,
+    expiresIn: grant.expiresIn,
+    issuedAt: context.settings.now(),
+    credentialsKey,
+    meta: null,
+    jsonapi: null,
+  };
+}
+
+/** A token the upstream will refuse: revoked where the sandbox allows it, otherwise a tampered copy. */
+function rejectedToken(context: CaseContext, valid: AccessToken): { rejected: AccessToken; how: string } {
+  if (context.env.revokeTokens) {
+    context.env.revokeTokens();
+    return { rejected: valid, how: "every token issued so far was revoked in the sandbox" };
+  }
+  return {
+    rejected: { ...valid, accessToken: tamperToken(valid.accessToken) },
+    how: "a tampered copy of a valid token was sent (a real upstream offers no way to revoke one)",
+  };
+}
+
+function tokenRequestCount(context: CaseContext): number {
+  return context.exchanges.filter((record) => record.operation === "token").length;
+}
+
+/** What the checks read of an inquiry call, Gift or plain Balance. */
+interface Call {
+  status: number;
+  body: unknown;
+  record: { id: string; request: { headers: Record<string, string> } };
+}
+
+/** The retry kept the Request Id, was processed, and (where it can be looked up) recorded one transaction. */
+async function checkRetry(
+  context: CaseContext,
+  run: { giftAllowed: boolean; requestId: string; attempt: Call; retry: Call; token: string },
+): Promise<void> {
+  const { giftAllowed, requestId, attempt, retry } = run;
+  const retryIds = [attempt.record.id, retry.record.id];
+  if (giftAllowed) {
+    context.checks.equal(
+      "the retry's X-Request-Id",
+      requestId,
+      retry.record.request.headers["X-Request-Id"],
+      retryIds,
+    );
+  } else {
+    context.checks.observe(
+      "the retry's X-Request-Id",
+      "the same X-Request-Id (Gift Balance Inquiry)",
+      "not shown: Gift Balance Inquiry is not allowed in this production run, so Balance Inquiry was retried",
+      retryIds,
+    );
+  }
+  context.checks.add(
+    "the retry with the renewed token",
+    "HTTP 2xx (the inquiry is processed)",
+    `HTTP ${retry.status}`,
+    retry.status >= 200 && retry.status < 300,
+    [retry.record.id],
+  );
+  if (giftAllowed && context.profile.transactionLookup && retry.status >= 200 && retry.status < 300) {
+    const found = await context.lookup(run.token, requestId);
+    context.checks.equal(
+      "one transaction for the Request Id",
+      get(retry.body, "data", "transaction_id"),
+      get(found.body, "data", "transaction_id"),
+      [found.record.id],
+    );
+  }
+}
 
 export const TOKEN_CASES = [
   tokenFields,

@@ -61,13 +61,31 @@ export interface EvidenceBundle {
   fileName: string;
 }
 
-export async function buildEvidenceBundle({
-  run,
-  key,
-  console: consoleInfo,
-  specification,
-  manifestExtra = {},
-}: EvidenceInput): Promise<EvidenceBundle> {
+export async function buildEvidenceBundle(input: EvidenceInput): Promise<EvidenceBundle> {
+  const { run, key } = input;
+  const { files, exchangeIndex } = evidenceFiles(input);
+  const manifest = buildManifest(input, exchangeIndex, files);
+  const manifestBytes = json(manifest);
+  files["manifest.json"] = manifestBytes;
+  files["SHA256SUMS"] = strToU8(checksums(files));
+  const jws = await new CompactSign(manifestBytes)
+    .setProtectedHeader({ alg: "EdDSA", kid: key.kid, cty: "application/json" })
+    .sign(key.privateKey);
+  files["manifest.jws"] = strToU8(`${jws}\n`);
+
+  const mtime = new Date(run.finished_at ?? run.started_at);
+  const zip = zipSync(
+    Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, [bytes, { mtime }]])),
+    { level: 6 },
+  );
+  const stamp = run.started_at.replace(/[:.]/g, "-");
+  return { zip, manifest, fileName: `certification-${run.environment.name}-${stamp}.zip` };
+}
+
+type ExchangeIndexEntry = ReturnType<typeof evidenceFiles>["exchangeIndex"][number];
+
+/** Every file the manifest names: each exchange, the HAR, JUnit, HTML and CSV reports, and the public key. */
+function evidenceFiles({ run, key, console: consoleInfo, specification }: EvidenceInput) {
   const caseOfExchange = new Map<string, string>();
   for (const result of run.results) for (const id of result.exchange_ids) caseOfExchange.set(id, result.id);
   const exchangesById = new Map(run.exchanges.map((record) => [record.id, record]));
@@ -96,8 +114,15 @@ export async function buildEvidenceBundle({
   files["results.csv"] = strToU8(buildResultsCsv(run.results));
   files["public-key.jwk"] = json(key.publicJwk);
   files["VERIFY.md"] = strToU8(buildVerifyMd(key.kid));
+  return { files, exchangeIndex };
+}
 
-  const manifest = {
+function buildManifest(
+  { run, key, console: consoleInfo, specification, manifestExtra = {} }: EvidenceInput,
+  exchangeIndex: ExchangeIndexEntry[],
+  files: Record<string, Uint8Array>,
+): Record<string, unknown> {
+  return {
     format: MANIFEST_FORMAT,
     ...manifestExtra,
     console: consoleInfo,
@@ -125,27 +150,15 @@ export async function buildEvidenceBundle({
         .map(([name, bytes]) => [name, sha256Hex(bytes)]),
     ),
   };
-  const manifestBytes = json(manifest);
-  files["manifest.json"] = manifestBytes;
-  files["SHA256SUMS"] = strToU8(
-    Object.entries(files)
-      .filter(([name]) => name !== "SHA256SUMS")
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, bytes]) => `${sha256Hex(bytes)}  ${name}\n`)
-      .join(""),
-  );
-  const jws = await new CompactSign(manifestBytes)
-    .setProtectedHeader({ alg: "EdDSA", kid: key.kid, cty: "application/json" })
-    .sign(key.privateKey);
-  files["manifest.jws"] = strToU8(`${jws}\n`);
+}
 
-  const mtime = new Date(run.finished_at ?? run.started_at);
-  const zip = zipSync(
-    Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, [bytes, { mtime }]])),
-    { level: 6 },
-  );
-  const stamp = run.started_at.replace(/[:.]/g, "-");
-  return { zip, manifest, fileName: `certification-${run.environment.name}-${stamp}.zip` };
+/** SHA256SUMS: every other file, sorted by name, as `sha256sum -c` reads it. */
+function checksums(files: Record<string, Uint8Array>): string {
+  return Object.entries(files)
+    .filter(([name]) => name !== "SHA256SUMS")
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, bytes]) => `${sha256Hex(bytes)}  ${name}\n`)
+    .join("");
 }
 
 /** A bundle as a download: `application/zip` under its own name, with only safe characters in the header. */
