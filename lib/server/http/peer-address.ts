@@ -56,7 +56,11 @@ export function clientAddress(request: Request, trustedProxies: CidrList): strin
 }
 
 /** The first value of a forwarded header, believed only from a trusted proxy. */
-export function trustedForwarded(request: Pick<Request, "headers">, name: string, trustedProxies: CidrList): string | null {
+export function trustedForwarded(
+  request: Pick<Request, "headers">,
+  name: string,
+  trustedProxies: CidrList,
+): string | null {
   if (!fromTrustedProxy(request, trustedProxies)) return null;
   return request.headers.get(name)?.split(",")[0]?.trim() || null;
 }

@@ -317,25 +317,34 @@ function keepLease(settings: RunnerSettings, batchId: string): () => void {
   return () => clearInterval(renewal);
 }
 
+/** Waits of running batches that a wake-up cuts short (a cancellation is seen at once). */
+function createPauses({ now, runnerLeaseMs }: RunnerSettings) {
+  const wakers = new Map<string, () => void>();
+  return {
+    /** Waits until `at` or a wake-up, whichever comes first (at most a third of the lease, to renew it). */
+    until(batchId: string, at: number): Promise<void> {
+      return new Promise((resolve) => {
+        const timer = setTimeout(done, Math.max(0, Math.min(at - now(), runnerLeaseMs / 3)));
+        function done() {
+          clearTimeout(timer);
+          wakers.delete(batchId);
+          resolve();
+        }
+        wakers.set(batchId, done);
+      });
+    },
+    wake(batchId: string): void {
+      wakers.get(batchId)?.();
+    },
+  };
+}
+
 export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
   const settings = withDefaults(options);
   const { db, now, runnerLeaseMs, cardLeaseMs, concurrency } = settings;
   const retries = createRetryPolicy(settings);
+  const pauses = createPauses(settings);
   const runs = new Map<string, Promise<void>>();
-  const wakers = new Map<string, () => void>();
-
-  /** Waits until `at` or a wake-up, whichever comes first. */
-  function pause(batchId: string, at: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, Math.min(at - now(), runnerLeaseMs / 3)));
-      function done() {
-        clearTimeout(timer);
-        wakers.delete(batchId);
-        resolve();
-      }
-      wakers.set(batchId, done);
-    });
-  }
 
   async function runBatch(batch: BatchRow): Promise<void> {
     const run = startRun(settings, batch);
@@ -349,7 +358,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         if (wake === null) return;
         // A cancelled batch with deferred cards stops waiting.
         if ((await batchStatus(db, batch.id)) !== "running") return;
-        await pause(batch.id, Math.max(wake.getTime(), run.paused.until));
+        await pauses.until(batch.id, Math.max(wake.getTime(), run.paused.until));
       }
     } finally {
       stopLease();
@@ -376,7 +385,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
       await runs.get(batchId);
     },
     wake(batchId) {
-      wakers.get(batchId)?.();
+      pauses.wake(batchId);
     },
   };
 }
