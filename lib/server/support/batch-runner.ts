@@ -1,10 +1,12 @@
 /**
  * Runs support batches on the server: at most `concurrency` Balance Inquiries at once per batch, each card
  * claimed from the database (batch-store), a 429 answered by deferring that card for its Retry-After (a bounded
- * number of attempts, each wait capped, within a deadline per card), one audit row per card. The owner's per-user rate limit is shared with their single lookups:
- * when it is used up the batch pauses (no card fails for it) and goes on when the window ends. A batch this instance is not running is taken over when its
- * runner's lease has lapsed (`ensureRunning`, called whenever someone looks at the batch), so a batch whose
- * instance died is finished by another.
+ * number of attempts, each wait capped, within a deadline per card), one audit row per card. The owner's
+ * per-user rate limit is shared with their single lookups: when it is used up the batch pauses (no card fails
+ * for it) and goes on when the window ends. A batch's cards share one token, kept in memory by the run (a token
+ * source over the batch's environment and credentials; no session is involved). A batch this instance is not
+ * running is taken over when its runner's lease has lapsed (`ensureRunning`, called whenever someone looks at
+ * the batch), so a batch whose instance died is finished by another.
  */
 import "server-only";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
