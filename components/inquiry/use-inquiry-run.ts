@@ -21,6 +21,38 @@ export interface InquiryRun {
   typedCard: string;
 }
 
+/** One runner per inquiry operation of the registry (a new one must be named here), and whether one runs. */
+function useInquiryRunners() {
+  const gift = useRunInquiry("gift_balance_inquiry");
+  const balance = useRunInquiry("balance_inquiry");
+  const runners: Record<InquiryOperation, InquiryRunner> = {
+    gift_balance_inquiry: gift,
+    balance_inquiry: balance,
+  };
+  return { runners, running: Object.values(runners).some((runner) => runner.isMutating) };
+}
+
+/** "Use demo credentials" after a run failed for want of credentials: saves them and says so. */
+function useDemoConnection(setError: (error: ApiClientError | null) => void) {
+  const saveCredentials = useSaveCredentials();
+  const [connectedNotice, setConnectedNotice] = useState(false);
+
+  /** Saves the demo credentials; true when they were saved. */
+  async function connect(): Promise<boolean> {
+    try {
+      await saveCredentials.trigger({ profile: "demo" });
+      setError(null);
+      setConnectedNotice(true);
+      return true;
+    } catch (caught) {
+      setError(caught as ApiClientError);
+      return false;
+    }
+  }
+
+  return { connectedNotice, setConnectedNotice, connecting: saveCredentials.isMutating, connect };
+}
+
 /**
  * Runs the inquiry form's submissions: a Gift Balance Inquiry in production is confirmed first, a new run
  * replaces the previous result at once, and after an error the page can retry with the same Request Id or
@@ -34,26 +66,19 @@ export function useInquiryRun({
   /** Called with each console error, e.g. to show a `validation_failed` answer's fields in the form. */
   onError: (error: ApiClientError) => void;
 }) {
-  const gift = useRunInquiry("gift_balance_inquiry");
-  const balance = useRunInquiry("balance_inquiry");
-  // One runner per inquiry operation of the registry: a new one must be named here.
-  const runners: Record<InquiryOperation, InquiryRunner> = {
-    gift_balance_inquiry: gift,
-    balance_inquiry: balance,
-  };
-  const saveCredentials = useSaveCredentials();
+  const { runners, running } = useInquiryRunners();
   const [run, setRun] = useState<InquiryRun | null>(null);
   const [error, setError] = useState<ApiClientError | null>(null);
   /** The last submission, for "Retry with the same Request Id" after no answer. */
   const [lastSubmission, setLastSubmission] = useState<InquirySubmission | null>(null);
-  const [connectedNotice, setConnectedNotice] = useState(false);
+  const demo = useDemoConnection(setError);
 
   async function execute(submission: InquirySubmission) {
     storeLocationId(submission.input.location_id);
     // A new run replaces the previous result at once: an old balance never stands under a new error.
     setRun(null);
     setError(null);
-    setConnectedNotice(false);
+    demo.setConnectedNotice(false);
     setLastSubmission(submission);
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
@@ -76,28 +101,15 @@ export function useInquiryRun({
     guard.start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
   }
 
-  /** Saves the demo credentials; true when they were saved. */
-  async function connectWithDemoCredentials(): Promise<boolean> {
-    try {
-      await saveCredentials.trigger({ profile: "demo" });
-      setError(null);
-      setConnectedNotice(true);
-      return true;
-    } catch (caught) {
-      setError(caught as ApiClientError);
-      return false;
-    }
-  }
-
   return {
     guard,
     run,
     error,
-    running: Object.values(runners).some((runner) => runner.isMutating),
+    running,
     lastOperation: lastSubmission?.operation ?? null,
-    connectedNotice,
-    connecting: saveCredentials.isMutating,
+    connectedNotice: demo.connectedNotice,
+    connecting: demo.connecting,
     retrySameRequestId,
-    connectWithDemoCredentials,
+    connectWithDemoCredentials: demo.connect,
   };
 }

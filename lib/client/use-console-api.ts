@@ -9,6 +9,7 @@ import type {
   BalanceInquiryInput,
   ExchangeRecord,
   GiftBalanceInquiryInput,
+  InquiryAnswer,
   TokenResult,
 } from "@/lib/shared/contracts";
 import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
@@ -60,14 +61,15 @@ export type InquiryInput<O extends InquiryOperation> = O extends "gift_balance_i
  * Every run names the environment the page shows (DESIGN.md §6): when another tab switched it, the server
  * answers 409 `environment_changed` and sends nothing; the session is then read again so that the page shows
  * the new one. A Gift Balance Inquiry that got no answer (502/504) is kept in history as "outcome unknown"
- * with the Request Id that was sent.
+ * with the Request Id that was sent. The answer carries the session as it now stands (a run may have acquired
+ * or renewed the token): the page's session view takes it from there, without asking GET /api/session again.
  */
 export function useRunInquiry<O extends InquiryOperation>(operation: O) {
   const { mutate } = useSWRConfig();
   // The session as the page shows it, the server-rendered fallback included (the cache alone may not hold it
   // yet on a page that has not revalidated the session). useSWRMutation calls the latest render's fetcher.
   const shownEnvironment = useSession().data?.environment;
-  const post = sendJson<ExchangeRecord, InquiryInput<O>>("POST");
+  const post = sendJson<InquiryAnswer, InquiryInput<O>>("POST");
   return useSWRMutation<ExchangeRecord, ApiClientError, string, InquiryInput<O>>(
     inquiryKey(operation),
     async (url, { arg }) => {
@@ -75,7 +77,9 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
       const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
       const started = new Date();
       try {
-        return await post(url, { arg: input });
+        const { session, ...exchange } = await post(url, { arg: input });
+        void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
+        return exchange;
       } catch (caught) {
         const error = caught as ApiClientError;
         const requestId = requestIdOfError(error);
@@ -104,8 +108,6 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
       onSuccess: async (exchange) => {
         await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
         void mutate(apiKeys.history);
-        // A run may have acquired or renewed the token.
-        void mutate(apiKeys.session);
       },
       onError: (error) => {
         if (error.code === "environment_changed") void mutate(apiKeys.session);

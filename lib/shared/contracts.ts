@@ -194,6 +194,14 @@ export interface ExchangeRecord {
   summary?: ExchangeBodySummary;
 }
 
+/**
+ * POST /api/inquiries/{operation}: the exchange record and, alongside it, the session as GET /api/session would
+ * now answer (the run may have acquired or renewed the token), so the page needs no second request.
+ */
+export interface InquiryAnswer extends ExchangeRecord {
+  session?: SessionInfo;
+}
+
 /** POST /api/token */
 export interface TokenResult {
   token: TokenMetadata | null;

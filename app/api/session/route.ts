@@ -1,6 +1,7 @@
 // GET /api/session: environment, credential source and client_id, token metadata (for roles that may see token
 // details). DELETE: forget it all, and end the session on every instance (a copied cookie no longer works).
 import { can } from "@/lib/server/identity/roles";
+import { sessionCall } from "@/lib/server/inquiry/deps";
 import { describeSession } from "@/lib/server/inquiry/operations";
 import { SIGNED_IN, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
@@ -9,7 +10,8 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(SIGNED_IN, async (context) => {
   const user = await context.user();
   const session = await context.session();
-  return json(describeSession(session, (environment) => can(user.roles, "token_details", environment)));
+  const { deps, source } = sessionCall(session, context.config);
+  return json(describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)));
 });
 
 export const DELETE = apiRoute(SIGNED_IN, async (context) => {
@@ -25,7 +27,8 @@ export const DELETE = apiRoute(SIGNED_IN, async (context) => {
     reason: "forgotten",
     details: { credentials_forgotten: heldCredentials, was_live: ended },
   });
-  return json(describeSession(session, (where) => can(user.roles, "token_details", where)));
+  const { deps, source } = sessionCall(session, context.config);
+  return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
 });
 
 const refuse = methodNotAllowed(["GET", "DELETE"]);

@@ -1,5 +1,6 @@
 // POST /api/token: request a token now; token metadata (never the token) and the exchange record.
 import { z } from "zod";
+import { sessionCall } from "@/lib/server/inquiry/deps";
 import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/server/inquiry/operations";
 import { readBodyText, parseJsonBody } from "@/lib/server/http/guards";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
@@ -12,15 +13,15 @@ export const POST = apiRoute(
     // No input: the body may be empty or `{}`.
     const text = await readBodyText(context.request);
     if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
-    const session = await context.session();
+    const { deps, source } = sessionCall(await context.session(), context.config);
     const result = await context.audited(
       {
         event: "token_request",
         outcome: "success",
         operation: "token",
-        environment: await context.environment(),
+        environment: source.environment.name,
       },
-      () => requestTokenNow(session),
+      () => requestTokenNow(deps, source),
       (answered) => exchangeAuditFields(answered.exchange),
     );
     context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });

@@ -147,124 +147,140 @@ function tokenGrant(response: UpstreamResponse, check: BodyCheck<TokenResponse>)
   };
 }
 
+/** What a request looked like, as kept in its record (secrets redacted). */
+interface ShownRequest {
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Sends one request with the timeout; resolves with the answer or rejects with UpstreamFailure. */
+async function sendWithTimeout(
+  { transport, timeoutMs }: Pick<CardApiClientOptions, "transport" | "timeoutMs">,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  shown: ShownRequest,
+): Promise<RawExchange> {
+  const method = body === undefined ? "GET" : "POST";
+  const controller = new AbortController();
+  const startedAt = Date.now();
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A transport that ignores the signal still cannot hold the caller past the timeout.
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const failure = new UpstreamFailure(
+        "timeout",
+        undefined,
+        `The upstream did not answer within ${timeoutMs} ms.`,
+      );
+      controller.abort(failure);
+      reject(failure);
+    }, timeoutMs);
+  });
+  const sending = transport({ method, url, headers, body, signal: controller.signal });
+  sending.catch(() => undefined);
+  try {
+    const response = await Promise.race([sending, timedOut]);
+    return {
+      request: { method, url, ...shown },
+      response,
+      startedAt,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+  } catch (error) {
+    if (controller.signal.aborted && controller.signal.reason instanceof UpstreamFailure) {
+      throw controller.signal.reason;
+    }
+    throw classifyTransportError(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A null token sends no Authorization header at all (certification's "no token" case). */
+function cardHeaders(accessToken: string | null, requestId?: string) {
+  const common = { "Content-Type": "application/json", Accept: "application/json" };
+  const withId: Record<string, string> = requestId === undefined ? {} : { "X-Request-Id": requestId };
+  if (accessToken === null) return { sent: { ...common, ...withId }, shown: { ...common, ...withId } };
+  return {
+    sent: { ...common, Authorization: `Bearer ${accessToken}`, ...withId },
+    shown: { ...common, Authorization: `Bearer ${REDACTED}`, ...withId },
+  };
+}
+
+/** A token request's headers: a new object per request, since the record keeps the one it was sent with. */
+const tokenHeaders = (): Record<string, string> => ({
+  "Content-Type": "application/json; charset=utf-8",
+  Accept: "application/json",
+});
+
+/** A caller-chosen token body as its record keeps it: a JSON client_secret redacted, anything else as sent. */
+function shownTokenBody(body: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) && "client_secret" in parsed
+      ? { ...parsed, client_secret: REDACTED }
+      : parsed;
+  } catch {
+    // Not JSON (deliberately malformed): kept as the text that was sent.
+    return body;
+  }
+}
+
 export function createCardApiClient(options: CardApiClientOptions): CardApiClient {
-  const { transport, authUrl, baseUrl, timeoutMs } = options;
+  const { authUrl, baseUrl } = options;
   const urls = {
     token: authUrl + operationPath("token"),
     giftBalanceInquiry: baseUrl + operationPath("gift_balance_inquiry"),
     balanceInquiry: baseUrl + operationPath("balance_inquiry"),
     transactionByRequestId: (requestId: string) => baseUrl + operationPath("transaction_lookup", requestId),
   };
-
-  /** Sends one request with the timeout; resolves with the answer or rejects with UpstreamFailure. */
-  async function send(
+  const send = (
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
-    shown: { headers: Record<string, string>; body: unknown },
-  ): Promise<RawExchange> {
-    const method = body === undefined ? "GET" : "POST";
-    const controller = new AbortController();
-    const startedAt = Date.now();
-    const started = performance.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A transport that ignores the signal still cannot hold the caller past the timeout.
-    const timedOut = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        const failure = new UpstreamFailure(
-          "timeout",
-          undefined,
-          `The upstream did not answer within ${timeoutMs} ms.`,
-        );
-        controller.abort(failure);
-        reject(failure);
-      }, timeoutMs);
-    });
-    const sending = transport({ method, url, headers, body, signal: controller.signal });
-    sending.catch(() => undefined);
-    try {
-      const response = await Promise.race([sending, timedOut]);
-      return {
-        request: { method, url, ...shown },
-        response,
-        startedAt,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      };
-    } catch (error) {
-      if (controller.signal.aborted && controller.signal.reason instanceof UpstreamFailure) {
-        throw controller.signal.reason;
-      }
-      throw classifyTransportError(error);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** A null token sends no Authorization header at all (certification's "no token" case). */
-  function cardHeaders(accessToken: string | null, requestId?: string) {
-    const common = { "Content-Type": "application/json", Accept: "application/json" };
-    const withId: Record<string, string> = requestId === undefined ? {} : { "X-Request-Id": requestId };
-    if (accessToken === null) return { sent: { ...common, ...withId }, shown: { ...common, ...withId } };
-    return {
-      sent: { ...common, Authorization: `Bearer ${accessToken}`, ...withId },
-      shown: { ...common, Authorization: `Bearer ${REDACTED}`, ...withId },
-    };
-  }
+    shown: ShownRequest,
+  ) => sendWithTimeout(options, url, headers, body, shown);
+  const sendCard = (url: string, accessToken: string | null, card: CardRequest, requestId?: string) => {
+    const { sent, shown } = cardHeaders(accessToken, requestId);
+    const body = { data: card };
+    return send(url, sent, JSON.stringify(body), { headers: shown, body });
+  };
 
   return {
     urls,
 
     async requestToken({ clientId, clientSecret }) {
-      const headers = { "Content-Type": "application/json; charset=utf-8", Accept: "application/json" };
+      const headers = tokenHeaders();
       const body = { client_id: clientId, client_secret: clientSecret, grant_type: "client_credentials" };
-      const exchange = await send(urls.token, headers, JSON.stringify(body), {
-        headers,
-        body: { ...body, client_secret: REDACTED },
-      });
+      const shown = { headers, body: { ...body, client_secret: REDACTED } };
+      const exchange = await send(urls.token, headers, JSON.stringify(body), shown);
       const check = checkBody(exchange.response, tokenResponseSchema);
       return { exchange, check, grant: tokenGrant(exchange.response, check) };
     },
 
     async giftBalanceInquiry({ accessToken, requestId, card }) {
-      const { sent, shown } = cardHeaders(accessToken, requestId);
-      const body = { data: card };
-      const exchange = await send(urls.giftBalanceInquiry, sent, JSON.stringify(body), {
-        headers: shown,
-        body,
-      });
+      const exchange = await sendCard(urls.giftBalanceInquiry, accessToken, card, requestId);
       return { exchange, check: checkBody(exchange.response, giftBalanceResponseSchema) };
     },
 
     async requestTokenWithBody(body) {
-      const headers = { "Content-Type": "application/json; charset=utf-8", Accept: "application/json" };
-      let shownBody: unknown = body;
-      try {
-        const parsed: unknown = JSON.parse(body);
-        shownBody =
-          parsed && typeof parsed === "object" && !Array.isArray(parsed) && "client_secret" in parsed
-            ? { ...parsed, client_secret: REDACTED }
-            : parsed;
-      } catch {
-        // Not JSON (deliberately malformed): kept as the text that was sent.
-      }
-      const exchange = await send(urls.token, headers, body, { headers, body: shownBody });
+      const headers = tokenHeaders();
+      const exchange = await send(urls.token, headers, body, { headers, body: shownTokenBody(body) });
       return { exchange, check: checkBody(exchange.response, tokenResponseSchema) };
     },
 
     async balanceInquiry({ accessToken, card, requestId }) {
-      const { sent, shown } = cardHeaders(accessToken, requestId);
-      const body = { data: card };
-      const exchange = await send(urls.balanceInquiry, sent, JSON.stringify(body), { headers: shown, body });
+      const exchange = await sendCard(urls.balanceInquiry, accessToken, card, requestId);
       return { exchange, check: checkBody(exchange.response, balanceResponseSchema) };
     },
 
     async transactionByRequestId({ accessToken, requestId }) {
       // The general form of spec §4.2, Content-Type included.
       const { sent, shown } = cardHeaders(accessToken);
-      const exchange = await send(urls.transactionByRequestId(requestId), sent, undefined, {
-        headers: shown,
-        body: null,
-      });
+      const url = urls.transactionByRequestId(requestId);
+      const exchange = await send(url, sent, undefined, { headers: shown, body: null });
       return { exchange, check: checkBody(exchange.response, transactionLookupResponseSchema) };
     },
   };

@@ -8,10 +8,11 @@ import { randomUUID } from "node:crypto";
 import type { EnvironmentName, ExchangeRecord, OperationName, TokenEvent } from "@/lib/shared/contracts";
 import type { ApiResult, CardApiClient, CardRequest, TokenGrant } from "@/lib/server/card-api/client";
 import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
+import { ensureToken } from "@/lib/server/card-api/authorized-call";
 import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
 import { tokenFingerprint } from "@/lib/server/card-api/token-metadata";
+import { sourceCredentials, tokenContext, type TokenSource } from "@/lib/server/card-api/token-source";
 import type { AccessToken } from "@/lib/server/session";
-import { credentialsKey } from "@/lib/server/session/credentials";
 import { CheckList, get } from "./checks";
 import type { CertificationClient, CertificationProfile } from "./profile";
 import { RunSecrets } from "./run-secrets";
@@ -207,24 +208,42 @@ export class CaseContext {
     };
   }
 
-  tokenContext(client: CertificationClient, purpose: string): TokenContext {
-    const environment = {
-      name: this.env.name,
-      authUrl: this.env.authUrl,
-      baseUrl: this.env.baseUrl,
-      transport: this.env.transport,
-    };
+  /**
+   * `client`'s credentials against the run's environment as a token source (lib/server/card-api/token-source);
+   * `holder` keeps its token (the run's one token for the primary client, none for the others).
+   */
+  tokenSource(
+    client: CertificationClient,
+    holder: Pick<TokenSource, "current" | "keep"> = { current: () => undefined, keep: () => undefined },
+  ): TokenSource {
+    const { name, authUrl, baseUrl, transport } = this.env;
+    const environment = { name, authUrl, baseUrl, transport };
     const credentials = {
       source: "server" as const,
       clientId: client.clientId,
       clientSecret: client.clientSecret,
     };
     return {
-      client: this.recordingClient(client, purpose),
-      environment: this.env.name,
-      credentials,
-      credentialsKey: credentialsKey(credentials, environment),
+      environment,
+      credentials: sourceCredentials({ ok: true, credentials }, environment),
+      current: () => holder.current(),
+      keep: (token) => holder.keep(token),
     };
+  }
+
+  tokenContext(client: CertificationClient, purpose: string): TokenContext {
+    return tokenContext(this.tokenSource(client), this.recordingClient(client, purpose));
+  }
+
+  /** The run's one token (spec §5.7) as a token source: the ledger holds it across cases. */
+  private runTokenSource(): TokenSource {
+    const { ledger } = this;
+    return this.tokenSource(this.profile.primary, {
+      current: () => ledger.sessionToken,
+      keep: (token) => {
+        ledger.sessionToken = token;
+      },
+    });
   }
 
   // ---------- tokens ----------
@@ -238,41 +257,50 @@ export class CaseContext {
     return { result, record, grant: result.grant };
   }
 
-  /** The run's one token for the primary client (spec §5.7): requested once, renewed when due. */
-  async sessionToken(): Promise<AccessToken> {
+  /**
+   * The run's first token, requested outright (its token response is TOK-01's and VER-01's evidence), kept in
+   * the ledger; a refusal stops the case.
+   */
+  private async acquireRunToken(source: TokenSource, context: TokenContext): Promise<AccessToken> {
     const { ledger } = this;
-    const context = this.tokenContext(this.profile.primary, "session");
-    if (!ledger.sessionToken) {
-      ledger.sessionTokenRequests.acquired += 1;
-      const obtained = await ledger.broker.requestNow({ ...context, client: this.env.client });
-      const record = this.record("token", obtained);
-      if (obtained.grant) this.noteToken(obtained.grant, this.profile.primary, "session");
-      ledger.sessionTokenResult = {
-        record,
-        value: obtained.check.value,
-        status: obtained.exchange.response.status,
-      };
-      if (!obtained.token) {
-        this.checks.add(
-          "the token endpoint issues a token to the run's client",
-          "a token",
-          `HTTP ${obtained.exchange.response.status} without a usable token`,
-          false,
-          [record.id],
-        );
-        throw new CaseStopped();
-      }
-      this.sending(obtained.token.accessToken);
-      ledger.sessionToken = obtained.token;
-      return obtained.token;
+    ledger.sessionTokenRequests.acquired += 1;
+    const obtained = await ledger.broker.requestNow({ ...context, client: this.env.client });
+    const record = this.record("token", obtained);
+    if (obtained.grant) this.noteToken(obtained.grant, this.profile.primary, "session");
+    ledger.sessionTokenResult = {
+      record,
+      value: obtained.check.value,
+      status: obtained.exchange.response.status,
+    };
+    if (!obtained.token) {
+      this.checks.add(
+        "the token endpoint issues a token to the run's client",
+        "a token",
+        `HTTP ${obtained.exchange.response.status} without a usable token`,
+        false,
+        [record.id],
+      );
+      throw new CaseStopped();
     }
-    const ensured = await ledger.broker.ensure(context, ledger.sessionToken);
+    this.sending(obtained.token.accessToken);
+    source.keep(obtained.token);
+    return obtained.token;
+  }
+
+  /**
+   * The run's one token for the primary client (spec §5.7): requested once, then kept fresh by the console's
+   * own driver (lib/server/card-api/authorized-call `ensureToken`), renewals recorded.
+   */
+  async sessionToken(): Promise<AccessToken> {
+    const source = this.runTokenSource();
+    const context = tokenContext(source, this.recordingClient(this.profile.primary, "session"));
+    if (!source.current()) return this.acquireRunToken(source, context);
+    const ensured = await ensureToken(this.ledger.broker, source, context);
     if (ensured.event) {
-      ledger.sessionTokenRequests.renewed += 1;
+      this.ledger.sessionTokenRequests.renewed += 1;
       this.pendingEvents.push(ensured.event);
     }
     this.sending(ensured.token.accessToken);
-    ledger.sessionToken = ensured.token;
     this.fingerprints.add(tokenFingerprint(ensured.token.accessToken));
     return ensured.token;
   }

@@ -157,6 +157,56 @@ function newRun(
   };
 }
 
+/** Where a run's progress goes: the store after every case, the events as they happen. */
+interface RunReporter {
+  save(): Promise<void>;
+  emit(event: RunEvent): void;
+}
+
+/** Runs the cases one after another, saving and telling each; stops between cases when cancelled. */
+async function runCases(
+  run: RunState,
+  definitions: CaseDefinition[],
+  ledger: RunLedger,
+  reporter: RunReporter,
+  options: Pick<RunOptions, "signal"> & { now: () => number },
+): Promise<void> {
+  const { now } = options;
+  for (const [index, definition] of definitions.entries()) {
+    if (options.signal?.aborted) break;
+    const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
+    const at = new Date(now()).toISOString();
+    reporter.emit({ type: "case_started", run_id: run.id, case: info, index, total: run.total, at });
+    const result = await runCase(definition, ledger, now);
+    run.results.push(result);
+    run.done += 1;
+    await reporter.save();
+    reporter.emit({
+      type: "case_finished",
+      run_id: run.id,
+      result,
+      index,
+      total: run.total,
+      at: result.finished_at,
+    });
+  }
+}
+
+/** Marks the run over with `status`, saves it (or only tries, for a run that broke) and tells it. */
+async function finishRun(
+  run: RunState,
+  status: RunState["status"],
+  reporter: RunReporter,
+  now: () => number,
+): Promise<void> {
+  run.status = status;
+  run.finished_at = new Date(now()).toISOString();
+  if (status === "interrupted") await reporter.save().catch(() => undefined);
+  else await reporter.save();
+  const summary = countVerdicts(run.results);
+  reporter.emit({ type: "run_finished", run_id: run.id, status: run.status, summary, at: run.finished_at });
+}
+
 /** Runs a certification to the end and returns its final state. Throws UnknownCaseError before starting. */
 export async function runCertification(options: RunOptions): Promise<RunState> {
   const now = options.now ?? Date.now;
@@ -171,63 +221,24 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   // What leaves the run (store, events, the returned state) is cleaned once more of every secret it sent:
   // the cases already clean what they record, this catches what a new case might forget.
   const clean = <T>(value: T): T => ledger.secrets.scrub(value);
-  const save = () => options.store.save(clean(run));
-  const emit = (event: RunEvent) => {
-    countCertificationEvent(event);
-    options.onEvent?.(clean(event));
+  const reporter: RunReporter = {
+    save: () => options.store.save(clean(run)),
+    emit: (event) => {
+      countCertificationEvent(event);
+      options.onEvent?.(clean(event));
+    },
   };
-  await save();
-  emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
+  await reporter.save();
+  reporter.emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });
   try {
-    for (const [index, definition] of definitions.entries()) {
-      if (options.signal?.aborted) break;
-      const info = { id: definition.id, title: definition.title, spec_sections: definition.spec_sections };
-      emit({
-        type: "case_started",
-        run_id: run.id,
-        case: info,
-        index,
-        total: run.total,
-        at: new Date(now()).toISOString(),
-      });
-      const result = await runCase(definition, ledger, now);
-      run.results.push(result);
-      run.done += 1;
-      await save();
-      emit({
-        type: "case_finished",
-        run_id: run.id,
-        result,
-        index,
-        total: run.total,
-        at: result.finished_at,
-      });
-    }
+    await runCases(run, definitions, ledger, reporter, { signal: options.signal, now });
   } catch (error) {
     // Cases catch their own failures; reaching here means the run itself broke (e.g. the store failed).
-    run.status = "interrupted";
-    run.finished_at = new Date(now()).toISOString();
-    await save().catch(() => undefined);
-    emit({
-      type: "run_finished",
-      run_id: run.id,
-      status: run.status,
-      summary: countVerdicts(run.results),
-      at: run.finished_at,
-    });
+    await finishRun(run, "interrupted", reporter, now);
     throw error;
   }
   // A cancelled run keeps what ran: its bundle signs those cases and says the run was cancelled.
-  run.status = options.signal?.aborted ? "cancelled" : "done";
-  run.finished_at = new Date(now()).toISOString();
-  await save();
-  emit({
-    type: "run_finished",
-    run_id: run.id,
-    status: run.status,
-    summary: countVerdicts(run.results),
-    at: run.finished_at,
-  });
+  await finishRun(run, options.signal?.aborted ? "cancelled" : "done", reporter, now);
   return clean(run);
 }
 

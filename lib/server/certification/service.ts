@@ -17,7 +17,7 @@ import { getDatabase, storageSettingsFromConfig } from "@/lib/server/database";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import { processSingletonFor } from "@/lib/server/process-singleton";
-import type { Session } from "@/lib/server/session";
+import type { SessionState } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
 import {
   MAX_EXPIRY_WAIT_SECONDS,
@@ -41,7 +41,7 @@ import {
   type CertificationClient,
   type CertificationProfile,
 } from "./profile";
-import { runEnvironmentOf, startCertification } from "./runner";
+import { runEnvironmentOf, startCertification, type RunOptions } from "./runner";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "./signing-key";
 import type { RunState, RunSummary } from "@/lib/shared/certification-contract";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
@@ -95,6 +95,45 @@ function profileFor(
   };
 }
 
+/** A run about to start, checked: where it runs, with which test data and client, and which cases. */
+interface RunPlan {
+  environment: RunOptions["environment"];
+  profile: CertificationProfile;
+  caseIds: string[];
+}
+
+/** The selected cases' ids; 400 `validation_failed` for a case id the catalogue does not have. */
+function selectedCaseIds(cases: StartRunInput["cases"]): string[] {
+  try {
+    return selectCases(cases).map((definition) => definition.id);
+  } catch (error) {
+    if (error instanceof UnknownCaseError) {
+      throw new ApiError("validation_failed", error.message, { fields: { cases: [error.message] } });
+    }
+    throw error;
+  }
+}
+
+/** The run as stored before it starts (`queued` until its turn). */
+function queuedRun(plan: RunPlan, input: StartRunInput, operator: Operator): RunState {
+  return {
+    id: randomUUID(),
+    status: "queued",
+    environment: runEnvironmentOf(plan.environment),
+    client_id: plan.profile.primary.clientId,
+    operator: operator.name,
+    operator_id: operator.id,
+    allow_production_gift: input.allow_production_gift ?? false,
+    case_ids: plan.caseIds,
+    total: plan.caseIds.length,
+    done: 0,
+    started_at: new Date().toISOString(),
+    results: [],
+    exchanges: [],
+    tokens: [],
+  };
+}
+
 export class CertificationService {
   /** How to cancel each run this process owns (queued or running). */
   private readonly cancels = new Map<string, AbortController>();
@@ -115,12 +154,50 @@ export class CertificationService {
     return this.key.publicJwk;
   }
 
+  /**
+   * Starts a run in the background with `caller`'s credentials for the run's environment (the session's, else
+   * the server's, exactly as the inquiry routes resolve them); the session itself is only read.
+   */
   async start(
-    session: Session,
+    caller: { readonly state: Pick<SessionState, "credentials"> },
     input: StartRunInput,
     operator: Operator,
     onExchange?: (...args: [...Parameters<NonNullable<RunSettings["onExchange"]>>, runId: string]) => void,
   ): Promise<{ id: string }> {
+    const plan = this.plan(caller.state, input);
+    const queued = queuedRun(plan, input, operator);
+    await this.store.save(queued);
+    this.track(queued.id);
+    const controller = new AbortController();
+    this.cancels.set(queued.id, controller);
+    const execute = () =>
+      this.execute(queued, controller, {
+        signal: controller.signal,
+        runId: queued.id,
+        environment: plan.environment,
+        profile: plan.profile,
+        operator: operator.name,
+        operatorId: operator.id,
+        clientId: plan.profile.primary.clientId,
+        allowProductionGift: queued.allow_production_gift,
+        renewSkewSeconds: this.config.tokenRenewSkewSeconds,
+        // Only when asked: AUTH-03 then waits for the short-lived client's token to expire (bounded).
+        maxExpiryWaitMs: input.wait_for_token_expiry ? MAX_EXPIRY_WAIT_SECONDS * 1000 : 0,
+        caseIds: plan.caseIds,
+        store: this.store,
+        onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, queued.id)),
+      });
+    if (plan.environment.transport === "embedded") {
+      const turn = this.embeddedTurn.then(execute);
+      this.embeddedTurn = turn.catch(() => undefined);
+    } else {
+      void execute();
+    }
+    return { id: queued.id };
+  }
+
+  /** What a run will use, checked before anything is stored: its environment, test data, client and cases. */
+  private plan(state: Pick<SessionState, "credentials">, input: StartRunInput): RunPlan {
     const { config } = this;
     const environmentConfig = findEnvironment(config, input.environment);
     if (!environmentConfig) {
@@ -129,102 +206,45 @@ export class CertificationService {
           `${config.environments.map((item) => item.name).join(", ")}).`,
       );
     }
-    try {
-      selectCases(input.cases);
-    } catch (error) {
-      if (error instanceof UnknownCaseError) {
-        throw new ApiError("validation_failed", error.message, { fields: { cases: [error.message] } });
-      }
-      throw error;
-    }
-    // The session's credentials, else the server's, exactly as the inquiry routes resolve them.
-    const resolution = resolveCredentials(session.state, config, environmentConfig);
+    const caseIds = selectedCaseIds(input.cases);
+    const resolution = resolveCredentials(state, config, environmentConfig);
     if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
-    let profile: CertificationProfile;
-    let environment;
+    const { clientId, clientSecret } = resolution.credentials;
     try {
-      profile = profileFor(
-        config,
-        environmentConfig,
-        { clientId: resolution.credentials.clientId, clientSecret: resolution.credentials.clientSecret },
-        this.env,
-      );
-      environment = certificationEnvironment(config, input.environment);
+      return {
+        profile: profileFor(config, environmentConfig, { clientId, clientSecret }, this.env),
+        environment: certificationEnvironment(config, input.environment),
+        caseIds,
+      };
     } catch (error) {
       if (error instanceof ProfileError || error instanceof EnvironmentNotConfiguredError) {
         throw environmentUnavailable(error.message);
       }
       throw error;
     }
+  }
 
-    const id = randomUUID();
-    const caseIds = selectCases(input.cases).map((definition) => definition.id);
-    const queued: RunState = {
-      id,
-      status: "queued",
-      environment: runEnvironmentOf(environment),
-      client_id: profile.primary.clientId,
-      operator: operator.name,
-      operator_id: operator.id,
-      allow_production_gift: input.allow_production_gift ?? false,
-      case_ids: caseIds,
-      total: caseIds.length,
-      done: 0,
-      started_at: new Date().toISOString(),
-      results: [],
-      exchanges: [],
-      tokens: [],
-    };
-    await this.store.save(queued);
-    this.track(id);
-    const controller = new AbortController();
-    this.cancels.set(id, controller);
-
-    const execute = async () => {
-      try {
-        // Cancelled while queued: nothing ran; the bundle below signs the empty, cancelled run.
-        if (!controller.signal.aborted) {
-          const { finished } = await startCertification({
-            signal: controller.signal,
-            runId: id,
-            environment,
-            profile,
-            operator: operator.name,
-            operatorId: operator.id,
-            clientId: profile.primary.clientId,
-            allowProductionGift: queued.allow_production_gift,
-            renewSkewSeconds: config.tokenRenewSkewSeconds,
-            // Only when asked: AUTH-03 then waits for the short-lived client's token to expire (bounded).
-            maxExpiryWaitMs: input.wait_for_token_expiry ? MAX_EXPIRY_WAIT_SECONDS * 1000 : 0,
-            caseIds,
-            store: this.store,
-            onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, id)),
-          });
-          await finished;
-        }
-      } catch (error) {
-        logger.error(
-          { run_id: id, error: error instanceof Error ? error.message : String(error) },
-          "certification run broke off",
-        );
-      } finally {
-        this.untrack(id);
-        this.cancels.delete(id);
-      }
-      await this.bundle(id).catch((error: unknown) =>
-        logger.error(
-          { run_id: id, error: error instanceof Error ? error.message : String(error) },
-          "certification evidence bundle not built",
-        ),
+  /** Runs a queued run (unless it was cancelled while queued), then signs its bundle. */
+  private async execute(queued: RunState, controller: AbortController, options: RunOptions): Promise<void> {
+    const { id } = queued;
+    try {
+      // Cancelled while queued: nothing ran; the bundle below signs the empty, cancelled run.
+      if (!controller.signal.aborted) await (await startCertification(options)).finished;
+    } catch (error) {
+      logger.error(
+        { run_id: id, error: error instanceof Error ? error.message : String(error) },
+        "certification run broke off",
       );
-    };
-    if (environment.transport === "embedded") {
-      const turn = this.embeddedTurn.then(execute);
-      this.embeddedTurn = turn.catch(() => undefined);
-    } else {
-      void execute();
+    } finally {
+      this.untrack(id);
+      this.cancels.delete(id);
     }
-    return { id };
+    await this.bundle(id).catch((error: unknown) =>
+      logger.error(
+        { run_id: id, error: error instanceof Error ? error.message : String(error) },
+        "certification evidence bundle not built",
+      ),
+    );
   }
 
   /**

@@ -13,7 +13,7 @@ import { trustedForwarded } from "./peer-address";
 type TrustConfig = Pick<ServerConfig, "publicOrigins" | "trustedProxies" | "authMode">;
 
 /** `host[:port]` the request was addressed to: Host, or X-Forwarded-Host from a trusted proxy. */
-export function requestHost(request: Request, config: TrustConfig): string | null {
+export function requestHost(request: Pick<Request, "headers" | "url">, config: TrustConfig): string | null {
   return (
     trustedForwarded(request, "x-forwarded-host", config.trustedProxies) ||
     request.headers.get("host") ||
@@ -30,7 +30,10 @@ function hostOfUrl(url: string): string | null {
 }
 
 /** https when the request came over TLS, directly or (per a trusted proxy's X-Forwarded-Proto). */
-export function requestProtocol(request: Request, config: TrustConfig): "http:" | "https:" {
+export function requestProtocol(
+  request: Pick<Request, "headers" | "url">,
+  config: TrustConfig,
+): "http:" | "https:" {
   const forwarded = trustedForwarded(request, "x-forwarded-proto", config.trustedProxies);
   if (forwarded) return forwarded.toLowerCase() === "https" ? "https:" : "http:";
   return request.url.startsWith("https:") ? "https:" : "http:";
@@ -85,7 +88,7 @@ export function assertAcceptedHost(request: Request, config: TrustConfig): void 
 }
 
 /** Over https (the cookie is then Secure with the __Host- name): the request's protocol, or its PUBLIC_URL's. */
-export function isSecureRequest(request: Request, config: TrustConfig): boolean {
+export function isSecureRequest(request: Pick<Request, "headers" | "url">, config: TrustConfig): boolean {
   if (requestProtocol(request, config) === "https:") return true;
   const host = requestHost(request, config);
   return host !== null && publicOriginForHost(host, config)?.startsWith("https:") === true;

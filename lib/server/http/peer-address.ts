@@ -24,14 +24,14 @@ export function setPeerHeaderStamped(stamped: boolean): void {
 }
 
 /** The socket's address of the direct peer, or null when this process cannot know it. */
-export function peerAddress(request: Request): string | null {
+export function peerAddress(request: Pick<Request, "headers">): string | null {
   if (!peerHeaderIsStamped()) return null;
   const value = request.headers.get(PEER_ADDRESS_HEADER);
   return value ? normalizeAddress(value) : null;
 }
 
 /** True when the direct peer is one of TRUSTED_PROXIES: only then are X-Forwarded-* believed. */
-export function fromTrustedProxy(request: Request, trustedProxies: CidrList): boolean {
+export function fromTrustedProxy(request: Pick<Request, "headers">, trustedProxies: CidrList): boolean {
   const peer = peerAddress(request);
   return peer !== null && trustedProxies.has(peer);
 }
@@ -56,7 +56,11 @@ export function clientAddress(request: Request, trustedProxies: CidrList): strin
 }
 
 /** The first value of a forwarded header, believed only from a trusted proxy. */
-export function trustedForwarded(request: Request, name: string, trustedProxies: CidrList): string | null {
+export function trustedForwarded(
+  request: Pick<Request, "headers">,
+  name: string,
+  trustedProxies: CidrList,
+): string | null {
   if (!fromTrustedProxy(request, trustedProxies)) return null;
   return request.headers.get(name)?.split(",")[0]?.trim() || null;
 }

@@ -44,7 +44,7 @@ export const LOCAL_USER: Readonly<SignedInUser> = Object.freeze({
 });
 
 export interface CurrentUserInput {
-  request: Request;
+  request: Pick<Request, "headers" | "url">;
   /** The socket's address is in TRUSTED_PROXIES (decided by lib/server/http). */
   peerIsTrusted: boolean;
   /** `oidc`: the user stored in the server-side session at sign-in, or null. */

@@ -26,7 +26,7 @@ export interface RequestIdentity {
 }
 
 export async function resolveIdentity(
-  request: Request,
+  request: Pick<Request, "headers" | "url">,
   config: ServerConfig,
   services: Services,
 ): Promise<RequestIdentity> {
@@ -51,7 +51,7 @@ export async function resolveIdentity(
 }
 
 /** 409 `identity_changed` when the page that calls was loaded for another user than the caller now is. */
-function assertSameUser(request: Request, config: ServerConfig, user: SignedInUser): void {
+function assertSameUser(request: Pick<Request, "headers">, config: ServerConfig, user: SignedInUser): void {
   const expected = request.headers.get(USER_KEY_HEADER);
   if (expected === null || expected === userStorageKey(config.authMode, user.id)) return;
   throw new ApiError(

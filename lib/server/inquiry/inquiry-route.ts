@@ -2,15 +2,17 @@
  * The console route of an inquiry operation (`POST /api/inquiries/...`): its input schema is the one the
  * operation registry names, its access the operation itself (plus raw exchange), and the call is audited with
  * the card masked and its keyed hash, the upstream's status and X-Request-Id. One factory, so a new inquiry
- * operation's route file is two lines.
+ * operation's route file is two lines. The answer is the exchange record plus the session as it now stands.
  */
 import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
 import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { can } from "@/lib/server/identity/roles";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
-import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
+import { sessionCall } from "./deps";
+import { describeSession, exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
 
 const INPUT_SCHEMAS = {
   gift_balance_inquiry: contracts[OPERATION_SPECS.gift_balance_inquiry.inputSchema],
@@ -28,20 +30,26 @@ export function inquiryRoute(operation: InquiryOperation) {
     allowIn(operation, "raw_exchange"),
     async (context) => {
       const input = await context.body(INPUT_SCHEMAS[operation]);
+      const user = await context.user();
       const session = await context.session();
+      const { deps, source } = sessionCall(session, context.config);
       const record = await context.audited(
         {
           event: INQUIRY_AUDIT_EVENTS[operation],
           outcome: "success",
           operation,
-          environment: await context.environment(),
+          environment: source.environment.name,
           card: input.card_number,
         },
-        () => runInquiry(session, operation, input),
+        () => runInquiry(deps, source, operation, input),
         exchangeAuditFields,
       );
       context.annotate(exchangeLogFields(record));
-      const response = json(record);
+      const answer: contracts.InquiryAnswer = {
+        ...record,
+        session: describeSession(deps, source, (where) => can(user.roles, "token_details", where)),
+      };
+      const response = json(answer);
       keepTeamRun(context, operation, input.card_number, record);
       return response;
     },

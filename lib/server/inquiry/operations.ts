@@ -1,7 +1,8 @@
 /**
- * What the console's routes do with a session: describe it, request a token, run the two balance
- * inquiries. Each returns what the route sends back; the session is updated in place (the route writes
- * the cookie only when it changed).
+ * What the console's routes do with a token source (lib/server/card-api/token-source): describe it, request a
+ * token, run the two balance inquiries, look a transaction up. Each returns what the route sends back; the
+ * source keeps the token it ends with (the cookie session writes its cookie only when it changed). Everything
+ * they call (configuration, token broker, card API clients) comes in as `InquiryDeps`.
  *
  * Retry rule (spec §5.8, §4.3): after a 401 the token is renewed once and the call retried once, with the
  * same X-Request-Id (or, for a lookup, the same GET). Nothing else is ever retried: a Gift Balance Inquiry records a transaction.
@@ -15,76 +16,45 @@ import type {
   ExchangeRecord,
   OperationName,
   SessionInfo,
-  TokenEvent,
   TokenResult,
 } from "@/lib/shared/contracts";
 import type { EnvironmentChangedDetails, NoAnswerDetails } from "@/lib/shared/error-details";
 import type { InquiryOperation } from "@/lib/shared/operations";
-import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
+import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
-import { getServices } from "@/lib/server/root/services";
 import { logger } from "@/lib/server/util/logger";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import { Session, type AccessToken, type SessionState } from "@/lib/server/session";
-import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/server/session/credentials";
+import type { AccessToken } from "@/lib/server/session";
+import { withToken, type AuthorizedResult } from "@/lib/server/card-api/authorized-call";
 import type { ApiResult, CardApiClient, CardRequest } from "@/lib/server/card-api/client";
-import { clientFor, currentEnvironment, describeEnvironments } from "@/lib/server/card-api/environments";
+import { describeEnvironments } from "@/lib/server/card-api/environments";
 import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
-import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
+import type { ObtainedToken, TokenBroker } from "@/lib/server/card-api/token-broker";
 import { tokenMetadata } from "@/lib/server/card-api/token-metadata";
+import { boundToken, tokenContext, type TokenSource } from "@/lib/server/card-api/token-source";
 import { UpstreamFailure } from "@/lib/server/card-api/transport";
 
 /** A validated inquiry body with defaults applied (contracts' schemas). */
 export type InquiryInput = z.output<typeof balanceInquiryInputSchema> & { request_id?: string };
 
-/** One broker per configuration, shared by every route bundle of the process. */
-export function tokenBroker(config: ServerConfig = getConfig()): TokenBroker {
-  return processSingletonFor("token-broker", config, (owner) => new TokenBroker(owner.tokenRenewSkewSeconds));
-}
-
-interface Context {
+/** What the operations call, handed in by their caller (built once, lib/server/inquiry/deps). */
+export interface InquiryDeps {
   config: ServerConfig;
-  environment: EnvironmentConfig;
-  client: CardApiClient;
+  broker: TokenBroker;
+  /** The card API client of an environment. */
+  clientFor(environment: EnvironmentConfig): CardApiClient;
 }
 
-function context(session: Session, expected?: EnvironmentName): Context {
-  const config = getConfig();
-  const environment = currentEnvironment(config, session.state.environment);
-  if (expected !== undefined && expected !== environment.name) {
-    const details: EnvironmentChangedDetails = {
-      session_environment: environment.name,
-      requested_environment: expected,
-    };
-    throw new ApiError(
-      "environment_changed",
-      `The session's environment is now ${environment.name}, not ${expected} (it was switched, perhaps in ` +
-        "another tab): nothing was sent. Check the environment and run again.",
-      details,
-    );
-  }
-  return { config, environment, client: clientFor(config, environment) };
-}
-
-function tokenContext({ config, environment, client }: Context, session: Session): TokenContext {
-  const resolution = resolveCredentials(session.state, config, environment);
-  if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
-  const { credentials } = resolution;
-  return {
-    client,
-    environment: environment.name,
-    credentials,
-    credentialsKey: credentialsKey(credentials, environment),
-  };
-}
-
-/** The session's token when it belongs to its current credentials and environment's token endpoint. */
-function currentToken(session: Session, ctx: Context): AccessToken | undefined {
-  const { token } = session.state;
-  if (!token) return undefined;
-  const resolution = resolveCredentials(session.state, ctx.config, ctx.environment);
-  if (!resolution.ok) return undefined;
-  return token.credentialsKey === credentialsKey(resolution.credentials, ctx.environment) ? token : undefined;
+/** 409 `environment_changed` when the call names another environment than the source's. */
+function assertEnvironment(source: TokenSource, expected: EnvironmentName | undefined): void {
+  const actual = source.environment.name;
+  if (expected === undefined || expected === actual) return;
+  const details: EnvironmentChangedDetails = { session_environment: actual, requested_environment: expected };
+  throw new ApiError(
+    "environment_changed",
+    `The session's environment is now ${actual}, not ${expected} (it was switched, perhaps in ` +
+      "another tab): nothing was sent. Check the environment and run again.",
+    details,
+  );
 }
 
 /**
@@ -92,15 +62,15 @@ function currentToken(session: Session, ctx: Context): AccessToken | undefined {
  * environment (the `token_details` action; support may not): without it, `token` is null.
  */
 export function describeSession(
-  session: Session,
+  deps: Pick<InquiryDeps, "config">,
+  source: TokenSource & { readonly credentialsShown: SessionInfo["credentials"] },
   tokenDetails: (environment: EnvironmentName) => boolean,
 ): SessionInfo {
-  const ctx = context(session);
-  const token = tokenDetails(ctx.environment.name) ? currentToken(session, ctx) : undefined;
+  const token = tokenDetails(source.environment.name) ? boundToken(source) : undefined;
   return {
-    environment: ctx.environment.name,
-    environments: describeEnvironments(ctx.config),
-    credentials: describeCredentials(session.state, ctx.config),
+    environment: source.environment.name,
+    environments: describeEnvironments(deps.config),
+    credentials: source.credentialsShown,
     token: token ? metadataOrNull(token) : null,
   };
 }
@@ -153,19 +123,15 @@ async function callUpstream<T>(
 }
 
 /** POST /api/token: a token request now; 200 with the exchange whenever the token endpoint answered. */
-export async function requestTokenNow(session: Session): Promise<TokenResult> {
-  const ctx = context(session);
-  const tokens = tokenContext(ctx, session);
-  const previousToken = session.state.token?.accessToken;
-  const result = await callUpstream(
-    () => tokenBroker(ctx.config).requestNow(tokens),
-    "token",
-    ctx.client.urls.token,
-  );
-  if (result.token) session.update({ token: result.token });
+export async function requestTokenNow(deps: InquiryDeps, source: TokenSource): Promise<TokenResult> {
+  const client = deps.clientFor(source.environment);
+  const tokens = tokenContext(source, client);
+  const previousToken = source.current()?.accessToken;
+  const result = await callUpstream(() => deps.broker.requestNow(tokens), "token", client.urls.token);
+  if (result.token) source.keep(result.token);
   const exchange = buildExchangeRecord({
     operation: "token",
-    environment: ctx.environment.name,
+    environment: source.environment.name,
     exchange: result.exchange,
     check: result.check,
     secrets: [tokens.credentials.clientSecret, previousToken, result.token?.accessToken],
@@ -173,60 +139,26 @@ export async function requestTokenNow(session: Session): Promise<TokenResult> {
   return { token: result.token ? tokenMetadata(result.token) : null, exchange };
 }
 
-/** What an authorized call did: its final answer, the token events and where the time went. */
-interface AuthorizedResult {
-  result: ApiResult<unknown>;
-  events: TokenEvent[];
-  /** The client secret and every access token this call held: hidden wherever an upstream echoes them. */
-  secrets: (string | undefined)[];
-  tokenMs: number;
-  retriedMs: number | undefined;
-}
-
-/**
- * Sends an authorized call with the session's token (renewed before expiry by the broker); after a 401 the
- * token is renewed once and the call retried once, as spec §5.8 allows.
- */
-async function withToken(
-  session: Session,
-  ctx: Context,
+/** The driver of every authorized call here: the shared one, with "no answer" from the token endpoint shaped. */
+function authorized(
+  deps: InquiryDeps,
+  source: TokenSource,
+  client: CardApiClient,
   send: (token: AccessToken) => Promise<ApiResult<unknown>>,
 ): Promise<AuthorizedResult> {
-  const tokens = tokenContext(ctx, session);
-  const broker = tokenBroker(ctx.config);
-  const events: TokenEvent[] = [];
-  const secrets = [tokens.credentials.clientSecret, session.state.token?.accessToken];
-  const obtain = async (get: () => Promise<{ token: AccessToken; event?: TokenEvent; tokenMs: number }>) => {
-    const obtained = await callUpstream(get, "token", ctx.client.urls.token);
-    if (obtained.event) events.push(obtained.event);
-    secrets.push(obtained.token.accessToken);
-    session.update({ token: obtained.token });
-    return obtained;
-  };
-
-  const first = await obtain(() => broker.ensure(tokens, currentToken(session, ctx)));
-  let tokenMs = first.tokenMs;
-  let result = await send(first.token);
-  let retriedMs: number | undefined;
-  if (result.exchange.response.status === 401) {
-    retriedMs = result.exchange.durationMs;
-    const renewed = await obtain(() =>
-      broker.renewAfterRejection(tokens, first.token, result.exchange.startedAt),
-    );
-    tokenMs += renewed.tokenMs;
-    result = await send(renewed.token);
-  }
-
-  return { result, events, secrets, tokenMs, retriedMs };
+  const guardToken = (get: () => Promise<ObtainedToken>) => callUpstream(get, "token", client.urls.token);
+  return withToken({ broker: deps.broker, source, client, guardToken }, send);
 }
 
 export async function runInquiry(
-  session: Session,
+  deps: InquiryDeps,
+  source: TokenSource,
   operation: InquiryOperation,
   input: InquiryInput,
 ): Promise<ExchangeRecord> {
   const started = performance.now();
-  const ctx = context(session, input.environment);
+  assertEnvironment(source, input.environment);
+  const client = deps.clientFor(source.environment);
   const card: CardRequest = {
     entry_mode: input.entry_mode,
     card_number: input.card_number,
@@ -235,72 +167,59 @@ export async function runInquiry(
   };
   const requestId = operation === "gift_balance_inquiry" ? (input.request_id ?? randomUUID()) : undefined;
   const url =
-    operation === "gift_balance_inquiry"
-      ? ctx.client.urls.giftBalanceInquiry
-      : ctx.client.urls.balanceInquiry;
+    operation === "gift_balance_inquiry" ? client.urls.giftBalanceInquiry : client.urls.balanceInquiry;
   const failureDetails = requestId === undefined ? {} : { request_id: requestId };
 
   const send = (token: AccessToken): Promise<ApiResult<unknown>> =>
     callUpstream<ApiResult<unknown>>(
       () =>
         requestId === undefined
-          ? ctx.client.balanceInquiry({ accessToken: token.accessToken, card })
-          : ctx.client.giftBalanceInquiry({ accessToken: token.accessToken, requestId, card }),
+          ? client.balanceInquiry({ accessToken: token.accessToken, card })
+          : client.giftBalanceInquiry({ accessToken: token.accessToken, requestId, card }),
       operation,
       url,
       failureDetails,
     );
 
-  return authorizedRecord(operation, ctx, started, await withToken(session, ctx, send), requestId);
-}
-
-/**
- * A Balance Inquiry outside an HTTP request (support batches run on the server after the request ended): the same
- * broker, client and retry rule as `runInquiry`, with `state` (environment, credentials, token) standing in for
- * the session. Returns the record and the state holding the token used, for the next call to reuse.
- */
-export async function runDetachedBalanceInquiry(
-  state: SessionState,
-  input: InquiryInput,
-): Promise<{ record: ExchangeRecord; state: SessionState }> {
-  // Never committed: the store is only what a Session is made with; nothing here writes a session row.
-  const session = new Session(state, false, false, (await getServices()).sessionStore);
-  const record = await runInquiry(session, "balance_inquiry", input);
-  return { record, state: session.state };
+  const done = await authorized(deps, source, client, send);
+  return authorizedRecord(operation, source, started, done, requestId);
 }
 
 /**
  * GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id (spec §4.3 item 3). A GET changes
- * nothing upstream, so the 401 retry of withToken is safe here too.
+ * nothing upstream, so the 401 retry of the driver is safe here too.
  */
 export async function lookupTransaction(
-  session: Session,
+  deps: InquiryDeps,
+  source: TokenSource,
   requestId: string,
   expectedEnvironment?: EnvironmentName,
 ): Promise<ExchangeRecord> {
   const started = performance.now();
-  const ctx = context(session, expectedEnvironment);
-  const url = ctx.client.urls.transactionByRequestId(requestId);
+  assertEnvironment(source, expectedEnvironment);
+  const client = deps.clientFor(source.environment);
+  const url = client.urls.transactionByRequestId(requestId);
   const send = (token: AccessToken): Promise<ApiResult<unknown>> =>
     callUpstream<ApiResult<unknown>>(
-      () => ctx.client.transactionByRequestId({ accessToken: token.accessToken, requestId }),
+      () => client.transactionByRequestId({ accessToken: token.accessToken, requestId }),
       "transaction_lookup",
       url,
       { request_id: requestId },
     );
-  return authorizedRecord("transaction_lookup", ctx, started, await withToken(session, ctx, send), requestId);
+  const done = await authorized(deps, source, client, send);
+  return authorizedRecord("transaction_lookup", source, started, done, requestId);
 }
 
 function authorizedRecord(
   operation: OperationName,
-  ctx: Context,
+  source: TokenSource,
   started: number,
   { result, events, secrets, tokenMs, retriedMs }: AuthorizedResult,
   requestId: string | undefined,
 ): ExchangeRecord {
   return buildExchangeRecord({
     operation,
-    environment: ctx.environment.name,
+    environment: source.environment.name,
     exchange: result.exchange,
     check: result.check,
     tokenEvents: events,

@@ -30,6 +30,7 @@ import {
   auditVerifySchema,
   errorBodySchema,
   exchangeRecordSchema,
+  inquiryAnswerSchema,
   healthSchema,
   logoutResultSchema,
   publicJwkSchema,
@@ -58,6 +59,7 @@ const COMPONENTS = {
   ErrorBody: jsonSchema(errorBodySchema, "output"),
   SessionInfo: jsonSchema(sessionInfoSchema, "output"),
   ExchangeRecord: jsonSchema(exchangeRecordSchema, "output"),
+  InquiryAnswer: jsonSchema(inquiryAnswerSchema, "output"),
   TokenResult: jsonSchema(tokenResultSchema, "output"),
   Health: jsonSchema(healthSchema, "output"),
   Ready: jsonSchema(readySchema, "output"),
@@ -353,7 +355,10 @@ const PATHS = {
       summary: "Gift Balance Inquiry (records a transaction upstream)",
       requestBody: jsonBody("GiftBalanceInquiryInput"),
       responses: {
-        "200": ok("The upstream answered, whatever its status: the exchange record.", "ExchangeRecord"),
+        "200": ok(
+          "The upstream answered, whatever its status: the exchange record, with the session as it now stands.",
+          "InquiryAnswer",
+        ),
         ...ERRORS,
         ...UPSTREAM_ERRORS,
       },
@@ -365,7 +370,10 @@ const PATHS = {
       summary: "Balance Inquiry (read-only, every purse)",
       requestBody: jsonBody("BalanceInquiryInput"),
       responses: {
-        "200": ok("The upstream answered, whatever its status: the exchange record.", "ExchangeRecord"),
+        "200": ok(
+          "The upstream answered, whatever its status: the exchange record, with the session as it now stands.",
+          "InquiryAnswer",
+        ),
         ...ERRORS,
         ...UPSTREAM_ERRORS,
       },

@@ -11,6 +11,7 @@ import {
   type ErrorBody,
   type ExchangeBodySummary,
   type ExchangeRecord,
+  type InquiryAnswer,
   type SessionInfo,
   type TokenEvent,
   type TokenMetadata,
@@ -139,6 +140,11 @@ export const exchangeRecordSchema = z.object({
     .optional(),
   summary: exchangeBodySummarySchema.optional(),
 }) satisfies z.ZodType<ExchangeRecord>;
+
+/** An inquiry's answer: the exchange record, and the session as GET /api/session would now answer it. */
+export const inquiryAnswerSchema = exchangeRecordSchema.extend({
+  session: sessionInfoSchema.optional(),
+}) satisfies z.ZodType<InquiryAnswer>;
 
 export const tokenResultSchema = z.object({
   token: tokenMetadataSchema.nullable(),

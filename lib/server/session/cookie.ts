@@ -15,7 +15,7 @@ export function cookieName(secure: boolean): string {
 }
 
 /** The value of one cookie from the Cookie header, or null. */
-export function readCookie(request: Request, name: string): string | null {
+export function readCookie(request: Pick<Request, "headers">, name: string): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
   for (const part of header.split(";")) {

@@ -242,7 +242,11 @@ function isEmpty(state: SessionState): boolean {
 }
 
 /** An empty session for this request (the browser's cookie, if any, is replaced or removed when it changes). */
-export function emptySession(request: Request, store: SessionStore, replaceCookie = false): Session {
+export function emptySession(
+  request: Pick<Request, "headers" | "url">,
+  store: SessionStore,
+  replaceCookie = false,
+): Session {
   const config = getConfig();
   const secure = isSecureRequest(request, config);
   return new Session(
@@ -256,7 +260,10 @@ export function emptySession(request: Request, store: SessionStore, replaceCooki
 }
 
 /** The request's session; `store` defaults to the process's (lib/server/root/services). */
-export async function getSession(request: Request, sessionStore?: SessionStore): Promise<Session> {
+export async function getSession(
+  request: Pick<Request, "headers" | "url">,
+  sessionStore?: SessionStore,
+): Promise<Session> {
   const store = sessionStore ?? (await getServices()).sessionStore;
   const config = getConfig();
   const secure = isSecureRequest(request, config);

@@ -4,7 +4,7 @@
  * The database, audit log and HMAC key are lib/server/root/services' (one per process, shared with every route).
  */
 import "server-only";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
 import { getConfig, type ServerConfig } from "@/lib/server/config";
 import { processSingletonFor, setProcessSingleton } from "@/lib/server/process-singleton";
 import { spendUpstreamCall } from "@/lib/server/http/rate-limit";
@@ -22,7 +22,8 @@ async function build(config: ServerConfig): Promise<SupportServices> {
     db,
     auditLog,
     vault,
-    inquire: runDetachedBalanceInquiry,
+    inquire: batchBalanceInquiry(config),
+    tokenSource: batchTokenSource(config),
     concurrency: config.supportBatch.concurrency,
     // A card's claim outlives the upstream timeout, a token request and a retry after 401.
     cardLeaseMs: config.timeoutMs * 3 + 5_000,

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
 import type { RunState } from "@/lib/shared/certification-contract";
 import { setConfigForTests } from "@/lib/server/config";
@@ -72,7 +72,8 @@ describe.each(BACKENDS)("the sweep on %s", (kind) => {
       db,
       auditLog,
       vault,
-      inquire: runDetachedBalanceInquiry,
+      inquire: batchBalanceInquiry(),
+      tokenSource: batchTokenSource(),
       concurrency: 2,
     });
     const result = await sweepAbandonedWork({ db, runner: survivor, runs: createDatabaseRunStore({ db }) });

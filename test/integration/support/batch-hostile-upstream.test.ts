@@ -10,6 +10,7 @@ import { createAuditLog } from "@/lib/server/audit";
 import { setConfigForTests } from "@/lib/server/config";
 import { queryRows } from "@/lib/server/database/rows";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
+import { batchTokenSource } from "@/lib/server/inquiry/deps";
 import {
   ownedBatch,
   readBatch,
@@ -53,9 +54,9 @@ describe("a support batch against an upstream that always says 429, Retry-After:
     let fakeNow = Date.now();
     const now = () => fakeNow;
     const callsAt: number[] = [];
-    const hostile: DetachedInquiry = async (state) => {
+    const hostile: DetachedInquiry = async () => {
       callsAt.push(fakeNow);
-      return { record: busyRecord(), state };
+      return busyRecord();
     };
     const auditLog = createAuditLog({ db, hmacKey: HMAC_KEY });
     const runner = createBatchRunner({
@@ -63,6 +64,7 @@ describe("a support batch against an upstream that always says 429, Retry-After:
       auditLog,
       vault: createCardVault(HMAC_KEY),
       inquire: hostile,
+      tokenSource: batchTokenSource(),
       concurrency: 1,
       now,
       cardLeaseMs: 3_600_000,

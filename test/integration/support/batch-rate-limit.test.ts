@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
 import { setConfigForTests } from "@/lib/server/config";
 import { createRateLimiter, spendUpstreamCall } from "@/lib/server/http/rate-limit";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
@@ -37,10 +37,10 @@ describe.each(BACKENDS)("a support batch under the per-user rate limit on %s", (
     const limiter = createRateLimiter({ db, now: () => new Date(fakeNow) });
     let refusedAt: number | undefined;
     const callsPerWindow = new Map<number, number>();
-    const counting: DetachedInquiry = async (state, input) => {
+    const counting: DetachedInquiry = async (source, input) => {
       const window = Math.floor(fakeNow / 60_000);
       callsPerWindow.set(window, (callsPerWindow.get(window) ?? 0) + 1);
-      return runDetachedBalanceInquiry(state, input);
+      return batchBalanceInquiry()(source, input);
     };
     const auditLog = createAuditLog({ db, hmacKey: HMAC_KEY });
     const runner = createBatchRunner({
@@ -48,6 +48,7 @@ describe.each(BACKENDS)("a support batch under the per-user rate limit on %s", (
       auditLog,
       vault: createCardVault(HMAC_KEY),
       inquire: counting,
+      tokenSource: batchTokenSource(),
       concurrency: 4,
       now,
       // The test clock stands still during calls: no lease may lapse on it.

@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog, type AuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
 import { setConfigForTests } from "@/lib/server/config";
 import type { Database } from "@/lib/server/database";
 import { auditLog as auditTable, supportBatchCards } from "@/lib/server/database/schema";
@@ -39,7 +39,7 @@ function deps(db: Database, auditLog: AuditLog, runner: BatchRunner): SupportBat
 function runnerOn(
   db: Database,
   auditLog: AuditLog,
-  inquire: DetachedInquiry = runDetachedBalanceInquiry,
+  inquire: DetachedInquiry = batchBalanceInquiry(),
   extra = {},
 ) {
   return createBatchRunner({
@@ -47,6 +47,7 @@ function runnerOn(
     auditLog,
     vault: createCardVault(HMAC_KEY),
     inquire,
+    tokenSource: batchTokenSource(),
     concurrency: 4,
     ...extra,
   });
@@ -163,9 +164,9 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     const otherDb = kind === "postgres" ? (await backend.openAnother()).db : db;
     const audit = createAuditLog({ db, hmacKey: HMAC_KEY });
     const calls = new Map<string, number>();
-    const counting: DetachedInquiry = async (state, input) => {
+    const counting: DetachedInquiry = async (source, input) => {
       calls.set(input.card_number, (calls.get(input.card_number) ?? 0) + 1);
-      return runDetachedBalanceInquiry(state, input);
+      return batchBalanceInquiry()(source, input);
     };
     // The first runner takes the batch; the second finds its lease lapsed (a clock ahead) and joins.
     // (Its clock is 31 s ahead: past the 30 s runner lease, well inside the 120 s card lease.)
@@ -209,7 +210,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     await early.settled(started.id);
     expect((await readBatch(deps(db, audit, early), started.id, OWNER)).done).toBe(0);
 
-    const later = runnerOn(db, audit, runDetachedBalanceInquiry, { now: () => Date.now() + 31_000 });
+    const later = runnerOn(db, audit, batchBalanceInquiry(), { now: () => Date.now() + 31_000 });
     const progress = await readBatch(deps(db, audit, later), started.id, OWNER);
     expect(progress.status).toBe("running");
     await later.settled(started.id);
@@ -228,7 +229,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     const holder: { support?: SupportBatchDeps } = {};
     let batchId = "";
     let atCancel: SupportBatchProgress | undefined;
-    const gated: DetachedInquiry = async (state, input) => {
+    const gated: DetachedInquiry = async (source, input) => {
       looked += 1;
       if (looked === 5) {
         // The agent cancels while the fifth card is in flight.
@@ -236,7 +237,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
         release();
       }
       if (looked > 5) await gate;
-      return runDetachedBalanceInquiry(state, input);
+      return batchBalanceInquiry()(source, input);
     };
     const runner = runnerOn(db, audit, gated, { concurrency: 1 });
     const support = deps(db, audit, runner);

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { credentialsInputSchema } from "@/lib/shared/contracts";
 import { can } from "@/lib/server/identity/roles";
+import { sessionCall } from "@/lib/server/inquiry/deps";
 import { describeSession } from "@/lib/server/inquiry/operations";
 import { getConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
@@ -43,7 +44,8 @@ export const PUT = apiRoute(allowSomewhere("token_request"), async (context) => 
         ? { profile: "demo" }
         : { profile: "user", client_id: input.client_id.slice(0, 200) },
   });
-  return json(describeSession(session, (environment) => can(user.roles, "token_details", environment)));
+  const { deps, source } = sessionCall(session, context.config);
+  return json(describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)));
 });
 
 const refuse = methodNotAllowed(["PUT"]);

@@ -2,6 +2,7 @@
 import { environmentInputSchema } from "@/lib/shared/contracts";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import { can } from "@/lib/server/identity/roles";
+import { sessionCall } from "@/lib/server/inquiry/deps";
 import { describeSession } from "@/lib/server/inquiry/operations";
 import { getConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
@@ -34,7 +35,8 @@ export const PUT = apiRoute(SIGNED_IN, async (context) => {
   const session = await context.session();
   // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
   session.update({ environment });
-  return json(describeSession(session, (where) => can(user.roles, "token_details", where)));
+  const { deps, source } = sessionCall(session, context.config);
+  return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
 });
 
 const refuse = methodNotAllowed(["PUT"]);

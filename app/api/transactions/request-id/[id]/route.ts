@@ -2,6 +2,7 @@
 // answered (a 404 upstream included). A caller who may not see raw exchanges (support) gets the summary instead.
 import type { z } from "zod";
 import { transactionLookupParamsSchema } from "@/lib/shared/contracts";
+import { sessionCall } from "@/lib/server/inquiry/deps";
 import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/server/inquiry/operations";
 import { can } from "@/lib/server/identity/roles";
 import { ApiError } from "@/lib/server/util/errors";
@@ -40,8 +41,8 @@ export const GET = apiRoute(
   allowIn("transaction_lookup"),
   async (context) => {
     const { id, environment } = lookupParams(context.request);
-    const session = await context.session();
-    const sessionEnvironment = await context.environment();
+    const { deps, source } = sessionCall(await context.session(), context.config);
+    const sessionEnvironment = source.environment.name;
     const record = await context.audited(
       {
         event: "transaction_lookup",
@@ -50,7 +51,7 @@ export const GET = apiRoute(
         environment: sessionEnvironment,
         requestId: id,
       },
-      () => lookupTransaction(session, id, environment),
+      () => lookupTransaction(deps, source, id, environment),
       exchangeAuditFields,
     );
     context.annotate(exchangeLogFields(record));

@@ -1,0 +1,56 @@
+/**
+ * An inquiry's answer brings the session with it: after a run that acquired the session's first token, the
+ * header shows that token at once, and the page does not ask GET /api/session again for it.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "@/test/support/browser";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
+
+let server: ConsoleServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+describe("the session view after an inquiry", () => {
+  beforeAll(async () => {
+    server = await sharedConsole();
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    await page.goto(`${server.url}/connect`);
+    await page.getByRole("button", { name: "Use demo credentials" }).click();
+    await page.getByText("Secret set", { exact: true }).waitFor();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("shows the token the run acquired from the answer itself, without reading the session again", async () => {
+    // The page and its first revalidation of the session are done before the run starts.
+    await page.goto(`${server.url}/inquiry`, { waitUntil: "networkidle" });
+    await page.getByRole("link", { name: "No token" }).waitFor();
+    const sessionReads: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/session") sessionReads.push(request.method());
+    });
+
+    await page.getByRole("radio", { name: /^Balance Inquiry/ }).check();
+    await page.getByRole("textbox", { name: "Card number" }).fill("6006491000000001");
+    const answered = page.waitForResponse((candidate) => candidate.url().endsWith("/api/inquiries/balance"));
+    await page.getByRole("button", { name: "Run Balance Inquiry" }).click();
+    const answer = (await (await answered).json()) as {
+      token_events: { type: string }[];
+      session?: { token: { fingerprint: string } | null };
+    };
+
+    expect(answer.token_events.map((event) => event.type)).toEqual(["acquired"]);
+    expect(answer.session?.token?.fingerprint).toMatch(/^[0-9a-f]{12}$/);
+    await page.getByTestId("header-token-countdown").waitFor();
+    await page.getByRole("region", { name: "Balance Inquiry" }).waitFor();
+    expect(sessionReads).toEqual([]);
+  });
+});
