@@ -101,15 +101,22 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
   }
 }
 
-/** GET /api/health one call after the other until `until` settles; each call's latency in ms. */
-async function probeHealth(base: string, until: Promise<unknown>): Promise<number[]> {
+/**
+ * GET /api/health one call after the other until `until` settles; each call's latency in ms. A call that fails
+ * (a kept-alive connection the server closed while it was frozen) is counted, and its time kept.
+ */
+async function probeHealth(base: string, until: Promise<unknown>): Promise<number[] & { failed?: number }> {
   let done = false;
   void until.finally(() => (done = true)).catch(() => {});
-  const latencies: number[] = [];
+  const latencies: number[] & { failed?: number } = [];
   while (!done) {
     const started = performance.now();
-    const response = await fetch(`${base}/api/health`);
-    await response.arrayBuffer();
+    try {
+      const response = await fetch(`${base}/api/health`);
+      await response.arrayBuffer();
+    } catch {
+      latencies.failed = (latencies.failed ?? 0) + 1;
+    }
     latencies.push(performance.now() - started);
   }
   return latencies;
@@ -120,9 +127,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 }
 
-const summary = (latencies: number[]) =>
+const summary = (latencies: number[] & { failed?: number }) =>
   `p50 ${percentile(latencies, 50).toFixed(1)} / p99 ${percentile(latencies, 99).toFixed(1)} / ` +
-  `max ${Math.max(0, ...latencies).toFixed(1)} ms (${latencies.length} calls)`;
+  `max ${Math.max(0, ...latencies).toFixed(1)} ms (${latencies.length} calls` +
+  `${latencies.failed ? `, ${latencies.failed} failed` : ""})`;
 
 /** One verify with health calls beside it: the verify's answer and time, the health latencies. */
 async function verifyBeside(base: string, query: string) {

@@ -50,7 +50,7 @@ export type VerifyResult = VerifyCoverage &
 type Failure = { rows: number; first_bad_row: number; reason: string };
 
 /** Rows per page: small enough that a request arriving meanwhile waits for one page only. */
-export const VERIFY_PAGE_ROWS = 500;
+export const VERIFY_PAGE_ROWS = 250;
 
 function range(from: number, to: number): string {
   return from === to ? `row ${from} is` : `rows ${from}–${to} are`;
