@@ -3,10 +3,24 @@
  * fsync and synchronous_commit on, so commit latency is measured as a production server would pay it.
  */
 import { execFileSync } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { postgresBinDir } from "../test/support/postgres";
+
+/**
+ * Debian's newest PostgreSQL server binaries. Not imported from test/support/postgres.ts: that module reads
+ * Vitest's provided values, and Vitest cannot be loaded outside a test run.
+ */
+function postgresBinDir(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => existsSync(path.join(root, name, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) throw new Error("PostgreSQL server binaries not found in /usr/lib/postgresql");
+  return path.join(root, versions[0]!, "bin");
+}
 
 function asServerUser(command: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];

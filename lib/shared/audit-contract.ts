@@ -35,6 +35,9 @@ export interface ChainCoverage {
   keyed_from?: number;
   through?: string | null;
   verified_at?: string;
+  /** The first row this verify read: 1, or the row of the checkpoint it started from (`?from=checkpoint`). */
+  walked_from?: number;
+  started_at_checkpoint?: { seq: number; at: string; instance: string } | null;
 }
 
 /** `GET /api/audit/verify`. */

@@ -1,6 +1,6 @@
 /**
- * Global setup: one PostgreSQL cluster (one initdb) for the run, provided as `postgres`; `startPostgres()` in a
- * test file answers a handle on it, and each file creates its own databases there.
+ * Global setup: one durable PostgreSQL cluster (one initdb, fsync on) for the run, provided as `postgres`;
+ * `startPostgres()` in a test file answers a handle on it, and each file creates its own databases there.
  */
 import type { TestProject } from "vitest/node";
 import { launchPostgres } from "../support/postgres";

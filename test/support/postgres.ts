@@ -49,7 +49,11 @@ function run(command: string, args: string[]): string {
 
 let databaseCounter = 0;
 
-/** Runs initdb and starts the server; what the run's global setup (test/setup/postgres.ts) calls once. */
+/**
+ * Runs initdb and starts the server; what the run's global setup (test/setup/postgres.ts) calls once. Durable as
+ * a production server (fsync, synchronous_commit and full-page writes on: the defaults), so what the tests see
+ * committed is what a power loss would keep; it costs the storage tests nothing measurable on this machine.
+ */
 export async function launchPostgres(): Promise<SharedPostgres & { stop(): void }> {
   const bin = postgresBinDir();
   const folder = mkdtempSync(path.join(os.tmpdir(), "console-pg-"));
@@ -66,9 +70,6 @@ export async function launchPostgres(): Promise<SharedPostgres & { stop(): void 
     `-p ${port}`,
     `-k ${folder}`,
     "-c listen_addresses=127.0.0.1",
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
     // Test files running side by side share the cluster, each with consoles holding pools of 10.
     "-c max_connections=300",
   ].join(" ");

@@ -32,63 +32,77 @@ interface Pending {
 
 export type AuditAppender = (input: AuditEntryInput) => Promise<AuditRow>;
 
+type ChainHead = { lastSeq: number; lastHash: string };
+
+async function readHead(db: Database): Promise<ChainHead> {
+  const [row] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
+  if (!row) throw new Error("The audit chain head is missing: the database migrations were not applied.");
+  return row;
+}
+
+/** The batch's rows chained after `from`: sequence numbers, previous hashes and keyed hashes. */
+function chainRows(batch: Pending[], from: ChainHead, chainKey: Buffer): AuditRow[] {
+  let seq = from.lastSeq;
+  let prevHash = from.lastHash;
+  return batch.map(({ entry, time }) => {
+    seq += 1;
+    const fields = { ...entry, seq, time, prevHash };
+    const row = { ...fields, rowHash: rowHash(fields, chainKey) };
+    prevHash = row.rowHash;
+    return row;
+  });
+}
+
+/**
+ * One statement, so one round trip: the chain head moves from `from` to the last row, and the rows are inserted
+ * only if that move happened. If another writer moved the head first (its row lock makes us wait, then our
+ * condition no longer holds), nothing is written: false.
+ */
+async function insertIfHeadUnmoved(db: Database, rows: AuditRow[], from: ChainHead): Promise<boolean> {
+  const last = rows[rows.length - 1]!;
+  const inserted = await queryRows<{ seq: string | number }>(
+    db,
+    sql`with moved as (
+      update audit_chain_head set last_seq = ${last.seq}::bigint, last_hash = ${last.rowHash}
+      where id = 1 and last_seq = ${from.lastSeq}::bigint and last_hash = ${from.lastHash}
+      returning 1
+    )
+    insert into audit_log (${sql.raw(INSERT_COLUMNS)})
+    select v.* from (values ${sql.join(rows.map(rowValues), sql`, `)}) as v
+    where exists (select 1 from moved)
+    returning seq`,
+  );
+  return inserted.length === rows.length;
+}
+
+/** Writes batches after the chain head as this process last saw it; chains again when another writer moved it. */
+function createBatchWriter(db: Database, chainKey: Buffer): (batch: Pending[]) => Promise<AuditRow[]> {
+  let head: ChainHead | undefined;
+  return async (batch) => {
+    for (;;) {
+      const from = (head ??= await readHead(db));
+      const rows = chainRows(batch, from, chainKey);
+      if (await insertIfHeadUnmoved(db, rows, from)) {
+        const last = rows[rows.length - 1]!;
+        head = { lastSeq: last.seq, lastHash: last.rowHash };
+        return rows;
+      }
+      head = await readHead(db);
+    }
+  };
+}
+
 export function createAuditAppender(
   db: Database,
   hmacKey: string,
   now: () => Date = () => new Date(),
   checkpointer?: Checkpointer,
-  /** Told the size of every committed batch (metrics, tests). */
+  /** Told the size of every committed batch: one statement each (metrics, tests, the bench). */
   onBatch?: (rows: number) => void,
 ): AuditAppender {
-  const { chainKey } = auditKeys(hmacKey);
+  const writeBatch = createBatchWriter(db, auditKeys(hmacKey).chainKey);
   const queue: Pending[] = [];
   let writing = false;
-
-  /** The chain head as this process last saw it; another writer may have moved it since. */
-  let head: { lastSeq: number; lastHash: string } | undefined;
-
-  async function readHead(): Promise<{ lastSeq: number; lastHash: string }> {
-    const [row] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
-    if (!row) throw new Error("The audit chain head is missing: the database migrations were not applied.");
-    return row;
-  }
-
-  /**
-   * One statement, so one round trip: the chain head moves from the head we know to the batch's last row, and
-   * the rows are inserted only if that move happened. If another writer moved the head first (its row lock makes
-   * us wait, then our condition no longer holds), nothing is written and we chain again from the new head.
-   */
-  async function writeBatch(batch: Pending[]): Promise<AuditRow[]> {
-    for (;;) {
-      const from = (head ??= await readHead());
-      let seq = from.lastSeq;
-      let prevHash = from.lastHash;
-      const rows = batch.map(({ entry, time }) => {
-        seq += 1;
-        const fields = { ...entry, seq, time, prevHash };
-        const row = { ...fields, rowHash: rowHash(fields, chainKey) };
-        prevHash = row.rowHash;
-        return row;
-      });
-      const inserted = await queryRows<{ seq: string | number }>(
-        db,
-        sql`with moved as (
-          update audit_chain_head set last_seq = ${seq}::bigint, last_hash = ${prevHash}
-          where id = 1 and last_seq = ${from.lastSeq}::bigint and last_hash = ${from.lastHash}
-          returning 1
-        )
-        insert into audit_log (${sql.raw(INSERT_COLUMNS)})
-        select v.* from (values ${sql.join(rows.map(rowValues), sql`, `)}) as v
-        where exists (select 1 from moved)
-        returning seq`,
-      );
-      if (inserted.length === rows.length) {
-        head = { lastSeq: seq, lastHash: prevHash };
-        return rows;
-      }
-      head = await readHead();
-    }
-  }
 
   /** One batch after one event-loop turn; then the next, while rows keep coming. */
   function schedule(): void {

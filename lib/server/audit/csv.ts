@@ -1,8 +1,10 @@
 /**
  * CSV export of the audit log with the same filters as the query, produced page by page: memory stays bounded
- * whatever the number of rows, and the response starts at once.
+ * whatever the number of rows, and the response starts at once. On the embedded database each page's query runs
+ * on the request thread: the export yields the event loop between pages, so other requests wait one page at most.
  */
 import "server-only";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Database } from "@/lib/server/database";
 import { csvCell } from "@/lib/server/util/csv";
 import type { AuditRow } from "./chain";
@@ -33,6 +35,7 @@ export async function* auditCsvLines(
     if (chunk) yield chunk;
     if (!page.nextCursor) return;
     cursor = page.nextCursor;
+    await nextTurn();
   }
 }
 

@@ -8,6 +8,7 @@ import type { AuditRowJson } from "@/lib/shared/audit-contract";
 import { validateInput } from "@/lib/server/http/guards";
 import type { AuditRow } from "./chain";
 import { auditQuerySchema, type AuditQuery } from "./query";
+import type { VerifyFrom } from "./verify";
 
 const FILTER_PARAMS = { user: "userId", event: "event", card: "card", from: "from", to: "to" } as const;
 const PAGE_PARAMS = { cursor: "cursor", limit: "limit" } as const;
@@ -25,6 +26,17 @@ export function auditQueryFromUrl(url: URL, paging: boolean): AuditQuery {
     if (value !== "") raw[key] = value;
   }
   return validateInput(raw, auditQuerySchema) as AuditQuery;
+}
+
+const verifyQuerySchema = z.object({ from: z.enum(["start", "checkpoint"]).default("start") });
+
+/**
+ * Where `GET /api/audit/verify` starts: `?from=checkpoint` at the last checkpoint an earlier verify found
+ * intact, row 1 otherwise; 400 `validation_failed` for another value. Other parameters are ignored, as before.
+ */
+export function verifyFromUrl(url: URL): VerifyFrom {
+  const from = url.searchParams.get("from");
+  return validateInput(from === null || from === "" ? {} : { from }, verifyQuerySchema).from;
 }
 
 /** What a read of the log asked for, for its own audit row: the filters, never a full card number. */

@@ -10,12 +10,12 @@ import { auditCsvLines, auditCsvStream } from "./csv";
 import type { AuditEntryInput } from "./entry";
 import { auditKeys } from "./keys";
 import { queryAuditLog, type AuditQuery } from "./query";
-import { verifyAuditChain } from "./verify";
+import { verifyAuditChain, type VerifiedAnchor, type VerifyFrom } from "./verify";
 
 export type { AuditRow } from "./chain";
 export type { AuditEntryInput } from "./entry";
 export type { AuditPage, AuditQuery } from "./query";
-export type { VerifyResult } from "./verify";
+export type { VerifyFrom, VerifyResult } from "./verify";
 export type { CheckpointOptions } from "./checkpointer";
 export { checkpointFile } from "./checkpoint";
 export { auditEntrySchema, cardHmac } from "./entry";
@@ -28,17 +28,28 @@ export interface AuditLogOptions {
   now?: () => Date;
   /** Signed checkpoints of the chain head (the server always writes them; a test may leave them out). */
   checkpoints?: CheckpointOptions;
+  /** Told the size of every committed batch: one statement each (metrics, the bench). */
+  onBatch?: (rows: number) => void;
 }
 
-export function createAuditLog({ db, hmacKey, now = () => new Date(), checkpoints }: AuditLogOptions) {
+export function createAuditLog({
+  db,
+  hmacKey,
+  now = () => new Date(),
+  checkpoints,
+  onBatch,
+}: AuditLogOptions) {
   if (!hmacKey) throw new Error("The audit log needs an HMAC key (AUDIT_HMAC_KEY).");
   const keys = auditKeys(hmacKey);
   const checkpointer = checkpoints ? createCheckpointer(db, keys, checkpoints, now) : undefined;
-  const append = createAuditAppender(db, hmacKey, now, checkpointer);
+  const append = createAuditAppender(db, hmacKey, now, checkpointer, onBatch);
+  const verified: VerifiedAnchor = { current: null };
   return {
     /** Resolves once the row is committed. Use one audit log per process so that concurrent appends batch. */
     append: (entry: AuditEntryInput) => append(entry),
-    verify: () => verifyAuditChain(db, keys, checkpoints?.file),
+    /** The whole chain; `from: "checkpoint"` starts at the last checkpoint an earlier verify found intact. */
+    verify: (from: VerifyFrom = "start") =>
+      verifyAuditChain(db, keys, { checkpointFile: checkpoints?.file, from, verified }),
     /** Signs a checkpoint of the chain head now (when it moved since this process's last one). */
     checkpoint: () => checkpointer?.checkpointNow() ?? Promise.resolve(),
     /** Stops the checkpoint timer after a last checkpoint (shutdown). */

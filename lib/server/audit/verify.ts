@@ -5,9 +5,15 @@
  * sequence (deleted rows), rows missing at the end (per the chain head), or a signed checkpoint the log no longer
  * matches (truncated, emptied or re-chained since). Rows before `keyed_from` are checked with the plain SHA-256
  * they were written with.
+ *
+ * The walk reads one bounded page at a time and yields the event loop between pages: on the embedded database
+ * every query runs on the request thread, so a request arriving during a verify waits for one page, never for the
+ * whole table. Asked `from: "checkpoint"`, it starts at the last signed checkpoint an earlier walk of this process
+ * found intact, so its cost grows with the rows written since, not with the table.
  */
 import "server-only";
-import { and, asc, eq, gt, lte } from "drizzle-orm";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { asc, eq, gte } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
 import { auditChainHead, auditLog } from "@/lib/server/database/schema";
 import { GENESIS_HASH, legacyRowHash, rowHash, type AuditRow } from "./chain";
@@ -24,6 +30,18 @@ export interface VerifyCoverage {
   /** Time of the last row checked (null for an empty log). */
   through: string | null;
   verified_at: string;
+  /** The first row this walk read: 1, or the row after the checkpoint it started from. */
+  walked_from: number;
+  /** The signed checkpoint the walk started from (rows up to it were found intact by an earlier walk). */
+  started_at_checkpoint: { seq: number; at: string; instance: string } | null;
+}
+
+/** Where a walk starts: row 1, or the last checkpoint an earlier walk found intact. */
+export type VerifyFrom = "start" | "checkpoint";
+
+/** A checkpoint an earlier walk reached with the chain intact; shared between walks of one audit log. */
+export interface VerifiedAnchor {
+  current: Checkpoint | null;
 }
 
 export type VerifyResult = VerifyCoverage &
@@ -31,7 +49,8 @@ export type VerifyResult = VerifyCoverage &
 
 type Failure = { rows: number; first_bad_row: number; reason: string };
 
-const BATCH = 1000;
+/** Rows per page: small enough that a request arriving meanwhile waits for one page only. */
+export const VERIFY_PAGE_ROWS = 250;
 
 function range(from: number, to: number): string {
   return from === to ? `row ${from} is` : `rows ${from}–${to} are`;
@@ -90,36 +109,77 @@ function checkRow(
   return null;
 }
 
-/** Walks rows 1..lastSeq; the failure, or how many rows held and the last one's hash and time. */
+/**
+ * One page of rows from `fromSeq` on. No upper bound in the query: with one, PostgreSQL (PGlite has no statistics
+ * on the table) reads every row up to it and sorts them, which makes each page cost the rest of the table; this
+ * way it is one ordered index scan of at most a page. Rows past the chain head read here are left out by the walk.
+ */
+function readPage(db: Database, fromSeq: number): Promise<AuditRow[]> {
+  return db
+    .select()
+    .from(auditLog)
+    .where(gte(auditLog.seq, fromSeq))
+    .orderBy(asc(auditLog.seq))
+    .limit(VERIFY_PAGE_ROWS) as Promise<AuditRow[]>;
+}
+
+/** Walks rows start.seq..lastSeq; the failure, or how many rows held and the last one's hash and time. */
 async function walk(
   db: Database,
+  start: { seq: number; prevHash: string },
   lastSeq: number,
   check: (row: AuditRow, expected: { seq: number; prevHash: string }) => Failure | null,
 ): Promise<Failure | { rows: number; prevHash: string; through: Date | null }> {
-  const expected = { seq: 1, prevHash: GENESIS_HASH };
+  const expected = { ...start };
   let through: Date | null = null;
   for (;;) {
-    const batch = (await db
-      .select()
-      .from(auditLog)
-      .where(and(gt(auditLog.seq, expected.seq - 1), lte(auditLog.seq, lastSeq)))
-      .orderBy(asc(auditLog.seq))
-      .limit(BATCH)) as AuditRow[];
-    for (const row of batch) {
+    const page = await readPage(db, expected.seq);
+    for (const row of page) {
+      // Rows appended since the chain head was read are for the next verify.
+      if (row.seq > lastSeq) break;
       const failure = check(row, expected);
       if (failure) return failure;
       expected.prevHash = row.rowHash;
       expected.seq += 1;
       through = row.time;
     }
-    if (batch.length < BATCH) return { rows: expected.seq - 1, prevHash: expected.prevHash, through };
+    if (page.length < VERIFY_PAGE_ROWS || expected.seq > lastSeq) {
+      return { rows: expected.seq - 1, prevHash: expected.prevHash, through };
+    }
+    // Requests that arrived during this page go before the next one.
+    await nextTurn();
   }
+}
+
+/**
+ * Where the walk starts: row 1, or (asked `from: "checkpoint"`) the row of the last checkpoint an earlier walk
+ * found intact, when it still fits the chain head. That row is read again and checked against its checkpoint,
+ * so its stored previous-hash is the one that was signed.
+ */
+async function startOfWalk(
+  db: Database,
+  head: { lastSeq: number; keyedFrom: number },
+  anchor: Checkpoint | null,
+): Promise<{ seq: number; prevHash: string; anchor: Checkpoint | null }> {
+  if (!anchor || anchor.seq > head.lastSeq || anchor.keyed_from !== head.keyedFrom) {
+    return { seq: 1, prevHash: GENESIS_HASH, anchor: null };
+  }
+  const [row] = await db.select().from(auditLog).where(eq(auditLog.seq, anchor.seq));
+  return { seq: anchor.seq, prevHash: row?.prevHash ?? GENESIS_HASH, anchor };
+}
+
+export interface VerifyOptions {
+  /** DATA_DIR/audit-checkpoints.jsonl of this instance. */
+  checkpointFile?: string;
+  from?: VerifyFrom;
+  /** Remembers the last checkpoint a walk found intact; without it every walk starts at row 1. */
+  verified?: VerifiedAnchor;
 }
 
 export async function verifyAuditChain(
   db: Database,
   keys: AuditKeys,
-  checkpointFile?: string,
+  { checkpointFile, from = "start", verified }: VerifyOptions = {},
 ): Promise<VerifyResult> {
   // Checkpoints before the head: every checkpoint read then lies at or before the head read next.
   const loaded = await loadCheckpoints(db, keys, checkpointFile);
@@ -131,18 +191,33 @@ export async function verifyAuditChain(
     keyed_from: head?.keyedFrom ?? 1,
     through: null,
     verified_at: new Date().toISOString(),
+    walked_from: 1,
+    started_at_checkpoint: null,
   };
   const fail = (failure: Failure): VerifyResult => ({ ...coverage, ok: false, ...failure });
   if (!head) return fail({ rows: 0, first_bad_row: 1, reason: "the audit chain head row is missing" });
   const early = checkSetup(head, loaded);
   if (early) return fail(early);
-  const walked = await walk(db, head.lastSeq, (row, expected) =>
+  const start = await startOfWalk(db, head, from === "checkpoint" ? (verified?.current ?? null) : null);
+  if (start.anchor) {
+    // The anchor is checked against its row even when its database copy has since been deleted.
+    bySeq.set(start.anchor.seq, [...(bySeq.get(start.anchor.seq) ?? []), start.anchor]);
+    coverage.walked_from = start.seq;
+    coverage.started_at_checkpoint = {
+      seq: start.anchor.seq,
+      at: start.anchor.at,
+      instance: start.anchor.instance,
+    };
+  }
+  const walked = await walk(db, start, head.lastSeq, (row, expected) =>
     checkRow(row, expected, keys, head.keyedFrom, bySeq),
   );
   if (!("prevHash" in walked)) return fail(walked);
   coverage.through = walked.through?.toISOString() ?? null;
   const tail = checkTail(head, walked, last);
-  return tail ? fail(tail) : { ...coverage, ok: true, rows: walked.rows };
+  if (tail) return fail(tail);
+  if (verified && last && last.seq > (verified.current?.seq ?? 0)) verified.current = last;
+  return { ...coverage, ok: true, rows: walked.rows };
 }
 
 /** Forged checkpoints, and a switch-over to the keyed chain that moved after checkpoints recorded it. */

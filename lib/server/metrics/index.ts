@@ -18,6 +18,7 @@ export interface ConsoleMetrics {
   batchQueueDepth: Gauge;
   certificationRuns: Counter<"status">;
   auditRows: Counter<"outcome">;
+  auditBatchRows: Histogram;
   dbPool: Gauge<"database" | "state">;
 }
 
@@ -81,6 +82,12 @@ export function createMetrics(): ConsoleMetrics {
       labelNames: ["outcome"],
       registers,
     }),
+    auditBatchRows: new Histogram({
+      name: "console_audit_batch_rows",
+      help: "Audit rows per insert statement (group commit): _count is statements, _sum rows.",
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 200],
+      registers,
+    }),
     dbPool: new Gauge({
       name: "console_db_pool_connections",
       help: "Database connections of this instance: the pool's size (max) and queries in flight (in_use).",
@@ -120,6 +127,11 @@ export function countCertificationEvent(event: { type: string; status?: string }
   if (event.type === "run_started") getMetrics().certificationRuns.inc({ status: "running" });
   if (event.type === "run_finished")
     getMetrics().certificationRuns.inc({ status: event.status ?? "unknown" });
+}
+
+/** One committed audit batch: one statement of `rows` rows. */
+export function auditBatchCommitted(rows: number): void {
+  getMetrics().auditBatchRows.observe(rows);
 }
 
 /** The audit log with every append counted (written, or failed and logged by the caller instead). */

@@ -470,6 +470,15 @@ const PATHS = {
     get: {
       operationId: "verifyAuditLog",
       summary: "Admin: check the audit log's hash chain",
+      parameters: [
+        {
+          name: "from",
+          in: "query",
+          description:
+            "checkpoint: start at the last checkpoint an earlier verify found intact; start (default): row 1",
+          schema: { type: "string", enum: ["start", "checkpoint"] },
+        },
+      ],
       responses: { "200": ok("The chain's state.", "AuditVerify"), ...ERRORS },
     },
   },

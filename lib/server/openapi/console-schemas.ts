@@ -187,6 +187,8 @@ const auditVerifyCoverage = {
   keyed_from: z.number().int(),
   through: isoTime.nullable(),
   verified_at: isoTime,
+  walked_from: z.number().int(),
+  started_at_checkpoint: z.object({ seq: z.number().int(), at: isoTime, instance: z.string() }).nullable(),
 };
 
 export const auditVerifySchema = z.union([

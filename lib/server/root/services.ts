@@ -15,7 +15,7 @@ import {
 import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
 import { logger, registerSecret } from "@/lib/server/util/logger";
-import { countedAuditLog } from "@/lib/server/metrics";
+import { auditBatchCommitted, countedAuditLog } from "@/lib/server/metrics";
 import { processSingleton, processSingletonFor } from "@/lib/server/process-singleton";
 import { createRateLimiter, type RateLimiter } from "@/lib/server/http/rate-limit";
 import { createSessionStore, type SessionStore } from "@/lib/server/session/store";
@@ -92,6 +92,7 @@ async function buildServices(config: ServerConfig): Promise<Services> {
       db,
       hmacKey,
       checkpoints: { file: checkpointFile(config.dataDir), everyRows: 1000, everyMs: 60_000 },
+      onBatch: auditBatchCommitted,
     }),
   );
   const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry) });

@@ -231,6 +231,28 @@ describe.each(BACKENDS)("audit log tampering on %s", (kind) => {
     expect(result.through).not.toBeNull();
   });
 
+  test("a verify from the checkpoint walks only the rows after the last checkpoint found intact, and still finds an edit there", async () => {
+    const { log } = await populated(backend);
+    // The full verify in populated() found the chain intact through the checkpoint of row 10.
+    expect(await log.verify("checkpoint")).toMatchObject({
+      ok: true,
+      rows: 13,
+      walked_from: 10,
+      started_at_checkpoint: { seq: 10, instance: "instance-a" },
+    });
+    await asOwner(backend, [sql`update audit_log set user_id = 'mallory' where seq = 12`]);
+    expect(await log.verify("checkpoint")).toMatchObject({ ok: false, first_bad_row: 12, walked_from: 10 });
+    // A log that has not verified yet starts at row 1.
+    const fresh = openLog(backend, path.join(folder, `checkpoints-${(files += 1)}.jsonl`));
+    expect(await fresh.verify("checkpoint")).toMatchObject({ ok: false, first_bad_row: 12, walked_from: 1 });
+  });
+
+  test("a verify from the checkpoint finds the checkpointed row itself edited", async () => {
+    const { log } = await populated(backend);
+    await asOwner(backend, [sql`update audit_log set user_id = 'mallory' where seq = 10`]);
+    expect(await log.verify("checkpoint")).toMatchObject({ ok: false, first_bad_row: 10 });
+  });
+
   test("closing the log (shutdown) writes a last checkpoint of what this process appended", async () => {
     await reset(backend);
     const file = path.join(folder, `checkpoints-${(files += 1)}.jsonl`);

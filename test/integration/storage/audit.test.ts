@@ -349,4 +349,29 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     const newer = await backend.handle.db.select().from(auditLog).where(gt(auditLog.seq, 1200));
     expect(body).toContain(`${newer[0]!.seq},`);
   });
+
+  test("a verify or an export of many rows lets other work run between its pages", async () => {
+    // Continues the 1,201 rows above: several pages of verify and of export.
+    const log = audit();
+    const turnsDuring = async (work: () => Promise<unknown>) => {
+      let turns = 0;
+      let done = false;
+      const count = () => {
+        if (done) return;
+        turns += 1;
+        setImmediate(count);
+      };
+      setImmediate(count);
+      await work().finally(() => (done = true));
+      return turns;
+    };
+    expect(
+      await turnsDuring(() => log.verify().then((result) => expect(result.ok).toBe(true))),
+    ).toBeGreaterThan(1);
+    expect(
+      await turnsDuring(async () => {
+        for await (const chunk of log.csvLines()) expect(chunk.length).toBeGreaterThan(0);
+      }),
+    ).toBeGreaterThan(1);
+  });
 });

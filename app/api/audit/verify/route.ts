@@ -1,12 +1,15 @@
-// GET /api/audit/verify (admin): walks the keyed chain against the signed checkpoints; {ok: true, rows, …} or
-// where it first breaks, with what was checked. Audited.
+// GET /api/audit/verify[?from=checkpoint] (admin): walks the keyed chain against the signed checkpoints, from
+// row 1 or from the last checkpoint an earlier verify found intact; {ok: true, rows, …} or where it first breaks,
+// with what was checked. Audited.
+import { verifyFromUrl } from "@/lib/server/audit/http";
 import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(allowGlobal("audit_read"), async (context) => {
+  const from = verifyFromUrl(new URL(context.request.url));
   const { auditLog } = await context.services();
-  const result = await auditLog.verify();
+  const result = await auditLog.verify(from);
   await context.audit({
     event: "audit_verify",
     outcome: result.ok ? "success" : "failure",
@@ -14,6 +17,7 @@ export const GET = apiRoute(allowGlobal("audit_read"), async (context) => {
     details: {
       rows: result.rows,
       checkpoints: result.checkpoints,
+      ...(result.walked_from > 1 ? { walked_from: result.walked_from } : {}),
       ...(result.ok ? {} : { first_bad_row: result.first_bad_row }),
     },
   });
