@@ -7,7 +7,7 @@ import type { Database } from "@/lib/server/database";
 import { createAuditAppender } from "./append";
 import { createCheckpointer, type CheckpointOptions } from "./checkpointer";
 import { auditCsvLines, auditCsvStream } from "./csv";
-import type { AuditEntryInput } from "./entry";
+import { toAuditEntry, type AuditEntryInput } from "./entry";
 import { auditKeys } from "./keys";
 import { queryAuditLog, type AuditQuery } from "./query";
 import { verifyAuditChain } from "./verify";
@@ -38,6 +38,8 @@ export function createAuditLog({ db, hmacKey, now = () => new Date(), checkpoint
   return {
     /** Resolves once the row is committed. Use one audit log per process so that concurrent appends batch. */
     append: (entry: AuditEntryInput) => append(entry),
+    /** The row as it would be stored (card masked and keyed), for the log when it cannot be written. */
+    safeRow: (entry: AuditEntryInput) => toAuditEntry(entry, hmacKey),
     verify: () => verifyAuditChain(db, keys, checkpoints?.file),
     /** Signs a checkpoint of the chain head now (when it moved since this process's last one). */
     checkpoint: () => checkpointer?.checkpointNow() ?? Promise.resolve(),

@@ -3,7 +3,6 @@
  * RunStore after every case: a route or the CLI follows it by events or by reading the store. The
  * operator's identity is a parameter (the signed-in user; the CLI's local user).
  */
-import { countCertificationEvent } from "@/lib/server/metrics";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/server/util/errors";
@@ -173,7 +172,6 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   const clean = <T>(value: T): T => ledger.secrets.scrub(value);
   const save = () => options.store.save(clean(run));
   const emit = (event: RunEvent) => {
-    countCertificationEvent(event);
     options.onEvent?.(clean(event));
   };
   await save();

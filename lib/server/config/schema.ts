@@ -8,7 +8,7 @@ import { ROLES, type EnvironmentName, type Role } from "@/lib/shared/contracts";
 import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/http/ip-address";
 import { certificationEnvShape, certificationSettings, type CertificationSettings } from "./certification";
 import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "@/lib/shared/env-values";
-import { logLevelSchema, type LogLevel } from "./log-level";
+import { logLevelSchema, type LogLevel } from "@/lib/server/util/log-level";
 import { sandboxSettings, type SandboxSettings } from "./sandbox";
 
 export { ConfigError } from "@/lib/shared/env-values";

@@ -6,11 +6,10 @@
 import "server-only";
 import { headers } from "next/headers";
 import type { SessionInfo } from "@/lib/shared/contracts";
-import { describeSession } from "@/lib/server/inquiry/operations";
-import { getConfig } from "@/lib/server/config";
-import { getServices } from "@/lib/server/root/services";
+import type { ServerConfig } from "@/lib/server/config";
+import { describeSession, type InquiryDeps } from "@/lib/server/inquiry/operations";
 import { meResponse, type AuthMode, type MeResponse, type SignedInUser } from "./me";
-import { resolveIdentity, type RequestIdentity } from "./request-identity";
+import { resolveIdentity, type IdentityDeps, type RequestIdentity } from "./request-identity";
 import { can } from "./roles";
 import { userStorageKey } from "./user-key";
 
@@ -20,18 +19,24 @@ export interface PageIdentity {
   me: MeResponse;
 }
 
-async function pageRequestIdentity(): Promise<RequestIdentity> {
-  // Reading headers is how Next learns that the page is rendered per request.
-  const incoming = await headers();
-  const config = getConfig();
-  const origin = config.publicOrigins[0] ?? "http://localhost";
-  const request = new Request(`${origin}/`, { headers: new Headers(incoming) });
-  return resolveIdentity(request, config, await getServices(config));
+// Composition root: what a page render needs (lib/server/root's ConsoleRoot), passed in by the page.
+export interface PageIdentityDeps {
+  config: ServerConfig;
+  identity(): Promise<IdentityDeps>;
+  inquiry: InquiryDeps;
 }
 
-export async function getPageIdentity(): Promise<PageIdentity> {
-  const config = getConfig();
-  const { user } = await pageRequestIdentity();
+async function pageRequestIdentity(deps: PageIdentityDeps): Promise<RequestIdentity> {
+  // Reading headers is how Next learns that the page is rendered per request.
+  const incoming = await headers();
+  const origin = deps.config.publicOrigins[0] ?? "http://localhost";
+  const request = new Request(`${origin}/`, { headers: new Headers(incoming) });
+  return resolveIdentity(request, await deps.identity());
+}
+
+export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdentity> {
+  const { config } = deps;
+  const { user } = await pageRequestIdentity(deps);
   return {
     mode: config.authMode,
     user,
@@ -45,8 +50,8 @@ export async function getPageIdentity(): Promise<PageIdentity> {
 }
 
 /** What GET /api/session would answer this caller (token details only for roles that may see them), or null. */
-export async function getPageSessionInfo(): Promise<SessionInfo | null> {
-  const { session, user } = await pageRequestIdentity();
+export async function getPageSessionInfo(deps: PageIdentityDeps): Promise<SessionInfo | null> {
+  const { session, user } = await pageRequestIdentity(deps);
   if (!user) return null;
-  return describeSession(session, (environment) => can(user.roles, "token_details", environment));
+  return describeSession(deps.inquiry, session, (environment) => can(user.roles, "token_details", environment));
 }

@@ -20,36 +20,38 @@ import type {
 } from "@/lib/shared/contracts";
 import type { EnvironmentChangedDetails, NoAnswerDetails } from "@/lib/shared/error-details";
 import type { InquiryOperation } from "@/lib/shared/operations";
-import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
+import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
-import { getServices } from "@/lib/server/root/services";
 import { logger } from "@/lib/server/util/logger";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import { Session, type AccessToken, type SessionState } from "@/lib/server/session";
+import { Session, type AccessToken, type SessionContext, type SessionState } from "@/lib/server/session";
 import { credentialsKey, describeCredentials, resolveCredentials } from "@/lib/server/session/credentials";
 import type { ApiResult, CardApiClient, CardRequest } from "@/lib/server/card-api/client";
-import { clientFor, currentEnvironment, describeEnvironments } from "@/lib/server/card-api/environments";
+import { currentEnvironment, describeEnvironments } from "@/lib/server/card-api/environments";
 import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
-import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
+import type { TokenBroker, TokenContext } from "@/lib/server/card-api/token-broker";
 import { tokenMetadata } from "@/lib/server/card-api/token-metadata";
 import { UpstreamFailure } from "@/lib/server/card-api/transport";
 
 /** A validated inquiry body with defaults applied (contracts' schemas). */
 export type InquiryInput = z.output<typeof balanceInquiryInputSchema> & { request_id?: string };
 
-/** One broker per configuration, shared by every route bundle of the process. */
-export function tokenBroker(config: ServerConfig = getConfig()): TokenBroker {
-  return processSingletonFor("token-broker", config, (owner) => new TokenBroker(owner.tokenRenewSkewSeconds));
+// Composition root: the configuration, the one token broker and the upstream clients come from
+// lib/server/root (`inquiryDeps`), passed in by the caller.
+export interface InquiryDeps {
+  config: ServerConfig;
+  tokenBroker: TokenBroker;
+  upstream(environment: EnvironmentConfig): CardApiClient;
 }
 
 interface Context {
   config: ServerConfig;
   environment: EnvironmentConfig;
   client: CardApiClient;
+  broker: TokenBroker;
 }
 
-function context(session: Session, expected?: EnvironmentName): Context {
-  const config = getConfig();
+function context(deps: InquiryDeps, session: Session, expected?: EnvironmentName): Context {
+  const { config } = deps;
   const environment = currentEnvironment(config, session.state.environment);
   if (expected !== undefined && expected !== environment.name) {
     const details: EnvironmentChangedDetails = {
@@ -63,7 +65,7 @@ function context(session: Session, expected?: EnvironmentName): Context {
       details,
     );
   }
-  return { config, environment, client: clientFor(config, environment) };
+  return { config, environment, client: deps.upstream(environment), broker: deps.tokenBroker };
 }
 
 function tokenContext({ config, environment, client }: Context, session: Session): TokenContext {
@@ -92,10 +94,11 @@ function currentToken(session: Session, ctx: Context): AccessToken | undefined {
  * environment (the `token_details` action; support may not): without it, `token` is null.
  */
 export function describeSession(
+  deps: InquiryDeps,
   session: Session,
   tokenDetails: (environment: EnvironmentName) => boolean,
 ): SessionInfo {
-  const ctx = context(session);
+  const ctx = context(deps, session);
   const token = tokenDetails(ctx.environment.name) ? currentToken(session, ctx) : undefined;
   return {
     environment: ctx.environment.name,
@@ -153,12 +156,12 @@ async function callUpstream<T>(
 }
 
 /** POST /api/token: a token request now; 200 with the exchange whenever the token endpoint answered. */
-export async function requestTokenNow(session: Session): Promise<TokenResult> {
-  const ctx = context(session);
+export async function requestTokenNow(deps: InquiryDeps, session: Session): Promise<TokenResult> {
+  const ctx = context(deps, session);
   const tokens = tokenContext(ctx, session);
   const previousToken = session.state.token?.accessToken;
   const result = await callUpstream(
-    () => tokenBroker(ctx.config).requestNow(tokens),
+    () => ctx.broker.requestNow(tokens),
     "token",
     ctx.client.urls.token,
   );
@@ -193,7 +196,7 @@ async function withToken(
   send: (token: AccessToken) => Promise<ApiResult<unknown>>,
 ): Promise<AuthorizedResult> {
   const tokens = tokenContext(ctx, session);
-  const broker = tokenBroker(ctx.config);
+  const broker = ctx.broker;
   const events: TokenEvent[] = [];
   const secrets = [tokens.credentials.clientSecret, session.state.token?.accessToken];
   const obtain = async (get: () => Promise<{ token: AccessToken; event?: TokenEvent; tokenMs: number }>) => {
@@ -221,12 +224,13 @@ async function withToken(
 }
 
 export async function runInquiry(
+  deps: InquiryDeps,
   session: Session,
   operation: InquiryOperation,
   input: InquiryInput,
 ): Promise<ExchangeRecord> {
   const started = performance.now();
-  const ctx = context(session, input.environment);
+  const ctx = context(deps, session, input.environment);
   const card: CardRequest = {
     entry_mode: input.entry_mode,
     card_number: input.card_number,
@@ -260,12 +264,13 @@ export async function runInquiry(
  * the session. Returns the record and the state holding the token used, for the next call to reuse.
  */
 export async function runDetachedBalanceInquiry(
+  deps: InquiryDeps & { sessions: SessionContext },
   state: SessionState,
   input: InquiryInput,
 ): Promise<{ record: ExchangeRecord; state: SessionState }> {
   // Never committed: the store is only what a Session is made with; nothing here writes a session row.
-  const session = new Session(state, false, false, (await getServices()).sessionStore);
-  const record = await runInquiry(session, "balance_inquiry", input);
+  const session = new Session(state, false, false, deps.sessions);
+  const record = await runInquiry(deps, session, "balance_inquiry", input);
   return { record, state: session.state };
 }
 
@@ -274,12 +279,13 @@ export async function runDetachedBalanceInquiry(
  * nothing upstream, so the 401 retry of withToken is safe here too.
  */
 export async function lookupTransaction(
+  deps: InquiryDeps,
   session: Session,
   requestId: string,
   expectedEnvironment?: EnvironmentName,
 ): Promise<ExchangeRecord> {
   const started = performance.now();
-  const ctx = context(session, expectedEnvironment);
+  const ctx = context(deps, session, expectedEnvironment);
   const url = ctx.client.urls.transactionByRequestId(requestId);
   const send = (token: AccessToken): Promise<ApiResult<unknown>> =>
     callUpstream<ApiResult<unknown>>(

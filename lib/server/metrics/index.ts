@@ -1,11 +1,10 @@
 /**
- * The console's Prometheus metrics (GET /api/metrics): one prom-client registry per process, so every Next
- * bundle (instrumentation, each route) counts into the same series. Callers record events with the one-line
+ * The console's Prometheus metrics (GET /api/metrics): one prom-client registry per process, made by the
+ * composition root (lib/server/root) and handed to whoever counts. Callers record events with the one-line
  * helpers below where the events happen; nothing here knows about HTTP.
  */
 import "server-only";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { processSingleton } from "@/lib/server/process-singleton";
 
 export interface ConsoleMetrics {
   registry: Registry;
@@ -90,11 +89,6 @@ export function createMetrics(): ConsoleMetrics {
   };
 }
 
-/** The process's metrics. */
-export function getMetrics(): ConsoleMetrics {
-  return processSingleton("metrics", createMetrics);
-}
-
 const ID_SEGMENT = /^(?:[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-z_-]*\d[0-9a-z_-]{7,}|\d+)$/i;
 
 /** A path as a route label: ids, Request Ids and numbers become `:id`, so the series stay few. */
@@ -116,21 +110,26 @@ export function operationOf(url: string): string {
 }
 
 /** Counts a certification run as it starts (`running`) and as it ends (`done`, `interrupted`). */
-export function countCertificationEvent(event: { type: string; status?: string }): void {
-  if (event.type === "run_started") getMetrics().certificationRuns.inc({ status: "running" });
-  if (event.type === "run_finished")
-    getMetrics().certificationRuns.inc({ status: event.status ?? "unknown" });
+export function countCertificationEvent(
+  metrics: ConsoleMetrics,
+  event: { type: string; status?: string },
+): void {
+  if (event.type === "run_started") metrics.certificationRuns.inc({ status: "running" });
+  if (event.type === "run_finished") metrics.certificationRuns.inc({ status: event.status ?? "unknown" });
 }
 
 /** The audit log with every append counted (written, or failed and logged by the caller instead). */
-export function countedAuditLog<T extends { append: (...args: never[]) => Promise<unknown> }>(log: T): T {
+export function countedAuditLog<T extends { append: (...args: never[]) => Promise<unknown> }>(
+  log: T,
+  metrics: ConsoleMetrics,
+): T {
   const append = async (...args: Parameters<T["append"]>) => {
     try {
       const row = await log.append(...args);
-      getMetrics().auditRows.inc({ outcome: "written" });
+      metrics.auditRows.inc({ outcome: "written" });
       return row;
     } catch (error) {
-      getMetrics().auditRows.inc({ outcome: "failed" });
+      metrics.auditRows.inc({ outcome: "failed" });
       throw error;
     }
   };

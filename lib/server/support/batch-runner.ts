@@ -32,7 +32,7 @@ import {
 } from "./batch-store";
 import type { CardVault } from "./card-vault";
 import { supportInquiryInput } from "./lookup";
-import { getMetrics } from "@/lib/server/metrics";
+import type { ConsoleMetrics } from "@/lib/server/metrics";
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
 
 /** A Balance Inquiry with a detached session state (lib/server/inquiry/operations `runDetachedBalanceInquiry`). */
@@ -46,6 +46,8 @@ export interface BatchRunnerOptions {
   auditLog: Pick<AuditLog, "append">;
   vault: CardVault;
   inquire: DetachedInquiry;
+  // Composition root: the process's metrics, passed in (none in tests that build a runner alone).
+  metrics?: ConsoleMetrics;
   /** SUPPORT_BATCH_CONCURRENCY. */
   concurrency: number;
   /** Attempts per card when the upstream answers 429 (the last 429 is the card's result). */
@@ -254,7 +256,7 @@ export function createBatchRunner(options: BatchRunnerOptions): BatchRunner {
         new Date(now()),
       );
       if (written) {
-        getMetrics().batchCards.inc({ outcome: result.outcome });
+        options.metrics?.batchCards.inc({ outcome: result.outcome });
         await writeSupportAudit(
           auditLog,
           lookupAuditEntry({

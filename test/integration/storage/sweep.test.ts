@@ -6,10 +6,10 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { runDetachedInquiry as runDetachedBalanceInquiry } from "@/lib/server/root";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
 import type { RunState } from "@/lib/shared/certification-contract";
-import { setConfigForTests } from "@/lib/server/config";
+import { setConfigForTests } from "@/lib/server/root";
 import { certificationRuns } from "@/lib/server/database/schema";
 import { sweepAbandonedWork } from "@/lib/server/root/sweep";
 import { createBatchRunner, type BatchRunner } from "@/lib/server/support/batch-runner";

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { createAuditLog } from "@/lib/server/audit";
-import { setConfigForTests } from "@/lib/server/config";
+import { setConfigForTests } from "@/lib/server/root";
 import { queryRows } from "@/lib/server/database/rows";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
 import {

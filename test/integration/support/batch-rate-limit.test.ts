@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
-import { setConfigForTests } from "@/lib/server/config";
+import { runDetachedInquiry as runDetachedBalanceInquiry } from "@/lib/server/root";
+import { setConfigForTests } from "@/lib/server/root";
 import { createRateLimiter, spendUpstreamCall } from "@/lib/server/http/rate-limit";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { readBatch, startBatch, type SupportBatchDeps } from "@/lib/server/support/batches";

@@ -7,8 +7,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog, type AuditLog } from "@/lib/server/audit";
-import { runDetachedBalanceInquiry } from "@/lib/server/inquiry/operations";
-import { setConfigForTests } from "@/lib/server/config";
+import { runDetachedInquiry as runDetachedBalanceInquiry } from "@/lib/server/root";
+import { setConfigForTests } from "@/lib/server/root";
 import type { Database } from "@/lib/server/database";
 import { auditLog as auditTable, supportBatchCards } from "@/lib/server/database/schema";
 import { createBatchRunner, type BatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";

@@ -7,7 +7,7 @@ import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/root";
 import {
   clientAddress,
   PEER_ADDRESS_HEADER,

@@ -88,6 +88,7 @@ async function sessionIdOf(jar: CookieJar): Promise<string> {
   const { getSession } = await import("@/lib/server/session");
   const session = await getSession(
     new Request("http://localhost:3000/api/session", { headers: { cookie: jar.header() ?? "" } }),
+    (await getServices()).sessions,
   );
   if (!session.sessionId) throw new Error("no live session");
   return session.sessionId;
