@@ -10,7 +10,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(SIGNED_IN, async (context) => {
     const user = await context.user();
     const session = await context.session();
-    return json(describeSession(context.root.inquiry, session, (environment) => can(user.roles, "token_details", environment)));
+    return json(
+      describeSession(context.root.inquiry, session, (environment) =>
+        can(user.roles, "token_details", environment),
+      ),
+    );
   }),
   DELETE: apiRoute(SIGNED_IN, async (context) => {
     const user = await context.user();
@@ -25,6 +29,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       reason: "forgotten",
       details: { credentials_forgotten: heldCredentials, was_live: ended },
     });
-    return json(describeSession(context.root.inquiry, session, (where) => can(user.roles, "token_details", where)));
+    return json(
+      describeSession(context.root.inquiry, session, (where) => can(user.roles, "token_details", where)),
+    );
   }),
 });

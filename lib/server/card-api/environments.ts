@@ -45,7 +45,9 @@ export interface UpstreamClientDeps {
 }
 
 /** One card API client per environment, made on first use. */
-export function createUpstreamClients(deps: UpstreamClientDeps): (environment: EnvironmentConfig) => CardApiClient {
+export function createUpstreamClients(
+  deps: UpstreamClientDeps,
+): (environment: EnvironmentConfig) => CardApiClient {
   const { config, metrics, dispatcher, embeddedSandbox } = deps;
   const clients = new Map<EnvironmentName, CardApiClient>();
   return (environment) => {

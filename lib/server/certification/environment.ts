@@ -40,8 +40,6 @@ export function certificationEnvironment(
     ...(sibling && sibling.authUrl === environment.authUrl
       ? { sibling: { name: sibling.name, baseUrl: sibling.baseUrl, client: upstream.client(sibling) } }
       : {}),
-    ...(environment.transport === "embedded"
-      ? { revokeTokens: () => upstream.revokeEmbeddedTokens() }
-      : {}),
+    ...(environment.transport === "embedded" ? { revokeTokens: () => upstream.revokeEmbeddedTokens() } : {}),
   };
 }

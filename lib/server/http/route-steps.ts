@@ -121,7 +121,11 @@ async function resolveCaller(call: RouteCall<RouteRoot>, access: RouteAccess): P
   return user;
 }
 
-async function checkAccess(call: RouteCall<RouteRoot>, access: RouteAccess, user: SignedInUser): Promise<void> {
+async function checkAccess(
+  call: RouteCall<RouteRoot>,
+  access: RouteAccess,
+  user: SignedInUser,
+): Promise<void> {
   switch (access.kind) {
     case "public":
     case "refusal":
@@ -274,7 +278,11 @@ async function commitCookie(call: RouteCall<RouteRoot>, response: Response): Pro
 function finish(call: RouteCall<RouteRoot>, response: Response, options: RouteOptions): Response {
   const { request, root, errorCode } = call;
   response.headers.set("Cache-Control", "no-store");
-  root.metrics.requests.inc({ route: routeLabel(call.path), method: request.method, status: response.status });
+  root.metrics.requests.inc({
+    route: routeLabel(call.path),
+    method: request.method,
+    status: response.status,
+  });
   if (errorCode === "rate_limited") root.metrics.rateLimitRefusals.inc();
   const fields = {
     method: request.method,

@@ -53,5 +53,7 @@ export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdent
 export async function getPageSessionInfo(deps: PageIdentityDeps): Promise<SessionInfo | null> {
   const { session, user } = await pageRequestIdentity(deps);
   if (!user) return null;
-  return describeSession(deps.inquiry, session, (environment) => can(user.roles, "token_details", environment));
+  return describeSession(deps.inquiry, session, (environment) =>
+    can(user.roles, "token_details", environment),
+  );
 }

@@ -160,11 +160,7 @@ export async function requestTokenNow(deps: InquiryDeps, session: Session): Prom
   const ctx = context(deps, session);
   const tokens = tokenContext(ctx, session);
   const previousToken = session.state.token?.accessToken;
-  const result = await callUpstream(
-    () => ctx.broker.requestNow(tokens),
-    "token",
-    ctx.client.urls.token,
-  );
+  const result = await callUpstream(() => ctx.broker.requestNow(tokens), "token", ctx.client.urls.token);
   if (result.token) session.update({ token: result.token });
   const exchange = buildExchangeRecord({
     operation: "token",

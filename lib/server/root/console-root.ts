@@ -18,7 +18,7 @@ import type { AuthSettings } from "@/lib/server/identity/settings";
 import { runDetachedBalanceInquiry, type InquiryDeps } from "@/lib/server/inquiry/operations";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
-import { useLogger, type ConsoleLogger } from "@/lib/server/util/logger";
+import { bindLogger, type ConsoleLogger } from "@/lib/server/util/logger";
 import { createProcessParts, type ProcessParts } from "./process-parts";
 import { openStorage, retried, type Services } from "./storage";
 import { createBackgroundSweep } from "./sweep";
@@ -52,8 +52,11 @@ export interface ConsoleRoot {
   close(): Promise<void>;
 }
 
-export function createConsoleRoot(config: ServerConfig, parts: ProcessParts = createProcessParts()): ConsoleRoot {
-  useLogger(parts.logger);
+export function createConsoleRoot(
+  config: ServerConfig,
+  parts: ProcessParts = createProcessParts(),
+): ConsoleRoot {
+  bindLogger(parts.logger);
   registerConfigSecrets(config, parts.logger);
   const upstream = createUpstreamClients({
     config,
@@ -67,10 +70,9 @@ export function createConsoleRoot(config: ServerConfig, parts: ProcessParts = cr
     client: upstream,
     revokeEmbeddedTokens: () => parts.embeddedSandbox().revokeTokens(),
   };
-  let services: () => Promise<Services>;
   const inquire: DetachedInquiry = async (state, input) =>
     runDetachedBalanceInquiry({ ...inquiry, sessions: (await services()).sessions }, state, input);
-  services = retried(() => openStorage({ config, parts, inquire, certificationUpstream }));
+  const services = retried(() => openStorage({ config, parts, inquire, certificationUpstream }));
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
   const root: ConsoleRoot = {

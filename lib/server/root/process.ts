@@ -6,7 +6,7 @@ import "server-only";
 import type { Sandbox } from "@/lib/sandbox";
 import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { loadConfig, type ServerConfig } from "@/lib/server/config";
-import { useLogger } from "@/lib/server/util/logger";
+import { bindLogger } from "@/lib/server/util/logger";
 import { createConsoleRoot, type ConsoleRoot } from "./console-root";
 import type { Services } from "./storage";
 
@@ -21,14 +21,14 @@ export function consoleRoot(): ConsoleRoot {
     slots[ROOT_SLOT] = root;
   }
   // This bundle's copy of the logger module writes through the root's logger.
-  useLogger(root.logger);
+  bindLogger(root.logger);
   return root;
 }
 
 /** Makes `root` the process's root (start, tests). */
 export function installConsoleRoot(root: ConsoleRoot): ConsoleRoot {
   slots[ROOT_SLOT] = root;
-  useLogger(root.logger);
+  bindLogger(root.logger);
   return root;
 }
 
@@ -57,7 +57,8 @@ export function setConfigForTests(env: Record<string, string | undefined>): Serv
 }
 
 /** The process root's Balance Inquiry outside a request (tests that build a batch runner themselves). */
-export const runDetachedInquiry: DetachedInquiry = (state, input) => consoleRoot().detachedInquiry(state, input);
+export const runDetachedInquiry: DetachedInquiry = (state, input) =>
+  consoleRoot().detachedInquiry(state, input);
 
 /** Replaces the embedded sandbox (tests that configure its clock), or forgets it. */
 export function setEmbeddedSandboxForTests(sandbox: Sandbox | undefined): void {

@@ -48,5 +48,8 @@ export async function batchCaller(
   id: string,
 ): Promise<SupportCaller & { batch: BatchRow }> {
   const batch = await ownedBatch(deps, id, { userId: user.id, roles: user.roles });
-  return { ...supportCaller(config, request, user, "support_batch", batch.environment as EnvironmentName), batch };
+  return {
+    ...supportCaller(config, request, user, "support_batch", batch.environment as EnvironmentName),
+    batch,
+  };
 }

@@ -5,7 +5,7 @@
  * values registered with `registerSecret` removed. Tests capture lines with `captureLogs()`.
  *
  * The process's logger is made by `createConsoleLogger` in the composition root (lib/server/root), which binds
- * it to this module (`useLogger`) wherever it is reached from, so `logger` below writes through it. Until a
+ * it to this module (`bindLogger`) wherever it is reached from, so `logger` below writes through it. Until a
  * root is bound (scripts, a unit test of one module), this module's own logger stands in.
  */
 import "server-only";
@@ -122,7 +122,7 @@ export function createConsoleLogger(destination?: DestinationStream): ConsoleLog
 let bound: ConsoleLogger | undefined;
 
 /** Makes `logger` (in this copy of the module) write through the root's logger. */
-export function useLogger(target: ConsoleLogger): void {
+export function bindLogger(target: ConsoleLogger): void {
   bound = target;
 }
 

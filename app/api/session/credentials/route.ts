@@ -43,6 +43,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
           ? { profile: "demo" }
           : { profile: "user", client_id: input.client_id.slice(0, 200) },
     });
-    return json(describeSession(context.root.inquiry, session, (environment) => can(user.roles, "token_details", environment)));
+    return json(
+      describeSession(context.root.inquiry, session, (environment) =>
+        can(user.roles, "token_details", environment),
+      ),
+    );
   }),
 });

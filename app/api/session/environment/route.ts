@@ -27,6 +27,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     const session = await context.session();
     // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
     session.update({ environment });
-    return json(describeSession(context.root.inquiry, session, (where) => can(user.roles, "token_details", where)));
+    return json(
+      describeSession(context.root.inquiry, session, (where) => can(user.roles, "token_details", where)),
+    );
   }),
 });

@@ -19,13 +19,21 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const user = await context.user();
-    return json(await listBatches((await context.services()).support, { userId: user.id, roles: user.roles }));
+    return json(
+      await listBatches((await context.services()).support, { userId: user.id, roles: user.roles }),
+    );
   }),
   POST: acceptingCsv(
     apiRoute(allowIn("support_batch"), async (context) => {
       const session = await context.session();
       const environment = sessionEnvironment(context.config, session);
-      const { actor } = supportCaller(context.config, context.request, await context.user(), "support_batch", environment);
+      const { actor } = supportCaller(
+        context.config,
+        context.request,
+        await context.user(),
+        "support_batch",
+        environment,
+      );
       const input = await readLargeJsonBody(
         context.request,
         supportBatchInputSchema,

@@ -16,7 +16,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       const input = await context.body(supportLookupInputSchema);
       const session = await context.session();
       const environment = sessionEnvironment(context.config, session);
-      const { actor } = supportCaller(context.config, context.request, await context.user(), "support_lookup", environment);
+      const { actor } = supportCaller(
+        context.config,
+        context.request,
+        await context.user(),
+        "support_lookup",
+        environment,
+      );
       const { auditLog } = (await context.services()).support;
       const result = await supportLookup({
         send: (inquiry) => runInquiry(context.root.inquiry, session, "balance_inquiry", inquiry),

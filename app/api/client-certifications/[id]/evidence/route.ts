@@ -1,7 +1,5 @@
 // GET /api/client-certifications/{id}/evidence: the signed §8 bundle with "kind": "client" (application/zip).
-import {
-  certificationIdOf,
-} from "@/lib/server/client-certification";
+import { certificationIdOf } from "@/lib/server/client-certification";
 import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
 import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";

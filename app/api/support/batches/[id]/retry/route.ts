@@ -13,7 +13,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const id = batchIdFrom(context.request);
     const services = (await context.services()).support;
-    const { actor, batch } = await batchCaller(context.config, context.request, await context.user(), services, id);
+    const { actor, batch } = await batchCaller(
+      context.config,
+      context.request,
+      await context.user(),
+      services,
+      id,
+    );
     const session = await context.session();
     const environment = sessionEnvironment(context.config, session);
     // The new batch runs with this session's credentials, so only in the environment the first one ran in.
