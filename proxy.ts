@@ -7,7 +7,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { consoleRoot } from "@/lib/server/root";
 import { ApiError } from "@/lib/server/util/errors";
-import { assertAcceptedHost, isSecureRequest } from "@/lib/server/http/host-trust";
+import { assertAcceptedHost, isSecureRequest } from "@/lib/server/config/host-trust";
 import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/server/http/security-headers";
 import { logger } from "@/lib/server/util/logger";
 

@@ -31,7 +31,7 @@ export async function pageGate(): Promise<PageGate> {
   const { config } = root;
   let me: MeResponse;
   try {
-    me = (await getPageIdentity(root)).me;
+    me = (await getPageIdentity(root.page)).me;
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "identity not pre-rendered");
     // One person on their own machine is the local user whatever the storage says; a team console shows

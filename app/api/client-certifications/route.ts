@@ -2,7 +2,7 @@
 // with the fresh sandbox client's secret, the one time it leaves the server.
 import { operatorOf } from "@/lib/server/certification/operator";
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { requestOrigin } from "@/lib/server/http/host-trust";
+import { requestOrigin } from "@/lib/server/config/host-trust";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { startClientCertificationSchema } from "@/lib/shared/client-certification-contract";
 

@@ -5,7 +5,7 @@
 import "server-only";
 import { z } from "zod";
 import { ROLES, type EnvironmentName, type Role } from "@/lib/shared/contracts";
-import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/http/ip-address";
+import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/util/ip-address";
 import { certificationEnvShape, certificationSettings, type CertificationSettings } from "./certification";
 import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "@/lib/shared/env-values";
 import { logLevelSchema, type LogLevel } from "@/lib/server/util/log-level";

@@ -5,9 +5,9 @@
  */
 import "server-only";
 import { headers } from "next/headers";
-import type { SessionInfo } from "@/lib/shared/contracts";
+import type { EnvironmentName, SessionInfo } from "@/lib/shared/contracts";
 import type { ServerConfig } from "@/lib/server/config";
-import { describeSession, type InquiryDeps } from "@/lib/server/inquiry/operations";
+import type { Session } from "@/lib/server/session";
 import { meResponse, type AuthMode, type MeResponse, type SignedInUser } from "./me";
 import { resolveIdentity, type IdentityDeps, type RequestIdentity } from "./request-identity";
 import { can } from "./roles";
@@ -23,7 +23,8 @@ export interface PageIdentity {
 export interface PageIdentityDeps {
   config: ServerConfig;
   identity(): Promise<IdentityDeps>;
-  inquiry: InquiryDeps;
+  /** GET /api/session's answer for a session (lib/server/inquiry/operations `describeSession`). */
+  describeSession(session: Session, tokenDetails: (environment: EnvironmentName) => boolean): SessionInfo;
 }
 
 async function pageRequestIdentity(deps: PageIdentityDeps): Promise<RequestIdentity> {
@@ -53,7 +54,5 @@ export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdent
 export async function getPageSessionInfo(deps: PageIdentityDeps): Promise<SessionInfo | null> {
   const { session, user } = await pageRequestIdentity(deps);
   if (!user) return null;
-  return describeSession(deps.inquiry, session, (environment) =>
-    can(user.roles, "token_details", environment),
-  );
+  return deps.describeSession(session, (environment) => can(user.roles, "token_details", environment));
 }

@@ -12,7 +12,7 @@
  */
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
-import { fromTrustedProxy } from "@/lib/server/http/peer-address";
+import { fromTrustedProxy } from "@/lib/server/util/peer-address";
 import { emptySession, getSession, type Session, type SessionContext } from "@/lib/server/session";
 import { ApiError } from "@/lib/server/util/errors";
 import { currentUser, type SignedInUser } from ".";

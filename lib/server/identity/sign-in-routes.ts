@@ -6,7 +6,7 @@ import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
 import { SIGNED_OUT_PATH } from "./auth-settings";
 import { ApiError } from "@/lib/server/util/errors";
-import { isSecureRequest } from "@/lib/server/http/host-trust";
+import { isSecureRequest } from "@/lib/server/config/host-trust";
 import type { AuthSettings, OidcAuthSettings } from "./settings";
 import type { SignInFlowOptions } from "./sign-in-flow";
 

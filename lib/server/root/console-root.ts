@@ -15,7 +15,12 @@ import type { DatabaseRegistry } from "@/lib/server/database";
 import { buildAuthSettings } from "@/lib/server/identity/auth-settings";
 import type { IdentityDeps } from "@/lib/server/identity/request-identity";
 import type { AuthSettings } from "@/lib/server/identity/settings";
-import { runDetachedBalanceInquiry, type InquiryDeps } from "@/lib/server/inquiry/operations";
+import type { PageIdentityDeps } from "@/lib/server/identity/page-identity";
+import {
+  describeSession,
+  runDetachedBalanceInquiry,
+  type InquiryDeps,
+} from "@/lib/server/inquiry/operations";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { bindLogger, type ConsoleLogger } from "@/lib/server/util/logger";
@@ -41,6 +46,8 @@ export interface ConsoleRoot {
   readonly detachedInquiry: DetachedInquiry;
   /** The storage-backed services, opened on first call (at start), opened again after a failure. */
   services(): Promise<Services>;
+  /** What a page render needs to know its caller (lib/server/identity/page-identity). */
+  readonly page: PageIdentityDeps;
   /** What resolving a request's caller needs. */
   identity(): Promise<IdentityDeps>;
   /** Starts the background sweep (once). */
@@ -75,6 +82,7 @@ export function createConsoleRoot(
   const services = retried(() => openStorage({ config, parts, inquire, certificationUpstream }));
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
+  const identity = async () => ({ authSettings, sessions: (await services()).sessions });
   const root: ConsoleRoot = {
     config,
     logger: parts.logger,
@@ -87,7 +95,12 @@ export function createConsoleRoot(
     certificationUpstream,
     detachedInquiry: inquire,
     services: () => services(),
-    identity: async () => ({ authSettings, sessions: (await services()).sessions }),
+    identity,
+    page: {
+      config,
+      identity,
+      describeSession: (session, tokenDetails) => describeSession(inquiry, session, tokenDetails),
+    },
     startSweep: () => sweep.start(),
     parts,
     databases: parts.databases,

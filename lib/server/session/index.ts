@@ -13,7 +13,7 @@
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
-import { isSecureRequest } from "@/lib/server/http/host-trust";
+import { isSecureRequest } from "@/lib/server/config/host-trust";
 import { LruCache } from "@/lib/server/util/lru-cache";
 import type { EndReason, SessionStore } from "@/lib/server/session/store";
 import {

@@ -7,7 +7,7 @@ import type { EnvironmentName } from "@/lib/shared/contracts";
 import { assertAllowed, type SignedInUser } from "@/lib/server/identity";
 import type { EnvironmentAction } from "@/lib/server/identity/roles";
 import type { ServerConfig } from "@/lib/server/config";
-import { clientAddress } from "@/lib/server/http/peer-address";
+import { clientAddress } from "@/lib/server/util/peer-address";
 import type { AuditActor } from "./audit-rows";
 import type { BatchRow } from "./batch-store";
 import { ownedBatch, type SupportBatchDeps } from "./batches";

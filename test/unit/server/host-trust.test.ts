@@ -13,7 +13,7 @@ import {
   PEER_ADDRESS_HEADER,
   peerAddress,
   setPeerHeaderStamped,
-} from "@/lib/server/http/peer-address";
+} from "@/lib/server/util/peer-address";
 import { captureLogs } from "@/lib/server/util/logger";
 import { proxy } from "@/proxy";
 import { call, configure, readJson } from "./support";
