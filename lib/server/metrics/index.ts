@@ -25,8 +25,12 @@ export function createMetrics(): ConsoleMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "console_process_" });
   const registers = [registry];
+  return { registry, ...callSeries(registers), ...workSeries(registers) };
+}
+
+/** Calls: the console's own API, the upstream's, its token endpoint. */
+function callSeries(registers: Registry[]) {
   return {
-    registry,
     requests: new Counter({
       name: "console_http_requests_total",
       help: "Console API calls answered, by route (ids replaced by :id), method and status.",
@@ -57,6 +61,12 @@ export function createMetrics(): ConsoleMetrics {
       help: "Calls refused with 429 rate_limited before reaching the upstream (RATE_LIMIT_PER_MINUTE).",
       registers,
     }),
+  };
+}
+
+/** Work and storage: batches, certification runs, audit rows, database connections. */
+function workSeries(registers: Registry[]) {
+  return {
     batchCards: new Counter({
       name: "console_batch_cards_total",
       help: "Support batch cards finished, by outcome.",
