@@ -25,7 +25,11 @@ const layerRules = SERVER_RANKS.slice(0, -1).map((folders, rank) => ({
   severity: "error",
   comment: `lib/server/{${folders.join(",")}} (rank ${rank}) imports only its own rank or below.`,
   from: { path: `^lib/server/(${folders.join("|")})/` },
-  to: { path: `^lib/server/(${SERVER_RANKS.slice(rank + 1).flat().join("|")})/` },
+  to: {
+    path: `^lib/server/(${SERVER_RANKS.slice(rank + 1)
+      .flat()
+      .join("|")})/`,
+  },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
