@@ -3,9 +3,46 @@
  * only what it may. lib/shared is used by both sides, so it imports no side; the browser's code never reaches
  * the server's; the sandbox runs as its own process (`npm run sandbox`), so it needs nothing of the console.
  */
+
+/**
+ * lib/server's folders by rank, bottom to top: a folder imports only its own rank or below (siblings of one rank
+ * may import each other while no cycle forms), type-only imports included. The composition root (root/) builds
+ * everything below it and hands it down; app/ and components/ sit above all of them.
+ */
+const SERVER_RANKS = [
+  ["util"],
+  ["config"],
+  ["database"],
+  ["audit", "session", "card-api", "metrics"],
+  ["identity"],
+  ["http"],
+  ["inquiry", "support", "certification", "client-certification", "openapi", "postman"],
+  ["root"],
+];
+
+const layerRules = SERVER_RANKS.slice(0, -1).map((folders, rank) => ({
+  name: `server-layers-${folders.join("-")}`,
+  severity: "error",
+  comment: `lib/server/{${folders.join(",")}} (rank ${rank}) imports only its own rank or below.`,
+  from: { path: `^lib/server/(${folders.join("|")})/` },
+  to: {
+    path: `^lib/server/(${SERVER_RANKS.slice(rank + 1)
+      .flat()
+      .join("|")})/`,
+  },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: "server-folders-ranked",
+      severity: "error",
+      comment: "Every lib/server module lives in a ranked folder (SERVER_RANKS above).",
+      from: { path: "^lib/server/" },
+      to: { path: `^lib/server/(?!(${SERVER_RANKS.flat().join("|")})/)` },
+    },
     {
       name: "no-circular",
       severity: "error",

@@ -5,9 +5,9 @@
  * inline scripts (Next's own and the theme script) carry.
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { getConfig } from "@/lib/server/config";
+import { consoleRoot } from "@/lib/server/root";
 import { ApiError } from "@/lib/server/util/errors";
-import { assertAcceptedHost, isSecureRequest } from "@/lib/server/http/host-trust";
+import { assertAcceptedHost, isSecureRequest } from "@/lib/server/config/host-trust";
 import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/server/http/security-headers";
 import { logger } from "@/lib/server/util/logger";
 
@@ -40,7 +40,7 @@ function hasMalformedEncoding(rawUrl: string): boolean {
 }
 
 export function proxy(request: NextRequest): NextResponse {
-  const config = getConfig();
+  const { config } = consoleRoot();
   try {
     assertAcceptedHost(request, config);
   } catch (error) {

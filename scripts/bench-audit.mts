@@ -12,7 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuditLog, type AuditLog } from "@/lib/server/audit";
-import { closeDatabases, getDatabase, type StorageSettings } from "@/lib/server/database";
+import { createDatabaseRegistry, type StorageSettings } from "@/lib/server/database";
+
+// One registry for the script: a database opened twice is the same handle.
+const databases = createDatabaseRegistry();
 import { startPostgres } from "../test/support/postgres";
 
 const ROWS = Number(process.env.AUDIT_BENCH_ROWS ?? 2000);
@@ -28,7 +31,7 @@ async function appendRows(
   rows: number,
   callers = 1,
 ): Promise<void> {
-  const { db } = await getDatabase(settings);
+  const { db } = await databases.open(settings);
   const audit = createAuditLog({ db, hmacKey: HMAC_KEY });
   await Promise.all(
     Array.from({ length: callers }, (_, caller) =>
@@ -59,7 +62,7 @@ function rate(rows: number, started: number): string {
 }
 
 async function verify(settings: StorageSettings, expected: number): Promise<void> {
-  const { db } = await getDatabase(settings);
+  const { db } = await databases.open(settings);
   const result = await createAuditLog({ db, hmacKey: HMAC_KEY }).verify();
   if (!result.ok || result.rows !== expected)
     throw new Error(`chain check failed: ${JSON.stringify(result)}`);
@@ -68,11 +71,11 @@ async function verify(settings: StorageSettings, expected: number): Promise<void
 if (process.argv[2] === "--writer") {
   // A child: one writer process on PostgreSQL. Says "ready" once connected, starts on "go" from the parent.
   const settings = { databaseUrl: process.argv[3]!, maxConnections: 1 };
-  await getDatabase(settings);
+  await databases.open(settings);
   process.stdout.write("ready\n");
   await new Promise((resolve) => process.stdin.once("data", resolve));
   await appendRows(settings, process.argv[4]!, ROWS);
-  await closeDatabases();
+  await databases.close();
   process.exit(0);
 }
 
@@ -110,7 +113,7 @@ const cluster = await startPostgres();
 try {
   // PGlite
   const pglite = { dataDir };
-  await getDatabase(pglite);
+  await databases.open(pglite);
   let started = performance.now();
   await appendRows(pglite, "one", ROWS);
   console.log(`PGlite      1 writer : ${rate(ROWS, started)}`);
@@ -124,7 +127,7 @@ try {
 
   // PostgreSQL
   const postgres = { databaseUrl: cluster.createDatabase("bench") };
-  await getDatabase(postgres);
+  await databases.open(postgres);
   started = performance.now();
   await appendRows(postgres, "one", ROWS);
   console.log(`PostgreSQL  1 writer : ${rate(ROWS, started)}`);
@@ -141,7 +144,7 @@ try {
   await verify(postgres, 4 * ROWS);
   console.log("chains verified: ok");
 } finally {
-  await closeDatabases();
+  await databases.close();
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

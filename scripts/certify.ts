@@ -24,6 +24,7 @@ import { runCertification, runEnvironmentOf, runExitCode } from "@/lib/server/ce
 import { loadEvidenceSigningKey, SigningKeyError } from "@/lib/server/certification/signing-key";
 import type { RunEvent, Verdict } from "@/lib/shared/certification-contract";
 import { ConfigError, loadConfig } from "@/lib/server/config";
+import { createConsoleRoot } from "@/lib/server/root";
 import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
 
 const USAGE = `Usage: npm run certify -- --env <${ENVIRONMENTS.join("|")}> [options]
@@ -124,7 +125,9 @@ async function main(): Promise<number> {
   }
   const environmentName = args.env!;
   const config = loadConfig(process.env);
-  const environment = certificationEnvironment(config, environmentName);
+  // The console's own upstream clients (and embedded sandbox), as a running console would build them.
+  const root = createConsoleRoot(config);
+  const environment = certificationEnvironment(config, root.certificationUpstream, environmentName);
   const profile = resolveProfile(
     config,
     config.environments.find((item) => item.name === environmentName)!,

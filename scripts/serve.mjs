@@ -57,7 +57,9 @@ const port = Number(process.env.PORT || 3000);
 const app = next({ dev: false, dir: root, port, hostname: "localhost" });
 // Runs instrumentation's register(): the configuration is validated (a bad variable exits naming it).
 await app.prepare();
-const config = globalThis[Symbol.for("card-services-console.config")];
+// The composition root instrumentation built (lib/server/root/process.ts keeps it in this one global slot).
+const consoleRoot = globalThis[Symbol.for("card-services-console.root")];
+const config = consoleRoot?.config;
 if (!config) {
   console.error("[serve] the configuration was not loaded by instrumentation; refusing to start.");
   process.exit(1);
@@ -250,12 +252,11 @@ async function drain(signal) {
     console.error(`[serve] ${inFlight} call(s) still running after ${SHUTDOWN_GRACE_MS} ms: closing them.`);
     server.closeAllConnections();
   }
-  // lib/server/database registers its closer here when the process opened a database (PGlite flushes and unlocks
-  // DATA_DIR; the PostgreSQL pool ends its connections).
-  const closeDatabases = globalThis[Symbol.for("card-services-console.close-databases")];
-  if (typeof closeDatabases === "function") {
+  // The root closes what it opened: the sweep stops, the last audit rows and checkpoint are written, then PGlite
+  // flushes and unlocks DATA_DIR or the PostgreSQL pool ends its connections.
+  if (typeof consoleRoot?.close === "function") {
     try {
-      await closeDatabases();
+      await consoleRoot.close();
       log({ msg: "database closed" });
     } catch (error) {
       console.error("[serve] closing the database failed:", error);

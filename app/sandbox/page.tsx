@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SandboxGuide } from "@/components/sandbox/sandbox-guide";
-import { getConfig } from "@/lib/server/config";
+import { consoleRoot } from "@/lib/server/root";
 import { EMBEDDED_BASE_PATH } from "@/lib/sandbox/embedded";
 import { DEFAULT_DEMO_SECRET } from "@/lib/sandbox/fixtures";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Embedded sandbox" };
 
 export default function SandboxPage() {
-  const { port, sandbox } = getConfig();
+  const { port, sandbox } = consoleRoot().config;
   // The default secret is public documentation; a configured one must never reach the browser.
   const publicDemoSecret =
     !sandbox.demoSecret || sandbox.demoSecret === DEFAULT_DEMO_SECRET ? DEFAULT_DEMO_SECRET : null;

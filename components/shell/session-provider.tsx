@@ -6,6 +6,7 @@ import { SWRConfig } from "swr";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import { apiKeys } from "@/lib/client/api-keys";
 import { logger } from "@/lib/server/util/logger";
+import { consoleRoot } from "@/lib/server/root";
 
 /**
  * Renders the page with the session already known (what GET /api/session would answer), so that the
@@ -17,7 +18,7 @@ async function currentSessionInfo(): Promise<SessionInfo | null> {
   await headers();
   try {
     // The caller's identity and role decide what is shown (no token details for support).
-    return await getPageSessionInfo();
+    return await getPageSessionInfo(consoleRoot().page);
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "session not pre-rendered");
     return null;

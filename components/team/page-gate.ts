@@ -3,7 +3,7 @@ import { LOCAL_USER } from "@/lib/server/identity";
 import { meResponse, type AuthMode, type MeResponse } from "@/lib/server/identity/me";
 import { getPageIdentity } from "@/lib/server/identity/page-identity";
 import { userStorageKey } from "@/lib/server/identity/user-key";
-import { getConfig } from "@/lib/server/config";
+import { consoleRoot } from "@/lib/server/root";
 import { logger } from "@/lib/server/util/logger";
 
 /** What the shell renders for this visitor. */
@@ -26,10 +26,12 @@ function providerName(issuer: string | undefined): string | null {
 
 /** Decides on the server, before anything is painted, whether the visitor sees the console or a gate. */
 export async function pageGate(): Promise<PageGate> {
-  const config = getConfig();
+  // Composition root: the page reaches the process's root and passes it down.
+  const root = consoleRoot();
+  const { config } = root;
   let me: MeResponse;
   try {
-    me = (await getPageIdentity()).me;
+    me = (await getPageIdentity(root.page)).me;
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "identity not pre-rendered");
     // One person on their own machine is the local user whatever the storage says; a team console shows

@@ -1,18 +1,16 @@
 // GET /api/audit?user=&event=&card=&from=&to=&cursor=&limit= (admin): one page of the audit log, newest first.
 // The read is itself an audit row.
 import { auditQueryFromUrl, auditRowJson, describeFilters } from "@/lib/server/audit/http";
-import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(allowGlobal("audit_read"), async (context) => {
-  const query = auditQueryFromUrl(new URL(context.request.url), true);
-  const { auditLog } = await context.services();
-  await context.audit({ event: "audit_read", outcome: "success", details: describeFilters(query) });
-  const page = await auditLog.query(query);
-  return json({ rows: page.rows.map(auditRowJson), next_cursor: page.nextCursor });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowGlobal("audit_read"), async (context) => {
+    const query = auditQueryFromUrl(new URL(context.request.url), true);
+    const { auditLog } = await context.services();
+    await context.audit({ event: "audit_read", outcome: "success", details: describeFilters(query) });
+    const page = await auditLog.query(query);
+    return json({ rows: page.rows.map(auditRowJson), next_cursor: page.nextCursor });
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

@@ -1,21 +1,19 @@
 // GET /api/metrics: the console's Prometheus metrics (lib/server/metrics), for a scraper with METRICS_TOKEN or an
 // admin. Declared public because a scraper has no session: the handler checks the token, else the admin role.
-import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { PUBLIC, apiRoute, defineRoute } from "@/lib/server/root/route";
 import { assertMetricsReader, configuredMetricsToken, hasMetricsToken } from "@/lib/server/metrics/access";
 import { metricsResponse } from "@/lib/server/metrics/scrape";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(
-  PUBLIC,
-  async (context) => {
-    if (!hasMetricsToken(context.request, configuredMetricsToken()))
-      assertMetricsReader(await context.user());
-    return metricsResponse(context.services, context.config);
-  },
-  { quiet: true },
-);
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(
+    PUBLIC,
+    async (context) => {
+      if (!hasMetricsToken(context.request, configuredMetricsToken()))
+        assertMetricsReader(await context.user());
+      return metricsResponse(context.services, context.config, context.root.metrics);
+    },
+    { quiet: true },
+  ),
+});

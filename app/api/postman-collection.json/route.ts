@@ -5,7 +5,7 @@ import { ENVIRONMENTS } from "@/lib/shared/contracts";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { documentOrigin } from "@/lib/server/openapi/origin";
 import { postmanCollection } from "@/lib/server/postman/collection";
 
@@ -13,32 +13,30 @@ export const dynamic = "force-dynamic";
 
 const querySchema = z.object({ environment: z.enum(ENVIRONMENTS) });
 
-export const GET = apiRoute(allowSomewhere("copy_as_code"), async ({ request, config, user }) => {
-  const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) {
-    throw new ApiError("bad_request", `environment must be one of ${ENVIRONMENTS.join(", ")}.`);
-  }
-  const name = parsed.data.environment;
-  const environment = findEnvironment(config, name);
-  if (!environment)
-    throw new ApiError("environment_unavailable", `The environment ${name} is not configured.`);
-  assertAllowed((await user()).roles, "copy_as_code", name);
-  // The embedded sandbox is reached at this console's origin (its configured address assumes localhost).
-  const sandboxUrl = `${documentOrigin(request, config)}/sandbox`;
-  const embedded = environment.transport === "embedded";
-  const collection = postmanCollection({
-    environment: name,
-    authUrl: embedded ? sandboxUrl : environment.authUrl,
-    baseUrl: embedded ? sandboxUrl : environment.baseUrl,
-  });
-  const response = json(collection);
-  response.headers.set(
-    "Content-Disposition",
-    `attachment; filename="card-services-${name}.postman_collection.json"`,
-  );
-  return response;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowSomewhere("copy_as_code"), async ({ request, config, user }) => {
+    const parsed = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    if (!parsed.success) {
+      throw new ApiError("bad_request", `environment must be one of ${ENVIRONMENTS.join(", ")}.`);
+    }
+    const name = parsed.data.environment;
+    const environment = findEnvironment(config, name);
+    if (!environment)
+      throw new ApiError("environment_unavailable", `The environment ${name} is not configured.`);
+    assertAllowed((await user()).roles, "copy_as_code", name);
+    // The embedded sandbox is reached at this console's origin (its configured address assumes localhost).
+    const sandboxUrl = `${documentOrigin(request, config)}/sandbox`;
+    const embedded = environment.transport === "embedded";
+    const collection = postmanCollection({
+      environment: name,
+      authUrl: embedded ? sandboxUrl : environment.authUrl,
+      baseUrl: embedded ? sandboxUrl : environment.baseUrl,
+    });
+    const response = json(collection);
+    response.headers.set(
+      "Content-Disposition",
+      `attachment; filename="card-services-${name}.postman_collection.json"`,
+    );
+    return response;
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

@@ -3,34 +3,33 @@
 import { can } from "@/lib/server/identity/roles";
 import { sessionCall } from "@/lib/server/inquiry/deps";
 import { describeSession } from "@/lib/server/inquiry/operations";
-import { SIGNED_IN, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { SIGNED_IN, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(SIGNED_IN, async (context) => {
-  const user = await context.user();
-  const session = await context.session();
-  const { deps, source } = sessionCall(session, context.config);
-  return json(describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(SIGNED_IN, async (context) => {
+    const user = await context.user();
+    const session = await context.session();
+    const { deps, source } = sessionCall(context.root.inquiry, session);
+    return json(
+      describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)),
+    );
+  }),
+  DELETE: apiRoute(SIGNED_IN, async (context) => {
+    const user = await context.user();
+    const session = await context.session();
+    const environment = await context.environment();
+    const heldCredentials = session.state.credentials !== undefined;
+    const ended = await session.end("signed_out");
+    await context.audit({
+      event: "session_end",
+      outcome: "success",
+      environment,
+      reason: "forgotten",
+      details: { credentials_forgotten: heldCredentials, was_live: ended },
+    });
+    const { deps, source } = sessionCall(context.root.inquiry, session);
+    return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
+  }),
 });
-
-export const DELETE = apiRoute(SIGNED_IN, async (context) => {
-  const user = await context.user();
-  const session = await context.session();
-  const environment = await context.environment();
-  const heldCredentials = session.state.credentials !== undefined;
-  const ended = await session.end("signed_out");
-  await context.audit({
-    event: "session_end",
-    outcome: "success",
-    environment,
-    reason: "forgotten",
-    details: { credentials_forgotten: heldCredentials, was_live: ended },
-  });
-  const { deps, source } = sessionCall(session, context.config);
-  return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
-});
-
-const refuse = methodNotAllowed(["GET", "DELETE"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH };
-export const OPTIONS = optionsHandler(["GET", "DELETE"]);

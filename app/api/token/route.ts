@@ -3,33 +3,31 @@ import { z } from "zod";
 import { sessionCall } from "@/lib/server/inquiry/deps";
 import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/server/inquiry/operations";
 import { readBodyText, parseJsonBody } from "@/lib/server/http/guards";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowIn, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(
-  allowIn("token_request", "token_details", "raw_exchange"),
-  async (context) => {
-    // No input: the body may be empty or `{}`.
-    const text = await readBodyText(context.request);
-    if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
-    const { deps, source } = sessionCall(await context.session(), context.config);
-    const result = await context.audited(
-      {
-        event: "token_request",
-        outcome: "success",
-        operation: "token",
-        environment: source.environment.name,
-      },
-      () => requestTokenNow(deps, source),
-      (answered) => exchangeAuditFields(answered.exchange),
-    );
-    context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });
-    return json(result);
-  },
-  { upstream: true },
-);
-
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  POST: apiRoute(
+    allowIn("token_request", "token_details", "raw_exchange"),
+    async (context) => {
+      // No input: the body may be empty or `{}`.
+      const text = await readBodyText(context.request);
+      if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
+      const { deps, source } = sessionCall(context.root.inquiry, await context.session());
+      const result = await context.audited(
+        {
+          event: "token_request",
+          outcome: "success",
+          operation: "token",
+          environment: source.environment.name,
+        },
+        () => requestTokenNow(deps, source),
+        (answered) => exchangeAuditFields(answered.exchange),
+      );
+      context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });
+      return json(result);
+    },
+    { upstream: true },
+  ),
+});

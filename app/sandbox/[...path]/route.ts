@@ -2,7 +2,8 @@
  * Mounts the embedded sandbox at /sandbox/*: every method is handed, untouched, to the framework-free handler,
  * and its Response is returned as is (status, headers and body pass through).
  */
-import { getEmbeddedSandbox, isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
+import { consoleRoot } from "@/lib/server/root";
+import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
 import { errorResponse } from "@/lib/sandbox/http";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ async function handle(request: Request): Promise<Response> {
       "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
     );
   }
-  return getEmbeddedSandbox().handle(request);
+  return consoleRoot().embeddedSandbox().handle(request);
 }
 
 export const GET = handle;

@@ -2,7 +2,7 @@
 // into Postman, Insomnia or Bruno by URL. Answered like the sandbox's other paths: 404 when it is off.
 import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
 import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
-import { getConfig } from "@/lib/server/config";
+import { consoleRoot } from "@/lib/server/root";
 import { documentOrigin } from "@/lib/server/openapi/origin";
 import { errorResponse, jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";
 
@@ -17,7 +17,7 @@ export async function GET(request: Request): Promise<Response> {
       "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
     );
   }
-  const config = getConfig();
+  const { config } = consoleRoot();
   const origin = documentOrigin(request, config);
   return jsonResponse(200, sandboxOpenApiDocument({ origin, demoSecret: config.sandboxDemoSecret }));
 }

@@ -5,7 +5,7 @@
 import "server-only";
 import { z } from "zod";
 import type { AuditRowJson } from "@/lib/shared/audit-contract";
-import { validateInput } from "@/lib/server/http/guards";
+import { validateInput } from "@/lib/server/util/validation";
 import type { AuditRow } from "./chain";
 import { auditQuerySchema, type AuditQuery } from "./query";
 import type { VerifyFrom } from "./verify";

@@ -7,7 +7,7 @@ import type { Database } from "@/lib/server/database";
 import { createAuditAppender } from "./append";
 import { createCheckpointer, type CheckpointOptions } from "./checkpointer";
 import { auditCsvLines, auditCsvStream } from "./csv";
-import type { AuditEntryInput } from "./entry";
+import { toAuditEntry, type AuditEntryInput } from "./entry";
 import { auditKeys } from "./keys";
 import { queryAuditLog, type AuditQuery } from "./query";
 import { verifyAuditChain, type VerifiedAnchor, type VerifyFrom } from "./verify";
@@ -47,6 +47,8 @@ export function createAuditLog({
   return {
     /** Resolves once the row is committed. Use one audit log per process so that concurrent appends batch. */
     append: (entry: AuditEntryInput) => append(entry),
+    /** The row as it would be stored (card masked and keyed), for the log when it cannot be written. */
+    safeRow: (entry: AuditEntryInput) => toAuditEntry(entry, hmacKey),
     /** The whole chain; `from: "checkpoint"` starts at the last checkpoint an earlier verify found intact. */
     verify: (from: VerifyFrom = "start") =>
       verifyAuditChain(db, keys, { checkpointFile: checkpoints?.file, from, verified }),

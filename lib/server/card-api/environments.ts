@@ -6,8 +6,8 @@
 import "server-only";
 import type { EnvironmentInfo, EnvironmentName } from "@/lib/shared/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
+import type { Dispatcher } from "undici";
+import type { ConsoleMetrics } from "@/lib/server/metrics";
 import { meteredTransport } from "@/lib/server/metrics/upstream";
 import { createCardApiClient, type CardApiClient } from "./client";
 import { inProcessTransport, undiciTransport } from "./transport";
@@ -35,25 +35,36 @@ export function describeEnvironments(config: ServerConfig): EnvironmentInfo[] {
   }));
 }
 
-export function clientFor(config: ServerConfig, environment: EnvironmentConfig): CardApiClient {
-  const clients = processSingletonFor(
-    "card-api-clients",
-    config,
-    () => new Map<EnvironmentName, CardApiClient>(),
-  );
-  let client = clients.get(environment.name);
-  if (!client) {
-    const transport =
-      environment.transport === "embedded"
-        ? inProcessTransport((request) => getEmbeddedSandbox().handle(request))
-        : undiciTransport();
-    client = createCardApiClient({
-      transport: meteredTransport(transport, environment.name),
-      authUrl: environment.authUrl,
-      baseUrl: environment.baseUrl,
-      timeoutMs: config.timeoutMs,
-    });
-    clients.set(environment.name, client);
-  }
-  return client;
+export interface UpstreamClientDeps {
+  config: ServerConfig;
+  metrics: ConsoleMetrics;
+  /** The pooled keep-alive dispatcher for HTTP upstreams. */
+  dispatcher: Dispatcher;
+  /** The console's own sandbox, called in-process. */
+  embeddedSandbox: () => { handle(request: Request): Promise<Response> };
+}
+
+/** One card API client per environment, made on first use. */
+export function createUpstreamClients(
+  deps: UpstreamClientDeps,
+): (environment: EnvironmentConfig) => CardApiClient {
+  const { config, metrics, dispatcher, embeddedSandbox } = deps;
+  const clients = new Map<EnvironmentName, CardApiClient>();
+  return (environment) => {
+    let client = clients.get(environment.name);
+    if (!client) {
+      const transport =
+        environment.transport === "embedded"
+          ? inProcessTransport((request) => embeddedSandbox().handle(request))
+          : undiciTransport(dispatcher);
+      client = createCardApiClient({
+        transport: meteredTransport(transport, environment.name, metrics),
+        authUrl: environment.authUrl,
+        baseUrl: environment.baseUrl,
+        timeoutMs: config.timeoutMs,
+      });
+      clients.set(environment.name, client);
+    }
+    return client;
+  };
 }

@@ -5,9 +5,8 @@
  * returned as the upstream's answer.
  */
 import "server-only";
-import { Agent, request as undiciRequest, type Dispatcher } from "undici";
+import { request as undiciRequest, type Dispatcher } from "undici";
 import { brandedInstanceCheck } from "@/lib/server/util/errors";
-import { processSingleton } from "@/lib/server/process-singleton";
 
 export interface UpstreamRequest {
   method: "GET" | "POST";
@@ -89,22 +88,8 @@ export function inProcessTransport(handle: (request: Request) => Promise<Respons
   };
 }
 
-/** One keep-alive connection pool per process for every HTTP upstream. */
-export function sharedAgent(): Agent {
-  return processSingleton(
-    "upstream-agent",
-    () =>
-      new Agent({
-        keepAliveTimeout: 30_000,
-        keepAliveMaxTimeout: 120_000,
-        connections: 128,
-        connect: { timeout: 10_000 },
-      }),
-  );
-}
-
-/** A real upstream over HTTP(S) through an undici dispatcher (default: the shared pooled Agent). */
-export function undiciTransport(dispatcher: Dispatcher = sharedAgent()): Transport {
+/** A real upstream over HTTP(S) through an undici dispatcher (the process's pooled Agent, lib/server/root). */
+export function undiciTransport(dispatcher: Dispatcher): Transport {
   return async ({ method, url, headers, body, signal }) => {
     const response = await undiciRequest(url, {
       method,

@@ -4,10 +4,16 @@
  */
 import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import { clientFor, findEnvironment } from "@/lib/server/card-api/environments";
-import type { ServerConfig } from "@/lib/server/config";
-import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
+import type { CardApiClient } from "@/lib/server/card-api/client";
+import { findEnvironment } from "@/lib/server/card-api/environments";
+import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import type { CertificationEnvironment } from "./context";
+
+/** The console's upstream clients, and the embedded sandbox's token revocation (TOK-09). */
+export interface CertificationUpstream {
+  client(environment: EnvironmentConfig): CardApiClient;
+  revokeEmbeddedTokens(): void;
+}
 
 export class EnvironmentNotConfiguredError extends Error {
   override name = "EnvironmentNotConfiguredError";
@@ -15,6 +21,7 @@ export class EnvironmentNotConfiguredError extends Error {
 
 export function certificationEnvironment(
   config: ServerConfig,
+  upstream: CertificationUpstream,
   name: EnvironmentName,
 ): CertificationEnvironment {
   const environment = findEnvironment(config, name);
@@ -29,12 +36,10 @@ export function certificationEnvironment(
     authUrl: environment.authUrl,
     baseUrl: environment.baseUrl,
     transport: environment.transport,
-    client: clientFor(config, environment),
+    client: upstream.client(environment),
     ...(sibling && sibling.authUrl === environment.authUrl
-      ? { sibling: { name: sibling.name, baseUrl: sibling.baseUrl, client: clientFor(config, sibling) } }
+      ? { sibling: { name: sibling.name, baseUrl: sibling.baseUrl, client: upstream.client(sibling) } }
       : {}),
-    ...(environment.transport === "embedded"
-      ? { revokeTokens: () => getEmbeddedSandbox().revokeTokens() }
-      : {}),
+    ...(environment.transport === "embedded" ? { revokeTokens: () => upstream.revokeEmbeddedTokens() } : {}),
   };
 }

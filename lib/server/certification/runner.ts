@@ -3,7 +3,6 @@
  * RunStore after every case: a route or the CLI follows it by events or by reading the store. The
  * operator's identity is a parameter (the signed-in user; the CLI's local user).
  */
-import { countCertificationEvent } from "@/lib/server/metrics";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/server/util/errors";
@@ -223,10 +222,7 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
   const clean = <T>(value: T): T => ledger.secrets.scrub(value);
   const reporter: RunReporter = {
     save: () => options.store.save(clean(run)),
-    emit: (event) => {
-      countCertificationEvent(event);
-      options.onEvent?.(clean(event));
-    },
+    emit: (event) => options.onEvent?.(clean(event)),
   };
   await reporter.save();
   reporter.emit({ type: "run_started", run_id: run.id, total: run.total, at: run.started_at });

@@ -11,12 +11,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { JWK } from "jose";
 import { findEnvironment } from "@/lib/server/card-api/environments";
-import { getConfig, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
+import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
-import { getDatabase, storageSettingsFromConfig } from "@/lib/server/database";
+import type { DatabaseHandle } from "@/lib/server/database";
+import { countCertificationEvent, type ConsoleMetrics } from "@/lib/server/metrics";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
-import { processSingletonFor } from "@/lib/server/process-singleton";
 import type { SessionState } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
 import {
@@ -31,7 +31,11 @@ import { consoleInfo, specificationInfo } from "./build-info";
 import { selectCases, UnknownCaseError } from "./catalogue";
 import type { RunSettings } from "./context";
 import { createDatabaseRunStore, type DatabaseRunStore, type StoredBundle } from "./db-run-store";
-import { certificationEnvironment, EnvironmentNotConfiguredError } from "./environment";
+import {
+  certificationEnvironment,
+  EnvironmentNotConfiguredError,
+  type CertificationUpstream,
+} from "./environment";
 import { buildEvidenceBundle } from "./evidence/bundle";
 import { checkBundle, readEvidence, unreadableResult } from "./evidence/verify";
 import {
@@ -147,6 +151,8 @@ export class CertificationService {
     private readonly config: ServerConfig,
     readonly store: DatabaseRunStore,
     private readonly key: EvidenceSigningKey,
+    /** The root's upstream clients and metrics. */
+    private readonly runtime: CertificationRuntime,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
@@ -186,6 +192,7 @@ export class CertificationService {
         caseIds: plan.caseIds,
         store: this.store,
         onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, queued.id)),
+        onEvent: (event) => countCertificationEvent(this.runtime.metrics, event),
       });
     if (plan.environment.transport === "embedded") {
       const turn = this.embeddedTurn.then(execute);
@@ -213,7 +220,7 @@ export class CertificationService {
     try {
       return {
         profile: profileFor(config, environmentConfig, { clientId, clientSecret }, this.env),
-        environment: certificationEnvironment(config, input.environment),
+        environment: certificationEnvironment(config, this.runtime.upstream, input.environment),
         caseIds,
       };
     } catch (error) {
@@ -389,9 +396,18 @@ export class CertificationService {
   }
 }
 
-async function createService(config: ServerConfig): Promise<CertificationService> {
-  // The same settings (and so the same handle) as lib/server/root/services: PGlite refuses a second opener of DATA_DIR.
-  const handle = await getDatabase(storageSettingsFromConfig(config));
+/** What the service needs from the process, handed in by the composition root (lib/server/root). */
+export interface CertificationRuntime {
+  upstream: CertificationUpstream;
+  metrics: ConsoleMetrics;
+}
+
+/** The certification service over the root's database handle (PGlite refuses a second opener of DATA_DIR). */
+export async function createCertificationService(
+  config: ServerConfig,
+  handle: DatabaseHandle,
+  runtime: CertificationRuntime,
+): Promise<CertificationService> {
   const store = createDatabaseRunStore({ db: handle.db, staleAfterMs: STALE_AFTER_MS });
   // PGlite is single-process: a run still marked running was left by a process that died.
   if (handle.kind === "pglite") await store.interruptAllActive();
@@ -399,18 +415,5 @@ async function createService(config: ServerConfig): Promise<CertificationService
     env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
     warn: (message) => logger.warn({ component: "certification" }, message),
   });
-  return new CertificationService(config, store, key);
-}
-
-/** The process's certification service for the current configuration; a failed start is retried next call. */
-export function certificationService(): Promise<CertificationService> {
-  const config = getConfig();
-  const holder = processSingletonFor("certification-service", config, () => ({
-    promise: undefined as Promise<CertificationService> | undefined,
-  }));
-  if (!holder.promise) {
-    holder.promise = createService(config);
-    holder.promise.catch(() => (holder.promise = undefined));
-  }
-  return holder.promise;
+  return new CertificationService(config, store, key, runtime);
 }

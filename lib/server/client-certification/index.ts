@@ -1,33 +1,22 @@
 /**
- * The process's client-certification service, over the database of lib/server/root/services, and the port the
- * embedded sandbox reaches certification clients through (built lazily: the sandbox starts before the database).
+ * The port the embedded sandbox reaches certification clients through (the service is reached lazily: the
+ * sandbox starts before the database), and the key that signs client certification bundles. The service
+ * itself is built by the composition root (lib/server/root) over its database.
  */
 import "server-only";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/certification/signing-key";
-import { getConfig, type ServerConfig } from "@/lib/server/config";
+import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import { clientCertificationIdSchema } from "@/lib/shared/client-certification-contract";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import { getServices } from "@/lib/server/root/services";
 import type { SandboxClientPort } from "@/lib/sandbox";
-import {
-  CERTIFICATION_CLIENT_PREFIX,
-  createClientCertificationService,
-  type ClientCertificationService,
-} from "./service";
+import { CERTIFICATION_CLIENT_PREFIX, type ClientCertificationService } from "./service";
 
-export function clientCertificationService(
-  config: ServerConfig = getConfig(),
-): Promise<ClientCertificationService> {
-  return processSingletonFor("client-certification", config, async () =>
-    createClientCertificationService({ db: (await getServices(config)).db }),
-  );
-}
+export { createClientCertificationService, type ClientCertificationService } from "./service";
 
 /** Only certification clients (by their id's prefix) wait for the database; demo clients never do. */
-export function embeddedClientPort(): SandboxClientPort {
-  const port = async () => (await clientCertificationService()).port();
+export function embeddedClientPort(service: () => Promise<ClientCertificationService>): SandboxClientPort {
+  const port = async () => (await service()).port();
   const ours = (clientId: string) => clientId.startsWith(CERTIFICATION_CLIENT_PREFIX);
   return {
     authenticate: async (clientId, secret) =>
@@ -39,13 +28,11 @@ export function embeddedClientPort(): SandboxClientPort {
 }
 
 /** The key that signs client certification bundles: the same EVIDENCE_SIGNING_KEY as certification runs. */
-export function clientEvidenceKey(config: ServerConfig = getConfig()): Promise<EvidenceSigningKey> {
-  return processSingletonFor("client-certification-key", config, () =>
-    loadEvidenceSigningKey({
-      env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
-      warn: (message) => logger.warn({ component: "client-certification" }, message),
-    }),
-  );
+export function loadClientEvidenceKey(config: ServerConfig): Promise<EvidenceSigningKey> {
+  return loadEvidenceSigningKey({
+    env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
+    warn: (message) => logger.warn({ component: "client-certification" }, message),
+  });
 }
 
 /** The path segment after /api/client-certifications/ (the certification id), validated. */

@@ -5,10 +5,10 @@
 import "server-only";
 import { z } from "zod";
 import { ROLES, type EnvironmentName, type Role } from "@/lib/shared/contracts";
-import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/http/ip-address";
+import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/util/ip-address";
 import { certificationEnvShape, certificationSettings, type CertificationSettings } from "./certification";
 import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "@/lib/shared/env-values";
-import { logLevelSchema, type LogLevel } from "./log-level";
+import { logLevelSchema, type LogLevel } from "@/lib/server/util/log-level";
 import { sandboxSettings, type SandboxSettings } from "./sandbox";
 
 export { ConfigError } from "@/lib/shared/env-values";
@@ -372,13 +372,40 @@ function checkAuthMode(env: ParsedEnv, hostname: string, hasServerCredentials: b
   }
 }
 
-function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () => string): ServerConfig {
+/** Whether the server holds credentials; CARD_API_CLIENT_ID and _SECRET come together or not at all. */
+function hasServerCredentials(env: ParsedEnv): boolean {
   const hasId = env.CARD_API_CLIENT_ID !== undefined;
   const hasSecret = env.CARD_API_CLIENT_SECRET !== undefined;
   if (hasId !== hasSecret) {
     const missing = hasId ? "CARD_API_CLIENT_SECRET" : "CARD_API_CLIENT_ID";
     throw new ConfigError(missing, "must be set together with the other of CARD_API_CLIENT_ID/_SECRET.");
   }
+  return hasId;
+}
+
+/** How the console signs people in: the OIDC provider and the proxy's headers. */
+function identitySettings(env: ParsedEnv): Pick<ServerConfig, "oidc" | "proxyAuth" | "roleGroups"> {
+  return {
+    oidc: env.OIDC_ISSUER
+      ? {
+          issuer: env.OIDC_ISSUER,
+          clientId: env.OIDC_CLIENT_ID ?? "",
+          clientSecret: env.OIDC_CLIENT_SECRET,
+          groupsClaim: env.OIDC_GROUPS_CLAIM,
+          displayName: env.OIDC_DISPLAY_NAME,
+        }
+      : null,
+    proxyAuth: {
+      userHeader: env.PROXY_USER_HEADER,
+      groupsHeader: env.PROXY_GROUPS_HEADER,
+      sharedSecret: env.PROXY_SHARED_SECRET,
+    },
+    roleGroups: env.ROLE_GROUPS ?? emptyRoleGroups(),
+  };
+}
+
+function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () => string): ServerConfig {
+  const hasId = hasServerCredentials(env);
   const environments = buildEnvironments(env, sandbox);
   if (sandbox.embedded && sandbox.testHooks && env.AUTH_MODE !== "none") {
     // /sandbox/* answers without sign-in; its reset and revoke hooks must not be open to a team's visitors.
@@ -411,21 +438,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     publicOrigins: env.PUBLIC_URL ?? [`http://localhost:${env.PORT}`],
     trustedProxies: env.TRUSTED_PROXIES ?? parseCidrList(""),
     authMode: env.AUTH_MODE,
-    oidc: env.OIDC_ISSUER
-      ? {
-          issuer: env.OIDC_ISSUER,
-          clientId: env.OIDC_CLIENT_ID ?? "",
-          clientSecret: env.OIDC_CLIENT_SECRET,
-          groupsClaim: env.OIDC_GROUPS_CLAIM,
-          displayName: env.OIDC_DISPLAY_NAME,
-        }
-      : null,
-    proxyAuth: {
-      userHeader: env.PROXY_USER_HEADER,
-      groupsHeader: env.PROXY_GROUPS_HEADER,
-      sharedSecret: env.PROXY_SHARED_SECRET,
-    },
-    roleGroups: env.ROLE_GROUPS ?? emptyRoleGroups(),
+    ...identitySettings(env),
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     auditHmacKey: env.AUDIT_HMAC_KEY,

@@ -11,6 +11,9 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { localFeed, notifyFeed, type ChangeFeed } from "./change-feed";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
+import { resolveDataDir } from "@/lib/server/util/data-dir";
+
+export { DEFAULT_DATA_DIR, resolveDataDir } from "@/lib/server/util/data-dir";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -31,8 +34,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_DATA_DIR = ".data";
-
 const asText = (value: string) => value;
 /** The types drizzle's PGlite driver reads as text (timestamp, timestamptz, interval, date and their arrays). */
 const DRIZZLE_TEXT_PARSERS = Object.fromEntries(
@@ -49,10 +50,6 @@ function withoutPerQueryParsers(client: QueryingClient): void {
   const query = client.query.bind(client);
   client.query = (text, params, options) =>
     query(text, params, options?.parsers ? { rowMode: options.rowMode } : options);
-}
-
-export function resolveDataDir(dataDir: string | undefined): string {
-  return path.resolve(dataDir && dataDir.length > 0 ? dataDir : DEFAULT_DATA_DIR);
 }
 
 export async function openDatabase(settings: StorageSettings): Promise<DatabaseHandle> {

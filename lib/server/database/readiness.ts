@@ -5,7 +5,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { ServerConfig } from "@/lib/server/config";
-import { getDatabase, type StorageSettings } from ".";
+import type { DatabaseRegistry, StorageSettings } from ".";
 import { pendingMigrations } from "./migrate";
 
 export type Readiness =
@@ -51,12 +51,13 @@ export function sharedSettingProblems(config: SharedSettings): string[] {
 }
 
 export async function checkReadiness(
+  databases: DatabaseRegistry,
   settings: StorageSettings,
   configProblems: string[] = [],
 ): Promise<Readiness> {
   let handle;
   try {
-    handle = await getDatabase(settings);
+    handle = await databases.open(settings);
     await handle.db.execute(sql`select 1`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -4,11 +4,13 @@
  */
 import "server-only";
 import type { z } from "zod";
-import type { ValidationErrorDetails } from "@/lib/shared/error-details";
 import { ApiError } from "@/lib/server/util/errors";
-import { publicOriginForHost, requestHost, requestOrigin } from "./host-trust";
+import { publicOriginForHost, requestHost, requestOrigin } from "@/lib/server/config/host-trust";
 import type { ServerConfig } from "@/lib/server/config";
 import { readTextWithLimit } from "@/lib/shared/body";
+import { pathLabel, validateInput, validationError } from "@/lib/server/util/validation";
+
+export { validateInput, validationError, zodFieldErrors } from "@/lib/server/util/validation";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -91,10 +93,6 @@ export async function readBodyText(request: Request): Promise<string> {
 /** C0 and C1 controls, DEL, line and paragraph separators, and bidirectional overrides. */
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
 
-function pathLabel(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? "(body)" : path.map(String).join(".");
-}
-
 /** Paths of every string (key or value) holding a control character. */
 function controlCharacterPaths(value: unknown, path: PropertyKey[] = [], found: string[] = []): string[] {
   if (found.length >= 20 || path.length > 32) return found;
@@ -109,36 +107,6 @@ function controlCharacterPaths(value: unknown, path: PropertyKey[] = [], found: 
     }
   }
   return found;
-}
-
-export function validationError(fields: Record<string, string[]>): ApiError {
-  const details: ValidationErrorDetails = { fields };
-  const names = Object.keys(fields);
-  return new ApiError(
-    "validation_failed",
-    `The request body is not valid: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}.`,
-    details,
-  );
-}
-
-export function zodFieldErrors(error: z.ZodError): Record<string, string[]> {
-  // A Map, not an object: field names come from the client ("constructor", "__proto__", …).
-  const fields = new Map<string, string[]>();
-  const add = (path: string, message: string) => {
-    const messages = fields.get(path) ?? [];
-    messages.push(message);
-    fields.set(path, messages);
-  };
-  for (const issue of error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) add(pathLabel([...issue.path, key]), "is not a field of this request");
-    } else if (issue.code === "invalid_type" && issue.input === undefined) {
-      add(pathLabel(issue.path), "is required");
-    } else {
-      add(pathLabel(issue.path), issue.message);
-    }
-  }
-  return Object.fromEntries(fields);
 }
 
 /** Parses JSON text and validates it: 400 `invalid_json` or 400 `validation_failed` with field details. */
@@ -156,11 +124,4 @@ export function parseJsonBody<S extends z.ZodType>(text: string, schema: S): z.o
     );
   }
   return validateInput(value, schema);
-}
-
-/** Validates a value: 400 `validation_failed` with field details otherwise. */
-export function validateInput<S extends z.ZodType>(value: unknown, schema: S): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(zodFieldErrors(parsed.error));
-  return parsed.data;
 }

@@ -58,35 +58,69 @@ export interface RateLimiterOptions {
   leases?: LeaseBook;
 }
 
+/** Adds `size` to the window's counter; how many of them fit under the limit, and the counter after. */
+async function take(db: Database, counterKey: string, windowStart: Date, size: number, limit: number) {
+  const [counter] = await db
+    .insert(rateLimits)
+    .values({ key: counterKey, windowStart, count: size })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when excluded.window_start > ${rateLimits.windowStart} then ${size} else ${rateLimits.count} + ${size} end`,
+        windowStart: sql`greatest(excluded.window_start, ${rateLimits.windowStart})`,
+      },
+    })
+    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+  if (!counter) throw new Error("The rate limit counter was not returned.");
+  // The counter moved by exactly `size`: the calls before ours are count − size.
+  const granted = Math.max(0, Math.min(size, limit - (counter.count - size)));
+  return { granted, count: counter.count };
+}
+
+async function refill(db: Database, lease: Lease, counterKey: string, limit: number): Promise<void> {
+  const size = leaseSize(limit);
+  // A counter already in a later window (another instance's clock is ahead) counts for ours too, as before.
+  const taken = await take(db, counterKey, new Date(lease.windowStart), size, limit);
+  lease.left += taken.granted;
+  lease.counted = Math.min(limit, taken.count);
+  if (taken.granted < size) lease.exhausted = true;
+}
+
+/** This window's lease of `leaseKey` (a fresh, empty one when the window changed). */
+function currentLease(leases: LeaseBook, leaseKey: string, at: number, windowMs: number): Lease {
+  const windowStart = Math.floor(at / windowMs) * windowMs;
+  let lease = leases.get(leaseKey);
+  if (!lease && leases.size >= MAX_LEASES) forgetPastWindows(leases, at);
+  if (!lease || lease.windowStart !== windowStart) {
+    lease = { windowStart, left: 0, counted: 0, exhausted: false };
+    leases.set(leaseKey, lease);
+  }
+  return lease;
+}
+
+/** A call spent from the lease, a refusal when the window's counter is used up, or undefined: refill first. */
+function spendFromLease(
+  lease: Lease,
+  limit: number,
+  at: number,
+  windowMs: number,
+): RateLimitResult | undefined {
+  if (lease.left > 0) {
+    lease.left -= 1;
+    return {
+      allowed: true,
+      remaining: Math.max(0, limit - lease.counted + lease.left),
+      retryAfterSeconds: 0,
+    };
+  }
+  if (lease.exhausted) {
+    const wait = Math.max(1, Math.ceil((lease.windowStart + windowMs - at) / 1000));
+    return { allowed: false, remaining: 0, retryAfterSeconds: wait };
+  }
+  return undefined;
+}
+
 export function createRateLimiter({ db, now = () => new Date(), leases = new Map() }: RateLimiterOptions) {
-  /** Adds `size` to the window's counter; how many of them fit under the limit, and the counter after. */
-  async function take(counterKey: string, windowStart: Date, size: number, limit: number) {
-    const [counter] = await db
-      .insert(rateLimits)
-      .values({ key: counterKey, windowStart, count: size })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          count: sql`case when excluded.window_start > ${rateLimits.windowStart} then ${size} else ${rateLimits.count} + ${size} end`,
-          windowStart: sql`greatest(excluded.window_start, ${rateLimits.windowStart})`,
-        },
-      })
-      .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
-    if (!counter) throw new Error("The rate limit counter was not returned.");
-    // The counter moved by exactly `size`: the calls before ours are count − size.
-    const granted = Math.max(0, Math.min(size, limit - (counter.count - size)));
-    return { granted, count: counter.count };
-  }
-
-  async function refill(lease: Lease, counterKey: string, limit: number): Promise<void> {
-    const size = leaseSize(limit);
-    // A counter already in a later window (another instance's clock is ahead) counts for ours too, as before.
-    const taken = await take(counterKey, new Date(lease.windowStart), size, limit);
-    lease.left += taken.granted;
-    lease.counted = Math.min(limit, taken.count);
-    if (taken.granted < size) lease.exhausted = true;
-  }
-
   return {
     async consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
       if (!(Number.isInteger(limit) && limit > 0 && Number.isInteger(windowSeconds) && windowSeconds > 0)) {
@@ -95,34 +129,17 @@ export function createRateLimiter({ db, now = () => new Date(), leases = new Map
       const windowMs = windowSeconds * 1000;
       // The key names the window size too, so two limits on one key never share a counter.
       const counterKey = `${key}|${windowSeconds}`;
+      // A lease is good for the limit it was taken under only (the limit may change with the configuration).
+      const leaseKey = `${counterKey}|${limit}`;
       for (;;) {
         const at = now().getTime();
-        const windowStart = Math.floor(at / windowMs) * windowMs;
-        // A lease is good for the limit it was taken under only (the limit may change with the configuration).
-        const leaseKey = `${counterKey}|${limit}`;
-        let lease = leases.get(leaseKey);
-        if (!lease && leases.size >= MAX_LEASES) forgetPastWindows(leases, at);
-        if (!lease || lease.windowStart !== windowStart) {
-          lease = { windowStart, left: 0, counted: 0, exhausted: false };
-          leases.set(leaseKey, lease);
-        }
-        if (lease.left > 0) {
-          lease.left -= 1;
-          return {
-            allowed: true,
-            remaining: Math.max(0, limit - lease.counted + lease.left),
-            retryAfterSeconds: 0,
-          };
-        }
-        if (lease.exhausted) {
-          const wait = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000));
-          return { allowed: false, remaining: 0, retryAfterSeconds: wait };
-        }
-        const current = lease;
-        current.taking ??= refill(current, counterKey, limit).finally(() => {
-          current.taking = undefined;
+        const lease = currentLease(leases, leaseKey, at, windowMs);
+        const result = spendFromLease(lease, limit, at, windowMs);
+        if (result) return result;
+        lease.taking ??= refill(db, lease, counterKey, limit).finally(() => {
+          lease.taking = undefined;
         });
-        await current.taking;
+        await lease.taking;
       }
     },
 

@@ -7,13 +7,11 @@
 import "server-only";
 import { cache } from "react";
 import { headers } from "next/headers";
-import type { SessionInfo } from "@/lib/shared/contracts";
-import { sessionCall } from "@/lib/server/inquiry/deps";
-import { describeSession } from "@/lib/server/inquiry/operations";
-import { getConfig } from "@/lib/server/config";
-import { getServices } from "@/lib/server/root/services";
+import type { EnvironmentName, SessionInfo } from "@/lib/shared/contracts";
+import type { ServerConfig } from "@/lib/server/config";
+import type { Session } from "@/lib/server/session";
 import { meResponse, type AuthMode, type MeResponse, type SignedInUser } from "./me";
-import { resolveIdentity, type RequestIdentity } from "./request-identity";
+import { resolveIdentity, type IdentityDeps, type RequestIdentity } from "./request-identity";
 import { can } from "./roles";
 import { userStorageKey } from "./user-key";
 
@@ -23,22 +21,29 @@ export interface PageIdentity {
   me: MeResponse;
 }
 
+// Composition root: what a page render needs (lib/server/root's ConsoleRoot), passed in by the page.
+export interface PageIdentityDeps {
+  config: ServerConfig;
+  identity(): Promise<IdentityDeps>;
+  /** GET /api/session's answer for a session (lib/server/inquiry/operations `describeSession`). */
+  describeSession(session: Session, tokenDetails: (environment: EnvironmentName) => boolean): SessionInfo;
+}
+
 /**
- * The render's identity from its incoming headers (the Cookie header among them). The page's own address is
- * not known to a server component: PUBLIC_URL's first origin stands in for it, as a proxy's forwarded headers
- * (from a trusted peer) still decide the scheme.
+ * The render's identity from its incoming headers (the Cookie header among them), read once per render. The
+ * page's own address is not known to a server component: PUBLIC_URL's first origin stands in for it, as a
+ * proxy's forwarded headers (from a trusted peer) still decide the scheme.
  */
-const renderIdentity = cache(async (): Promise<RequestIdentity> => {
+const renderIdentity = cache(async (deps: PageIdentityDeps): Promise<RequestIdentity> => {
   // Reading headers is how Next learns that the page is rendered per request.
   const incoming = await headers();
-  const config = getConfig();
-  const url = `${config.publicOrigins[0] ?? "http://localhost"}/`;
-  return resolveIdentity({ url, headers: incoming }, config, await getServices(config));
+  const url = `${deps.config.publicOrigins[0] ?? "http://localhost"}/`;
+  return resolveIdentity({ url, headers: incoming }, await deps.identity());
 });
 
-export async function getPageIdentity(): Promise<PageIdentity> {
-  const config = getConfig();
-  const { user } = await renderIdentity();
+export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdentity> {
+  const { config } = deps;
+  const { user } = await renderIdentity(deps);
   return {
     mode: config.authMode,
     user,
@@ -52,9 +57,8 @@ export async function getPageIdentity(): Promise<PageIdentity> {
 }
 
 /** What GET /api/session would answer this caller (token details only for roles that may see them), or null. */
-export async function getPageSessionInfo(): Promise<SessionInfo | null> {
-  const { session, user } = await renderIdentity();
+export async function getPageSessionInfo(deps: PageIdentityDeps): Promise<SessionInfo | null> {
+  const { session, user } = await renderIdentity(deps);
   if (!user) return null;
-  const { deps, source } = sessionCall(session);
-  return describeSession(deps, source, (environment) => can(user.roles, "token_details", environment));
+  return deps.describeSession(session, (environment) => can(user.roles, "token_details", environment));
 }

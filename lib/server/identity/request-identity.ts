@@ -12,12 +12,11 @@
  */
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
-import { authSettings } from "@/lib/server/config/auth-settings";
-import { fromTrustedProxy } from "@/lib/server/http/peer-address";
-import type { Services } from "@/lib/server/root/services";
-import { emptySession, getSession, type Session } from "@/lib/server/session";
+import { fromTrustedProxy } from "@/lib/server/util/peer-address";
+import { emptySession, getSession, type Session, type SessionContext } from "@/lib/server/session";
 import { ApiError } from "@/lib/server/util/errors";
 import { currentUser, type SignedInUser } from ".";
+import type { AuthSettings } from "./settings";
 import { USER_KEY_HEADER, userStorageKey } from "./user-key";
 
 export interface RequestIdentity {
@@ -25,13 +24,18 @@ export interface RequestIdentity {
   user: SignedInUser | null;
 }
 
+// Composition root: the settings and sessions are built once (lib/server/root) and passed in.
+export interface IdentityDeps {
+  authSettings: AuthSettings;
+  sessions: SessionContext;
+}
+
 export async function resolveIdentity(
   request: Pick<Request, "headers" | "url">,
-  config: ServerConfig,
-  services: Services,
+  { authSettings: settings, sessions }: IdentityDeps,
 ): Promise<RequestIdentity> {
-  const settings = authSettings(config);
-  let session = await getSession(request, services.sessionStore);
+  const config = sessions.config;
+  let session = await getSession(request, sessions);
   const user = currentUser(settings, {
     request,
     peerIsTrusted: fromTrustedProxy(request, config.trustedProxies),
@@ -39,12 +43,12 @@ export async function resolveIdentity(
   });
   if (!user) {
     // Signed out (or the proxy named nobody): nothing of any session is used.
-    if (session.ownerId !== undefined) session = emptySession(request, services.sessionStore);
+    if (session.ownerId !== undefined) session = emptySession(request, sessions);
     return { session, user: null };
   }
   assertSameUser(request, config, user);
   if (session.ownerId !== undefined && session.ownerId !== user.id) {
-    session = emptySession(request, services.sessionStore);
+    session = emptySession(request, sessions);
   }
   session.setOwner({ id: user.id, roles: user.roles });
   return { session, user };

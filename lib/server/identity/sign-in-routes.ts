@@ -4,15 +4,14 @@
  */
 import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
-import { authSettings, SIGNED_OUT_PATH } from "@/lib/server/config/auth-settings";
+import { SIGNED_OUT_PATH } from "./auth-settings";
 import { ApiError } from "@/lib/server/util/errors";
-import { isSecureRequest } from "@/lib/server/http/host-trust";
-import type { OidcAuthSettings } from "./settings";
+import { isSecureRequest } from "@/lib/server/config/host-trust";
+import type { AuthSettings, OidcAuthSettings } from "./settings";
 import type { SignInFlowOptions } from "./sign-in-flow";
 
 /** The OIDC settings; 404 `not_found` when the console does not sign people in itself. */
-export function oidcSettingsOrNotFound(config: ServerConfig): OidcAuthSettings {
-  const settings = authSettings(config);
+export function oidcSettingsOrNotFound(config: ServerConfig, settings: AuthSettings): OidcAuthSettings {
   if (settings.mode !== "oidc") {
     throw new ApiError(
       "not_found",

@@ -1,12 +1,9 @@
 /**
- * The one place that builds what the inquiry operations need (lib/server/inquiry/operations `InquiryDeps`) and
- * the token sources over sessions and support batches: route handlers and the support desk get them from here.
+ * What the inquiry operations are called with: the deps the composition root built (lib/server/root) and a
+ * token source over a session or a support batch, each resolved once per call.
  */
 import "server-only";
-import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import { clientFor } from "@/lib/server/card-api/environments";
-import { TokenBroker } from "@/lib/server/card-api/token-broker";
+import type { ServerConfig } from "@/lib/server/config";
 import type { Session } from "@/lib/server/session";
 import {
   sessionTokenSource,
@@ -16,33 +13,20 @@ import {
 import type { BatchTokenSourceFactory, DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { runInquiry, type InquiryDeps } from "./operations";
 
-/** One broker per configuration, shared by every route bundle of the process. */
-export function tokenBroker(config: ServerConfig): TokenBroker {
-  return processSingletonFor("token-broker", config, (owner) => new TokenBroker(owner.tokenRenewSkewSeconds));
-}
-
-export function inquiryDeps(config: ServerConfig = getConfig()): InquiryDeps {
-  return {
-    config,
-    broker: tokenBroker(config),
-    clientFor: (environment) => clientFor(config, environment),
-  };
-}
-
 /** The deps and the session's token source for one call, its environment and credentials resolved once. */
 export function sessionCall(
+  deps: InquiryDeps,
   session: Session,
-  config: ServerConfig = getConfig(),
 ): { deps: InquiryDeps; source: DescribedTokenSource } {
-  return { deps: inquiryDeps(config), source: sessionTokenSource(config, session) };
+  return { deps, source: sessionTokenSource(deps.config, session) };
 }
 
 /** A support batch card's Balance Inquiry (lib/server/support/batch-runner `DetachedInquiry`). */
-export function batchBalanceInquiry(config: ServerConfig = getConfig()): DetachedInquiry {
-  return (source, input) => runInquiry(inquiryDeps(config), source, "balance_inquiry", input);
+export function batchBalanceInquiry(deps: InquiryDeps): DetachedInquiry {
+  return (source, input) => runInquiry(deps, source, "balance_inquiry", input);
 }
 
 /** A support batch card's token source: the batch's environment and credentials, its cards' shared token. */
-export function batchTokenSource(config: ServerConfig = getConfig()): BatchTokenSourceFactory {
+export function batchTokenSource(config: ServerConfig): BatchTokenSourceFactory {
   return (state, tokens) => stateTokenSource(config, state, tokens);
 }

@@ -8,11 +8,32 @@ import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import type { Database } from "@/lib/server/database";
+import {
+  allowIn,
+  defineRoute,
+  json,
+  type ApiRoute,
+  type RouteExports,
+  type RouteRoot,
+  type RouteServices,
+} from "@/lib/server/http/route";
 import { can } from "@/lib/server/identity/roles";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import { sessionCall } from "./deps";
-import { describeSession, exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
+import {
+  describeSession,
+  exchangeAuditFields,
+  exchangeLogFields,
+  runInquiry,
+  type InquiryDeps,
+} from "./operations";
+
+/** What an inquiry route needs of the root it is bound to (lib/server/root/route). */
+export interface InquiryRouteRoot extends RouteRoot {
+  inquiry: InquiryDeps;
+  services(): Promise<RouteServices & { db: Database }>;
+}
 
 const INPUT_SCHEMAS = {
   gift_balance_inquiry: contracts[OPERATION_SPECS.gift_balance_inquiry.inputSchema],
@@ -25,14 +46,17 @@ export const INQUIRY_AUDIT_EVENTS = {
   balance_inquiry: "balance_inquiry",
 } as const satisfies Record<InquiryOperation, AuditEventName>;
 
-export function inquiryRoute(operation: InquiryOperation) {
+export function inquiryRoute<R extends InquiryRouteRoot>(
+  operation: InquiryOperation,
+  apiRoute: ApiRoute<R>,
+): RouteExports {
   const POST = apiRoute(
     allowIn(operation, "raw_exchange"),
     async (context) => {
       const input = await context.body(INPUT_SCHEMAS[operation]);
       const user = await context.user();
       const session = await context.session();
-      const { deps, source } = sessionCall(session, context.config);
+      const { deps, source } = sessionCall(context.root.inquiry, session);
       const record = await context.audited(
         {
           event: INQUIRY_AUDIT_EVENTS[operation],
@@ -55,6 +79,5 @@ export function inquiryRoute(operation: InquiryOperation) {
     },
     { upstream: true },
   );
-  const refuse = methodNotAllowed(["POST"]);
-  return { POST, GET: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: optionsHandler(["POST"]) };
+  return defineRoute({ POST });
 }

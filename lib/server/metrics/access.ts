@@ -5,7 +5,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import type { SignedInUser } from "@/lib/server/identity/me";
+import type { Role } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
 
 /** METRICS_TOKEN: unset (admins only) or a token long enough not to be guessed. */
@@ -26,7 +26,7 @@ export function hasMetricsToken(request: Request, token: string | undefined): bo
 }
 
 /** 403 `forbidden_by_role` unless the user is an admin. */
-export function assertMetricsReader(user: SignedInUser): void {
+export function assertMetricsReader(user: { roles: readonly Role[] }): void {
   if (user.roles.includes("admin")) return;
   throw new ApiError(
     "forbidden_by_role",

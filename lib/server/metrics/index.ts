@@ -1,11 +1,10 @@
 /**
- * The console's Prometheus metrics (GET /api/metrics): one prom-client registry per process, so every Next
- * bundle (instrumentation, each route) counts into the same series. Callers record events with the one-line
+ * The console's Prometheus metrics (GET /api/metrics): one prom-client registry per process, made by the
+ * composition root (lib/server/root) and handed to whoever counts. Callers record events with the one-line
  * helpers below where the events happen; nothing here knows about HTTP.
  */
 import "server-only";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { processSingleton } from "@/lib/server/process-singleton";
 
 export interface ConsoleMetrics {
   registry: Registry;
@@ -27,8 +26,12 @@ export function createMetrics(): ConsoleMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "console_process_" });
   const registers = [registry];
+  return { registry, ...callSeries(registers), ...workSeries(registers) };
+}
+
+/** Calls: the console's own API, the upstream's, its token endpoint. */
+function callSeries(registers: Registry[]) {
   return {
-    registry,
     requests: new Counter({
       name: "console_http_requests_total",
       help: "Console API calls answered, by route (ids replaced by :id), method and status.",
@@ -59,6 +62,12 @@ export function createMetrics(): ConsoleMetrics {
       help: "Calls refused with 429 rate_limited before reaching the upstream (RATE_LIMIT_PER_MINUTE).",
       registers,
     }),
+  };
+}
+
+/** Work and storage: batches, certification runs, audit rows, database connections. */
+function workSeries(registers: Registry[]) {
+  return {
     batchCards: new Counter({
       name: "console_batch_cards_total",
       help: "Support batch cards finished, by outcome.",
@@ -97,11 +106,6 @@ export function createMetrics(): ConsoleMetrics {
   };
 }
 
-/** The process's metrics. */
-export function getMetrics(): ConsoleMetrics {
-  return processSingleton("metrics", createMetrics);
-}
-
 const ID_SEGMENT = /^(?:[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-z_-]*\d[0-9a-z_-]{7,}|\d+)$/i;
 
 /** A path as a route label: ids, Request Ids and numbers become `:id`, so the series stay few. */
@@ -123,26 +127,26 @@ export function operationOf(url: string): string {
 }
 
 /** Counts a certification run as it starts (`running`) and as it ends (`done`, `interrupted`). */
-export function countCertificationEvent(event: { type: string; status?: string }): void {
-  if (event.type === "run_started") getMetrics().certificationRuns.inc({ status: "running" });
-  if (event.type === "run_finished")
-    getMetrics().certificationRuns.inc({ status: event.status ?? "unknown" });
-}
-
-/** One committed audit batch: one statement of `rows` rows. */
-export function auditBatchCommitted(rows: number): void {
-  getMetrics().auditBatchRows.observe(rows);
+export function countCertificationEvent(
+  metrics: ConsoleMetrics,
+  event: { type: string; status?: string },
+): void {
+  if (event.type === "run_started") metrics.certificationRuns.inc({ status: "running" });
+  if (event.type === "run_finished") metrics.certificationRuns.inc({ status: event.status ?? "unknown" });
 }
 
 /** The audit log with every append counted (written, or failed and logged by the caller instead). */
-export function countedAuditLog<T extends { append: (...args: never[]) => Promise<unknown> }>(log: T): T {
+export function countedAuditLog<T extends { append: (...args: never[]) => Promise<unknown> }>(
+  log: T,
+  metrics: ConsoleMetrics,
+): T {
   const append = async (...args: Parameters<T["append"]>) => {
     try {
       const row = await log.append(...args);
-      getMetrics().auditRows.inc({ outcome: "written" });
+      metrics.auditRows.inc({ outcome: "written" });
       return row;
     } catch (error) {
-      getMetrics().auditRows.inc({ outcome: "failed" });
+      metrics.auditRows.inc({ outcome: "failed" });
       throw error;
     }
   };

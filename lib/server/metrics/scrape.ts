@@ -7,8 +7,13 @@ import { sql } from "drizzle-orm";
 import type { ServerConfig } from "@/lib/server/config";
 import { queryRows } from "@/lib/server/database/rows";
 import { logger } from "@/lib/server/util/logger";
-import type { Services } from "@/lib/server/root/services";
-import { getMetrics, type ConsoleMetrics } from "./index";
+import type { Database } from "@/lib/server/database";
+import type { ConsoleMetrics } from "./index";
+
+/** What a scrape reads: the database. */
+interface Services {
+  db: Database;
+}
 
 /** openDatabase's pool size for PostgreSQL; PGlite is one connection in the process. */
 const POSTGRES_POOL_MAX = 10;
@@ -49,7 +54,7 @@ export async function refreshGauges(services: Services, config: ServerConfig, me
 export async function metricsResponse(
   services: () => Promise<Services>,
   config: ServerConfig,
-  metrics: ConsoleMetrics = getMetrics(),
+  metrics: ConsoleMetrics,
 ): Promise<Response> {
   try {
     await refreshGauges(await services(), config, metrics);

@@ -4,12 +4,12 @@
  */
 import "server-only";
 import { classifyTransportError, type Transport } from "@/lib/server/card-api/transport";
-import { getMetrics, operationOf, type ConsoleMetrics } from "./index";
+import { operationOf, type ConsoleMetrics } from "./index";
 
 export function meteredTransport(
   transport: Transport,
   environment: string,
-  metrics: ConsoleMetrics = getMetrics(),
+  metrics: ConsoleMetrics,
 ): Transport {
   return async (request) => {
     const operation = operationOf(request.url);

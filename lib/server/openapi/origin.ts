@@ -10,7 +10,7 @@ import {
   publicOriginForHost,
   requestHost,
   requestOrigin,
-} from "@/lib/server/http/host-trust";
+} from "@/lib/server/config/host-trust";
 
 export function documentOrigin(request: Request, config: ServerConfig): string {
   const host = requestHost(request, config);

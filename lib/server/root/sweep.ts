@@ -7,15 +7,13 @@
  */
 import "server-only";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
-import { createClientCertificationService } from "@/lib/server/client-certification/service";
-import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { beforeDatabasesClose, type Database } from "@/lib/server/database";
+import type { ServerConfig } from "@/lib/server/config";
+import type { Database, DatabaseRegistry } from "@/lib/server/database";
 import { logger } from "@/lib/server/util/logger";
-import { processSingletonFor } from "@/lib/server/process-singleton";
 import { pruneTeamRuns } from "@/lib/server/inquiry/runs/store";
 import type { BatchRunner } from "@/lib/server/support/batch-runner";
 import { abandonedBatchIds } from "@/lib/server/support/batch-store";
-import { supportServices } from "@/lib/server/support/services";
+import type { Services } from "./storage";
 
 /** How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (60 s) lapses first anyway. */
 export const SWEEP_EVERY_MS = 30_000;
@@ -63,48 +61,61 @@ export async function sweepAbandonedWork({
   return { resumed, interrupted, expired, pruned };
 }
 
-/** Starts this process's sweep (once per configuration): at once, then every SWEEP_EVERY_MS. */
-export function startBackgroundSweep(config: ServerConfig = getConfig()): void {
-  processSingletonFor("background-sweep", config, () => {
-    let sweeping = false;
-    let stopped = false;
-    const sweep = async () => {
-      if (sweeping || stopped) return;
-      sweeping = true;
-      try {
-        const support = await supportServices(config);
-        const result = await sweepAbandonedWork({
-          db: support.db,
+/** The sweep of one root: `start()` sweeps at once, then every SWEEP_EVERY_MS, until the databases close. */
+export function createBackgroundSweep(root: {
+  config: ServerConfig;
+  services(): Promise<Services>;
+  databases: DatabaseRegistry;
+}): { start(): void } {
+  let started = false;
+  let sweeping = false;
+  let stopped = false;
+  const sweep = async () => {
+    if (sweeping || stopped) return;
+    sweeping = true;
+    try {
+      const { db, support, clientCertification } = await root.services();
+      logSwept(
+        await sweepAbandonedWork({
+          db,
           runner: support.runner,
-          runs: createDatabaseRunStore({ db: support.db }),
-          clientCertifications: createClientCertificationService({ db: support.db }),
-          teamRunsRetentionDays: config.runsRetentionDays,
-        });
-        if (result.resumed.length > 0 || result.interrupted > 0 || result.expired > 0 || result.pruned > 0) {
-          logger.info(
-            {
-              resumed_batches: result.resumed,
-              interrupted_runs: result.interrupted,
-              expired_client_certifications: result.expired,
-              pruned_team_runs: result.pruned,
-            },
-            "abandoned work swept",
-          );
-        }
-      } catch (error) {
-        logger.warn({ error: error instanceof Error ? error.message : String(error) }, "sweep failed");
-      } finally {
-        sweeping = false;
-      }
-    };
-    void sweep();
-    const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
-    timer.unref?.();
-    // On shutdown the sweep stops before the database closes: a late tick would only log a failure.
-    beforeDatabasesClose(() => {
-      stopped = true;
-      clearInterval(timer);
-    });
-    return timer;
-  });
+          runs: createDatabaseRunStore({ db }),
+          clientCertifications: clientCertification,
+          teamRunsRetentionDays: root.config.runsRetentionDays,
+        }),
+      );
+    } catch (error) {
+      logger.warn({ error: error instanceof Error ? error.message : String(error) }, "sweep failed");
+    } finally {
+      sweeping = false;
+    }
+  };
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      void sweep();
+      const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+      timer.unref?.();
+      // On shutdown the sweep stops before the database closes: a late tick would only log a failure.
+      root.databases.beforeClose(() => {
+        stopped = true;
+        clearInterval(timer);
+      });
+    },
+  };
+}
+
+function logSwept(result: SweepResult): void {
+  if (result.resumed.length === 0 && result.interrupted === 0 && result.expired === 0 && result.pruned === 0)
+    return;
+  logger.info(
+    {
+      resumed_batches: result.resumed,
+      interrupted_runs: result.interrupted,
+      expired_client_certifications: result.expired,
+      pruned_team_runs: result.pruned,
+    },
+    "abandoned work swept",
+  );
 }

@@ -11,12 +11,10 @@
  * by cookie value (the value authenticates itself), which saves the crypto; the row is checked all the same.
  */
 import "server-only";
-import { getConfig, type ServerConfig } from "@/lib/server/config";
+import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
-import { isSecureRequest } from "@/lib/server/http/host-trust";
+import { isSecureRequest } from "@/lib/server/config/host-trust";
 import { LruCache } from "@/lib/server/util/lru-cache";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import { getServices } from "@/lib/server/root/services";
 import type { EndReason, SessionStore } from "@/lib/server/session/store";
 import {
   MAX_SET_COOKIE_BYTES,
@@ -39,9 +37,16 @@ interface CachedSeal {
   passwordIndex: number;
 }
 
-/** The cache belongs to one configuration: new passwords (tests) start an empty one. */
-function sealCache(config: ServerConfig): LruCache<string, CachedSeal> {
-  return processSingletonFor("session-cache", config, () => new LruCache<string, CachedSeal>(1000));
+// Composition root: what sessions need, built once per configuration (lib/server/root) and passed in.
+export interface SessionContext {
+  config: ServerConfig;
+  store: SessionStore;
+  /** Unsealed cookie values; belongs to one configuration (its passwords). */
+  seals: LruCache<string, CachedSeal>;
+}
+
+export function createSessionContext(config: ServerConfig, store: SessionStore): SessionContext {
+  return { config, store, seals: new LruCache<string, CachedSeal>(1000) };
 }
 
 /** Who a new server-side row belongs to. */
@@ -70,7 +75,7 @@ export class Session {
     /** Whether the request came over https (cookie name and Secure flag follow it). */
     readonly secure: boolean,
     private readonly hadCookie: boolean,
-    private readonly store: SessionStore,
+    private readonly context: SessionContext,
     private binding: SessionBinding | undefined = undefined,
     needsWrite = false,
     /** Set when this request found the session idle or expired and ended it. */
@@ -155,13 +160,13 @@ export class Session {
     this.pendingIdToken = undefined;
     this.ended = true;
     this.changed = true;
-    return id ? this.store.end(id, reason) : false;
+    return id ? this.context.store.end(id, reason) : false;
   }
 
   /** The provider's ID token this session was signed in with (AUTH_MODE=oidc), from its server-side row. */
   async providerIdToken(): Promise<string | undefined> {
     const id = this.binding?.sessionId;
-    return (id ? await this.store.idToken(id) : null) ?? undefined;
+    return (id ? await this.context.store.idToken(id) : null) ?? undefined;
   }
 
   /** Adds Set-Cookie to the response when the session changed; leaves it untouched otherwise. */
@@ -172,7 +177,7 @@ export class Session {
       if (this.hadCookie) response.headers.append("Set-Cookie", serializeExpiredSessionCookie(this.secure));
       return response;
     }
-    const config = getConfig();
+    const config = this.context.config;
     // Checked before a row is made: a state that cannot be stored creates nothing.
     const provisional = this.binding ?? {
       sessionId: "0".repeat(43),
@@ -211,7 +216,7 @@ export class Session {
           "characters long.",
       );
     }
-    sealCache(config).set(value, { state: this.current, binding, passwordIndex: 0 });
+    this.context.seals.set(value, { state: this.current, binding, passwordIndex: 0 });
     response.headers.append("Set-Cookie", header);
     return response;
   }
@@ -219,7 +224,7 @@ export class Session {
   private async createRow(clientAddress: string | null): Promise<SessionBinding> {
     const owner = this.owner;
     if (!owner) throw new Error("A session that holds something needs an owner before it is stored.");
-    const row = await this.store.create({
+    const row = await this.context.store.create({
       userId: owner.id,
       roles: owner.roles,
       clientAddress,
@@ -244,37 +249,35 @@ function isEmpty(state: SessionState): boolean {
 /** An empty session for this request (the browser's cookie, if any, is replaced or removed when it changes). */
 export function emptySession(
   request: Pick<Request, "headers" | "url">,
-  store: SessionStore,
+  context: SessionContext,
   replaceCookie = false,
 ): Session {
-  const config = getConfig();
-  const secure = isSecureRequest(request, config);
+  const secure = isSecureRequest(request, context.config);
   return new Session(
     {},
     secure,
     readCookie(request, cookieName(secure)) !== null,
-    store,
+    context,
     undefined,
     replaceCookie,
   );
 }
 
-/** The request's session; `store` defaults to the process's (lib/server/root/services). */
+/** The request's session. */
 export async function getSession(
   request: Pick<Request, "headers" | "url">,
-  sessionStore?: SessionStore,
+  context: SessionContext,
 ): Promise<Session> {
-  const store = sessionStore ?? (await getServices()).sessionStore;
-  const config = getConfig();
+  const { store, config } = context;
   const secure = isSecureRequest(request, config);
   const value = readCookie(request, cookieName(secure));
-  if (!value) return new Session({}, secure, false, store);
+  if (!value) return new Session({}, secure, false, context);
   // Unreadable, not ours, or over: an empty session, and the cookie is removed at the end of this request.
   const over = (endedNow?: EndedSession, reason?: EndReason) =>
-    new Session({}, secure, true, store, undefined, true, endedNow, reason ?? endedNow?.reason);
+    new Session({}, secure, true, context, undefined, true, endedNow, reason ?? endedNow?.reason);
   if (value.length > MAX_COOKIE_VALUE_LENGTH) return over();
 
-  const cache = sealCache(config);
+  const cache = context.seals;
   let opened = cache.get(value);
   if (!opened) {
     const unsealed = await unseal(value, config.sessionPasswords);
@@ -294,5 +297,5 @@ export async function getSession(
   if (result.live.userId !== opened.binding.ownerId || opened.binding.expiresAt <= Date.now()) return over();
   const binding: SessionBinding = { ...opened.binding, expiresAt: result.live.expiresAt.getTime() };
   // Opened by an older password: reseal with the newest at the end of this request.
-  return new Session(opened.state, secure, true, store, binding, opened.passwordIndex > 0);
+  return new Session(opened.state, secure, true, context, binding, opened.passwordIndex > 0);
 }

@@ -51,6 +51,173 @@ function isEndReason(value: string | null): value is EndReason {
   return (END_REASONS as readonly (string | null)[]).includes(value);
 }
 
+/** What every operation of one store reads: the database, the limits, the clock and the live-row cache. */
+interface StoreState {
+  db: Database;
+  idleSeconds: number;
+  absoluteSeconds: number;
+  touchEverySeconds: number;
+  clock: () => Date;
+  feed: ChangeFeed | undefined;
+  cache: ReturnType<typeof createSessionCache> | undefined;
+}
+
+/** `over`: ended before this call; `reason` says why when the row still tells (a sign-in page can say it). */
+type CheckResult =
+  { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true; reason?: EndReason };
+
+/**
+ * Ends the sessions `where` selects; on PostgreSQL the NOTIFY goes in the same transaction, so the end and
+ * its notice commit together. Waits (briefly) until this instance's feed delivered it: every instance's
+ * LISTEN connection was sent it by then.
+ */
+async function endWhere(
+  state: StoreState,
+  where: ReturnType<typeof and>,
+  reason: EndReason,
+): Promise<string[]> {
+  const { db, feed, clock } = state;
+  const update = (tx: Database) =>
+    tx
+      .update(sessions)
+      .set({ endedAt: clock(), endReason: reason, idToken: null })
+      .where(where)
+      .returning({ id: sessions.id });
+  if (feed?.kind !== "notify") {
+    const ended = (await update(db)).map((row) => row.id);
+    for (const id of ended) feed?.publishLocally(feedKey(id));
+    return ended;
+  }
+  const ended = await db.transaction(async (tx) => {
+    const rows = (await update(tx as unknown as Database)).map((row) => row.id);
+    if (rows.length > 0)
+      await tx.execute(
+        sql`select pg_notify(${SESSION_ENDED_CHANNEL}, encode(sha256(convert_to(id, 'UTF8')), 'hex'))
+            from ${sessions} where ${inArray(sessions.id, rows)}`,
+      );
+    return rows;
+  });
+  for (const id of ended) feed.publishLocally(feedKey(id));
+  await Promise.all(ended.map((id) => feed.delivered(feedKey(id), 500)));
+  return ended;
+}
+
+async function endSession(state: StoreState, id: string, reason: EndReason): Promise<boolean> {
+  const ended = await endWhere(state, and(eq(sessions.id, id), isNull(sessions.endedAt)), reason);
+  return ended.length > 0;
+}
+
+/** The cached row when it is live and needs no touch now; else undefined (the database decides). */
+function fromCache(state: StoreState, id: string): StoredSession | undefined {
+  const row = state.cache?.get(id);
+  if (!row) return undefined;
+  const at = state.clock().getTime();
+  const fresh =
+    at < row.expiresAt.getTime() &&
+    at - row.lastSeenAt.getTime() < Math.min(state.idleSeconds, state.touchEverySeconds) * 1000;
+  return fresh ? row : undefined;
+}
+
+async function checkSession(state: StoreState, id: string): Promise<CheckResult> {
+  const cached = fromCache(state, id);
+  if (cached) return { live: cached };
+  const { cache } = state;
+  const reading = cache?.startRead();
+  const result = await checkInDatabase(state, id);
+  if (cache && reading) {
+    if ("live" in result) cache.set(id, result.live, reading);
+    else cache.delete(id);
+  }
+  return result;
+}
+
+async function checkInDatabase(state: StoreState, id: string): Promise<CheckResult> {
+  const { db, idleSeconds, touchEverySeconds } = state;
+  const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
+  if (!row) return { over: true };
+  if (row.endedAt) return { over: true, ...(isEndReason(row.endReason) ? { reason: row.endReason } : {}) };
+  const at = state.clock();
+  const reason: EndReason | null =
+    at.getTime() >= row.expiresAt.getTime()
+      ? "expired"
+      : at.getTime() - row.lastSeenAt.getTime() >= idleSeconds * 1000
+        ? "idle"
+        : null;
+  if (reason)
+    return (await endSession(state, id, reason)) ? { endedNow: reason, userId: row.userId } : { over: true };
+  if (at.getTime() - row.lastSeenAt.getTime() >= touchEverySeconds * 1000) {
+    // Only forward, and only while live: a concurrent sign-out is never undone.
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: at })
+      .where(and(eq(sessions.id, id), isNull(sessions.endedAt), lt(sessions.lastSeenAt, at)));
+    return { live: { ...row, lastSeenAt: at } };
+  }
+  return { live: row };
+}
+
+interface NewSession {
+  userId: string;
+  roles: readonly string[];
+  idToken?: string;
+  clientAddress?: string | null;
+}
+
+async function createSession(state: StoreState, user: NewSession): Promise<StoredSession> {
+  const createdAt = state.clock();
+  const session: StoredSession = {
+    // 256 random bits: the id is the bearer credential inside the sealed cookie.
+    id: randomBytes(32).toString("base64url"),
+    userId: user.userId,
+    roles: [...user.roles],
+    createdAt,
+    lastSeenAt: createdAt,
+    expiresAt: new Date(createdAt.getTime() + state.absoluteSeconds * 1000),
+    endedAt: null,
+    endReason: null,
+    idToken: user.idToken ?? null,
+    clientAddress: user.clientAddress ?? null,
+  };
+  await state.db.insert(sessions).values(session);
+  return session;
+}
+
+async function idTokenOf(state: StoreState, id: string): Promise<string | null> {
+  const [row] = await state.db
+    .select({ idToken: sessions.idToken })
+    .from(sessions)
+    .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
+  return row?.idToken ?? null;
+}
+
+function listLiveSessions(state: StoreState, limit: number): Promise<StoredSession[]> {
+  const at = state.clock();
+  return state.db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        isNull(sessions.endedAt),
+        gt(sessions.expiresAt, at),
+        gt(sessions.lastSeenAt, new Date(at.getTime() - state.idleSeconds * 1000)),
+      ),
+    )
+    .orderBy(desc(sessions.lastSeenAt))
+    .limit(limit);
+}
+
+async function purgeSessions(state: StoreState, keepSeconds: number): Promise<number> {
+  const before = new Date(state.clock().getTime() - keepSeconds * 1000);
+  const idleBefore = new Date(before.getTime() - state.idleSeconds * 1000);
+  const purged = await state.db
+    .delete(sessions)
+    .where(
+      or(lt(sessions.endedAt, before), lt(sessions.expiresAt, before), lt(sessions.lastSeenAt, idleBefore)),
+    )
+    .returning({ id: sessions.id });
+  return purged.length;
+}
+
 export function createSessionStore({
   db,
   idleSeconds,
@@ -60,123 +227,21 @@ export function createSessionStore({
   feed,
 }: SessionStoreOptions) {
   if (!(idleSeconds > 0 && absoluteSeconds > 0)) throw new Error("Session limits must be positive.");
-  const clock = () => new Date(now().getTime());
-  const cache = feed ? createSessionCache(feed) : undefined;
-
-  /**
-   * Ends the sessions `where` selects; on PostgreSQL the NOTIFY goes in the same transaction, so the end and
-   * its notice commit together. Waits (briefly) until this instance's feed delivered it: every instance's
-   * LISTEN connection was sent it by then.
-   */
-  async function endWhere(where: ReturnType<typeof and>, reason: EndReason): Promise<string[]> {
-    const update = (tx: Database) =>
-      tx
-        .update(sessions)
-        .set({ endedAt: clock(), endReason: reason, idToken: null })
-        .where(where)
-        .returning({ id: sessions.id });
-    if (feed?.kind !== "notify") {
-      const ended = (await update(db)).map((row) => row.id);
-      for (const id of ended) feed?.publishLocally(feedKey(id));
-      return ended;
-    }
-    const ended = await db.transaction(async (tx) => {
-      const rows = (await update(tx as unknown as Database)).map((row) => row.id);
-      if (rows.length > 0)
-        await tx.execute(
-          sql`select pg_notify(${SESSION_ENDED_CHANNEL}, encode(sha256(convert_to(id, 'UTF8')), 'hex'))
-              from ${sessions} where ${inArray(sessions.id, rows)}`,
-        );
-      return rows;
-    });
-    for (const id of ended) feed.publishLocally(feedKey(id));
-    await Promise.all(ended.map((id) => feed.delivered(feedKey(id), 500)));
-    return ended;
-  }
-
-  async function end(id: string, reason: EndReason): Promise<boolean> {
-    const ended = await endWhere(and(eq(sessions.id, id), isNull(sessions.endedAt)), reason);
-    return ended.length > 0;
-  }
-
-  /** `over`: ended before this call; `reason` says why when the row still tells (a sign-in page can say it). */
-  type CheckResult =
-    { live: StoredSession } | { endedNow: EndReason; userId: string } | { over: true; reason?: EndReason };
-
-  /** The cached row when it is live and needs no touch now; else undefined (the database decides). */
-  function fromCache(id: string): StoredSession | undefined {
-    const row = cache?.get(id);
-    if (!row) return undefined;
-    const at = clock().getTime();
-    const fresh =
-      at < row.expiresAt.getTime() &&
-      at - row.lastSeenAt.getTime() < Math.min(idleSeconds, touchEverySeconds) * 1000;
-    return fresh ? row : undefined;
-  }
-
-  async function check(id: string): Promise<CheckResult> {
-    const cached = fromCache(id);
-    if (cached) return { live: cached };
-    const reading = cache?.startRead();
-    const result = await checkInDatabase(id);
-    if (cache && reading) {
-      if ("live" in result) cache.set(id, result.live, reading);
-      else cache.delete(id);
-    }
-    return result;
-  }
-
-  async function checkInDatabase(id: string): Promise<CheckResult> {
-    const [row] = await db.select().from(sessions).where(eq(sessions.id, id));
-    if (!row) return { over: true };
-    if (row.endedAt) return { over: true, ...(isEndReason(row.endReason) ? { reason: row.endReason } : {}) };
-    const at = clock();
-    const reason: EndReason | null =
-      at.getTime() >= row.expiresAt.getTime()
-        ? "expired"
-        : at.getTime() - row.lastSeenAt.getTime() >= idleSeconds * 1000
-          ? "idle"
-          : null;
-    if (reason) return (await end(id, reason)) ? { endedNow: reason, userId: row.userId } : { over: true };
-    if (at.getTime() - row.lastSeenAt.getTime() >= touchEverySeconds * 1000) {
-      // Only forward, and only while live: a concurrent sign-out is never undone.
-      await db
-        .update(sessions)
-        .set({ lastSeenAt: at })
-        .where(and(eq(sessions.id, id), isNull(sessions.endedAt), lt(sessions.lastSeenAt, at)));
-      return { live: { ...row, lastSeenAt: at } };
-    }
-    return { live: row };
-  }
-
+  const state: StoreState = {
+    db,
+    idleSeconds,
+    absoluteSeconds,
+    touchEverySeconds,
+    clock: () => new Date(now().getTime()),
+    feed,
+    cache: feed ? createSessionCache(feed) : undefined,
+  };
   return {
-    async create(user: {
-      userId: string;
-      roles: readonly string[];
-      idToken?: string;
-      clientAddress?: string | null;
-    }): Promise<StoredSession> {
-      const createdAt = clock();
-      const session: StoredSession = {
-        // 256 random bits: the id is the bearer credential inside the sealed cookie.
-        id: randomBytes(32).toString("base64url"),
-        userId: user.userId,
-        roles: [...user.roles],
-        createdAt,
-        lastSeenAt: createdAt,
-        expiresAt: new Date(createdAt.getTime() + absoluteSeconds * 1000),
-        endedAt: null,
-        endReason: null,
-        idToken: user.idToken ?? null,
-        clientAddress: user.clientAddress ?? null,
-      };
-      await db.insert(sessions).values(session);
-      return session;
-    },
+    create: (user: NewSession): Promise<StoredSession> => createSession(state, user),
 
     /** The session when it is live (not ended, not idle, not past its lifetime), else null (and it is ended). */
     async getIfLive(id: string): Promise<StoredSession | null> {
-      const result = await check(id);
+      const result = await checkSession(state, id);
       return "live" in result ? result.live : null;
     },
 
@@ -184,59 +249,25 @@ export function createSessionStore({
      * Like `getIfLive`, and says why not: `endedNow` when this call found it idle or expired and ended it (exactly
      * one caller on any instance sees that, for the audit log), `over` when it had ended before or never existed.
      */
-    check,
+    check: (id: string): Promise<CheckResult> => checkSession(state, id),
 
     /** Sign-out or revocation; true when the session was live until now. The ID token is dropped with it. */
-    end,
+    end: (id: string, reason: EndReason): Promise<boolean> => endSession(state, id, reason),
 
     /** The provider's ID token of a live session (for the sign-out hint), else null. */
-    async idToken(id: string): Promise<string | null> {
-      const [row] = await db
-        .select({ idToken: sessions.idToken })
-        .from(sessions)
-        .where(and(eq(sessions.id, id), isNull(sessions.endedAt)));
-      return row?.idToken ?? null;
-    },
+    idToken: (id: string): Promise<string | null> => idTokenOf(state, id),
 
     /** The live sessions (not ended, not idle, not past their lifetime), most recently seen first. */
-    async listLive(limit = 500): Promise<StoredSession[]> {
-      const at = clock();
-      return db
-        .select()
-        .from(sessions)
-        .where(
-          and(
-            isNull(sessions.endedAt),
-            gt(sessions.expiresAt, at),
-            gt(sessions.lastSeenAt, new Date(at.getTime() - idleSeconds * 1000)),
-          ),
-        )
-        .orderBy(desc(sessions.lastSeenAt))
-        .limit(limit);
-    },
+    listLive: (limit = 500): Promise<StoredSession[]> => listLiveSessions(state, limit),
 
     /** Ends every live session of a user (e.g. roles withdrawn); returns how many. */
     async endAllForUser(userId: string, reason: EndReason = "revoked"): Promise<number> {
-      const ended = await endWhere(and(eq(sessions.userId, userId), isNull(sessions.endedAt)), reason);
+      const ended = await endWhere(state, and(eq(sessions.userId, userId), isNull(sessions.endedAt)), reason);
       return ended.length;
     },
 
     /** Deletes sessions that ended, or expired, more than `keepSeconds` ago; returns how many. */
-    async purgeExpired(keepSeconds = 0): Promise<number> {
-      const before = new Date(clock().getTime() - keepSeconds * 1000);
-      const idleBefore = new Date(before.getTime() - idleSeconds * 1000);
-      const purged = await db
-        .delete(sessions)
-        .where(
-          or(
-            lt(sessions.endedAt, before),
-            lt(sessions.expiresAt, before),
-            lt(sessions.lastSeenAt, idleBefore),
-          ),
-        )
-        .returning({ id: sessions.id });
-      return purged.length;
-    },
+    purgeExpired: (keepSeconds = 0): Promise<number> => purgeSessions(state, keepSeconds),
   };
 }
 

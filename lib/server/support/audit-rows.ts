@@ -5,8 +5,10 @@
 import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import type { AuditEntryInput, AuditLog } from "@/lib/server/audit";
-import { cardNumberDisplay, type Role } from "@/lib/server/identity/roles";
+import type { AuditEntryInput } from "@/lib/server/audit";
+import { appendAudit, auditEntry, type AuditFields, type AuditSink } from "@/lib/server/audit/record";
+import { auditCaller } from "@/lib/server/identity/audit-caller";
+import type { Role } from "@/lib/server/identity/roles";
 import type { LookupOutcome } from "@/lib/shared/support-contract";
 
 /** Who did it, from where (the same for every row of one call or batch). */
@@ -23,13 +25,9 @@ export const SUPPORT_AUDIT_EVENTS = {
   batchCancelled: "support_batch_cancelled",
 } as const satisfies Record<string, AuditEventName>;
 
-function actorFields(actor: AuditActor) {
-  return {
-    userId: actor.userId,
-    roles: [...actor.roles],
-    clientAddress: actor.clientAddress,
-    cardMask: cardNumberDisplay(actor.roles) === "last4" ? ("last4" as const) : ("first6last4" as const),
-  };
+/** The row of `fields` done by `actor`. */
+function actorEntry(actor: AuditActor, fields: AuditFields): AuditEntryInput {
+  return auditEntry(auditCaller({ id: actor.userId, roles: actor.roles }, actor.clientAddress), fields);
 }
 
 export interface LookupAuditFacts {
@@ -46,8 +44,7 @@ export interface LookupAuditFacts {
 
 /** One row per looked-up card: the single lookup and each card of a batch alike. */
 export function lookupAuditEntry(facts: LookupAuditFacts): AuditEntryInput {
-  return {
-    ...actorFields(facts.actor),
+  return actorEntry(facts.actor, {
     event: facts.batch ? SUPPORT_AUDIT_EVENTS.batchCard : SUPPORT_AUDIT_EVENTS.lookup,
     outcome: facts.outcome === "found" ? "success" : "failure",
     environment: facts.environment,
@@ -61,7 +58,7 @@ export function lookupAuditEntry(facts: LookupAuditFacts): AuditEntryInput {
         ? { batch_id: facts.batch.id, position: facts.batch.position, line: facts.batch.line }
         : {}),
     },
-  };
+  });
 }
 
 export interface BatchAuditFacts {
@@ -74,36 +71,34 @@ export interface BatchAuditFacts {
 }
 
 export function batchStartedAuditEntry(facts: BatchAuditFacts): AuditEntryInput {
-  return {
-    ...actorFields(facts.actor),
+  return actorEntry(facts.actor, {
     event: SUPPORT_AUDIT_EVENTS.batchStarted,
     outcome: "success",
     environment: facts.environment,
     operation: "balance_inquiry",
     reason: facts.reason || null,
     details: { batch_id: facts.batchId, cards: facts.cards, bad_lines: facts.badLines ?? 0 },
-  };
+  });
 }
 
 export function batchCancelledAuditEntry(facts: BatchAuditFacts): AuditEntryInput {
-  return {
-    ...actorFields(facts.actor),
+  return actorEntry(facts.actor, {
     event: SUPPORT_AUDIT_EVENTS.batchCancelled,
     outcome: "success",
     environment: facts.environment,
     operation: "balance_inquiry",
     reason: facts.reason || null,
     details: { batch_id: facts.batchId, cards_not_run: facts.cards },
-  };
+  });
 }
 
-/** The one place support rows reach the log. Resolves once they are committed. */
+/** Support rows reach the log the one way every row does (lib/server/audit/record). Resolves once committed. */
 export async function writeSupportAudit(
-  auditLog: Pick<AuditLog, "append">,
+  auditLog: AuditSink,
   entries: AuditEntryInput | readonly AuditEntryInput[],
 ): Promise<void> {
   const list: readonly AuditEntryInput[] = isList(entries) ? entries : [entries];
-  await Promise.all(list.map((entry) => auditLog.append(entry)));
+  await Promise.all(list.map((entry) => appendAudit(auditLog, entry)));
 }
 
 function isList(value: AuditEntryInput | readonly AuditEntryInput[]): value is readonly AuditEntryInput[] {

@@ -16,7 +16,7 @@ export async function auditedBatchCaller(
   id: string,
 ): Promise<SupportCaller & { batch: BatchRow }> {
   try {
-    return await batchCaller(context.request, await context.user(), deps, id);
+    return await batchCaller(context.config, context.request, await context.user(), deps, id);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       await context.audit({

@@ -36,7 +36,7 @@ import {
 } from "./batch-store";
 import type { CardVault } from "./card-vault";
 import { supportInquiryInput } from "./lookup";
-import { getMetrics } from "@/lib/server/metrics";
+import type { ConsoleMetrics } from "@/lib/server/metrics";
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
 
 /** A Balance Inquiry of one batch card, with the batch's token source (lib/server/inquiry/operations `runInquiry`). */
@@ -57,6 +57,8 @@ export interface BatchRunnerOptions {
   vault: CardVault;
   inquire: DetachedInquiry;
   tokenSource: BatchTokenSourceFactory;
+  /** The process's metrics (none in tests that build a runner alone). */
+  metrics?: ConsoleMetrics;
   /** SUPPORT_BATCH_CONCURRENCY. */
   concurrency: number;
   /** Attempts per card when the upstream answers 429 (the last 429 is the card's result). */
@@ -125,8 +127,8 @@ export interface BatchRunner {
   wake(batchId: string): void;
 }
 
-type RunnerSettings = Required<Omit<BatchRunnerOptions, "beforeCall">> &
-  Pick<BatchRunnerOptions, "beforeCall">;
+type RunnerSettings = Required<Omit<BatchRunnerOptions, "beforeCall" | "metrics">> &
+  Pick<BatchRunnerOptions, "beforeCall" | "metrics">;
 
 function withDefaults(options: BatchRunnerOptions): RunnerSettings {
   return {
@@ -217,7 +219,7 @@ async function finish(
     new Date(now()),
   );
   if (!written) return;
-  getMetrics().batchCards.inc({ outcome: final.outcome });
+  settings.metrics?.batchCards.inc({ outcome: final.outcome });
   await writeSupportAudit(
     settings.auditLog,
     lookupAuditEntry({

@@ -6,8 +6,8 @@ import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { assertAllowed, type SignedInUser } from "@/lib/server/identity";
 import type { EnvironmentAction } from "@/lib/server/identity/roles";
-import { getConfig } from "@/lib/server/config";
-import { clientAddress } from "@/lib/server/http/peer-address";
+import type { ServerConfig } from "@/lib/server/config";
+import { clientAddress } from "@/lib/server/util/peer-address";
 import type { AuditActor } from "./audit-rows";
 import type { BatchRow } from "./batch-store";
 import { ownedBatch, type SupportBatchDeps } from "./batches";
@@ -19,6 +19,7 @@ export interface SupportCaller {
 
 /** 403 `forbidden_by_role` when the user's roles do not allow `action` in `environment`. */
 export function supportCaller(
+  config: ServerConfig,
   request: Request,
   user: SignedInUser,
   action: Extract<EnvironmentAction, "support_lookup" | "support_batch">,
@@ -30,7 +31,7 @@ export function supportCaller(
     actor: {
       userId: user.id,
       roles: user.roles,
-      clientAddress: clientAddress(request, getConfig().trustedProxies),
+      clientAddress: clientAddress(request, config.trustedProxies),
     },
   };
 }
@@ -40,11 +41,15 @@ export function supportCaller(
  * `support_batch` in the batch's environment.
  */
 export async function batchCaller(
+  config: ServerConfig,
   request: Request,
   user: SignedInUser,
   deps: SupportBatchDeps,
   id: string,
 ): Promise<SupportCaller & { batch: BatchRow }> {
   const batch = await ownedBatch(deps, id, { userId: user.id, roles: user.roles });
-  return { ...supportCaller(request, user, "support_batch", batch.environment as EnvironmentName), batch };
+  return {
+    ...supportCaller(config, request, user, "support_batch", batch.environment as EnvironmentName),
+    batch,
+  };
 }

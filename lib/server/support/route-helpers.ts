@@ -6,7 +6,7 @@ import "server-only";
 import { z } from "zod";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { currentEnvironment } from "@/lib/server/card-api/environments";
-import { getConfig } from "@/lib/server/config";
+import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { validateInput } from "@/lib/server/http/guards";
 import { ROUTE_ACCESS } from "@/lib/server/http/access";
@@ -17,13 +17,12 @@ import { readTextWithLimit } from "@/lib/shared/body";
 import type { StoredCredentials } from "./batch-runner";
 import { RESULT_FILTERS, type ResultFilter } from "@/lib/shared/support-contract";
 
-export function sessionEnvironment(session: Session): EnvironmentName {
-  return currentEnvironment(getConfig(), session.state.environment).name;
+export function sessionEnvironment(config: ServerConfig, session: Session): EnvironmentName {
+  return currentEnvironment(config, session.state.environment).name;
 }
 
 /** How a batch will look its cards up: 401 `no_credentials` now rather than a batch of failures later. */
-export function batchCredentials(session: Session): StoredCredentials {
-  const config = getConfig();
+export function batchCredentials(config: ServerConfig, session: Session): StoredCredentials {
   const resolution = resolveCredentials(
     session.state,
     config,
@@ -48,8 +47,8 @@ export function batchIdFrom(request: Request): string {
 }
 
 /** The largest batch body accepted: room for SUPPORT_BATCH_MAX_CARDS lines with a few columns each. */
-export function maxBatchBodyBytes(): number {
-  return getConfig().supportBatch.maxCards * 96 + 64 * 1024;
+export function maxBatchBodyBytes(config: ServerConfig): number {
+  return config.supportBatch.maxCards * 96 + 64 * 1024;
 }
 
 /** Reads a JSON body of up to `limit` bytes (the route wrapper's own reader stops at 16 KiB) and validates it. */
@@ -81,11 +80,11 @@ export async function readLargeJsonBody<S extends z.ZodType>(
  * Lets `handler` (an `apiRoute`, which accepts JSON only) take a `text/csv` upload: the CSV becomes the JSON body
  * `{"csv": …, "reason": ?reason}`, and every header (Origin, Cookie, Host) is kept, so the wrapper's checks apply.
  */
-export function acceptingCsv(handler: RouteHandler): RouteHandler {
+export function acceptingCsv(handler: RouteHandler, maxBytes: () => number): RouteHandler {
   const accepting = async (request: Request): Promise<Response> => {
     const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (request.method !== "POST" || mediaType !== "text/csv") return handler(request);
-    const limit = maxBatchBodyBytes();
+    const limit = maxBytes();
     let text: string | null;
     try {
       text = await readTextWithLimit(request, limit);

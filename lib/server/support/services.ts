@@ -1,29 +1,40 @@
 /**
- * The support desk's per-process services: the database, the audit log and HMAC key, the card vault and the batch
- * runner, built once per configuration.
- * The database, audit log and HMAC key are lib/server/root/services' (one per process, shared with every route).
+ * The support desk's services: the database, the audit log and HMAC key, the card vault and the batch runner,
+ * built once per configuration by the composition root (lib/server/root) from what it hands in.
  */
 import "server-only";
-import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
-import { getConfig, type ServerConfig } from "@/lib/server/config";
-import { processSingletonFor, setProcessSingleton } from "@/lib/server/process-singleton";
-import { spendUpstreamCall } from "@/lib/server/http/rate-limit";
-import { getServices } from "@/lib/server/root/services";
-import { createBatchRunner } from "./batch-runner";
+import type { AuditLog } from "@/lib/server/audit";
+import type { ServerConfig } from "@/lib/server/config";
+import type { Database } from "@/lib/server/database";
+import { spendUpstreamCall, type RateLimiter } from "@/lib/server/http/rate-limit";
+import type { ConsoleMetrics } from "@/lib/server/metrics";
+import { createBatchRunner, type BatchTokenSourceFactory, type DetachedInquiry } from "./batch-runner";
 import type { SupportBatchDeps } from "./batches";
 import { createCardVault } from "./card-vault";
 
 export type SupportServices = SupportBatchDeps;
 
-async function build(config: ServerConfig): Promise<SupportServices> {
-  const { db, auditLog, hmacKey, rateLimiter } = await getServices(config);
+export interface SupportServiceDeps {
+  config: ServerConfig;
+  db: Database;
+  auditLog: AuditLog;
+  hmacKey: string;
+  rateLimiter: RateLimiter;
+  metrics: ConsoleMetrics;
+  inquire: DetachedInquiry;
+  tokenSource: BatchTokenSourceFactory;
+}
+
+export function createSupportServices(deps: SupportServiceDeps): SupportServices {
+  const { config, db, auditLog, hmacKey, rateLimiter, metrics, inquire, tokenSource } = deps;
   const vault = createCardVault(hmacKey);
   const runner = createBatchRunner({
     db,
     auditLog,
     vault,
-    inquire: batchBalanceInquiry(config),
-    tokenSource: batchTokenSource(config),
+    inquire,
+    tokenSource,
+    metrics,
     concurrency: config.supportBatch.concurrency,
     // A card's claim outlives the upstream timeout, a token request and a retry after 401.
     cardLeaseMs: config.timeoutMs * 3 + 5_000,
@@ -32,11 +43,4 @@ async function build(config: ServerConfig): Promise<SupportServices> {
     beforeCall: (actor) => spendUpstreamCall(rateLimiter, actor.userId, config.rateLimitPerMinute),
   });
   return { db, auditLog, hmacKey, vault, runner, maxCards: config.supportBatch.maxCards };
-}
-
-export function supportServices(config: ServerConfig = getConfig()): Promise<SupportServices> {
-  const pending = processSingletonFor("support-services", config, build);
-  // A failed start (database unreachable) is retried by the next call.
-  pending.catch(() => setProcessSingleton("support-services", undefined));
-  return pending;
 }

@@ -9,7 +9,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { logger } from "@/lib/server/util/logger";
-import { resolveDataDir } from "@/lib/server/database/connection";
+import { resolveDataDir } from "./data-dir";
 
 export interface KeySource {
   /** The environment variable's name, for the warning (e.g. `AUDIT_HMAC_KEY`). */

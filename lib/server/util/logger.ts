@@ -3,11 +3,14 @@
  * Two layers: pino's `redact` for known paths, then a last pass over every serialized line with the one
  * redaction rule (lib/shared/redaction): card numbers masked, JWTs, iron seals, secret-named fields and the exact
  * values registered with `registerSecret` removed. Tests capture lines with `captureLogs()`.
+ *
+ * The process's logger is made by `createConsoleLogger` in the composition root (lib/server/root), which binds
+ * it to this module (`bindLogger`) wherever it is reached from, so `logger` below writes through it. Until a
+ * root is bound (scripts, a unit test of one module), this module's own logger stands in.
  */
 import "server-only";
 import pino, { type DestinationStream, type Logger } from "pino";
-import { configuredLogLevel } from "@/lib/server/config/log-level";
-import { processSingleton } from "@/lib/server/process-singleton";
+import { configuredLogLevel } from "@/lib/server/util/log-level";
 import { createRedactor, REDACTED, SECRET_KEYS, type Redactor } from "@/lib/shared/redaction";
 
 export { REDACTED } from "@/lib/shared/redaction";
@@ -18,40 +21,38 @@ const REDACT_PATHS = [...SECRET_KEYS].flatMap((key) => [`["${key}"]`, `*["${key}
 const SECRET_FIELD = new RegExp(`"(${[...SECRET_KEYS].join("|")})":"(?:[^"\\\\]|\\\\.)*"`, "gi");
 const SECRET_FIELD_HINT = new RegExp(`"(${[...SECRET_KEYS].join("|")})":"`, "i");
 
-/** Exact values registered by any bundle of the process, and the redactor that removes them. */
-function lineRedaction(): { secrets: Set<string>; redactor: Redactor } {
-  return processSingleton("logger-secrets", () => ({
-    secrets: new Set<string>(),
-    redactor: createRedactor(),
-  }));
+type LogFields = Record<string, unknown>;
+
+export interface CapturedLogs {
+  /** Every line written since capture started, exactly as it would reach stdout. */
+  lines: () => string[];
+  text: () => string;
+  restore: () => void;
 }
 
-/** Exact values (session passwords, the server's client secret) that must never appear in a log line. */
-export function registerSecret(value: string | undefined): void {
-  const state = lineRedaction();
-  if (!value || value.length < 8 || state.secrets.has(value)) return;
-  state.secrets.add(value);
-  state.redactor = createRedactor(state.secrets);
+export interface ConsoleLogger {
+  debug(fields: LogFields, message: string): void;
+  info(fields: LogFields, message: string): void;
+  warn(fields: LogFields, message: string): void;
+  error(fields: LogFields, message: string): void;
+  isLevelEnabled(level: "debug" | "info"): boolean;
+  /** Exact values (session passwords, the server's client secret) that must never appear in a log line. */
+  registerSecret(value: string | undefined): void;
+  /** The last pass over a serialized line. */
+  sanitize(line: string): string;
+  /** Sends log lines to memory instead of stdout, at debug level, until `restore()`. For tests. */
+  capture(): CapturedLogs;
 }
 
-/** The last pass over a serialized line; exported so tests can check it directly. */
-export function sanitizeLogLine(line: string): string {
-  // A cheap substring check first: most lines hold no secret-named field.
-  const clean = SECRET_FIELD_HINT.test(line)
-    ? line.replace(SECRET_FIELD, (_match, key: string) => `"${key}":"${REDACTED}"`)
-    : line;
-  return lineRedaction().redactor.text(clean);
-}
-
-function createLogger(destination?: DestinationStream): Logger {
+function pinoLogger(sanitize: (line: string) => string, destination: DestinationStream): Logger {
   const options = {
     level: configuredLogLevel(),
     base: { service: "card-services-console" },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
-    hooks: { streamWrite: sanitizeLogLine },
+    hooks: { streamWrite: sanitize },
   };
-  return pino(options, destination ?? bufferedStdout());
+  return pino(options, destination);
 }
 
 /**
@@ -70,43 +71,78 @@ function bufferedStdout(): DestinationStream {
   return stream;
 }
 
-function loggers(): { active: Logger; base: Logger } {
-  return processSingleton("logger", () => {
-    const base = createLogger();
-    return { active: base, base };
-  });
-}
-
-type LogFields = Record<string, unknown>;
-
-/** The application logger. Pass fields first, then a short message. */
-export const logger = {
-  debug: (fields: LogFields, message: string) => loggers().active.debug(fields, message),
-  info: (fields: LogFields, message: string) => loggers().active.info(fields, message),
-  warn: (fields: LogFields, message: string) => loggers().active.warn(fields, message),
-  error: (fields: LogFields, message: string) => loggers().active.error(fields, message),
-  isLevelEnabled: (level: "debug" | "info") => loggers().active.isLevelEnabled(level),
-};
-
-export interface CapturedLogs {
-  /** Every line written since capture started, exactly as it would reach stdout. */
-  lines: () => string[];
-  text: () => string;
-  restore: () => void;
-}
-
-/** Sends log lines to memory instead of stdout, at debug level, until `restore()`. For tests. */
-export function captureLogs(): CapturedLogs {
-  const lines: string[] = [];
-  const state = loggers();
-  const captured = createLogger({ write: (line: string) => void lines.push(line) });
-  captured.level = "debug";
-  state.active = captured;
+/** The line sanitizer, with the exact values registered so far. */
+function createLineRedaction(): Pick<ConsoleLogger, "registerSecret" | "sanitize"> {
+  const secrets = new Set<string>();
+  let redactor: Redactor = createRedactor();
   return {
-    lines: () => [...lines],
-    text: () => lines.join(""),
-    restore: () => {
-      state.active = state.base;
+    registerSecret(value) {
+      if (!value || value.length < 8 || secrets.has(value)) return;
+      secrets.add(value);
+      redactor = createRedactor(secrets);
+    },
+    sanitize(line) {
+      // A cheap substring check first: most lines hold no secret-named field.
+      const clean = SECRET_FIELD_HINT.test(line)
+        ? line.replace(SECRET_FIELD, (_match, key: string) => `"${key}":"${REDACTED}"`)
+        : line;
+      return redactor.text(clean);
     },
   };
 }
+
+export function createConsoleLogger(destination?: DestinationStream): ConsoleLogger {
+  const { registerSecret, sanitize } = createLineRedaction();
+  const base = pinoLogger(sanitize, destination ?? bufferedStdout());
+  let active = base;
+  return {
+    debug: (fields, message) => active.debug(fields, message),
+    info: (fields, message) => active.info(fields, message),
+    warn: (fields, message) => active.warn(fields, message),
+    error: (fields, message) => active.error(fields, message),
+    isLevelEnabled: (level) => active.isLevelEnabled(level),
+    registerSecret,
+    sanitize,
+    capture() {
+      const lines: string[] = [];
+      const captured = pinoLogger(sanitize, { write: (line: string) => void lines.push(line) });
+      captured.level = "debug";
+      active = captured;
+      return {
+        lines: () => [...lines],
+        text: () => lines.join(""),
+        restore: () => {
+          active = base;
+        },
+      };
+    },
+  };
+}
+
+let bound: ConsoleLogger | undefined;
+
+/** Makes `logger` (in this copy of the module) write through the root's logger. */
+export function bindLogger(target: ConsoleLogger): void {
+  bound = target;
+}
+
+const current = (): ConsoleLogger => (bound ??= createConsoleLogger());
+
+/** The logger this module writes through: the process's first root adopts it, so nothing logged is lost. */
+export const currentLogger = (): ConsoleLogger => current();
+
+/** The application logger. Pass fields first, then a short message. */
+export const logger = {
+  debug: (fields: LogFields, message: string) => current().debug(fields, message),
+  info: (fields: LogFields, message: string) => current().info(fields, message),
+  warn: (fields: LogFields, message: string) => current().warn(fields, message),
+  error: (fields: LogFields, message: string) => current().error(fields, message),
+  isLevelEnabled: (level: "debug" | "info") => current().isLevelEnabled(level),
+};
+
+export const registerSecret = (value: string | undefined): void => current().registerSecret(value);
+
+/** The last pass over a serialized line; exported so tests can check it directly. */
+export const sanitizeLogLine = (line: string): string => current().sanitize(line);
+
+export const captureLogs = (): CapturedLogs => current().capture();

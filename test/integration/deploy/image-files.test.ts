@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { loadConfig } from "@/lib/server/config";
-import { parseCidrList } from "@/lib/server/http/ip-address";
+import { parseCidrList } from "@/lib/server/util/ip-address";
 
 const root = path.resolve(__dirname, "../../..");
 const distDir = process.env.NEXT_DIST_DIR || ".next";

@@ -1,8 +1,7 @@
 /** The console's /sandbox/[...path] route module: on/off switch and the real embedded singleton. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as route from "@/app/sandbox/[...path]/route";
-
-const slot = Symbol.for("card-services-console.embedded-sandbox");
+import { setEmbeddedSandboxForTests } from "@/lib/server/root";
 const tokenRequest = () =>
   new Request("http://localhost:3000/sandbox/reporting/v1/auth/token", {
     method: "POST",
@@ -16,7 +15,7 @@ const tokenRequest = () =>
 
 afterEach(() => {
   vi.unstubAllEnvs();
-  delete (globalThis as Record<symbol, unknown>)[slot];
+  setEmbeddedSandboxForTests(undefined);
 });
 
 describe("app/sandbox/[...path]/route", () => {

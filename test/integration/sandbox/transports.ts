@@ -5,6 +5,7 @@
 import * as route from "@/app/sandbox/[...path]/route";
 import { createSandbox, type Sandbox, type SandboxOptions } from "@/lib/sandbox";
 import { startSandboxServer } from "@/lib/sandbox/server";
+import { setEmbeddedSandboxForTests } from "@/lib/server/root";
 
 export interface Connection {
   sandbox: Sandbox;
@@ -18,7 +19,6 @@ export interface Transport {
   connect: (options?: SandboxOptions) => Promise<Connection>;
 }
 
-const EMBEDDED_SLOT = Symbol.for("card-services-console.embedded-sandbox");
 const routeHandlers: Record<string, (request: Request) => Promise<Response>> = {
   GET: route.GET,
   POST: route.POST,
@@ -69,7 +69,7 @@ export const TRANSPORTS: Transport[] = [
     connect: async (options) => {
       // The embedded singleton, configured for the test (clock, timings) as getEmbeddedSandbox would create it.
       const sandbox = createSandbox({ ...options, basePath: "/sandbox" });
-      (globalThis as Record<symbol, unknown>)[EMBEDDED_SLOT] = sandbox;
+      setEmbeddedSandboxForTests(sandbox);
       return {
         sandbox,
         send: (path, init) => {
@@ -79,7 +79,7 @@ export const TRANSPORTS: Transport[] = [
           return rejectOnAbort(handler(request), init?.signal);
         },
         close: async () => {
-          delete (globalThis as Record<symbol, unknown>)[EMBEDDED_SLOT];
+          setEmbeddedSandboxForTests(undefined);
         },
       };
     },

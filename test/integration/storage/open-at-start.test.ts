@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { closeDatabases, getDatabase } from "@/lib/server/database";
+import { createDatabaseRegistry } from "@/lib/server/database";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 
 describe("the database at server start", () => {
@@ -32,15 +32,16 @@ describe("the database at server start", () => {
 
   test("one PGlite folder is one handle, however DATA_DIR is written", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "console-open-"));
+    const databases = createDatabaseRegistry();
     try {
-      const absolute = getDatabase({ dataDir });
-      const relative = getDatabase({ dataDir: path.relative(process.cwd(), dataDir) });
-      const trailing = getDatabase({ dataDir: `${dataDir}/` });
+      const absolute = databases.open({ dataDir });
+      const relative = databases.open({ dataDir: path.relative(process.cwd(), dataDir) });
+      const trailing = databases.open({ dataDir: `${dataDir}/` });
       expect(relative).toBe(absolute);
       expect(trailing).toBe(absolute);
       expect((await absolute).kind).toBe("pglite");
     } finally {
-      await closeDatabases();
+      await databases.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { closeDatabases, migrate, openDatabase, pendingMigrations } from "@/lib/server/database";
+import { createDatabaseRegistry, migrate, openDatabase, pendingMigrations } from "@/lib/server/database";
 import { DataDirInUseError } from "@/lib/server/database/data-dir-lock";
 import { readMigrations } from "@/lib/server/database/migrate";
 import { checkReadiness } from "@/lib/server/database/readiness";
@@ -30,6 +30,7 @@ function manualClock(start = Date.parse("2026-03-01T09:00:00.000Z")) {
 }
 
 describe.each(BACKENDS)("storage on %s", (kind) => {
+  const databases = createDatabaseRegistry();
   const backend = useBackend(kind);
 
   test("migrations are applied once: a second run and a concurrent run find nothing to do", async () => {
@@ -50,9 +51,12 @@ describe.each(BACKENDS)("storage on %s", (kind) => {
       }
     }
     if (kind === "postgres") {
-      expect(await checkReadiness(backend.settings)).toEqual({ ready: true, database: "postgres" });
+      expect(await checkReadiness(databases, backend.settings)).toEqual({
+        ready: true,
+        database: "postgres",
+      });
       const closedPort = await freePort();
-      const unreachable = await checkReadiness({
+      const unreachable = await checkReadiness(databases, {
         databaseUrl: `postgres://user:pw@127.0.0.1:${closedPort}/x`,
       });
       expect(unreachable).toMatchObject({
@@ -60,7 +64,7 @@ describe.each(BACKENDS)("storage on %s", (kind) => {
         reasons: [expect.stringMatching(/^database unreachable/)],
       });
       expect(JSON.stringify(unreachable)).not.toContain("pw@");
-      await closeDatabases();
+      await databases.close();
     }
   });
 
@@ -70,9 +74,12 @@ describe.each(BACKENDS)("storage on %s", (kind) => {
       await expect(openDatabase(backend.settings)).rejects.toThrow(/single-process/);
       await backend.handle.close();
       try {
-        expect(await checkReadiness(backend.settings)).toEqual({ ready: true, database: "pglite" });
+        expect(await checkReadiness(databases, backend.settings)).toEqual({
+          ready: true,
+          database: "pglite",
+        });
       } finally {
-        await closeDatabases();
+        await databases.close();
         backend.handle = await openDatabase(backend.settings);
       }
     });

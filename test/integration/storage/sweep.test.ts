@@ -9,7 +9,7 @@ import { createAuditLog } from "@/lib/server/audit";
 import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
 import type { RunState } from "@/lib/shared/certification-contract";
-import { setConfigForTests } from "@/lib/server/config";
+import { consoleRoot, setConfigForTests } from "@/lib/server/root";
 import { certificationRuns } from "@/lib/server/database/schema";
 import { sweepAbandonedWork } from "@/lib/server/root/sweep";
 import { createBatchRunner, type BatchRunner } from "@/lib/server/support/batch-runner";
@@ -72,8 +72,8 @@ describe.each(BACKENDS)("the sweep on %s", (kind) => {
       db,
       auditLog,
       vault,
-      inquire: batchBalanceInquiry(),
-      tokenSource: batchTokenSource(),
+      inquire: batchBalanceInquiry(consoleRoot().inquiry),
+      tokenSource: batchTokenSource(consoleRoot().config),
       concurrency: 2,
     });
     const result = await sweepAbandonedWork({ db, runner: survivor, runs: createDatabaseRunStore({ db }) });

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { createAuditLog } from "@/lib/server/audit";
-import { setConfigForTests } from "@/lib/server/config";
+import { consoleRoot, setConfigForTests } from "@/lib/server/root";
 import { queryRows } from "@/lib/server/database/rows";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { batchTokenSource } from "@/lib/server/inquiry/deps";
@@ -64,7 +64,7 @@ describe("a support batch against an upstream that always says 429, Retry-After:
       auditLog,
       vault: createCardVault(HMAC_KEY),
       inquire: hostile,
-      tokenSource: batchTokenSource(),
+      tokenSource: batchTokenSource(consoleRoot().config),
       concurrency: 1,
       now,
       cardLeaseMs: 3_600_000,

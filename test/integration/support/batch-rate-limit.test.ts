@@ -6,7 +6,7 @@
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
 import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
-import { setConfigForTests } from "@/lib/server/config";
+import { consoleRoot, setConfigForTests } from "@/lib/server/root";
 import { createRateLimiter, spendUpstreamCall } from "@/lib/server/http/rate-limit";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { readBatch, startBatch, type SupportBatchDeps } from "@/lib/server/support/batches";
@@ -40,7 +40,7 @@ describe.each(BACKENDS)("a support batch under the per-user rate limit on %s", (
     const counting: DetachedInquiry = async (source, input) => {
       const window = Math.floor(fakeNow / 60_000);
       callsPerWindow.set(window, (callsPerWindow.get(window) ?? 0) + 1);
-      return batchBalanceInquiry()(source, input);
+      return batchBalanceInquiry(consoleRoot().inquiry)(source, input);
     };
     const auditLog = createAuditLog({ db, hmacKey: HMAC_KEY });
     const runner = createBatchRunner({
@@ -48,7 +48,7 @@ describe.each(BACKENDS)("a support batch under the per-user rate limit on %s", (
       auditLog,
       vault: createCardVault(HMAC_KEY),
       inquire: counting,
-      tokenSource: batchTokenSource(),
+      tokenSource: batchTokenSource(consoleRoot().config),
       concurrency: 4,
       now,
       // The test clock stands still during calls: no lease may lapse on it.

@@ -79,9 +79,8 @@ describe("createSandbox options", () => {
 });
 
 describe("getEmbeddedSandbox", () => {
-  const slot = Symbol.for("card-services-console.embedded-sandbox");
-  afterEach(() => {
-    delete (globalThis as Record<symbol, unknown>)[slot];
+  afterEach(async () => {
+    (await import("@/lib/server/root")).setEmbeddedSandboxForTests(undefined);
     vi.unstubAllEnvs();
     vi.resetModules();
   });

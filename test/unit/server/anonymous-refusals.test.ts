@@ -9,7 +9,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
 import type { AuditEntryInput } from "@/lib/server/audit";
 import { createAnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root/services";
 import { call, configure, readJson } from "./support";
 

@@ -14,7 +14,7 @@ import * as resultsCsvRoute from "@/app/api/support/batches/[id]/results.csv/rou
 import * as resultsRoute from "@/app/api/support/batches/[id]/results/route";
 import * as batchesRoute from "@/app/api/support/batches/route";
 import type { AuditEventName } from "@/lib/shared/audit-events";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root/services";
 import { call, configure, CookieJar, readJson } from "./support";
 

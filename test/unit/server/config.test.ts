@@ -1,12 +1,8 @@
 /** Configuration: defaults, environments, and a bad value refused with a message naming the variable. */
 import { describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  getConfig,
-  loadConfig,
-  rolesForGroups,
-  validateConfigAtStartup,
-} from "@/lib/server/config";
+import { ConfigError, loadConfig, rolesForGroups } from "@/lib/server/config";
+import { getConfig, resetConsoleRoot } from "@/lib/server/root";
+import { installRootAtStartup } from "@/lib/server/root/start";
 import { captureLogs } from "@/lib/server/util/logger";
 
 const SECRET = "a-session-secret-that-is-long-enough-123";
@@ -212,11 +208,8 @@ describe("configuration", () => {
   });
 
   it("warns in the log when SESSION_SECRET is unset, without logging the generated password", () => {
-    const holder = globalThis as Record<symbol, unknown>;
-    const key = Symbol.for("card-services-console.config");
-    const saved = holder[key];
     const previous = process.env.SESSION_SECRET;
-    delete holder[key];
+    resetConsoleRoot();
     delete process.env.SESSION_SECRET;
     const logs = captureLogs();
     try {
@@ -228,24 +221,20 @@ describe("configuration", () => {
       expect(getConfig().sessionPasswords).toEqual(config.sessionPasswords);
     } finally {
       logs.restore();
-      holder[key] = saved;
+      resetConsoleRoot();
       if (previous !== undefined) process.env.SESSION_SECRET = previous;
     }
   });
 
   it("stops the start with the message when a variable is bad", () => {
     const previous = process.env.CARD_API_TIMEOUT_MS;
-    const holder = globalThis as Record<symbol, unknown>;
-    const key = Symbol.for("card-services-console.config");
-    const saved = holder[key];
-    delete holder[key];
     process.env.CARD_API_TIMEOUT_MS = "soon";
     const errors: string[] = [];
     const originalError = console.error;
     console.error = (message: string) => void errors.push(message);
     try {
       expect(() =>
-        validateConfigAtStartup((code) => {
+        installRootAtStartup((code) => {
           throw new Error(`exit ${code}`);
         }),
       ).toThrow("exit 1");
@@ -254,7 +243,6 @@ describe("configuration", () => {
       console.error = originalError;
       if (previous === undefined) delete process.env.CARD_API_TIMEOUT_MS;
       else process.env.CARD_API_TIMEOUT_MS = previous;
-      holder[key] = saved;
     }
   });
 });

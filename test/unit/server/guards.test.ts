@@ -13,7 +13,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { call, configure, CookieJar, readJson } from "./support";
 

@@ -7,13 +7,13 @@ import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/root";
 import {
   clientAddress,
   PEER_ADDRESS_HEADER,
   peerAddress,
   setPeerHeaderStamped,
-} from "@/lib/server/http/peer-address";
+} from "@/lib/server/util/peer-address";
 import { captureLogs } from "@/lib/server/util/logger";
 import { proxy } from "@/proxy";
 import { call, configure, readJson } from "./support";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as meRoute from "@/app/api/me/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as lookupRoute from "@/app/api/support/lookups/route";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root/services";
 import { call, configure, readJson } from "./support";
 

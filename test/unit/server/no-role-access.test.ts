@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as meRoute from "@/app/api/me/route";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { call, configure, readJson } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

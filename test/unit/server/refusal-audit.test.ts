@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root/services";
 import { call, configure } from "./support";
 

@@ -10,7 +10,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import type { SessionInfo } from "@/lib/shared/contracts";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root/services";
 import { call, configure, CookieJar, readJson } from "./support";
 
@@ -88,6 +88,7 @@ async function sessionIdOf(jar: CookieJar): Promise<string> {
   const { getSession } = await import("@/lib/server/session");
   const session = await getSession(
     new Request("http://localhost:3000/api/session", { headers: { cookie: jar.header() ?? "" } }),
+    (await getServices()).sessions,
   );
   if (!session.sessionId) throw new Error("no live session");
   return session.sessionId;

@@ -8,7 +8,7 @@ import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as sessionRoute from "@/app/api/session/route";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import type { AccessToken } from "@/lib/server/session";
-import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/http/peer-address";
+import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { MAX_SET_COOKIE_BYTES } from "@/lib/server/session/cookie";
 import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "./support";
 

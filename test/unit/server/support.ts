@@ -6,7 +6,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { LOCAL_USER } from "@/lib/server/identity";
-import { setConfigForTests, type ServerConfig } from "@/lib/server/config";
+import type { ServerConfig } from "@/lib/server/config";
+import { getServices, setConfigForTests } from "@/lib/server/root";
 import { getSession, type Session } from "@/lib/server/session";
 import { seedDataDir } from "@/test/support/pglite-template";
 
@@ -97,7 +98,7 @@ export async function readJson<T = Record<string, unknown>>(response: Response):
 
 /** The request's session, owned by the local user (as the route wrapper does in AUTH_MODE=none). */
 export async function openSession(request: Request): Promise<Session> {
-  const session = await getSession(request);
+  const session = await getSession(request, (await getServices()).sessions);
   session.setOwner({ id: LOCAL_USER.id, roles: LOCAL_USER.roles });
   return session;
 }

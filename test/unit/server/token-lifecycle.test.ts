@@ -11,6 +11,7 @@ import * as tokenRoute from "@/app/api/token/route";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { getSession, type AccessToken } from "@/lib/server/session";
+import { getServices } from "@/lib/server/root/services";
 import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
 
 const ACTIVE_CARD = "6006491000000001";
@@ -39,6 +40,7 @@ async function sessionWith(credentials: object): Promise<CookieJar> {
 async function ageToken(jar: CookieJar, ageSeconds: number): Promise<AccessToken> {
   const session = await getSession(
     new Request(`${ORIGIN}/api/session`, { headers: { cookie: jar.header() ?? "" } }),
+    (await getServices()).sessions,
   );
   const token = session.state.token;
   if (!token) throw new Error("no token in the session");

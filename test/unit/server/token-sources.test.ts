@@ -5,6 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
+import { consoleRoot } from "@/lib/server/root";
 import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
 import { memoryTokenHolder } from "@/lib/server/session/token-source";
 import { supportInquiryInput } from "@/lib/server/support/lookup";
@@ -20,10 +21,13 @@ beforeEach(() => {
 
 describe("a support batch's token source", () => {
   it("shares one token across the batch's cards and keeps it in memory", async () => {
-    const inquire = batchBalanceInquiry();
+    const inquire = batchBalanceInquiry(consoleRoot().inquiry);
     const tokens = memoryTokenHolder();
     const source = () =>
-      batchTokenSource()({ environment: "embedded", credentials: { kind: "demo" } }, tokens);
+      batchTokenSource(consoleRoot().config)(
+        { environment: "embedded", credentials: { kind: "demo" } },
+        tokens,
+      );
     const before = sandbox().stats().tokenRequests;
 
     const first = await inquire(source(), supportInquiryInput(ACTIVE_CARD, "embedded"));
@@ -36,10 +40,13 @@ describe("a support batch's token source", () => {
   });
 
   it("renews once after a 401 and retries the card once", async () => {
-    const inquire = batchBalanceInquiry();
+    const inquire = batchBalanceInquiry(consoleRoot().inquiry);
     const tokens = memoryTokenHolder();
     const source = () =>
-      batchTokenSource()({ environment: "embedded", credentials: { kind: "demo" } }, tokens);
+      batchTokenSource(consoleRoot().config)(
+        { environment: "embedded", credentials: { kind: "demo" } },
+        tokens,
+      );
     await inquire(source(), supportInquiryInput(ACTIVE_CARD, "embedded"));
     const revoked = tokens.current();
     sandbox().revokeTokens();
@@ -52,10 +59,10 @@ describe("a support batch's token source", () => {
   });
 
   it("sends nothing without credentials", async () => {
-    const source = batchTokenSource()({ environment: "embedded" }, memoryTokenHolder());
+    const source = batchTokenSource(consoleRoot().config)({ environment: "embedded" }, memoryTokenHolder());
     const before = sandbox().stats().tokenRequests;
     await expect(
-      batchBalanceInquiry()(source, supportInquiryInput(ACTIVE_CARD, "embedded")),
+      batchBalanceInquiry(consoleRoot().inquiry)(source, supportInquiryInput(ACTIVE_CARD, "embedded")),
     ).rejects.toMatchObject({ code: "no_credentials" });
     expect(sandbox().stats().tokenRequests).toBe(before);
   });

@@ -2,7 +2,7 @@
 // sessions, audited.
 import { z } from "zod";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { listSessions } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 
@@ -10,31 +10,28 @@ export const dynamic = "force-dynamic";
 
 const userQuery = z.string().min(1).max(256);
 
-export const GET = apiRoute(allowGlobal("session_admin"), async (context) => {
-  const { sessionStore } = await context.services();
-  const body: AdminSessionList = { sessions: await listSessions(sessionStore) };
-  return json(body);
-});
-
-export const DELETE = apiRoute(allowGlobal("session_admin"), async (context) => {
-  const parsed = userQuery.safeParse(new URL(context.request.url).searchParams.get("user") ?? undefined);
-  if (!parsed.success) {
-    throw new ApiError("validation_failed", "Name the user whose sessions end: ?user=ID.", {
-      fields: { user: ["required: the user's id"] },
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowGlobal("session_admin"), async (context) => {
+    const { sessionStore } = await context.services();
+    const body: AdminSessionList = { sessions: await listSessions(sessionStore) };
+    return json(body);
+  }),
+  DELETE: apiRoute(allowGlobal("session_admin"), async (context) => {
+    const parsed = userQuery.safeParse(new URL(context.request.url).searchParams.get("user") ?? undefined);
+    if (!parsed.success) {
+      throw new ApiError("validation_failed", "Name the user whose sessions end: ?user=ID.", {
+        fields: { user: ["required: the user's id"] },
+      });
+    }
+    const { sessionStore } = await context.services();
+    const ended = await sessionStore.endAllForUser(parsed.data, "revoked");
+    await context.audit({
+      event: "session_end",
+      outcome: "success",
+      reason: "revoked",
+      details: { ended_for: parsed.data, sessions: ended },
     });
-  }
-  const { sessionStore } = await context.services();
-  const ended = await sessionStore.endAllForUser(parsed.data, "revoked");
-  await context.audit({
-    event: "session_end",
-    outcome: "success",
-    reason: "revoked",
-    details: { ended_for: parsed.data, sessions: ended },
-  });
-  const body: AdminSessionsEnded = { ended };
-  return json(body);
+    const body: AdminSessionsEnded = { ended };
+    return json(body);
+  }),
 });
-
-const refuse = methodNotAllowed(["GET", "DELETE"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH };
-export const OPTIONS = optionsHandler(["GET", "DELETE"]);

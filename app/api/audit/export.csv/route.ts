@@ -1,23 +1,21 @@
 // GET /api/audit/export.csv?<filters> (admin): the filtered log as a CSV attachment, streamed page by page.
 // The export is itself an audit row.
 import { auditQueryFromUrl, describeFilters } from "@/lib/server/audit/http";
-import { allowGlobal, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowGlobal, apiRoute, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(allowGlobal("audit_read", "audit_export"), async (context) => {
-  const query = auditQueryFromUrl(new URL(context.request.url), false);
-  const { auditLog } = await context.services();
-  await context.audit({ event: "audit_export", outcome: "success", details: describeFilters(query) });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return new Response(auditLog.csvStream(query), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="audit-${stamp}.csv"`,
-    },
-  });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowGlobal("audit_read", "audit_export"), async (context) => {
+    const query = auditQueryFromUrl(new URL(context.request.url), false);
+    const { auditLog } = await context.services();
+    await context.audit({ event: "audit_export", outcome: "success", details: describeFilters(query) });
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    return new Response(auditLog.csvStream(query), {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="audit-${stamp}.csv"`,
+      },
+    });
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

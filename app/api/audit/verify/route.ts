@@ -2,28 +2,26 @@
 // row 1 or from the last checkpoint an earlier verify found intact; {ok: true, rows, …} or where it first breaks,
 // with what was checked. Audited.
 import { verifyFromUrl } from "@/lib/server/audit/http";
-import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(allowGlobal("audit_read"), async (context) => {
-  const from = verifyFromUrl(new URL(context.request.url));
-  const { auditLog } = await context.services();
-  const result = await auditLog.verify(from);
-  await context.audit({
-    event: "audit_verify",
-    outcome: result.ok ? "success" : "failure",
-    reason: result.ok ? null : result.reason.slice(0, 1000),
-    details: {
-      rows: result.rows,
-      checkpoints: result.checkpoints,
-      ...(result.walked_from > 1 ? { walked_from: result.walked_from } : {}),
-      ...(result.ok ? {} : { first_bad_row: result.first_bad_row }),
-    },
-  });
-  return json(result);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowGlobal("audit_read"), async (context) => {
+    const from = verifyFromUrl(new URL(context.request.url));
+    const { auditLog } = await context.services();
+    const result = await auditLog.verify(from);
+    await context.audit({
+      event: "audit_verify",
+      outcome: result.ok ? "success" : "failure",
+      reason: result.ok ? null : result.reason.slice(0, 1000),
+      details: {
+        rows: result.rows,
+        checkpoints: result.checkpoints,
+        ...(result.walked_from > 1 ? { walked_from: result.walked_from } : {}),
+        ...(result.ok ? {} : { first_bad_row: result.first_bad_row }),
+      },
+    });
+    return json(result);
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

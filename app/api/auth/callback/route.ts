@@ -6,7 +6,7 @@ import {
   signInFlowOptions,
   signedOutPath,
 } from "@/lib/server/identity/sign-in-routes";
-import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { PUBLIC, apiRoute, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
@@ -16,34 +16,32 @@ function redirect(location: string, cookie: string): Response {
   return new Response(null, { status: 302, headers });
 }
 
-export const GET = apiRoute(PUBLIC, async (context) => {
-  const settings = oidcSettingsOrNotFound(context.config);
-  const result = await finishSignIn(
-    settings,
-    context.request,
-    signInFlowOptions(context.request, context.config),
-  );
-  if (!result.ok) {
-    await context.audit({ event: "sign_in_failed", outcome: "failure", reason: result.error.code });
-    return redirect(signedOutPath(result.error.code), result.clearCookie);
-  }
-  const { user, returnTo } = result.signIn;
-  const session = await context.session();
-  // Whatever this browser held before (another user's session included) is ended, not reused.
-  if (session.sessionId) await session.end("signed_out");
-  const { id, name, groups, email } = user;
-  // The ID token is not kept: the provider sign-out names the user by `logout_hint` instead.
-  session.signIn({ id, name, groups, ...(email ? { email } : {}) }, user.roles);
-  await context.audit({
-    event: "sign_in",
-    outcome: "success",
-    userId: user.id,
-    roles: user.roles,
-    details: { name: user.name.slice(0, 200), groups: user.groups.join(",").slice(0, 500) },
-  });
-  return redirect(returnTo, result.clearCookie);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(PUBLIC, async (context) => {
+    const settings = oidcSettingsOrNotFound(context.config, context.root.authSettings);
+    const result = await finishSignIn(
+      settings,
+      context.request,
+      signInFlowOptions(context.request, context.config),
+    );
+    if (!result.ok) {
+      await context.audit({ event: "sign_in_failed", outcome: "failure", reason: result.error.code });
+      return redirect(signedOutPath(result.error.code), result.clearCookie);
+    }
+    const { user, returnTo } = result.signIn;
+    const session = await context.session();
+    // Whatever this browser held before (another user's session included) is ended, not reused.
+    if (session.sessionId) await session.end("signed_out");
+    const { id, name, groups, email } = user;
+    // The ID token is not kept: the provider sign-out names the user by `logout_hint` instead.
+    session.signIn({ id, name, groups, ...(email ? { email } : {}) }, user.roles);
+    await context.audit({
+      event: "sign_in",
+      outcome: "success",
+      userId: user.id,
+      roles: user.roles,
+      details: { name: user.name.slice(0, 200), groups: user.groups.join(",").slice(0, 500) },
+    });
+    return redirect(returnTo, result.clearCookie);
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

@@ -3,30 +3,28 @@ import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/server/identity
 import { startSignIn } from "@/lib/server/identity/sign-in-flow";
 import { SignInError } from "@/lib/server/identity/oidc";
 import { ApiError } from "@/lib/server/util/errors";
-import { PUBLIC, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { PUBLIC, apiRoute, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(PUBLIC, async (context) => {
-  const settings = oidcSettingsOrNotFound(context.config);
-  let started: Response;
-  try {
-    started = await startSignIn(
-      settings,
-      context.request,
-      signInFlowOptions(context.request, context.config),
-    );
-  } catch (error) {
-    if (error instanceof SignInError) {
-      await context.audit({ event: "sign_in_failed", outcome: "failure", reason: error.code });
-      throw new ApiError("upstream_unreachable", error.message, { sign_in_error: error.code });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(PUBLIC, async (context) => {
+    const settings = oidcSettingsOrNotFound(context.config, context.root.authSettings);
+    let started: Response;
+    try {
+      started = await startSignIn(
+        settings,
+        context.request,
+        signInFlowOptions(context.request, context.config),
+      );
+    } catch (error) {
+      if (error instanceof SignInError) {
+        await context.audit({ event: "sign_in_failed", outcome: "failure", reason: error.code });
+        throw new ApiError("upstream_unreachable", error.message, { sign_in_error: error.code });
+      }
+      throw error;
     }
-    throw error;
-  }
-  const headers = new Headers(started.headers);
-  return new Response(null, { status: 302, headers });
+    const headers = new Headers(started.headers);
+    return new Response(null, { status: 302, headers });
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

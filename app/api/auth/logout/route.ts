@@ -2,38 +2,38 @@
 // answers where the browser goes next (the provider's end-session address in AUTH_MODE=oidc, else /signed-out).
 import { signOutUrl } from "@/lib/server/identity/oidc";
 import { signedOutPath } from "@/lib/server/identity/sign-in-routes";
-import { authSettings } from "@/lib/server/config/auth-settings";
 import { logger } from "@/lib/server/util/logger";
-import { PUBLIC, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { PUBLIC, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(PUBLIC, async (context) => {
-  const { session, user } = await context.identity();
-  const ownerId = session.ownerId;
-  const ended = await session.end("signed_out");
-  if (ended || user) {
-    await context.audit({
-      event: "sign_out",
-      outcome: "success",
-      userId: user?.id ?? ownerId ?? null,
-      details: { session_was_live: ended },
-    });
-  }
-  let redirect = signedOutPath();
-  const settings = authSettings(context.config);
-  if (settings.mode === "oidc") {
-    try {
-      // The subject the provider knows this user by (the session's user id), never the ID token.
-      redirect = (await signOutUrl(settings, user?.id)) ?? redirect;
-    } catch (error) {
-      // The console session is over either way; the provider's own session stays until it expires.
-      logger.warn({ error: error instanceof Error ? error.message : String(error) }, "no provider sign-out");
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  POST: apiRoute(PUBLIC, async (context) => {
+    const { session, user } = await context.identity();
+    const ownerId = session.ownerId;
+    const ended = await session.end("signed_out");
+    if (ended || user) {
+      await context.audit({
+        event: "sign_out",
+        outcome: "success",
+        userId: user?.id ?? ownerId ?? null,
+        details: { session_was_live: ended },
+      });
     }
-  }
-  return json({ signed_out: true, redirect });
+    let redirect = signedOutPath();
+    const settings = context.root.authSettings;
+    if (settings.mode === "oidc") {
+      try {
+        // The subject the provider knows this user by (the session's user id), never the ID token.
+        redirect = (await signOutUrl(settings, user?.id)) ?? redirect;
+      } catch (error) {
+        // The console session is over either way; the provider's own session stays until it expires.
+        logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          "no provider sign-out",
+        );
+      }
+    }
+    return json({ signed_out: true, redirect });
+  }),
 });
-
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);

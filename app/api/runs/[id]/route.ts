@@ -1,20 +1,18 @@
 // GET /api/runs/{id}: one run of the team, with its exchange record (masked and redacted as recorded).
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import type { TeamRunResponse } from "@/lib/server/inquiry/runs/api";
 import { getTeamRun } from "@/lib/server/inquiry/runs/store";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(allowSomewhere("raw_exchange"), async (context) => {
-  const id = decodeURIComponent(new URL(context.request.url).pathname.split("/")[3] ?? "");
-  const { db } = await context.services();
-  const run: TeamRunResponse | null = await getTeamRun(db, id);
-  if (!run)
-    throw new ApiError("not_found", "No run with this id is kept (runs are kept RUNS_RETENTION_DAYS).");
-  return json(run);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowSomewhere("raw_exchange"), async (context) => {
+    const id = decodeURIComponent(new URL(context.request.url).pathname.split("/")[3] ?? "");
+    const { db } = await context.services();
+    const run: TeamRunResponse | null = await getTeamRun(db, id);
+    if (!run)
+      throw new ApiError("not_found", "No run with this id is kept (runs are kept RUNS_RETENTION_DAYS).");
+    return json(run);
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

@@ -4,50 +4,49 @@ import { credentialsInputSchema } from "@/lib/shared/contracts";
 import { can } from "@/lib/server/identity/roles";
 import { sessionCall } from "@/lib/server/inquiry/deps";
 import { describeSession } from "@/lib/server/inquiry/operations";
-import { getConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { validateInput } from "@/lib/server/http/guards";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
 const [demoProfileSchema, clientCredentialsSchema] = credentialsInputSchema.options;
 
 // Credentials are for requesting tokens: a role that may do that in some environment may set them.
-export const PUT = apiRoute(allowSomewhere("token_request"), async (context) => {
-  const raw = await context.body(z.looseObject({}));
-  // Validate against the form the body means, so that field errors name that form's fields.
-  const input = validateInput(raw, "profile" in raw ? demoProfileSchema : clientCredentialsSchema);
-  const session = await context.session();
-  if ("profile" in input) {
-    if (!getConfig().embeddedSandbox) {
-      throw new ApiError(
-        "environment_unavailable",
-        "The demo profile needs the embedded sandbox, which is off.",
-      );
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  PUT: apiRoute(allowSomewhere("token_request"), async (context) => {
+    const raw = await context.body(z.looseObject({}));
+    // Validate against the form the body means, so that field errors name that form's fields.
+    const input = validateInput(raw, "profile" in raw ? demoProfileSchema : clientCredentialsSchema);
+    const session = await context.session();
+    if ("profile" in input) {
+      if (!context.config.embeddedSandbox) {
+        throw new ApiError(
+          "environment_unavailable",
+          "The demo profile needs the embedded sandbox, which is off.",
+        );
+      }
+      // The demo clients exist only in the embedded sandbox: select it with them.
+      session.update({ credentials: { kind: "demo" }, environment: "embedded", token: undefined });
+    } else {
+      session.update({
+        credentials: { kind: "user", clientId: input.client_id, clientSecret: input.client_secret },
+        token: undefined,
+      });
     }
-    // The demo clients exist only in the embedded sandbox: select it with them.
-    session.update({ credentials: { kind: "demo" }, environment: "embedded", token: undefined });
-  } else {
-    session.update({
-      credentials: { kind: "user", clientId: input.client_id, clientSecret: input.client_secret },
-      token: undefined,
+    const user = await context.user();
+    await context.audit({
+      event: "credentials_set",
+      outcome: "success",
+      environment: await context.environment(),
+      details:
+        "profile" in input
+          ? { profile: "demo" }
+          : { profile: "user", client_id: input.client_id.slice(0, 200) },
     });
-  }
-  const user = await context.user();
-  await context.audit({
-    event: "credentials_set",
-    outcome: "success",
-    environment: await context.environment(),
-    details:
-      "profile" in input
-        ? { profile: "demo" }
-        : { profile: "user", client_id: input.client_id.slice(0, 200) },
-  });
-  const { deps, source } = sessionCall(session, context.config);
-  return json(describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)));
+    const { deps, source } = sessionCall(context.root.inquiry, session);
+    return json(
+      describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)),
+    );
+  }),
 });
-
-const refuse = methodNotAllowed(["PUT"]);
-export { refuse as GET, refuse as POST, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["PUT"]);

@@ -4,41 +4,31 @@ import { findEnvironment } from "@/lib/server/card-api/environments";
 import { can } from "@/lib/server/identity/roles";
 import { sessionCall } from "@/lib/server/inquiry/deps";
 import { describeSession } from "@/lib/server/inquiry/operations";
-import { getConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import {
-  SIGNED_IN,
-  apiRoute,
-  canActIn,
-  json,
-  methodNotAllowed,
-  optionsHandler,
-} from "@/lib/server/http/route";
+import { SIGNED_IN, apiRoute, canActIn, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const PUT = apiRoute(SIGNED_IN, async (context) => {
-  const { environment } = await context.body(environmentInputSchema);
-  const config = getConfig();
-  if (!findEnvironment(config, environment)) {
-    const available = config.environments.map(({ name }) => name);
-    throw new ApiError(
-      "environment_unavailable",
-      `The ${environment} environment is not configured on this server; available: ${available.join(", ")}.`,
-      { available },
-    );
-  }
-  const user = await context.user();
-  // Only to an environment where the user can do something (a support user may still use every one).
-  if (!canActIn(user, environment)) assertAllowed(user.roles, "balance_inquiry", environment);
-  const session = await context.session();
-  // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
-  session.update({ environment });
-  const { deps, source } = sessionCall(session, context.config);
-  return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  PUT: apiRoute(SIGNED_IN, async (context) => {
+    const { environment } = await context.body(environmentInputSchema);
+    const config = context.config;
+    if (!findEnvironment(config, environment)) {
+      const available = config.environments.map(({ name }) => name);
+      throw new ApiError(
+        "environment_unavailable",
+        `The ${environment} environment is not configured on this server; available: ${available.join(", ")}.`,
+        { available },
+      );
+    }
+    const user = await context.user();
+    // Only to an environment where the user can do something (a support user may still use every one).
+    if (!canActIn(user, environment)) assertAllowed(user.roles, "balance_inquiry", environment);
+    const session = await context.session();
+    // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
+    session.update({ environment });
+    const { deps, source } = sessionCall(context.root.inquiry, session);
+    return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
+  }),
 });
-
-const refuse = methodNotAllowed(["PUT"]);
-export { refuse as GET, refuse as POST, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["PUT"]);

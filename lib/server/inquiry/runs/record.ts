@@ -7,12 +7,16 @@ import "server-only";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { maskCardNumber } from "@/lib/shared/masking";
 import type { InquiryOperation } from "@/lib/shared/operations";
-import type { RouteContext } from "@/lib/server/http/route";
+import type { Database } from "@/lib/server/database";
+import type { RouteContext, RouteRoot, RouteServices } from "@/lib/server/http/route";
 import { logger } from "@/lib/server/util/logger";
 import { recordTeamRun } from "./store";
 
 export function keepTeamRun(
-  context: Pick<RouteContext, "config" | "user" | "services">,
+  context: Pick<
+    RouteContext<RouteRoot & { services(): Promise<RouteServices & { db: Database }> }>,
+    "config" | "user" | "services"
+  >,
   operation: InquiryOperation,
   cardNumber: string,
   exchange: ExchangeRecord,

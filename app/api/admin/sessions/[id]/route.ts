@@ -1,27 +1,25 @@
 // DELETE /api/admin/sessions/{id}: ends one live session (named by its handle), audited; 404 when none is live.
 import { ApiError } from "@/lib/server/util/errors";
-import { allowGlobal, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { endSessionByHandle } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionsEnded } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = apiRoute(allowGlobal("session_admin"), async (context) => {
-  const handle = new URL(context.request.url).pathname.split("/").pop() ?? "";
-  if (!/^[\w-]{22}$/.test(handle)) throw new ApiError("not_found", "No such live session.");
-  const { sessionStore } = await context.services();
-  const owner = await endSessionByHandle(sessionStore, handle);
-  if (owner === null) throw new ApiError("not_found", "No such live session: it may have ended already.");
-  await context.audit({
-    event: "session_end",
-    outcome: "success",
-    reason: "revoked",
-    details: { ended_for: owner, sessions: 1 },
-  });
-  const body: AdminSessionsEnded = { ended: 1 };
-  return json(body);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  DELETE: apiRoute(allowGlobal("session_admin"), async (context) => {
+    const handle = new URL(context.request.url).pathname.split("/").pop() ?? "";
+    if (!/^[\w-]{22}$/.test(handle)) throw new ApiError("not_found", "No such live session.");
+    const { sessionStore } = await context.services();
+    const owner = await endSessionByHandle(sessionStore, handle);
+    if (owner === null) throw new ApiError("not_found", "No such live session: it may have ended already.");
+    await context.audit({
+      event: "session_end",
+      outcome: "success",
+      reason: "revoked",
+      details: { ended_for: owner, sessions: 1 },
+    });
+    const body: AdminSessionsEnded = { ended: 1 };
+    return json(body);
+  }),
 });
-
-const refuse = methodNotAllowed(["DELETE"]);
-export { refuse as GET, refuse as POST, refuse as PUT, refuse as PATCH };
-export const OPTIONS = optionsHandler(["DELETE"]);

@@ -1,33 +1,31 @@
 // POST /api/client-certifications/{id}/finish with `{}`: judges the traffic, revokes the client, sets `done`.
 import { z } from "zod";
-import { certificationIdOf, clientCertificationService } from "@/lib/server/client-certification";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { certificationIdOf } from "@/lib/server/client-certification";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(allowSomewhere("certification_run"), async (context) => {
-  await context.body(z.object({}).strict());
-  const id = certificationIdOf(context.request);
-  const service = await clientCertificationService();
-  const view = await context.audited(
-    {
-      event: "client_certification_finished",
-      outcome: "success",
-      environment: "embedded",
-      operation: "client_certification",
-      details: { certification_id: id },
-    },
-    () => service.finish(id),
-    (finished) => ({
-      details: {
-        certification_id: id,
-        verdicts: finished.checks.map((check) => `${check.id}:${check.verdict}`).join(" "),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
+    await context.body(z.object({}).strict());
+    const id = certificationIdOf(context.request);
+    const service = (await context.services()).clientCertification;
+    const view = await context.audited(
+      {
+        event: "client_certification_finished",
+        outcome: "success",
+        environment: "embedded",
+        operation: "client_certification",
+        details: { certification_id: id },
       },
-    }),
-  );
-  return json(view);
+      () => service.finish(id),
+      (finished) => ({
+        details: {
+          certification_id: id,
+          verdicts: finished.checks.map((check) => `${check.id}:${check.verdict}`).join(" "),
+        },
+      }),
+    );
+    return json(view);
+  }),
 });
-
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);

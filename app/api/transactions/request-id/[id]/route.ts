@@ -7,7 +7,7 @@ import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib
 import { can } from "@/lib/server/identity/roles";
 import { ApiError } from "@/lib/server/util/errors";
 import { zodFieldErrors } from "@/lib/server/http/guards";
-import { allowIn, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowIn, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { supportTransactionLookup } from "@/lib/server/support/transaction-lookup";
 
 export const dynamic = "force-dynamic";
@@ -37,30 +37,28 @@ function lookupParams(request: Request): z.output<typeof transactionLookupParams
   return parsed.data;
 }
 
-export const GET = apiRoute(
-  allowIn("transaction_lookup"),
-  async (context) => {
-    const { id, environment } = lookupParams(context.request);
-    const { deps, source } = sessionCall(await context.session(), context.config);
-    const sessionEnvironment = source.environment.name;
-    const record = await context.audited(
-      {
-        event: "transaction_lookup",
-        outcome: "success",
-        operation: "transaction_lookup",
-        environment: sessionEnvironment,
-        requestId: id,
-      },
-      () => lookupTransaction(deps, source, id, environment),
-      exchangeAuditFields,
-    );
-    context.annotate(exchangeLogFields(record));
-    const { roles } = await context.user();
-    return json(can(roles, "raw_exchange", sessionEnvironment) ? record : supportTransactionLookup(record));
-  },
-  { upstream: true },
-);
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(
+    allowIn("transaction_lookup"),
+    async (context) => {
+      const { id, environment } = lookupParams(context.request);
+      const { deps, source } = sessionCall(context.root.inquiry, await context.session());
+      const sessionEnvironment = source.environment.name;
+      const record = await context.audited(
+        {
+          event: "transaction_lookup",
+          outcome: "success",
+          operation: "transaction_lookup",
+          environment: sessionEnvironment,
+          requestId: id,
+        },
+        () => lookupTransaction(deps, source, id, environment),
+        exchangeAuditFields,
+      );
+      context.annotate(exchangeLogFields(record));
+      const { roles } = await context.user();
+      return json(can(roles, "raw_exchange", sessionEnvironment) ? record : supportTransactionLookup(record));
+    },
+    { upstream: true },
+  ),
+});

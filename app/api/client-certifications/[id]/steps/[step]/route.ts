@@ -1,37 +1,35 @@
 // POST /api/client-certifications/{id}/steps/{step} with `{}`: arms the step for this certification's client
 // only, ending the one before (the page's "Start step"; a CI suite calls it too).
 import { z } from "zod";
-import { certificationIdOf, clientCertificationService } from "@/lib/server/client-certification";
+import { certificationIdOf } from "@/lib/server/client-certification";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { clientStepIdSchema } from "@/lib/shared/client-certification-contract";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(allowSomewhere("certification_run"), async (context) => {
-  await context.body(z.object({}).strict());
-  const id = certificationIdOf(context.request);
-  const step = clientStepIdSchema.safeParse(new URL(context.request.url).pathname.split("/")[5]);
-  if (!step.success)
-    throw new ApiError(
-      "not_found",
-      `There is no step of that name; steps: ${clientStepIdSchema.options.join(", ")}.`,
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
+    await context.body(z.object({}).strict());
+    const id = certificationIdOf(context.request);
+    const step = clientStepIdSchema.safeParse(new URL(context.request.url).pathname.split("/")[5]);
+    if (!step.success)
+      throw new ApiError(
+        "not_found",
+        `There is no step of that name; steps: ${clientStepIdSchema.options.join(", ")}.`,
+      );
+    const service = (await context.services()).clientCertification;
+    const view = await context.audited(
+      {
+        event: "client_certification_step_armed",
+        outcome: "success",
+        environment: "embedded",
+        operation: "client_certification",
+        details: { certification_id: id, step: step.data },
+      },
+      () => service.arm(id, step.data),
+      () => ({}),
     );
-  const service = await clientCertificationService();
-  const view = await context.audited(
-    {
-      event: "client_certification_step_armed",
-      outcome: "success",
-      environment: "embedded",
-      operation: "client_certification",
-      details: { certification_id: id, step: step.data },
-    },
-    () => service.arm(id, step.data),
-    () => ({}),
-  );
-  return json(view);
+    return json(view);
+  }),
 });
-
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);

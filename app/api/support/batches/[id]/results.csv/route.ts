@@ -1,26 +1,23 @@
 // GET /api/support/batches/{id}/results.csv: the masked results (last 4, keyed hash, the eight purses, status,
 // error), one row per card in input order, streamed.
-import { allowSomewhere, apiRoute, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";
 import { resultsCsv } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom } from "@/lib/server/support/route-helpers";
-import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
-  const id = batchIdFrom(context.request);
-  const services = await supportServices();
-  const { batch } = await auditedBatchCaller(context, services, id);
-  await auditResultsDownload(context, batch, { format: "csv" });
-  return new Response(resultsCsv(services, batch), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="support-batch-${id}.csv"`,
-    },
-  });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
+    const id = batchIdFrom(context.request);
+    const services = (await context.services()).support;
+    const { batch } = await auditedBatchCaller(context, services, id);
+    await auditResultsDownload(context, batch, { format: "csv" });
+    return new Response(resultsCsv(services, batch), {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="support-batch-${id}.csv"`,
+      },
+    });
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

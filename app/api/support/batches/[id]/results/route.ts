@@ -1,23 +1,20 @@
 // GET /api/support/batches/{id}/results?from=&limit=&show=: a page of masked results in input order (the page's
 // table), optionally of one outcome only.
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom, resultsPageParams } from "@/lib/server/support/route-helpers";
-import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(allowSomewhere("support_batch"), async (context) => {
-  const id = batchIdFrom(context.request);
-  const { from, limit, show } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
-  const services = await supportServices();
-  const { batch } = await auditedBatchCaller(context, services, id);
-  const page = await resultsPage(services, batch, from, limit, show);
-  await auditResultsDownload(context, batch, { format: "json", from, limit, ...(show ? { show } : {}) });
-  return json(page);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
+    const id = batchIdFrom(context.request);
+    const { from, limit, show } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
+    const services = (await context.services()).support;
+    const { batch } = await auditedBatchCaller(context, services, id);
+    const page = await resultsPage(services, batch, from, limit, show);
+    await auditResultsDownload(context, batch, { format: "json", from, limit, ...(show ? { show } : {}) });
+    return json(page);
+  }),
 });
-
-const refuse = methodNotAllowed(["GET"]);
-export { refuse as POST, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["GET"]);

@@ -2,36 +2,43 @@
 // answer, from the numbers the server kept sealed; 202 with the new batch's progress.
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, methodNotAllowed, optionsHandler } from "@/lib/server/http/route";
+import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { retryFailedCards } from "@/lib/server/support/batches";
 import { batchCaller } from "@/lib/server/support/caller";
 import { batchCredentials, batchIdFrom, sessionEnvironment } from "@/lib/server/support/route-helpers";
-import { supportServices } from "@/lib/server/support/services";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(allowSomewhere("support_batch"), async (context) => {
-  const id = batchIdFrom(context.request);
-  const services = await supportServices();
-  const { actor, batch } = await batchCaller(context.request, await context.user(), services, id);
-  const session = await context.session();
-  const environment = sessionEnvironment(session);
-  // The new batch runs with this session's credentials, so only in the environment the first one ran in.
-  if (environment !== batch.environment) {
-    throw new ApiError("environment_changed", `This batch ran in ${batch.environment}: switch to it first.`, {
-      session_environment: environment,
-      requested_environment: batch.environment as EnvironmentName,
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  POST: apiRoute(allowSomewhere("support_batch"), async (context) => {
+    const id = batchIdFrom(context.request);
+    const services = (await context.services()).support;
+    const { actor, batch } = await batchCaller(
+      context.config,
+      context.request,
+      await context.user(),
+      services,
+      id,
+    );
+    const session = await context.session();
+    const environment = sessionEnvironment(context.config, session);
+    // The new batch runs with this session's credentials, so only in the environment the first one ran in.
+    if (environment !== batch.environment) {
+      throw new ApiError(
+        "environment_changed",
+        `This batch ran in ${batch.environment}: switch to it first.`,
+        {
+          session_environment: environment,
+          requested_environment: batch.environment as EnvironmentName,
+        },
+      );
+    }
+    const progress = await retryFailedCards(services, batch, {
+      actor,
+      environment,
+      credentials: batchCredentials(context.config, session),
     });
-  }
-  const progress = await retryFailedCards(services, batch, {
-    actor,
-    environment,
-    credentials: batchCredentials(session),
-  });
-  context.annotate({ environment, batch: progress.id, retry_of: id, cards: progress.total });
-  return json(progress, 202);
+    context.annotate({ environment, batch: progress.id, retry_of: id, cards: progress.total });
+    return json(progress, 202);
+  }),
 });
-
-const refuse = methodNotAllowed(["POST"]);
-export { refuse as GET, refuse as PUT, refuse as PATCH, refuse as DELETE };
-export const OPTIONS = optionsHandler(["POST"]);

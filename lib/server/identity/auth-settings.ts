@@ -1,20 +1,15 @@
 /**
  * The identity layer's settings (lib/server/identity/settings.ts) built from the server configuration, once per
- * configuration: the provider's discovery document is cached per settings object.
+ * configuration (by the composition root): the provider's discovery document is cached per settings object.
  */
 import "server-only";
-import type { AuthSettings } from "@/lib/server/identity/settings";
-import { processSingletonFor } from "@/lib/server/process-singleton";
-import type { ServerConfig } from "./schema";
+import type { ServerConfig } from "@/lib/server/config";
+import type { AuthSettings } from "./settings";
 
 export const CALLBACK_PATH = "/api/auth/callback";
 export const SIGNED_OUT_PATH = "/signed-out";
 
-export function authSettings(config: ServerConfig): AuthSettings {
-  return processSingletonFor("auth-settings", config, buildAuthSettings);
-}
-
-function buildAuthSettings(config: ServerConfig): AuthSettings {
+export function buildAuthSettings(config: ServerConfig): AuthSettings {
   const publicUrl = config.publicOrigins[0] ?? `http://localhost:${config.port}`;
   switch (config.authMode) {
     case "none":

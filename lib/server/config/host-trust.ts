@@ -5,10 +5,10 @@
  * rebound to 127.0.0.1) gets 421 and never reads or writes a session.
  */
 import "server-only";
-import type { ServerConfig } from "@/lib/server/config";
+import type { ServerConfig } from "./schema";
 import { ApiError } from "@/lib/server/util/errors";
-import { isLoopbackHost } from "./ip-address";
-import { trustedForwarded } from "./peer-address";
+import { isLoopbackHost } from "@/lib/server/util/ip-address";
+import { trustedForwarded } from "@/lib/server/util/peer-address";
 
 type TrustConfig = Pick<ServerConfig, "publicOrigins" | "trustedProxies" | "authMode">;
 

@@ -11,7 +11,7 @@ import type { CidrList } from "./ip-address";
 import { normalizeAddress } from "./ip-address";
 
 export const PEER_ADDRESS_HEADER = "x-csc-peer-address";
-/** Set to true by scripts/serve.mjs in the process it serves; the same slot as lib/server/process-singleton's. */
+/** Set to true by scripts/serve.mjs before Next loads, so before any root exists: a flag of the process, not of a root. */
 const PEER_STAMPED = Symbol.for("card-services-console.peer-address-stamped");
 
 function peerHeaderIsStamped(): boolean {

@@ -1,0 +1,118 @@
+/**
+ * The composition root: everything the console's routes, pages and background work use, built from one
+ * configuration, once per process, and handed down. Storage-backed services open asynchronously (at start,
+ * from instrumentation) and are opened again by the next caller after a failure.
+ */
+import "server-only";
+import type { Sandbox } from "@/lib/sandbox";
+import { TokenBroker } from "@/lib/server/card-api/token-broker";
+import type { CardApiClient } from "@/lib/server/card-api/client";
+import { createUpstreamClients } from "@/lib/server/card-api/environments";
+import type { CertificationUpstream } from "@/lib/server/certification/environment";
+import { embeddedClientPort } from "@/lib/server/client-certification";
+import { registerConfigSecrets, type EnvironmentConfig, type ServerConfig } from "@/lib/server/config";
+import type { DatabaseRegistry } from "@/lib/server/database";
+import { buildAuthSettings } from "@/lib/server/identity/auth-settings";
+import type { IdentityDeps } from "@/lib/server/identity/request-identity";
+import type { AuthSettings } from "@/lib/server/identity/settings";
+import type { PageIdentityDeps } from "@/lib/server/identity/page-identity";
+import { batchBalanceInquiry, batchTokenSource, sessionCall } from "@/lib/server/inquiry/deps";
+import { describeSession, type InquiryDeps } from "@/lib/server/inquiry/operations";
+import type { ConsoleMetrics } from "@/lib/server/metrics";
+import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
+import { bindLogger, type ConsoleLogger } from "@/lib/server/util/logger";
+import { createProcessParts, type ProcessParts } from "./process-parts";
+import { openStorage, retried, type Services } from "./storage";
+import { createBackgroundSweep } from "./sweep";
+
+export interface ConsoleRoot {
+  readonly config: ServerConfig;
+  readonly logger: ConsoleLogger;
+  readonly metrics: ConsoleMetrics;
+  readonly authSettings: AuthSettings;
+  /** One token broker: concurrent calls with the same credentials share one token request. */
+  readonly tokenBroker: TokenBroker;
+  /** The card API client of an environment (one per environment). */
+  upstream(environment: EnvironmentConfig): CardApiClient;
+  /** The console's own sandbox, mounted at /sandbox. */
+  embeddedSandbox(): Sandbox;
+  /** What the inquiry operations need (lib/server/inquiry/operations). */
+  readonly inquiry: InquiryDeps;
+  readonly certificationUpstream: CertificationUpstream;
+  /** A Balance Inquiry outside a request (support batch cards). */
+  readonly detachedInquiry: DetachedInquiry;
+  /** The storage-backed services, opened on first call (at start), opened again after a failure. */
+  services(): Promise<Services>;
+  /** What a page render needs to know its caller (lib/server/identity/page-identity). */
+  readonly page: PageIdentityDeps;
+  /** What resolving a request's caller needs. */
+  identity(): Promise<IdentityDeps>;
+  /** Starts the background sweep (once). */
+  startSweep(): void;
+  /** What outlives this configuration (tests that reconfigure build a new root over the same parts). */
+  readonly parts: ProcessParts;
+  readonly databases: DatabaseRegistry;
+  /** Stops background work and closes the databases (shutdown, tests). */
+  close(): Promise<void>;
+}
+
+export function createConsoleRoot(
+  config: ServerConfig,
+  parts: ProcessParts = createProcessParts(),
+): ConsoleRoot {
+  bindLogger(parts.logger);
+  registerConfigSecrets(config, parts.logger);
+  const upstream = createUpstreamClients({
+    config,
+    metrics: parts.metrics,
+    dispatcher: parts.agent,
+    embeddedSandbox: parts.embeddedSandbox,
+  });
+  const tokenBroker = new TokenBroker(config.tokenRenewSkewSeconds);
+  const inquiry: InquiryDeps = { config, broker: tokenBroker, clientFor: upstream };
+  const certificationUpstream: CertificationUpstream = {
+    client: upstream,
+    revokeEmbeddedTokens: () => parts.embeddedSandbox().revokeTokens(),
+  };
+  const inquire = batchBalanceInquiry(inquiry);
+  const services = retried(() =>
+    openStorage({
+      config,
+      parts,
+      inquire,
+      batchTokenSource: batchTokenSource(config),
+      certificationUpstream,
+    }),
+  );
+  parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
+  const authSettings = buildAuthSettings(config);
+  const identity = async () => ({ authSettings, sessions: (await services()).sessions });
+  const root: ConsoleRoot = {
+    config,
+    logger: parts.logger,
+    metrics: parts.metrics,
+    authSettings,
+    tokenBroker,
+    upstream,
+    embeddedSandbox: parts.embeddedSandbox,
+    inquiry,
+    certificationUpstream,
+    detachedInquiry: inquire,
+    services: () => services(),
+    identity,
+    page: {
+      config,
+      identity,
+      describeSession: (session, tokenDetails) => {
+        const { deps, source } = sessionCall(inquiry, session);
+        return describeSession(deps, source, tokenDetails);
+      },
+    },
+    startSweep: () => sweep.start(),
+    parts,
+    databases: parts.databases,
+    close: () => parts.databases.close(),
+  };
+  const sweep = createBackgroundSweep(root);
+  return root;
+}
