@@ -23,6 +23,14 @@ const setup = {
   console: "test/setup/console.ts",
 };
 
+/**
+ * Integration and browser files run this many at a time, in one pool. A file mostly waits on the servers it
+ * started (or on Chromium), so on a 2-core machine 3 at once keep both cores busy where Vitest's default
+ * (cores − 1) would run one file at a time. Both projects must say the same: Vitest runs projects of one
+ * `sequence.groupOrder` in one pool. TEST_FILE_WORKERS overrides it (e.g. to measure, or on a bigger machine).
+ */
+const serverFileWorkers = Number(process.env.TEST_FILE_WORKERS) || 3;
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -50,6 +58,7 @@ export default defineConfig({
           environment: "node",
           // Chromium too: a sign-in test drives the OpenID flow in a browser.
           globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
+          maxWorkers: serverFileWorkers,
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },
@@ -62,8 +71,8 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
-          // One Chromium and one console server at a time on a 2-core machine.
-          fileParallelism: false,
+          // Files share the one Chromium (a context each) and run beside the integration files.
+          maxWorkers: serverFileWorkers,
           testTimeout: 90_000,
           hookTimeout: 180_000,
         },

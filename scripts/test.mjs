@@ -1,6 +1,11 @@
 // `npm test`: lint, type check, module graph, unit tests, production build, integration and browser tests.
 // Prints one closing line "N passed, N failed" summed over every Vitest run.
-import { spawnSync } from "node:child_process";
+//
+// The checks before the integration run use one core each (eslint, tsc, depcheck and Vitest's main process are
+// single-threaded), so they run in two lanes at once: type check → build → bundle budget, and
+// lint → module graph → unit tests. tsc reads .next/types, which the build rewrites, so those two stay in
+// one lane. A step run beside another prints its output when it ends, under its title.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,31 +16,45 @@ const resultsDir = path.join(root, "test-results");
 mkdirSync(resultsDir, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const startedAt = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-function run(title, command, args) {
-  console.log(`\n── ${title} ──`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
-  return result.status === 0;
+/** Runs one step; `buffered` keeps its output until it ends, so two lanes' output does not interleave. */
+function run(title, command, args, { buffered }) {
+  const since = Date.now();
+  if (!buffered) console.log(`\n── ${title} ──`);
+  const child = spawn(command, args, { cwd: root, stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit" });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.once("error", (error) => (output += `${error.message}\n`));
+    child.once("close", (status) => {
+      if (buffered) process.stdout.write(`\n── ${title} ──\n${output}`);
+      console.log(`── ${title}: ${status === 0 ? "ok" : "FAILED"} in ${seconds(since)} ──`);
+      resolve(status === 0);
+    });
+  });
 }
 
 /** A non-Vitest check (lint, type check, build) counts as one test in the closing line. */
-function check(title, command, args) {
-  const ok = run(title, command, args);
+async function check(title, command, args, options) {
+  const ok = await run(title, command, args, options);
   if (ok) totals.passed += 1;
   else totals.failed += 1;
   return ok;
 }
 
-function vitest(title, projects) {
+async function vitest(title, projects, options) {
   const outputFile = path.join(resultsDir, `vitest-${projects.join("-")}.json`);
   rmSync(outputFile, { force: true });
   const args = ["run", ...projects.flatMap((name) => ["--project", name])];
-  const ok = run(title, bin("vitest"), [
-    ...args,
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile=${outputFile}`,
-  ]);
+  const ok = await run(
+    title,
+    bin("vitest"),
+    [...args, "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`],
+    options,
+  );
   if (existsSync(outputFile)) {
     const report = JSON.parse(readFileSync(outputFile, "utf8"));
     totals.passed += report.numPassedTests ?? 0;
@@ -48,39 +67,48 @@ function vitest(title, projects) {
   return ok;
 }
 
-const buildStep = () =>
-  check("production build (if needed)", process.execPath, [path.join(root, "scripts/ensure-build.mjs")]);
+const beside = { buffered: true };
 
-const steps = [
-  () => check("lint (eslint + prettier)", "npm", ["run", "--silent", "lint"]),
-  () => check("type check (tsc)", bin("tsc"), ["--noEmit"]),
-  () =>
-    check("module graph (dependency-cruiser: no cycle, no crossed boundary)", "npm", [
-      "run",
-      "--silent",
-      "depcheck",
-    ]),
-  () => vitest("unit tests", ["unit"]),
-  buildStep,
-  () =>
-    check("first-load JS budget (≤ 180 KB gzip per route)", process.execPath, [
-      path.join(root, "scripts/measure-bundles.mjs"),
-      "--max-kb",
-      "180",
-    ]),
-  () => vitest("integration and browser tests", ["integration", "browser"]),
-];
-
-let ok = true;
-for (const step of steps) {
-  if (!step()) {
-    ok = false;
-    // Keep going after a failing test run so one report shows everything; stop when the build itself fails.
-    if (step === buildStep) break;
-  }
+/** Type check, then the build (stopping there when it fails), then the bundle budget; true when built. */
+async function buildLane() {
+  const typed = await check("type check (tsc)", bin("tsc"), ["--noEmit"], beside);
+  const built = await check(
+    "production build (if needed)",
+    process.execPath,
+    [path.join(root, "scripts/ensure-build.mjs")],
+    beside,
+  );
+  if (!built) return { ok: false, built };
+  const small = await check(
+    "first-load JS budget (≤ 180 KB gzip per route)",
+    process.execPath,
+    [path.join(root, "scripts/measure-bundles.mjs"), "--max-kb", "180"],
+    beside,
+  );
+  return { ok: typed && small, built };
 }
 
+async function checkLane() {
+  const linted = await check("lint (eslint + prettier)", "npm", ["run", "--silent", "lint"], beside);
+  const graph = await check(
+    "module graph (dependency-cruiser: no cycle, no crossed boundary)",
+    "npm",
+    ["run", "--silent", "depcheck"],
+    beside,
+  );
+  const unit = await vitest("unit tests", ["unit"], beside);
+  return linted && graph && unit;
+}
+
+// Keep going after a failing check so one report shows everything; stop when the build itself fails.
+const [buildResult, checksOk] = await Promise.all([buildLane(), checkLane()]);
+let ok = buildResult.ok && checksOk;
+if (buildResult.built) {
+  ok = (await vitest("integration and browser tests", ["integration", "browser"], { buffered: false })) && ok;
+}
+
+console.log(`\nnpm test took ${seconds(startedAt)}`);
 console.log(
-  `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
+  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
 );
 process.exit(ok && totals.failed === 0 ? 0 : 1);

@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { freePort, sharedConsole, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
 
@@ -37,7 +37,7 @@ async function runBoth(target: Page, card: string) {
 
 describe("compare page", () => {
   beforeAll(async () => {
-    server = await startConsole();
+    server = await sharedConsole();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadText, launchBrowser } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount, overflowsHorizontally } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
@@ -65,7 +65,7 @@ function historyDocument(count: number): string {
 const rows = () => page.locator("[data-testid=history-table] tbody tr");
 
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
   page = await context.newPage();

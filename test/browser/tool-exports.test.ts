@@ -5,7 +5,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadText, launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials, historyCount } from "./console-support";
 
 let server: ConsoleServer;
@@ -13,7 +13,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page = await context.newPage();

@@ -50,9 +50,27 @@ export async function launchBrowserServer(): Promise<BrowserServer> {
  */
 export async function launchBrowser(): Promise<Browser> {
   const wsEndpoint = provided("chromiumWsEndpoint");
-  if (wsEndpoint) return chromium.connect(wsEndpoint);
+  if (wsEndpoint) return withPatientContexts(await chromium.connect(wsEndpoint));
   recordStart("chromium");
-  return chromium.launch({ ...LAUNCH_OPTIONS, executablePath: chromiumPath() });
+  return withPatientContexts(await chromium.launch({ ...LAUNCH_OPTIONS, executablePath: chromiumPath() }));
+}
+
+/**
+ * How long a click, a download or a `waitFor` may take before it fails. Playwright's 30 s is too short on a
+ * loaded 2-core machine running several files at once (verifying an uploaded bundle went past it); a hang is
+ * still caught, by this and by the test's own timeout.
+ */
+const ACTION_TIMEOUT_MS = 45_000;
+
+/** Every context this browser opens (`newPage()` opens one too) waits up to ACTION_TIMEOUT_MS. */
+function withPatientContexts(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser["newContext"]>) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /**

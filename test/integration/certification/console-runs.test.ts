@@ -17,6 +17,7 @@ import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { seedDataDir } from "../../support/pglite-template";
 import { ConsoleClient } from "../server/http-client";
 
 const CARD = "6006491000000001";
@@ -103,6 +104,8 @@ beforeAll(async () => {
       transaction_lookup: true,
     }),
   );
+  // The run's migrated database, copied: these tests are about runs, not about creating a database.
+  seedDataDir(path.join(work, "data"));
   server = await startConsole({
     CARD_API_AUTH_URL: upstream.url,
     CARD_API_SANDBOX_URL: upstream.url,

@@ -15,6 +15,7 @@ import type { RunView } from "@/lib/shared/certification-api";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { seedDataDir } from "../../support/pglite-template";
 import { echoingUpstream, leakForms, type EchoingUpstream } from "../../support/echo-upstream";
 import { ConsoleClient } from "../server/http-client";
 
@@ -74,6 +75,8 @@ describe("certification against an upstream that echoes secrets and tokens", () 
   const dataDir = path.join(work, "data");
 
   beforeAll(async () => {
+    // The run's migrated database, copied: these tests are about runs, not about creating a database.
+    seedDataDir(dataDir);
     server = await startConsole({
       CARD_API_AUTH_URL: upstream.url,
       CARD_API_SANDBOX_URL: upstream.url,

@@ -13,6 +13,7 @@ import { createSandbox, type Sandbox } from "@/lib/sandbox";
 import { OPERATION_SPECS } from "@/lib/shared/operations";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { freePort } from "../../support/console-server";
+import { seedDataDir } from "../../support/pglite-template";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
 import { ConsoleClient, CONSOLE_TEST_SESSION_SECRET } from "../server/http-client";
 
@@ -41,6 +42,8 @@ function gatedSandbox() {
 
 async function startConsoleAgainst(upstream: string, dataDir: string, extra: Record<string, string> = {}) {
   const port = await freePort();
+  // A copy of the run's migrated database: what is under test is closing it, not creating it.
+  seedDataDir(dataDir);
   return startServerProcess({
     script: path.join(root, "scripts/serve.mjs"),
     cwd: root,
