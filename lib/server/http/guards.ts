@@ -58,12 +58,23 @@ export function assertJsonContentType(request: Request): void {
   }
 }
 
-/** The route's media type: JSON (see assertJsonContentType), or exactly `application/zip` for an upload. */
-export function assertBodyType(request: Request, mediaType: "application/json" | "application/zip"): void {
-  if (mediaType === "application/json") return assertJsonContentType(request);
-  const value = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (value !== mediaType) {
-    throw new ApiError("unsupported_media_type", `Send the body with Content-Type: ${mediaType}.`);
+/** A media type a route's body may have: JSON, or an upload (an evidence zip, a CSV of cards). */
+export type BodyMediaType = "application/json" | "application/zip" | "text/csv";
+
+/** The request's media type, lower case, without parameters. */
+export function bodyMediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** The body has one of the route's media types (JSON as assertJsonContentType checks it). */
+export function assertBodyType(request: Request, accepted: BodyMediaType | readonly BodyMediaType[]): void {
+  const types: readonly BodyMediaType[] = typeof accepted === "string" ? [accepted] : accepted;
+  const value = bodyMediaType(request);
+  if (types.length === 1 && types[0] === "application/json") return assertJsonContentType(request);
+  if (value === "application/json" && types.includes("application/json"))
+    return assertJsonContentType(request);
+  if (!types.includes(value as BodyMediaType)) {
+    throw new ApiError("unsupported_media_type", `Send the body with Content-Type: ${types.join(" or ")}.`);
   }
 }
 

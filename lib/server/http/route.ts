@@ -21,6 +21,7 @@ import { can, ENVIRONMENT_ACTIONS } from "@/lib/server/identity/roles";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import type { Session } from "@/lib/server/session";
 import type { RouteAccess } from "./access";
+import type { BodyMediaType } from "./guards";
 import type { RateLimiter } from "./rate-limit";
 import { declare, type RouteHandler } from "./route-methods";
 import { runRoute } from "./route-steps";
@@ -91,8 +92,8 @@ export interface RouteOptions {
   quiet?: boolean;
   /** The call reaches the upstream: the per-user rate limit applies (RATE_LIMIT_PER_MINUTE). */
   upstream?: boolean;
-  /** The one media type a body must have: JSON unless a route takes an upload (an evidence zip). */
-  bodyType?: "application/json" | "application/zip";
+  /** The media types a body may have: JSON unless a route takes an upload (an evidence zip, a CSV). */
+  bodyType?: BodyMediaType | readonly BodyMediaType[];
 }
 
 export type ApiRoute<R extends RouteRoot> = (

@@ -1,6 +1,6 @@
 /**
  * What the support routes share: the session's environment and credentials, the batch id from the URL, and the
- * CSV upload (`text/csv`) that becomes the JSON body `{csv, reason}` before the route wrapper sees it.
+ * batch body, JSON or a CSV upload.
  */
 import "server-only";
 import { z } from "zod";
@@ -8,14 +8,12 @@ import type { EnvironmentName } from "@/lib/shared/contracts";
 import { currentEnvironment } from "@/lib/server/card-api/environments";
 import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
-import { validateInput } from "@/lib/server/http/guards";
-import { ROUTE_ACCESS } from "@/lib/server/http/access";
-import type { RouteHandler } from "@/lib/server/http/route";
+import { bodyMediaType, validateInput } from "@/lib/server/http/guards";
 import type { Session } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/session/credentials";
 import { readTextWithLimit } from "@/lib/shared/body";
 import type { StoredCredentials } from "./batch-runner";
-import { RESULT_FILTERS, type ResultFilter } from "@/lib/shared/support-contract";
+import { RESULT_FILTERS, supportBatchInputSchema, type ResultFilter } from "@/lib/shared/support-contract";
 
 export function sessionEnvironment(config: ServerConfig, session: Session): EnvironmentName {
   return currentEnvironment(config, session.state.environment).name;
@@ -77,32 +75,26 @@ export async function readLargeJsonBody<S extends z.ZodType>(
 }
 
 /**
- * Lets `handler` (an `apiRoute`, which accepts JSON only) take a `text/csv` upload: the CSV becomes the JSON body
- * `{"csv": …, "reason": ?reason}`, and every header (Origin, Cookie, Host) is kept, so the wrapper's checks apply.
+ * A batch body: JSON (`{cards}` or `{csv}`, with `reason`), or a `text/csv` upload whose `?reason=` goes with it.
+ * A CSV is read up to the batch limit; JSON up to twice that (escaping can double a CSV's size).
  */
-export function acceptingCsv(handler: RouteHandler, maxBytes: () => number): RouteHandler {
-  const accepting = async (request: Request): Promise<Response> => {
-    const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-    if (request.method !== "POST" || mediaType !== "text/csv") return handler(request);
-    const limit = maxBytes();
-    let text: string | null;
-    try {
-      text = await readTextWithLimit(request, limit);
-    } catch {
-      return new ApiError("request_aborted", "The client closed the connection mid-upload.").toResponse();
-    }
-    if (text === null) {
-      return new ApiError("payload_too_large", `The CSV is larger than ${limit} bytes.`).toResponse();
-    }
-    const reason = new URL(request.url).searchParams.get("reason");
-    const headers = new Headers(request.headers);
-    headers.set("content-type", "application/json");
-    headers.delete("content-length");
-    const body = JSON.stringify(reason ? { csv: text, reason } : { csv: text });
-    return handler(new Request(request.url, { method: "POST", headers, body }));
-  };
-  // The same declared access as the wrapped route: the wrapper's checks still run on the re-sent request.
-  return Object.assign(accepting, { [ROUTE_ACCESS]: handler[ROUTE_ACCESS] });
+export async function readBatchInput(
+  request: Request,
+  config: ServerConfig,
+): Promise<z.output<typeof supportBatchInputSchema>> {
+  const limit = maxBatchBodyBytes(config);
+  if (bodyMediaType(request) !== "text/csv") {
+    return readLargeJsonBody(request, supportBatchInputSchema, limit * 2);
+  }
+  let text: string | null;
+  try {
+    text = await readTextWithLimit(request, limit);
+  } catch {
+    throw new ApiError("request_aborted", "The client closed the connection mid-upload.");
+  }
+  if (text === null) throw new ApiError("payload_too_large", `The CSV is larger than ${limit} bytes.`);
+  const reason = new URL(request.url).searchParams.get("reason");
+  return validateInput(reason ? { csv: text, reason } : { csv: text }, supportBatchInputSchema);
 }
 
 /** `?from=&limit=&show=` of the results page: whole numbers, limit 1..max (default 100), one outcome or all. */

@@ -135,6 +135,12 @@ describe("support lookups", () => {
     });
     expect(empty.status).toBe(400);
     expect(empty.body.error.code).toBe("validation_failed");
+    const plain = await client.json<{ error: { code: string } }>("POST", "/api/support/batches", {
+      rawBody: `${ACTIVE}\n`,
+      headers: { "content-type": "text/plain" },
+    });
+    expect(plain.status).toBe(415);
+    expect(plain.body.error.code).toBe("unsupported_media_type");
     const unknown = await client.send("GET", "/api/support/batches/00000000-0000-4000-8000-000000000000");
     expect(unknown.status).toBe(404);
   });

@@ -1,18 +1,10 @@
 // GET /api/support/batches: the caller's batches (everyone's for an admin), newest first, with progress.
 // POST /api/support/batches: starts a support batch from `{cards, reason?}`, `{csv, reason?}` or a `text/csv`
 // upload (`?reason=`); 202 with its progress. The cards run on the server (lib/server/support/batch-runner).
-import { consoleRoot } from "@/lib/server/root";
 import { allowIn, allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { listBatches, startBatch } from "@/lib/server/support/batches";
 import { supportCaller } from "@/lib/server/support/caller";
-import { supportBatchInputSchema } from "@/lib/shared/support-contract";
-import {
-  acceptingCsv,
-  batchCredentials,
-  maxBatchBodyBytes,
-  readLargeJsonBody,
-  sessionEnvironment,
-} from "@/lib/server/support/route-helpers";
+import { batchCredentials, readBatchInput, sessionEnvironment } from "@/lib/server/support/route-helpers";
 
 export const dynamic = "force-dynamic";
 
@@ -23,8 +15,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       await listBatches((await context.services()).support, { userId: user.id, roles: user.roles }),
     );
   }),
-  POST: acceptingCsv(
-    apiRoute(allowIn("support_batch"), async (context) => {
+  POST: apiRoute(
+    allowIn("support_batch"),
+    async (context) => {
       const session = await context.session();
       const environment = sessionEnvironment(context.config, session);
       const { actor } = supportCaller(
@@ -34,11 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         "support_batch",
         environment,
       );
-      const input = await readLargeJsonBody(
-        context.request,
-        supportBatchInputSchema,
-        maxBatchBodyBytes(context.config) * 2,
-      );
+      const input = await readBatchInput(context.request, context.config);
       const progress = await startBatch((await context.services()).support, {
         input,
         actor,
@@ -47,7 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       });
       context.annotate({ environment, batch: progress.id, cards: progress.total });
       return json(progress, 202);
-    }),
-    () => maxBatchBodyBytes(consoleRoot().config),
+    },
+    { bodyType: ["application/json", "text/csv"] },
   ),
 });
