@@ -1,10 +1,11 @@
 // `npm test`: lint, type check, module graph, unit tests, production build, integration and browser tests.
 // Prints one closing line "N passed, N failed" summed over every Vitest run.
 //
-// The checks before the integration run use one core each (eslint, tsc, depcheck and Vitest's main process are
-// single-threaded), so they run in two lanes at once: type check → build → bundle budget, and
-// lint → module graph → unit tests. tsc reads .next/types, which the build rewrites, so those two stay in
-// one lane. A step run beside another prints its output when it ends, under its title.
+// The steps run in two lanes at once: type check → build → bundle budget → integration and browser tests, and
+// lint → module graph → unit tests. eslint, tsc, depcheck and Vitest's main process use one core each, and the
+// integration files mostly wait on the servers they start, so on two cores the lanes overlap well. tsc reads
+// .next/types, which the build rewrites, so those two stay in one lane. A check run beside another prints its
+// output when it ends, under its title; the integration run prints as it goes.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -100,12 +101,19 @@ async function checkLane() {
   return linted && graph && unit;
 }
 
-// Keep going after a failing check so one report shows everything; stop when the build itself fails.
-const [buildResult, checksOk] = await Promise.all([buildLane(), checkLane()]);
-let ok = buildResult.ok && checksOk;
-if (buildResult.built) {
-  ok = (await vitest("integration and browser tests", ["integration", "browser"], { buffered: false })) && ok;
+/** The build lane, then (unless the build failed) the integration and browser tests against that build. */
+async function serverLane() {
+  const { ok, built } = await buildLane();
+  if (!built) return false;
+  const tested = await vitest("integration and browser tests", ["integration", "browser"], {
+    buffered: false,
+  });
+  return ok && tested;
 }
+
+// Keep going after a failing check so one report shows everything; stop when the build itself fails.
+const [serverOk, checksOk] = await Promise.all([serverLane(), checkLane()]);
+const ok = serverOk && checksOk;
 
 console.log(`\nnpm test took ${seconds(startedAt)}`);
 console.log(
