@@ -22,6 +22,8 @@ const setup = {
   chromium: "test/setup/chromium.ts",
   console: "test/setup/console.ts",
 };
+/** Hands Vitest's `inject` to the support helpers (test/support/shared.ts), which never import Vitest. */
+const setupFile = "test/setup/inject.ts";
 
 /**
  * Integration and browser files run this many at a time, in one pool. A file mostly waits on the servers it
@@ -45,6 +47,7 @@ export default defineConfig({
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
           globalSetup: [setup.pglite],
+          setupFiles: [setupFile],
           // Route tests open an embedded database (PGlite, copied from the run's template) on first use.
           testTimeout: 60_000,
         },
@@ -58,6 +61,7 @@ export default defineConfig({
           environment: "node",
           // Chromium too: a sign-in test drives the OpenID flow in a browser.
           globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
+          setupFiles: [setupFile],
           maxWorkers: serverFileWorkers,
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -71,6 +75,7 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
+          setupFiles: [setupFile],
           // Files share the one Chromium (a context each) and run beside the integration files.
           maxWorkers: serverFileWorkers,
           testTimeout: 90_000,

@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.mjs";
 import os from "node:os";
 import path from "node:path";
 
@@ -21,18 +21,6 @@ const HOST = "127.0.0.1";
 const root = path.resolve(import.meta.dirname, "..");
 // The seeding process's audit lines go nowhere; set before the logger is loaded.
 process.env.LOG_LEVEL = "warn";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `rows` audit rows through the appender (batched as a busy console batches them), with checkpoints. */
 async function seed(dataDir: string, rows: number): Promise<number> {

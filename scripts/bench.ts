@@ -30,7 +30,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { benchBatch } from "./bench-batch";
 import { startDurablePostgres, type BenchCluster } from "./bench-postgres";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.mjs";
 import os from "node:os";
 import path from "node:path";
 
@@ -67,18 +67,6 @@ const DEMO_CREDENTIALS = { client_id: "demo-client", client_secret: "demo-secret
 const PROXY_SECRET = "bench-proxy-shared-secret";
 const METRICS_TOKEN = "bench-metrics-token-0123456789";
 const SESSION_SECRET = "bench-session-secret-with-at-least-32-characters";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function start(command: string[], env: Record<string, string>): ChildProcess {
   const [file = process.execPath, ...args] = command;

@@ -4,7 +4,7 @@
 // under it. `node scripts/lts-node.mjs [-- vitest filters…]`; LTS_NODE_VERSION picks the version.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.mjs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,17 +47,6 @@ function unitTests(node, filters) {
     timeout: UNIT_TIMEOUT_MS,
   });
   return result.status === 0;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls until the server answers /api/health (or the deadline passes, or it exits). */

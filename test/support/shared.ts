@@ -4,7 +4,6 @@
  * Vitest (scripts/screenshots.ts, scripts/bench-audit.mts) nothing is provided and each helper starts its own.
  */
 import { appendFileSync } from "node:fs";
-import { inject } from "vitest";
 
 /** Enough to reach a running cluster: its superuser URL, port, socket folder and server binaries. */
 export interface SharedPostgres {
@@ -28,9 +27,15 @@ declare module "vitest" {
 
 type Key = "pgliteTemplate" | "postgres" | "chromiumWsEndpoint" | "defaultConsoleUrl";
 
+type Inject = (key: Key) => unknown;
+
 /** The value a global setup provided, or undefined (not under Vitest, or not set up for this project). */
 export function provided<K extends Key>(key: K): import("vitest").ProvidedContext[K] | undefined {
-  if (!process.env.VITEST) return undefined;
+  // Set by test/setup/inject.ts in every test file; absent in scripts and in Vitest's own process.
+  const inject = (globalThis as Record<symbol, Inject | undefined>)[
+    Symbol.for("card-services-console.tests.inject")
+  ];
+  if (!inject) return undefined;
   try {
     return (inject(key) as import("vitest").ProvidedContext[K] | undefined) ?? undefined;
   } catch {
