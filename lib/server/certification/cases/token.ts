@@ -99,6 +99,11 @@ function checkTokenMeta(checks: Checks, body: unknown, ids: string[]): void {
     get(body, "meta", "request_id"),
     ids,
   );
+  checkVersions(checks, body, ids);
+}
+
+/** The versions a token answer states: meta's semantic version and the JSON:API version. */
+export function checkVersions(checks: Checks, body: unknown, ids: string[]): void {
   checks.matches("meta.version", "a semantic version", SEMVER, get(body, "meta", "version"), ids);
   const jsonapi = get(body, "jsonapi", "version");
   checks.add(

@@ -1,8 +1,7 @@
 /** VER: versioning (spec §9): the version in the paths, meta.version and jsonapi.version. */
 import "server-only";
-import { describe, get } from "../checks";
 import type { CaseDefinition } from "./case-definition";
-import { SEMVER } from "./token";
+import { checkVersions } from "./token";
 
 const versions: CaseDefinition = {
   id: "VER-01",
@@ -44,21 +43,7 @@ const versions: CaseDefinition = {
         tokenResult.status !== 404,
         ids,
       );
-      checks.matches(
-        "meta.version",
-        "a semantic version",
-        SEMVER,
-        get(tokenResult.value, "meta", "version"),
-        ids,
-      );
-      const jsonapi = get(tokenResult.value, "jsonapi", "version");
-      checks.add(
-        "jsonapi.version",
-        "a version string",
-        describe(jsonapi),
-        typeof jsonapi === "string" && jsonapi !== "",
-        ids,
-      );
+      checkVersions(checks, tokenResult.value, ids);
     }
   },
 };
