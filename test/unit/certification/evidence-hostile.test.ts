@@ -64,10 +64,24 @@ describe("bounded reading", () => {
     expect(total.message).toMatch(/in all/);
   });
 
-  it("stops inflating a zip bomb that lies about its size at the size it declares", async () => {
-    const error = await refusal(zipBomb({ mib: 50, lie: true }));
-    expect(error.code).toBe("bundle_too_large");
-    expect(error.message).toMatch(/inflates past the 1024 bytes it declares/);
+  it("stops inflating an entry that lies about its size at the size it declares: not intact", async () => {
+    const result = await verifyEvidence(zipBomb({ mib: 50, lie: true }));
+    expect(result.ok).toBe(false);
+    expect(result.problems.join(" ")).toMatch(/inflates past the 1024 bytes it declares/);
+  });
+
+  it("answers for an archive with one damaged byte anywhere (never a refusal), not intact when it hits a file", async () => {
+    const intact = writeZip(entries);
+    for (let at = 0; at < intact.length; at += Math.max(1, Math.floor(intact.length / 64))) {
+      const damaged = intact.slice();
+      damaged[at] = damaged[at]! ^ 0xff;
+      await expect(verifyEvidence(damaged), `byte ${at}`).resolves.toHaveProperty("ok");
+    }
+    // The first entry's data starts after its 30-byte local header and its name.
+    const inData = intact.slice();
+    const at = 30 + new TextEncoder().encode(entries[0]!.name).length + 2;
+    inData[at] = inData[at]! ^ 0xff;
+    expect((await verifyEvidence(inData)).ok).toBe(false);
   });
 
   it("still reads an intact bundle, and calls garbage unreadable (a result, not a refusal)", async () => {
@@ -78,7 +92,7 @@ describe("bounded reading", () => {
   });
 
   it("answers every one of several uploads read at once (they take turns)", async () => {
-    const zips = [writeZip(entries), declaredHugeZip(3), writeZip(entries), zipBomb({ mib: 1, lie: true })];
+    const zips = [writeZip(entries), declaredHugeZip(3), writeZip(entries), zipBomb({ mib: 70 })];
     const settled = await Promise.allSettled(zips.map((zip) => verifyEvidence(zip)));
     expect(settled.map((outcome) => outcome.status)).toEqual([
       "fulfilled",

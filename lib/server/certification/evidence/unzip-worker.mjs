@@ -110,21 +110,26 @@ async function inflateEntry(
   if (entry.method !== 8)
     throw unreadable(`${entry.name}: compression method ${entry.method} is not deflate`);
   const inflater = createInflateRaw({ chunkSize: FEED_BYTES });
+  // A stream that ends early (a damaged entry) never drains again: stop feeding when it closes.
+  const writable = () =>
+    new Promise((resolve) => {
+      inflater.once("drain", resolve);
+      inflater.once("close", resolve);
+    });
   const feed = async () => {
     for (let at = 0; at < data.byteLength && !inflater.destroyed; at += FEED_BYTES) {
-      if (!inflater.write(data.subarray(at, at + FEED_BYTES))) {
-        await new Promise((resolve) => inflater.once("drain", resolve));
-      }
+      if (!inflater.write(data.subarray(at, at + FEED_BYTES))) await writable();
     }
-    inflater.end();
+    if (!inflater.destroyed) inflater.end();
   };
   const feeding = feed();
   let produced = 0;
   try {
     for await (const chunk of inflater) {
       produced += chunk.byteLength;
+      // Its data does not match its header: damaged or tampered, so not intact (never inflated further).
       if (produced > entry.size)
-        throw tooLarge(`${entry.name} inflates past the ${entry.size} bytes it declares`);
+        throw unreadable(`${entry.name} inflates past the ${entry.size} bytes it declares`);
       sink(chunk);
     }
   } catch (error) {
