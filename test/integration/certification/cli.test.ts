@@ -152,7 +152,7 @@ describe("npm run certify / verify-evidence", () => {
   });
 
   it("verify-evidence reads within the same bounds and by own names, refusing hostile zips with exit 1", async () => {
-    const refused = [declaredHugeZip(300), zipBomb({ mib: 40, lie: true })];
+    const refused = [declaredHugeZip(300), zipBomb({ mib: 65 })];
     for (const [index, zip] of refused.entries()) {
       const file = path.join(work, `hostile-${index}.zip`);
       writeFileSync(file, zip);
@@ -160,6 +160,13 @@ describe("npm run certify / verify-evidence", () => {
       expect(result.code).toBe(1);
       expect(result.stdout).toContain("refused unread past a bound");
     }
+    // An entry that lies about its size is read only up to the size it declares: not intact.
+    const lying = path.join(work, "hostile-lying.zip");
+    writeFileSync(lying, zipBomb({ mib: 40, lie: true }));
+    const lied = await run("verify-evidence", [lying]);
+    expect(lied.code).toBe(1);
+    expect(lied.stdout).toContain("NOT intact");
+    expect(lied.stdout).toContain("inflates past the 1024 bytes it declares");
     const out = path.join(work, "named");
     expect((await run("certify", ["--env", "embedded", "--out", out, "--cases", "TOK-01"])).code).toBe(0);
     const entries = entriesOf(readFileSync(bundleIn(out)));
