@@ -25,8 +25,9 @@ process.env.LOG_LEVEL = "warn";
 /** `rows` audit rows through the appender (batched as a busy console batches them), with checkpoints. */
 async function seed(dataDir: string, rows: number): Promise<number> {
   const { createAuditLog, checkpointFile } = await import("@/lib/server/audit");
-  const { closeDatabases, getDatabase } = await import("@/lib/server/database");
-  const { db } = await getDatabase({ dataDir });
+  const { createDatabaseRegistry } = await import("@/lib/server/database");
+  const databases = createDatabaseRegistry();
+  const { db } = await databases.open({ dataDir });
   const file = checkpointFile(dataDir);
   const audit = createAuditLog({ db, hmacKey: HMAC_KEY, checkpoints: { file, everyRows: 1000 } });
   const started = performance.now();
@@ -50,7 +51,7 @@ async function seed(dataDir: string, rows: number): Promise<number> {
     }),
   );
   await audit.close();
-  await closeDatabases();
+  await databases.close();
   return performance.now() - started;
 }
 
