@@ -1,10 +1,11 @@
-// A TCP port free on 127.0.0.1 right now (the OS picks it), for the servers a script starts.
+// A TCP port free on 127.0.0.1 right now (the OS picks it), for the servers a script or a test starts.
 import { createServer } from "node:net";
 
 /** @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
+    server.unref();
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();

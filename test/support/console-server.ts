@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { seedDataDir } from "./pglite-template";
@@ -22,18 +21,9 @@ export interface ConsoleServer {
   stop: () => Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from "@/scripts/free-port.mjs";
+
+export { freePort };
 
 const DEFAULT_TEST_ENV: Record<string, string> = {
   SESSION_SECRET: "test-session-secret-that-is-at-least-32-characters-long",

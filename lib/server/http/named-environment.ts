@@ -1,7 +1,7 @@
 /** The environment a refused request named, for its audit row. */
 import "server-only";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
-import { readBodyText } from "./guards";
+import { bodyMediaType, readBodyText } from "./guards";
 
 export const WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 
@@ -18,8 +18,7 @@ export async function namedEnvironment(
 ): Promise<EnvironmentName | undefined> {
   const fromQuery = new URL(request.url).searchParams.get("environment");
   if (isEnvironmentName(fromQuery)) return fromQuery;
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (mediaType !== "application/json") return undefined;
+  if (bodyMediaType(request) !== "application/json") return undefined;
   try {
     let text: string | null = null;
     if (bodyRead) text = await bodyRead;

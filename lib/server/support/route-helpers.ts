@@ -49,21 +49,25 @@ export function maxBatchBodyBytes(config: ServerConfig): number {
   return config.supportBatch.maxCards * 96 + 64 * 1024;
 }
 
-/** Reads a JSON body of up to `limit` bytes (the route wrapper's own reader stops at 16 KiB) and validates it. */
-export async function readLargeJsonBody<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-  limit: number,
-): Promise<z.output<S>> {
+/** The body as text, up to `limit` bytes: 413 past it, 400 `request_aborted` when the client leaves mid-body. */
+async function readUpTo(request: Request, limit: number, what: string): Promise<string> {
   let text: string | null;
   try {
     text = await readTextWithLimit(request, limit);
   } catch {
     throw new ApiError("request_aborted", "The client closed the connection before the whole body arrived.");
   }
-  if (text === null) {
-    throw new ApiError("payload_too_large", `The request body is larger than ${limit} bytes.`);
-  }
+  if (text === null) throw new ApiError("payload_too_large", `The ${what} is larger than ${limit} bytes.`);
+  return text;
+}
+
+/** Reads a JSON body of up to `limit` bytes (the route wrapper's own reader stops at 16 KiB) and validates it. */
+export async function readLargeJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  limit: number,
+): Promise<z.output<S>> {
+  const text = await readUpTo(request, limit, "request body");
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -86,13 +90,7 @@ export async function readBatchInput(
   if (bodyMediaType(request) !== "text/csv") {
     return readLargeJsonBody(request, supportBatchInputSchema, limit * 2);
   }
-  let text: string | null;
-  try {
-    text = await readTextWithLimit(request, limit);
-  } catch {
-    throw new ApiError("request_aborted", "The client closed the connection mid-upload.");
-  }
-  if (text === null) throw new ApiError("payload_too_large", `The CSV is larger than ${limit} bytes.`);
+  const text = await readUpTo(request, limit, "CSV");
   const reason = new URL(request.url).searchParams.get("reason");
   return validateInput(reason ? { csv: text, reason } : { csv: text }, supportBatchInputSchema);
 }

@@ -19,15 +19,21 @@ beforeEach(() => {
   sandbox().reset();
 });
 
+/** A batch on the embedded sandbox with the demo credentials: its inquiry, its shared token, a source per card. */
+function demoBatch() {
+  const inquire = batchBalanceInquiry(consoleRoot().inquiry);
+  const tokens = memoryTokenHolder();
+  const source = () =>
+    batchTokenSource(consoleRoot().config)(
+      { environment: "embedded", credentials: { kind: "demo" } },
+      tokens,
+    );
+  return { inquire, tokens, source };
+}
+
 describe("a support batch's token source", () => {
   it("shares one token across the batch's cards and keeps it in memory", async () => {
-    const inquire = batchBalanceInquiry(consoleRoot().inquiry);
-    const tokens = memoryTokenHolder();
-    const source = () =>
-      batchTokenSource(consoleRoot().config)(
-        { environment: "embedded", credentials: { kind: "demo" } },
-        tokens,
-      );
+    const { inquire, tokens, source } = demoBatch();
     const before = sandbox().stats().tokenRequests;
 
     const first = await inquire(source(), supportInquiryInput(ACTIVE_CARD, "embedded"));
@@ -40,13 +46,7 @@ describe("a support batch's token source", () => {
   });
 
   it("renews once after a 401 and retries the card once", async () => {
-    const inquire = batchBalanceInquiry(consoleRoot().inquiry);
-    const tokens = memoryTokenHolder();
-    const source = () =>
-      batchTokenSource(consoleRoot().config)(
-        { environment: "embedded", credentials: { kind: "demo" } },
-        tokens,
-      );
+    const { inquire, tokens, source } = demoBatch();
     await inquire(source(), supportInquiryInput(ACTIVE_CARD, "embedded"));
     const revoked = tokens.current();
     sandbox().revokeTokens();
