@@ -1,5 +1,6 @@
 /**
- * The module graph's rules (`npm run depcheck`, a step of `npm test`): no import cycle, and each layer imports
+ * The module graph's rules (`npm run depcheck`, a step of `npm test`): no import cycle anywhere in our code (the
+ * app, scripts and tests; ESLint leaves cycles to this check, which walks the graph once), and each layer imports
  * only what it may. lib/shared is used by both sides, so it imports no side; the browser's code never reaches
  * the server's; the sandbox runs as its own process (`npm run sandbox`), so it needs nothing of the console.
  */
