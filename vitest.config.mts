@@ -24,6 +24,8 @@ const setup = {
 };
 /** Hands Vitest's `inject` to the support helpers (test/support/shared.ts), which never import Vitest. */
 const setupFile = "test/setup/inject.ts";
+/** Unit files share a worker's modules; this clears what one file leaves in the process before the next. */
+const freshProcessFile = "test/setup/fresh-process.ts";
 
 /**
  * Integration and browser files run this many at a time, in one pool. A file mostly waits on the servers it
@@ -47,7 +49,11 @@ export default defineConfig({
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
           globalSetup: [setup.pglite],
-          setupFiles: [setupFile],
+          setupFiles: [setupFile, freshProcessFile],
+          // A worker keeps its module cache from file to file: the server's modules are imported once per
+          // worker, not once per file, which was most of the unit run's time. freshProcessFile clears what a
+          // file leaves in the process (the console root, process.env) after it.
+          isolate: false,
           // Route tests open an embedded database (PGlite, copied from the run's template) on first use.
           testTimeout: 60_000,
         },

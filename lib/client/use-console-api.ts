@@ -22,7 +22,9 @@ import { useSession } from "./use-session-api";
 
 /**
  * History must not break a run (a browser without IndexedDB, a full disk), but a run that was not kept is
- * said on the page (history-save-status.ts), never dropped silently.
+ * said on the page (history-save-status.ts), never dropped silently. Each hook saves inside its fetcher, before
+ * the result reaches the page (SWR's onSuccess runs after it, unawaited): someone who leaves the page as soon as
+ * the result shows would otherwise leave with the write still open, and the browser may drop it.
  */
 async function saveToHistory(exchange: ExchangeRecord, save: () => Promise<unknown>): Promise<void> {
   try {
@@ -35,14 +37,18 @@ async function saveToHistory(exchange: ExchangeRecord, save: () => Promise<unkno
 
 export function useRequestToken() {
   const { mutate } = useSWRConfig();
+  const post = sendJson<TokenResult, Record<string, never>>("POST");
   return useSWRMutation<TokenResult, ApiClientError, string, Record<string, never>>(
     apiKeys.token,
-    sendJson("POST"),
+    async (url, options) => {
+      const result = await post(url, options);
+      await saveToHistory(result.exchange, () =>
+        historyStore().addRun({ exchange: result.exchange, token: result.token }),
+      );
+      return result;
+    },
     {
-      onSuccess: async (result) => {
-        await saveToHistory(result.exchange, () =>
-          historyStore().addRun({ exchange: result.exchange, token: result.token }),
-        );
+      onSuccess: () => {
         void mutate(apiKeys.history);
         void mutate(apiKeys.session);
       },
@@ -79,6 +85,7 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
       try {
         const { session, ...exchange } = await post(url, { arg: input });
         void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
+        await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
         return exchange;
       } catch (caught) {
         const error = caught as ApiClientError;
@@ -105,10 +112,7 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
       }
     },
     {
-      onSuccess: async (exchange) => {
-        await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
-        void mutate(apiKeys.history);
-      },
+      onSuccess: () => void mutate(apiKeys.history),
       onError: (error) => {
         if (error.code === "environment_changed") void mutate(apiKeys.session);
       },
@@ -124,10 +128,13 @@ export function useLookupTransaction() {
   const { mutate } = useSWRConfig();
   return useSWRMutation<ExchangeRecord, ApiClientError, string, string>(
     apiKeys.transactionLookupPrefix,
-    (_prefix, { arg }) => getJson<ExchangeRecord>(transactionLookupKey(arg)),
+    async (_prefix, { arg }) => {
+      const exchange = await getJson<ExchangeRecord>(transactionLookupKey(arg));
+      await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
+      return exchange;
+    },
     {
-      onSuccess: async (exchange) => {
-        await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
+      onSuccess: () => {
         void mutate(apiKeys.history);
         void mutate(apiKeys.session);
       },

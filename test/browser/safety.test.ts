@@ -216,6 +216,8 @@ describe("the operation and the environment each run names", () => {
     await page.getByRole("textbox", { name: "Card number" }).fill(ACTIVE_CARD);
     await page.getByRole("button", { name: "Run both" }).click();
     await expect.poll(() => sent.length).toBe(3);
+    // Both results shown: both runs are kept, so leaving the page now loses neither.
+    await page.getByText(/equals balances\.gift/).waitFor();
 
     await page.goto(`${server.url}/history`);
     await page

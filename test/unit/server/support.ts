@@ -10,12 +10,26 @@ import type { ServerConfig } from "@/lib/server/config";
 import { getServices, setConfigForTests } from "@/lib/server/root";
 import { getSession, type Session } from "@/lib/server/session";
 import { seedDataDir } from "@/test/support/pglite-template";
+import { expect } from "vitest";
 
 export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
 export const ORIGIN = "http://localhost:3000";
 
-/** One embedded database per test file (PGlite is single-process; files run in separate workers). */
-let dataDir: string | undefined;
+/**
+ * One embedded database per test file, created on the file's first configure(). Files run one after another
+ * in a worker that keeps this module loaded, so the folder is remembered with the file it belongs to.
+ */
+const dataDirs = new Map<string | undefined, string>();
+
+function fileDataDir(): string {
+  const file = expect.getState().testPath;
+  let dataDir = dataDirs.get(file);
+  if (!dataDir) {
+    dataDir = newDataDir();
+    dataDirs.set(file, dataDir);
+  }
+  return dataDir;
+}
 
 /** A fresh DATA_DIR holding a copy of the run's migrated template (test/setup/pglite.ts) when there is one. */
 function newDataDir(): string {
@@ -25,11 +39,10 @@ function newDataDir(): string {
 }
 
 export function configure(env: Record<string, string | undefined> = {}): ServerConfig {
-  dataDir ??= newDataDir();
   return setConfigForTests({
     SESSION_SECRET: TEST_SESSION_SECRET,
     PORT: "3000",
-    DATA_DIR: dataDir,
+    DATA_DIR: fileDataDir(),
     AUDIT_HMAC_KEY: "unit-test-audit-hmac-key-of-at-least-32-characters",
     ...env,
   });
