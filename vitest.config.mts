@@ -24,7 +24,11 @@ const setup = {
 };
 /** Hands Vitest's `inject` to the support helpers (test/support/shared.ts), which never import Vitest. */
 const setupFile = "test/setup/inject.ts";
-/** Unit files share a worker's modules; this clears what one file leaves in the process before the next. */
+/**
+ * Test files share their worker's modules (`isolate: false` in every project): importing the server's modules,
+ * playwright-core and the support helpers once per worker rather than once per file saves most of what a file
+ * cost before its first test. This setup file clears what one file leaves in the process before the next.
+ */
 const freshProcessFile = "test/setup/fresh-process.ts";
 
 /**
@@ -50,9 +54,6 @@ export default defineConfig({
           environment: "node",
           globalSetup: [setup.pglite],
           setupFiles: [setupFile, freshProcessFile],
-          // A worker keeps its module cache from file to file: the server's modules are imported once per
-          // worker, not once per file, which was most of the unit run's time. freshProcessFile clears what a
-          // file leaves in the process (the console root, process.env) after it.
           isolate: false,
           // Route tests open an embedded database (PGlite, copied from the run's template) on first use.
           testTimeout: 60_000,
@@ -67,7 +68,8 @@ export default defineConfig({
           environment: "node",
           // Chromium too: a sign-in test drives the OpenID flow in a browser.
           globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
-          setupFiles: [setupFile],
+          setupFiles: [setupFile, freshProcessFile],
+          isolate: false,
           maxWorkers: serverFileWorkers,
           testTimeout: 60_000,
           hookTimeout: 180_000,
@@ -81,7 +83,8 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
-          setupFiles: [setupFile],
+          setupFiles: [setupFile, freshProcessFile],
+          isolate: false,
           // Files share the one Chromium (a context each) and run beside the integration files.
           maxWorkers: serverFileWorkers,
           testTimeout: 90_000,

@@ -1,8 +1,9 @@
 /**
- * Runs in every unit test file (setupFiles). The unit files share their worker's module cache (`isolate: false`
- * in vitest.config.mts: importing the server's modules once per worker rather than once per file is most of the
- * unit run's time), so what one file leaves in the process is cleared after it, as a new process would start
- * without it: the console root it built (closed, and its databases with it) and its changes to process.env.
+ * Runs in every test file (setupFiles). Test files share their worker's module cache (`isolate: false` in
+ * vitest.config.mts: importing the server's modules once per worker rather than once per file was most of a
+ * file's cost before its first test), so what one file leaves in the process is cleared after it, as a new
+ * process would start without it: the console root it built (closed, and its databases with it) and its
+ * changes to process.env.
  */
 import { afterAll } from "vitest";
 
