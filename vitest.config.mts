@@ -32,9 +32,9 @@ const setupFile = "test/setup/inject.ts";
 const freshProcessFile = "test/setup/fresh-process.ts";
 
 /**
- * Integration and browser files run this many at a time, in one pool. A file mostly waits on the servers it
- * started (or on Chromium), so on a 2-core machine 3 at once keep both cores busy where Vitest's default
- * (cores − 1) would run one file at a time. Both projects must say the same: Vitest runs projects of one
+ * Integration and browser files run this many at a time, in one pool. A file's own process waits on the
+ * servers it started and on Chromium, whose work is on other processes, so on a 2-core machine 3 at once keep
+ * both cores busy where Vitest's default (cores − 1) would run one file at a time. Both projects must say the same: Vitest runs projects of one
  * `sequence.groupOrder` in one pool. TEST_FILE_WORKERS overrides it (e.g. to measure, or on a bigger machine).
  */
 const serverFileWorkers = Number(process.env.TEST_FILE_WORKERS) || 3;
