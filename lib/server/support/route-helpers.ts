@@ -1,31 +1,23 @@
 /**
- * What the support routes share: the session's environment and credentials, the batch id from the URL, and the
- * batch body, JSON or a CSV upload.
+ * What the support routes share: a batch's credentials from the session's token source, the batch id from the
+ * URL, and the batch body, JSON or a CSV upload.
  */
 import "server-only";
 import { z } from "zod";
-import type { EnvironmentName } from "@/lib/shared/contracts";
-import { currentEnvironment } from "@/lib/server/card-api/environments";
+import type { TokenSource } from "@/lib/server/card-api/token-source";
 import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { bodyMediaType, validateInput } from "@/lib/server/http/guards";
-import type { Session } from "@/lib/server/session";
-import { resolveCredentials } from "@/lib/server/session/credentials";
 import { readTextWithLimit } from "@/lib/shared/body";
 import type { StoredCredentials } from "./batch-runner";
 import { RESULT_FILTERS, supportBatchInputSchema, type ResultFilter } from "@/lib/shared/support-contract";
 
-export function sessionEnvironment(config: ServerConfig, session: Session): EnvironmentName {
-  return currentEnvironment(config, session.state.environment).name;
-}
-
-/** How a batch will look its cards up: 401 `no_credentials` now rather than a batch of failures later. */
-export function batchCredentials(config: ServerConfig, session: Session): StoredCredentials {
-  const resolution = resolveCredentials(
-    session.state,
-    config,
-    currentEnvironment(config, session.state.environment),
-  );
+/**
+ * How a batch will look its cards up, from the session's token source (the credentials it resolved for its
+ * environment): 401 `no_credentials` now rather than a batch of failures later.
+ */
+export function batchCredentials(source: TokenSource): StoredCredentials {
+  const resolution = source.credentials;
   if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
   const { credentials } = resolution;
   if (credentials.source === "server") return { kind: "server" };
