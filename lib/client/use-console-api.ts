@@ -15,6 +15,7 @@ import type {
 import { apiKeys, inquiryKey, transactionLookupKey, type InquiryOperation } from "./api-keys";
 import { operationLabel } from "@/lib/shared/operations";
 import { getJson, sendJson, type ApiClientError } from "./fetcher";
+import type { NewRun } from "./history-run";
 import { historyStore, recordedCardFields } from "./history-store";
 import { reportHistorySaveFailure } from "./history-save-status";
 import { isNoAnswerError, outcomeUnknownRecord, requestIdOfError } from "./outcome-unknown";
@@ -26,10 +27,11 @@ import { useSession } from "./use-session-api";
  * the result reaches the page (SWR's onSuccess runs after it, unawaited): someone who leaves the page as soon as
  * the result shows would otherwise leave with the write still open, and the browser may drop it.
  */
-async function saveToHistory(exchange: ExchangeRecord, save: () => Promise<unknown>): Promise<void> {
+async function saveToHistory(run: NewRun): Promise<void> {
   try {
-    await save();
+    await historyStore().addRun(run);
   } catch (error) {
+    const { exchange } = run;
     const card = recordedCardFields(exchange).cardNumber;
     reportHistorySaveFailure(`${operationLabel(exchange.operation)}${card ? ` ${card}` : ""}`, error);
   }
@@ -42,9 +44,7 @@ export function useRequestToken() {
     apiKeys.token,
     async (url, options) => {
       const result = await post(url, options);
-      await saveToHistory(result.exchange, () =>
-        historyStore().addRun({ exchange: result.exchange, token: result.token }),
-      );
+      await saveToHistory({ exchange: result.exchange, token: result.token });
       return result;
     },
     {
@@ -85,7 +85,7 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
       try {
         const { session, ...exchange } = await post(url, { arg: input });
         void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
-        await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
+        await saveToHistory({ exchange });
         return exchange;
       } catch (caught) {
         const error = caught as ApiClientError;
@@ -105,7 +105,7 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
             durationMs: Date.now() - started.getTime(),
             url,
           });
-          await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
+          await saveToHistory({ exchange });
           void mutate(apiKeys.history);
         }
         throw error;
@@ -130,7 +130,7 @@ export function useLookupTransaction() {
     apiKeys.transactionLookupPrefix,
     async (_prefix, { arg }) => {
       const exchange = await getJson<ExchangeRecord>(transactionLookupKey(arg));
-      await saveToHistory(exchange, () => historyStore().addRun({ exchange }));
+      await saveToHistory({ exchange });
       return exchange;
     },
     {
