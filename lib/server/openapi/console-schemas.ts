@@ -437,6 +437,8 @@ export const supportResultsQuerySchema = z.object({
   from: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(100),
   show: z.enum(RESULT_FILTERS).optional(),
+  /** 1 when the page is saved as a file (an attachment, and a `support_batch_results_downloaded` audit row). */
+  download: z.enum(["0", "1"]).default("0"),
 });
 
 // Team runs (DESIGN.md §4 `GET /api/runs`): inquiries kept on the server for the team.

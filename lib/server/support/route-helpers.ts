@@ -87,26 +87,34 @@ export async function readBatchInput(
   return validateInput(reason ? { csv: text, reason } : { csv: text }, supportBatchInputSchema);
 }
 
-/** `?from=&limit=&show=` of the results page: whole numbers, limit 1..max (default 100), one outcome or all. */
+/**
+ * `?from=&limit=&show=&download=` of the results page: whole numbers, limit 1..max (default 100), one outcome or
+ * all; `download=1` when the page is saved as a file rather than shown.
+ */
 export function resultsPageParams(
   request: Request,
   max: number,
-): { from: number; limit: number; show?: ResultFilter } {
+): { from: number; limit: number; show?: ResultFilter; download: boolean } {
   const params = new URL(request.url).searchParams;
   const schema = z.object({
     from: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(max).default(100),
     show: z.enum(RESULT_FILTERS).optional(),
+    download: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((value) => value === "1"),
   });
   const parsed = schema.safeParse({
     from: params.get("from") ?? undefined,
     limit: params.get("limit") ?? undefined,
     show: params.get("show") ?? undefined,
+    download: params.get("download") ?? undefined,
   });
   if (!parsed.success) {
     throw new ApiError(
       "validation_failed",
-      `from must be 0 or more; limit 1 to ${max}; show one of ${RESULT_FILTERS.join(", ")}.`,
+      `from must be 0 or more; limit 1 to ${max}; show one of ${RESULT_FILTERS.join(", ")}; download 0 or 1.`,
       {
         fields: Object.fromEntries(
           parsed.error.issues.map((issue) => [issue.path.join("."), [issue.message]]),

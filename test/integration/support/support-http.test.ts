@@ -204,6 +204,49 @@ describe("support batches", () => {
     expect(server.logs()).not.toContain(ACTIVE);
   });
 
+  test("showing results is not a download: polled pages write no download row, one CSV writes one", async () => {
+    const started = await client.json<SupportBatchProgress>("POST", "/api/support/batches", {
+      body: { cards: [ACTIVE, "6006491000000019", "7006491000000003"] },
+    });
+    expect(started.status).toBe(202);
+    const { id } = started.body;
+    const downloadRows = async () => {
+      const { status, body } = await client.json<{ rows: { details: { batch_id?: string } | null }[] }>(
+        "GET",
+        "/api/audit?event=support_batch_results_downloaded&limit=500",
+      );
+      expect(status).toBe(200);
+      return body.rows.filter((row) => row.details?.batch_id === id);
+    };
+    // As the page does while the batch runs and each time it is opened.
+    for (let poll = 0; poll < 10; poll += 1) {
+      const page = await client.send("GET", `/api/support/batches/${id}/results?from=0&limit=100`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-disposition")).toBeNull();
+      await page.text();
+    }
+    await waitForBatch(id, (batch) => batch.status === "done");
+    expect(await downloadRows()).toHaveLength(0);
+
+    const csv = await client.send("GET", `/api/support/batches/${id}/results.csv`);
+    expect(csv.status).toBe(200);
+    await csv.text();
+    expect((await downloadRows()).map((row) => row.details)).toEqual([{ batch_id: id, format: "csv" }]);
+
+    const saved = await client.send("GET", `/api/support/batches/${id}/results?download=1`);
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get("content-disposition")).toMatch(/^attachment;/);
+    await saved.text();
+    expect(await downloadRows()).toHaveLength(2);
+
+    const bad = await client.json<{ error: { code: string } }>(
+      "GET",
+      `/api/support/batches/${id}/results?download=yes`,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("validation_failed");
+  });
+
   test("cancel mid-way: the cards not started never run; the results say so", async () => {
     const cards = [
       ACTIVE,

@@ -142,7 +142,7 @@ describe("audited actions", () => {
     const page = await call(
       resultsRoute.GET,
       "GET",
-      `/api/support/batches/${id}/results?from=0&limit=10`,
+      `/api/support/batches/${id}/results?from=0&limit=10&download=1`,
       {
         headers: SAM,
       },
