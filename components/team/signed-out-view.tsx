@@ -14,6 +14,8 @@ export const SIGN_IN_ERROR_MESSAGES: Record<SignInErrorCode, string> = {
     "The sign-in service's answer could not be verified, so it was not trusted. If this keeps happening, tell the console's administrator.",
   provider_unreachable:
     "The console could not reach your organisation's sign-in service. Try again in a moment; if it persists, tell the console's administrator.",
+  user_suspended:
+    "An administrator of this console suspended your access for a while. Ask them when it ends, or to lift it.",
   invalid_callback: "No sign-in was in progress in this browser, or the answer was incomplete. Start again.",
 };
 

@@ -9,6 +9,8 @@ export const AUDIT_EVENTS = [
   "sign_in_failed",
   "sign_out",
   "session_end",
+  "user_suspended",
+  "user_unsuspended",
   "refused",
   "anonymous_refusals",
   "credentials_set",

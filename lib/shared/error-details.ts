@@ -78,12 +78,18 @@ export interface NotSignedInDetails {
   session_end: "idle" | "expired" | "signed_out" | "revoked";
 }
 
+/** 403 `user_suspended`: an administrator keeps this user out until `until` (ISO time), or until lifted. */
+export interface UserSuspendedDetails {
+  until: string;
+}
+
 /** Every error code that carries details, and their shape. Codes not named here carry none. */
 export interface ErrorDetailsByCode {
   not_signed_in: NotSignedInDetails;
   validation_failed: ValidationErrorDetails;
   environment_unavailable: EnvironmentUnavailableDetails;
   forbidden_by_role: ForbiddenByRoleDetails;
+  user_suspended: UserSuspendedDetails;
   misdirected_request: MisdirectedRequestDetails;
   environment_changed: EnvironmentChangedDetails;
   rate_limited: RateLimitedDetails;

@@ -7,7 +7,9 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(PUBLIC, async (context) => {
-    const { user } = await context.identity();
+    const { user, refusal } = await context.identity();
+    // The page must learn of a suspension or an ended session, not be told who it is.
+    if (refusal) throw refusal;
     const environments = context.config.environments.map(({ name }) => name);
     return json(meResponse(user, context.config.authMode, environments, userStorageKey));
   }),

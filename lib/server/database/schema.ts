@@ -103,6 +103,18 @@ export const sessions = pgTable(
   (table) => [index("sessions_user").on(table.userId), index("sessions_expires").on(table.expiresAt)],
 );
 
+/**
+ * Users an administrator keeps out until `until` (or until lifted): refused on every instance, whatever session
+ * or proxy header they bring. One row per user; suspending again replaces it.
+ */
+export const userSuspensions = pgTable("user_suspensions", {
+  userId: text("user_id").primaryKey(),
+  until: timestamptz("until").notNull(),
+  reason: text("reason"),
+  suspendedBy: text("suspended_by").notNull(),
+  suspendedAt: timestamptz("suspended_at").notNull(),
+});
+
 /** Fixed-window counters shared by every instance. */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),

@@ -114,6 +114,11 @@ function checkGuards(call: RouteCall<RouteRoot>, options: RouteOptions): void {
 async function resolveCaller(call: RouteCall<RouteRoot>, access: RouteAccess): Promise<SignedInUser | null> {
   if (access.kind === "public" || access.kind === "refusal") return null;
   const found = await call.identity();
+  if (found.refusal && found.user) {
+    // A known caller refused by identity (suspended; a proxy session an admin ended): audited as theirs.
+    call.annotations.user = found.user.id;
+    throw found.refusal;
+  }
   // An anonymous caller past its refusals' limit is throttled before anything else is done for it.
   if (!found.user) (await call.services()).anonymousRefusals.admit(call.client);
   const user = requireUser(found.user, found.session.endReason);

@@ -54,8 +54,13 @@ const SESSION_END_MESSAGES: Record<EndReason, string> = {
  */
 export function requireUser(user: SignedInUser | null, ended?: EndReason): SignedInUser {
   if (user) return user;
-  if (ended) throw new ApiError("not_signed_in", SESSION_END_MESSAGES[ended], { session_end: ended });
+  if (ended) throw sessionEndedError(ended);
   throw new ApiError("not_signed_in", "Sign in to use the console.");
+}
+
+/** 401 `not_signed_in` for a session that is over, saying why. */
+export function sessionEndedError(ended: EndReason): ApiError {
+  return new ApiError("not_signed_in", SESSION_END_MESSAGES[ended], { session_end: ended });
 }
 
 /**

@@ -32,6 +32,8 @@ export const pendingSignInSchema = z
 export type PendingSignIn = z.infer<typeof pendingSignInSchema>;
 
 export type SignInErrorCode =
+  /** An administrator suspended this user (lib/server/session/suspensions): refused after the provider said who. */
+  | "user_suspended"
   /** No or unusable pending sign-in, or a callback without a code: start again. */
   | "invalid_callback"
   /** The callback's state is not the one this browser started with (a forged or crossed callback). */

@@ -4,7 +4,9 @@
  * - `oidc`: the user stored in the live session at sign-in (roles recomputed from their groups);
  * - `proxy`: the user the trusted proxy names on this request. A session belongs to one user: when the proxy
  *   names someone else than the session's owner (or nobody), the request gets a fresh, empty session, so user B
- *   never uses user A's credentials or token.
+ *   never uses user A's credentials or token. A session an administrator ended is answered 401 once (the page
+ *   learns it and clears what it kept), then the proxy's headers make a fresh one.
+ * A suspended user (lib/server/session/suspensions) is refused in `oidc` and `proxy` alike, on every instance.
  * A page sends the key of the user it was loaded for (`X-Console-User`); when the caller is now someone else
  * (another sign-in in this browser, a proxy that switched users), the call is refused with 409
  * `identity_changed` before it does anything, and the page reloads as the new user: user B's lookup never
@@ -16,23 +18,32 @@ import { fromTrustedProxy } from "@/lib/server/util/peer-address";
 import { emptySession, getSession, type Session, type SessionContext } from "@/lib/server/session";
 import { ApiError } from "@/lib/server/util/errors";
 import { currentUser, type SignedInUser } from ".";
+import { suspendedError, type SuspensionStore } from "@/lib/server/session/suspensions";
+import { sessionEndedError } from "./enforce";
 import type { AuthSettings } from "./settings";
 import { USER_KEY_HEADER, userStorageKey } from "./user-key";
 
 export interface RequestIdentity {
   session: Session;
   user: SignedInUser | null;
+  /**
+   * Set when the caller is known but this request must be refused before anything is done: an administrator
+   * suspended them (403 `user_suspended`), or (proxy) ended the session this cookie named (401 `not_signed_in`,
+   * `session_end: "revoked"`, once: the answer removes the cookie, and the next request starts a fresh session).
+   */
+  refusal?: ApiError;
 }
 
-// Composition root: the settings and sessions are built once (lib/server/root) and passed in.
+// Composition root: the settings, sessions and suspensions are built once (lib/server/root) and passed in.
 export interface IdentityDeps {
   authSettings: AuthSettings;
   sessions: SessionContext;
+  suspensions?: SuspensionStore;
 }
 
 export async function resolveIdentity(
   request: Pick<Request, "headers" | "url">,
-  { authSettings: settings, sessions }: IdentityDeps,
+  { authSettings: settings, sessions, suspensions }: IdentityDeps,
 ): Promise<RequestIdentity> {
   const config = sessions.config;
   let session = await getSession(request, sessions);
@@ -47,13 +58,22 @@ export async function resolveIdentity(
     return { session, user: null };
   }
   assertSameUser(request, config, user);
+  const suspension = settings.mode === "none" ? null : await suspensions?.activeFor(user.id);
+  if (suspension) {
+    // Nothing of the session is used, and it ends: lifting the suspension does not bring it back.
+    if (session.sessionId) await session.end("revoked");
+    return { session, user, refusal: suspendedError(suspension) };
+  }
+  if (settings.mode === "proxy" && session.endReason === "revoked" && session.endedOwnerId === user.id) {
+    // The proxy would sign them straight back in: the page must first learn that its session was ended.
+    return { session, user, refusal: sessionEndedError("revoked") };
+  }
   if (session.ownerId !== undefined && session.ownerId !== user.id) {
     session = emptySession(request, sessions);
   }
   session.setOwner({ id: user.id, roles: user.roles });
   return { session, user };
 }
-
 /** 409 `identity_changed` when the page that calls was loaded for another user than the caller now is. */
 function assertSameUser(request: Pick<Request, "headers">, config: ServerConfig, user: SignedInUser): void {
   const expected = request.headers.get(USER_KEY_HEADER);

@@ -16,6 +16,7 @@ import {
 import { meResponseSchema } from "@/lib/server/identity/me";
 import { startRunInputSchema } from "@/lib/shared/certification-api";
 import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/shared/support-contract";
+import { adminSuspendInputSchema } from "@/lib/shared/admin-contract";
 import {
   startClientCertificationSchema,
   clientStepIdSchema,
@@ -41,6 +42,9 @@ import {
   startRunResultSchema,
   adminSessionListSchema,
   adminSessionsEndedSchema,
+  adminSuspensionListSchema,
+  adminSuspendedSchema,
+  adminLiftedSchema,
   supportBatchListSchema,
   supportBatchProgressSchema,
   supportBatchResultsSchema,
@@ -92,6 +96,10 @@ const COMPONENTS = {
   SupportBatchList: jsonSchema(supportBatchListSchema, "output"),
   AdminSessionList: jsonSchema(adminSessionListSchema, "output"),
   AdminSessionsEnded: jsonSchema(adminSessionsEndedSchema, "output"),
+  AdminSuspensionList: jsonSchema(adminSuspensionListSchema, "output"),
+  AdminSuspendInput: jsonSchema(adminSuspendInputSchema, "input"),
+  AdminSuspended: jsonSchema(adminSuspendedSchema, "output"),
+  AdminLifted: jsonSchema(adminLiftedSchema, "output"),
   SupportTransactionLookup: jsonSchema(supportTransactionLookupSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
@@ -108,7 +116,9 @@ const error = (description: string) => ({ description, content: jsonContent(comp
 const ERRORS = {
   "400": error("Invalid input (`validation_failed`, `invalid_json`), with per-field messages in details."),
   "401": error("No usable credentials or token (`no_credentials`), or not signed in (`not_signed_in`)."),
-  "403": error("Cross-origin call, or the user's roles do not allow it (`forbidden_by_role`)."),
+  "403": error(
+    "Cross-origin call, the user's roles do not allow it (`forbidden_by_role`), or an administrator suspended the user (`user_suspended`).",
+  ),
   default: error("Any other error, in the one error shape."),
 };
 
@@ -464,6 +474,28 @@ const PATHS = {
       summary: "Admin: end one live session by its handle (audited); 404 when none is live",
       parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
       responses: { "200": ok("The session ended.", "AdminSessionsEnded"), ...ERRORS },
+    },
+  },
+  "/api/admin/suspensions": {
+    get: {
+      operationId: "listSuspensions",
+      summary: "Admin: the suspensions in force, and the console's auth mode",
+      responses: { "200": ok("The suspensions in force.", "AdminSuspensionList"), ...ERRORS },
+    },
+    post: {
+      operationId: "suspendUser",
+      summary:
+        "Admin: keep a user out for `minutes` (1 to 43,200) on every instance (403 `user_suspended`); ends their sessions; audited",
+      requestBody: jsonBody("AdminSuspendInput"),
+      responses: { "201": ok("The suspension.", "AdminSuspended"), ...ERRORS },
+    },
+  },
+  "/api/admin/suspensions/{user}": {
+    delete: {
+      operationId: "liftSuspension",
+      summary: "Admin: lift a user's suspension (audited); 404 when none is in force",
+      parameters: [{ name: "user", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": ok("The suspension was lifted.", "AdminLifted"), ...ERRORS },
     },
   },
   "/api/audit/verify": {

@@ -28,7 +28,13 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { PURSES, type Purse } from "@/lib/shared/purses";
-import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
+import type {
+  AdminSessionList,
+  AdminSessionsEnded,
+  AdminSuspended,
+  AdminSuspension,
+  AdminSuspensionList,
+} from "@/lib/shared/admin-contract";
 import type {
   RunListResponse,
   RunView,
@@ -553,3 +559,23 @@ export const adminSessionListSchema = z.object({
 export const adminSessionsEndedSchema = z.object({
   ended: z.number().int().nonnegative(),
 }) satisfies z.ZodType<AdminSessionsEnded>;
+
+const adminSuspensionSchema = z.object({
+  user_id: z.string(),
+  until: isoTime,
+  reason: z.string().nullable(),
+  suspended_by: z.string(),
+  suspended_at: isoTime,
+}) satisfies z.ZodType<AdminSuspension>;
+
+export const adminSuspensionListSchema = z.object({
+  suspensions: z.array(adminSuspensionSchema),
+  auth_mode: z.enum(["none", "oidc", "proxy"]),
+}) satisfies z.ZodType<AdminSuspensionList>;
+
+export const adminSuspendedSchema = z.object({
+  suspension: adminSuspensionSchema,
+  sessions_ended: z.number().int().nonnegative(),
+}) satisfies z.ZodType<AdminSuspended>;
+
+export const adminLiftedSchema = z.object({ lifted: z.string() });

@@ -86,7 +86,10 @@ export function createConsoleRoot(
   );
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
-  const identity = async () => ({ authSettings, sessions: (await services()).sessions });
+  const identity = async () => {
+    const { sessions, suspensions } = await services();
+    return { authSettings, sessions, suspensions };
+  };
   const root: ConsoleRoot = {
     config,
     logger: parts.logger,

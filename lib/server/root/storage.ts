@@ -18,7 +18,11 @@ import { storageSettingsFromConfig, type Database, type DatabaseHandle } from "@
 import { createRateLimiter, type RateLimiter } from "@/lib/server/http/rate-limit";
 import { countedAuditLog } from "@/lib/server/metrics";
 import { createSessionContext, type SessionContext } from "@/lib/server/session";
-import { createSessionStore, type SessionStore } from "@/lib/server/session/store";
+import { createSessionStore, type SessionStore, type StoredSession } from "@/lib/server/session/store";
+import { createSuspensionStore, type SuspensionStore } from "@/lib/server/session/suspensions";
+import { recordAudit } from "@/lib/server/audit/record";
+import { auditCaller } from "@/lib/server/identity/audit-caller";
+import type { Role } from "@/lib/shared/contracts";
 import { createSupportServices, type SupportServices } from "@/lib/server/support/services";
 import type { BatchTokenSourceFactory, DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
@@ -34,6 +38,8 @@ export interface Services {
   sessionStore: SessionStore;
   /** What reading and writing a request's session needs: the configuration, the store, the seal cache. */
   sessions: SessionContext;
+  /** Users an administrator keeps out for a while, on every instance. */
+  suspensions: SuspensionStore;
   rateLimiter: RateLimiter;
   support: SupportServices;
   clientCertification: ClientCertificationService;
@@ -116,6 +122,20 @@ function auditLogFor(config: ServerConfig, parts: ProcessParts, db: Database, hm
   return { auditLog, anonymousRefusals };
 }
 
+/**
+ * AUTH_MODE=proxy has no sign-in step of its own: a session the proxy's headers make is the sign-in, audited as
+ * the OIDC callback audits its own (who, from where, and how).
+ */
+function proxySignIns(config: ServerConfig, auditLog: AuditLog) {
+  if (config.authMode !== "proxy") return undefined;
+  return (row: StoredSession) =>
+    recordAudit(auditLog, auditCaller({ id: row.userId, roles: row.roles as Role[] }, row.clientAddress), {
+      event: "sign_in",
+      outcome: "success",
+      details: { signed_in_with: "proxy" },
+    });
+}
+
 export async function openStorage(deps: StorageDeps) {
   const { config, parts, inquire, batchTokenSource, certificationUpstream } = deps;
   const hmacKey = loadOrCreateKey({
@@ -137,7 +157,8 @@ export async function openStorage(deps: StorageDeps) {
     auditLog,
     anonymousRefusals,
     sessionStore,
-    sessions: createSessionContext(config, sessionStore),
+    sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
+    suspensions: createSuspensionStore({ db }),
     rateLimiter,
     support: createSupportServices({
       config,

@@ -15,7 +15,7 @@ import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { isSecureRequest } from "@/lib/server/config/host-trust";
 import { LruCache } from "@/lib/server/util/lru-cache";
-import type { EndReason, SessionStore } from "@/lib/server/session/store";
+import type { EndReason, SessionStore, StoredSession } from "@/lib/server/session/store";
 import {
   MAX_SET_COOKIE_BYTES,
   cookieName,
@@ -43,10 +43,21 @@ export interface SessionContext {
   store: SessionStore;
   /** Unsealed cookie values; belongs to one configuration (its passwords). */
   seals: LruCache<string, CachedSeal>;
+  /** Told of every new row before its cookie is written (AUTH_MODE=proxy: that is the sign-in, audited). */
+  onCreated?: (row: StoredSession) => Promise<void>;
 }
 
-export function createSessionContext(config: ServerConfig, store: SessionStore): SessionContext {
-  return { config, store, seals: new LruCache<string, CachedSeal>(1000) };
+export function createSessionContext(
+  config: ServerConfig,
+  store: SessionStore,
+  onCreated?: (row: StoredSession) => Promise<void>,
+): SessionContext {
+  return {
+    config,
+    store,
+    seals: new LruCache<string, CachedSeal>(1000),
+    ...(onCreated ? { onCreated } : {}),
+  };
 }
 
 /** Who a new server-side row belongs to. */
@@ -82,6 +93,8 @@ export class Session {
     readonly endedNow: EndedSession | undefined = undefined,
     /** Why the session this request's cookie named is over (idle, expired, signed out, ended by an admin). */
     readonly endReason: EndReason | undefined = endedNow?.reason,
+    /** Whose that session was, as the cookie said. */
+    readonly endedOwnerId: string | undefined = undefined,
   ) {
     this.changed = needsWrite;
   }
@@ -238,6 +251,7 @@ export class Session {
     };
     this.pendingSignIn = undefined;
     this.pendingIdToken = undefined;
+    await this.context.onCreated?.(row);
     return this.binding;
   }
 }
@@ -273,8 +287,8 @@ export async function getSession(
   const value = readCookie(request, cookieName(secure));
   if (!value) return new Session({}, secure, false, context);
   // Unreadable, not ours, or over: an empty session, and the cookie is removed at the end of this request.
-  const over = (endedNow?: EndedSession, reason?: EndReason) =>
-    new Session({}, secure, true, context, undefined, true, endedNow, reason ?? endedNow?.reason);
+  const over = (endedNow?: EndedSession, reason?: EndReason, ownerId?: string) =>
+    new Session({}, secure, true, context, undefined, true, endedNow, reason ?? endedNow?.reason, ownerId);
   if (value.length > MAX_COOKIE_VALUE_LENGTH) return over();
 
   const cache = context.seals;
@@ -292,7 +306,7 @@ export async function getSession(
   if (!("live" in result)) {
     cache.delete(value);
     if ("endedNow" in result) return over({ reason: result.endedNow, userId: result.userId });
-    return over(undefined, result.reason);
+    return over(undefined, result.reason, opened.binding.ownerId);
   }
   if (result.live.userId !== opened.binding.ownerId || opened.binding.expiresAt <= Date.now()) return over();
   const binding: SessionBinding = { ...opened.binding, expiresAt: result.live.expiresAt.getTime() };

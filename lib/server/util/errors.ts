@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   not_signed_in: 401,
   invalid_origin: 403,
   forbidden_by_role: 403,
+  user_suspended: 403,
   not_found: 404,
   method_not_allowed: 405,
   environment_changed: 409,

@@ -1,5 +1,5 @@
 // GET /api/auth/callback: the provider's answer. Signed in: a new server-side session, audited `sign_in`, 302 to
-// return_to. Refused: audited `sign_in_failed`, 302 to /signed-out?error=<code>.
+// return_to. Refused (or the user is suspended): audited `sign_in_failed`, 302 to /signed-out?error=<code>.
 import { finishSignIn } from "@/lib/server/identity/sign-in-flow";
 import {
   oidcSettingsOrNotFound,
@@ -29,6 +29,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       return redirect(signedOutPath(result.error.code), result.clearCookie);
     }
     const { user, returnTo } = result.signIn;
+    if (await (await context.services()).suspensions.activeFor(user.id)) {
+      await context.audit({
+        event: "sign_in_failed",
+        outcome: "failure",
+        userId: user.id,
+        reason: "user_suspended",
+      });
+      return redirect(signedOutPath("user_suspended"), result.clearCookie);
+    }
     const session = await context.session();
     // Whatever this browser held before (another user's session included) is ended, not reused.
     if (session.sessionId) await session.end("signed_out");

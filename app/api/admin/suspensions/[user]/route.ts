@@ -1,0 +1,28 @@
+// DELETE /api/admin/suspensions/{user_id}: lifts a suspension in force (admin), audited `user_unsuspended`; 404
+// when none is in force.
+import { ApiError } from "@/lib/server/util/errors";
+import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+
+export const dynamic = "force-dynamic";
+
+function userIdFrom(request: Request): string {
+  try {
+    const id = decodeURIComponent(new URL(request.url).pathname.split("/").pop() ?? "");
+    if (id.length > 0 && id.length <= 256) return id;
+  } catch {
+    // A malformed escape names no user.
+  }
+  throw new ApiError("not_found", "No suspension in force for that user.");
+}
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  DELETE: apiRoute(allowGlobal("session_admin"), async (context) => {
+    const userId = userIdFrom(context.request);
+    const { suspensions } = await context.services();
+    if (!(await suspensions.lift(userId))) {
+      throw new ApiError("not_found", "No suspension in force for that user: it may have ended already.");
+    }
+    await context.audit({ event: "user_unsuspended", outcome: "success", details: { suspended: userId } });
+    return json({ lifted: userId });
+  }),
+});

@@ -1,0 +1,37 @@
+// GET /api/admin/suspensions: the suspensions in force (admin). POST {user_id, minutes, reason?}: suspends a user
+// on every instance and ends their sessions, audited `user_suspended`.
+import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { shownSuspension, suspendInputSchema, suspendUser } from "@/lib/server/session/admin-suspensions";
+import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  GET: apiRoute(allowGlobal("session_admin"), async (context) => {
+    const { suspensions } = await context.services();
+    const body: AdminSuspensionList = {
+      suspensions: (await suspensions.list()).map(shownSuspension),
+      auth_mode: context.config.authMode,
+    };
+    return json(body);
+  }),
+  POST: apiRoute(allowGlobal("session_admin"), async (context) => {
+    const input = await context.body(suspendInputSchema);
+    const admin = await context.user();
+    const services = await context.services();
+    const { suspension, sessionsEnded } = await suspendUser(services, input, admin.id);
+    await context.audit({
+      event: "user_suspended",
+      outcome: "success",
+      reason: input.reason ?? null,
+      details: {
+        suspended: input.user_id,
+        minutes: input.minutes,
+        until: suspension.until.toISOString(),
+        sessions_ended: sessionsEnded,
+      },
+    });
+    const body: AdminSuspended = { suspension: shownSuspension(suspension), sessions_ended: sessionsEnded };
+    return json(body, 201);
+  }),
+});
