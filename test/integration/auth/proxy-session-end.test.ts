@@ -18,7 +18,7 @@ const identity = (user: string, groups: string) => ({
 });
 const ADMIN = identity("ada", "console-admins");
 const TESS = identity("tess", "certification");
-const SAM = identity("sam", "support-desk");
+const SAM = identity("sam", "certification,support-desk");
 
 interface AuditRow {
   user_id: string | null;
