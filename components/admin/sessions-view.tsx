@@ -1,11 +1,12 @@
 "use client";
 
-import { useState } from "react";
+import { useId, useState } from "react";
 import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Field } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -13,6 +14,14 @@ import { TableHead } from "@/components/ui/table-head";
 import { adminSessionKey, adminUserSessionsKey, apiKeys } from "@/lib/client/api-keys";
 import { getJson, requestJson, type ApiClientError } from "@/lib/client/fetcher";
 import type { AdminSession, AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
+import type { AuthMode } from "@/lib/server/identity/me";
+import {
+  DurationField,
+  SUSPEND_FOR,
+  SuspensionsPanel,
+  useSuspend,
+  useSuspensions,
+} from "./suspensions-panel";
 
 const COLUMNS = [
   { key: "user", label: "User" },
@@ -23,8 +32,19 @@ const COLUMNS = [
   { key: "actions", label: "Actions", srOnly: true },
 ];
 
-/** What the admin is about to end: one session, or every session of a user. */
-type Ending = { kind: "one"; session: AdminSession } | { kind: "user"; userId: string };
+/** What the admin is about to do: end one session, or every session of a user, or suspend a user. */
+type Ending =
+  | { kind: "one"; session: AdminSession }
+  | { kind: "user"; userId: string }
+  | { kind: "suspend"; userId: string };
+
+/** What ending a session does, by how the console signs people in. */
+const WHAT_ENDING_DOES: Record<AuthMode, string> = {
+  proxy:
+    "End session signs them out of this console once; the proxy signs them back in on their next request. To keep them out, suspend.",
+  oidc: "End session signs that browser out at once; they can sign in again through the provider. To keep them out, suspend.",
+  none: "End session signs that browser out at once.",
+};
 
 function useEndSessions() {
   return useSWRMutation<AdminSessionsEnded, ApiClientError, string, string>(
@@ -33,20 +53,22 @@ function useEndSessions() {
   );
 }
 
-/** Who is signed in, since when, last seen; end one session or all of a user's (asked first, audited). */
+/**
+ * Who is signed in, since when, last seen; end one session or all of a user's, or suspend a user (asked first,
+ * audited). The page says what ending does in this console's auth mode.
+ */
 export function SessionsView() {
   const { data, error } = useSWR<AdminSessionList, ApiClientError>(apiKeys.adminSessions, getJson, {
     refreshInterval: 15_000,
   });
+  const mode = useSuspensions().data?.auth_mode ?? "none";
   const [ending, setEnding] = useState<Ending | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const end = useEndSessions();
 
-  function confirm() {
-    if (!ending) return;
+  function endSessions(target: Exclude<Ending, { kind: "suspend" }>) {
     const url =
-      ending.kind === "one" ? adminSessionKey(ending.session.id) : adminUserSessionsKey(ending.userId);
-    setEnding(null);
+      target.kind === "one" ? adminSessionKey(target.session.id) : adminUserSessionsKey(target.userId);
     end
       .trigger(url)
       .then((result) => setNotice(`${result.ended} session${result.ended === 1 ? "" : "s"} ended.`))
@@ -57,7 +79,7 @@ export function SessionsView() {
     <>
       <PageHeader
         title="Active sessions"
-        description="Who is signed in, since when, from where (the client address the console saw) and when last seen. Ending a session signs that browser out at once; it is kept in the audit log."
+        description={`Who is signed in, since when, from where (the client address the console saw) and when last seen; every action is kept in the audit log. ${WHAT_ENDING_DOES[mode]}`}
       />
       {notice ? (
         <div className="mb-4" role="status">
@@ -77,16 +99,77 @@ export function SessionsView() {
           <SessionsTable sessions={data.sessions} onEnd={setEnding} />
         )}
       </Panel>
-      <ConfirmDialog
-        open={ending !== null}
-        title={ending?.kind === "user" ? `End every session of ${ending.userId}?` : "End this session?"}
-        confirmLabel="End"
+      <SuspensionsPanel onNotice={setNotice} />
+      <ActionDialog
+        ending={ending}
+        mode={mode}
         onCancel={() => setEnding(null)}
-        onConfirm={confirm}
-      >
-        <p>The browser signed in with it is signed out at once; the person can sign in again.</p>
-      </ConfirmDialog>
+        onEnd={(target) => {
+          setEnding(null);
+          endSessions(target);
+        }}
+        onSuspended={(message) => {
+          setEnding(null);
+          setNotice(message);
+        }}
+      />
     </>
+  );
+}
+
+/** The confirmation of an end, or the suspension's duration and reason. */
+function ActionDialog({
+  ending,
+  mode,
+  onCancel,
+  onEnd,
+  onSuspended,
+}: {
+  ending: Ending | null;
+  mode: AuthMode;
+  onCancel: () => void;
+  onEnd: (target: Exclude<Ending, { kind: "suspend" }>) => void;
+  onSuspended: (message: string) => void;
+}) {
+  const id = useId();
+  const [minutes, setMinutes] = useState(String(SUSPEND_FOR[1].minutes));
+  const [reason, setReason] = useState("");
+  const suspend = useSuspend();
+  const title =
+    ending?.kind === "suspend"
+      ? `Suspend ${ending.userId}?`
+      : ending?.kind === "user"
+        ? `End every session of ${ending.userId}?`
+        : "End this session?";
+  return (
+    <ConfirmDialog
+      open={ending !== null}
+      title={title}
+      confirmLabel={ending?.kind === "suspend" ? "Suspend" : "End"}
+      onCancel={onCancel}
+      onConfirm={() => {
+        if (!ending) return;
+        if (ending.kind !== "suspend") return onEnd(ending);
+        void suspend(ending.userId, Number(minutes), reason).then(onSuspended);
+        setReason("");
+      }}
+    >
+      {ending?.kind === "suspend" ? (
+        <div className="grid gap-3">
+          <p>They are refused on every instance until it ends or you lift it; their sessions end now.</p>
+          <DurationField id={`${id}-minutes`} value={minutes} onChange={setMinutes} />
+          <Field
+            id={`${id}-reason`}
+            label="Reason or ticket"
+            value={reason}
+            onChange={(change) => setReason(change.target.value)}
+            maxLength={500}
+          />
+        </div>
+      ) : (
+        <p>{WHAT_ENDING_DOES[mode]}</p>
+      )}
+    </ConfirmDialog>
   );
 }
 
@@ -118,6 +201,9 @@ function SessionsTable({ sessions, onEnd }: { sessions: AdminSession[]; onEnd: (
                 </Button>
                 <Button onClick={() => onEnd({ kind: "user", userId: session.user_id })}>
                   End all of {session.user_id}&apos;s
+                </Button>
+                <Button onClick={() => onEnd({ kind: "suspend", userId: session.user_id })}>
+                  Suspend {session.user_id}
                 </Button>
               </td>
             </tr>

@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { SelectField } from "@/components/ui/select-field";
 import { AUDIT_EVENTS } from "@/lib/shared/audit-events";
+import { UserCombobox } from "./user-combobox";
 
 const LAST4 = /^\d{4}$/;
 const FULL_CARD = /^\d{12,19}$/;
@@ -33,13 +34,10 @@ function isoFromLocal(value: string): string | undefined {
  */
 export function AuditFilterForm({
   initial,
-  users,
   onSearch,
 }: {
   /** The filters the page's address asks for (a shared link). */
   initial: AuditFilters;
-  /** The users seen in the log so far: the user picker's options. */
-  users: readonly string[];
   onSearch: (filters: AuditFilters) => void;
 }) {
   const id = useId();
@@ -48,8 +46,6 @@ export function AuditFilterForm({
   const [card, setCard] = useState(initial.card && initial.card.length === 4 ? initial.card : "");
   const [from, setFrom] = useState(localFromIso(initial.from));
   const [to, setTo] = useState(localFromIso(initial.to));
-  // The picker always offers the chosen user, even when the rows loaded so far do not show them.
-  const userOptions = [...new Set([...(user ? [user] : []), ...users])].sort();
   const [cardError, setCardError] = useState<string | null>(null);
 
   function submit(formEvent: FormEvent) {
@@ -87,14 +83,7 @@ export function AuditFilterForm({
       aria-label="Audit filters"
     >
       <div className="lg:col-span-2">
-        <SelectField id={`${id}-user`} label="User" value={user} onChange={setUser}>
-          <option value="">Any user</option>
-          {userOptions.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </SelectField>
+        <UserCombobox id={`${id}-user`} value={user} onChange={setUser} />
       </div>
       <div className="lg:col-span-2">
         <SelectField id={`${id}-event`} label="Event" value={event} onChange={setEvent}>

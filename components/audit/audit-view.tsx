@@ -77,9 +77,6 @@ export function AuditView() {
   const more = Boolean(data?.[data.length - 1]?.next_cursor);
   const loadingMore = isValidating && data !== undefined && size > data.length;
 
-  // The users the log has shown so far: the user picker offers them (options from the data, not free text).
-  const users = [...new Set(rows.map((row) => row.user_id).filter((user): user is string => Boolean(user)))];
-
   function search(next: AuditFilters) {
     setFilters(next);
     void setSize(1);
@@ -94,7 +91,7 @@ export function AuditView() {
         description="Who did what, where and with which outcome: sign-ins, refusals, every call that touched a card or a credential, and every read of this log. Rows are append-only and hash-chained."
       />
       <Panel title="Filters" titleId="audit-filters-title" bodyClassName="p-5">
-        <AuditFilterForm initial={filters} users={users} onSearch={search} />
+        <AuditFilterForm initial={filters} onSearch={search} />
         <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
           Cards are kept as first 6 + last 4 (last 4 for support) and a keyed hash, never in full. Searching
           by a full card number sends it once to the server, which hashes it and compares hashes.

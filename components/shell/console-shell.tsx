@@ -3,6 +3,7 @@ import { MeProvider } from "@/components/team/me-provider";
 import { NoRoleScreen } from "@/components/team/no-role-screen";
 import { pageGate } from "@/components/team/page-gate";
 import { SignInScreen } from "@/components/team/sign-in-screen";
+import { SuspendedScreen } from "@/components/team/suspended-screen";
 import { UnavailableScreen } from "@/components/team/unavailable-screen";
 import { UserScope } from "@/components/team/user-scope";
 import { ConsoleHeader } from "./console-header";
@@ -20,6 +21,7 @@ export async function ConsoleShell({ children }: { children: ReactNode }) {
   const gate = await pageGate();
   if (gate.kind === "sign_in") return <SignInScreen mode={gate.mode} provider={gate.provider} />;
   if (gate.kind === "unavailable") return <UnavailableScreen />;
+  if (gate.kind === "suspended") return <SuspendedScreen until={gate.until} />;
   if (gate.kind === "no_role" && gate.me.user) return <NoRoleScreen user={gate.me.user} />;
   return (
     <SessionProvider>

@@ -3,7 +3,12 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { GateText } from "@/components/team/gate-frame";
 import { SignInLink } from "@/components/team/sign-in-link";
+import { useMe } from "@/components/team/use-me";
+import { Button } from "@/components/ui/button";
+import { closeHistoryStores } from "@/lib/client/history-store";
+import { clearUserState } from "@/lib/client/user-scope";
 import {
+  ENDED_BY_ADMIN,
   lastApiCallAt,
   reportSessionEnded,
   useSessionEnded,
@@ -14,7 +19,10 @@ const WHY: Record<SessionEnd, string> = {
   idle: "It ended after a period without activity (the idle timeout), so what it showed is hidden.",
   expired: "It reached its maximum length, so what it showed is hidden.",
   signed_out: "It was signed out, perhaps in another tab, so what it showed is hidden.",
-  revoked: "An administrator ended it, so what it showed is hidden.",
+  revoked:
+    "An administrator ended it, so what it showed is hidden, and what this browser kept for you (history, remembered fields) was removed.",
+  suspended:
+    "An administrator suspended your access to this console for a while, so what it showed is hidden, and what this browser kept for you was removed. Ask them when it ends.",
   ended: "It is no longer valid, so what it showed is hidden.",
 };
 
@@ -42,9 +50,11 @@ export function SessionEndedGuard({
 }) {
   const ended = useSessionEnded();
   const heading = useRef<HTMLDivElement>(null);
+  const behindProxy = useMe().data?.user?.signed_in_with === "proxy";
   useIdleClock(idleSeconds);
   useEffect(() => {
     if (ended) heading.current?.focus();
+    if (ended && ENDED_BY_ADMIN.includes(ended)) void clearUserState(closeHistoryStores);
   }, [ended]);
   return (
     <>
@@ -66,7 +76,14 @@ export function SessionEndedGuard({
               <GateText>{WHY[ended]}</GateText>
             </div>
             <div className="mt-6">
-              <SignInLink label="Sign in again" />
+              {ended === "suspended" ? null : behindProxy ? (
+                // The proxy signs them in: a fresh load starts a new, empty session.
+                <Button variant="primary" size="lg" onClick={() => window.location.reload()}>
+                  Continue
+                </Button>
+              ) : (
+                <SignInLink label="Sign in again" />
+              )}
             </div>
           </section>
         </main>

@@ -12,6 +12,7 @@ export type PageGate =
   | { kind: "console"; me: MeResponse; idleSeconds: number | null }
   | { kind: "sign_in"; mode: Exclude<AuthMode, "none">; provider: string | null }
   | { kind: "no_role"; me: MeResponse }
+  | { kind: "suspended"; until: string }
   | { kind: "unavailable" };
 
 /** The issuer's host: what the sign-in button says when OIDC_DISPLAY_NAME does not name the provider. */
@@ -31,7 +32,9 @@ export async function pageGate(): Promise<PageGate> {
   const { config } = root;
   let me: MeResponse;
   try {
-    me = (await getPageIdentity(root.page)).me;
+    const identity = await getPageIdentity(root.page);
+    if (identity.suspendedUntil) return { kind: "suspended", until: identity.suspendedUntil };
+    me = identity.me;
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "identity not pre-rendered");
     // One person on their own machine is the local user whatever the storage says; a team console shows

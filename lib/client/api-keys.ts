@@ -27,6 +27,10 @@ export const apiKeys = {
   teamRuns: "/api/runs",
   /** Admin: the live sessions; `DELETE` with `?user=ID` ends all of a user's. */
   adminSessions: "/api/admin/sessions",
+  /** Admin: the suspensions in force (and the auth mode); `POST` suspends a user. */
+  adminSuspensions: "/api/admin/suspensions",
+  /** Admin: the user ids the audit log knows, searched (`auditUsersKey`). */
+  auditUsers: "/api/audit/users",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -71,6 +75,16 @@ export function adminSessionKey(handle: string): string {
 /** Admin: all of one user's sessions (DELETE ends them). */
 export function adminUserSessionsKey(userId: string): string {
   return `${apiKeys.adminSessions}?user=${encodeURIComponent(userId)}`;
+}
+
+/** Admin: one user's suspension (DELETE lifts it). */
+export function adminSuspensionKey(userId: string): string {
+  return `${apiKeys.adminSuspensions}/${encodeURIComponent(userId)}`;
+}
+
+/** Admin: user ids of the audit log that contain `query` (any case), at most `limit`. */
+export function auditUsersKey(query: string, limit = 20): string {
+  return `${apiKeys.auditUsers}?q=${encodeURIComponent(query)}&limit=${limit}`;
 }
 
 /** Where "Sign in" goes: the provider, then back to `returnTo` (a path of this console). */

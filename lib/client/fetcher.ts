@@ -67,6 +67,7 @@ export async function requestJson<T>(url: string, init?: RequestInit): Promise<T
       if (body.error.code === "identity_changed") identityChanged();
       // The session is over: the shell hides what it showed and says why (lib/client/session-ended).
       if (body.error.code === "not_signed_in") reportSessionEnded(sessionEndOf(body.error.details));
+      if (body.error.code === "user_suspended") reportSessionEnded("suspended");
       throw new ApiClientError(body.error.code, response.status, body.error.message, body.error.details);
     }
     throw new ApiClientError(

@@ -1,11 +1,15 @@
 /**
  * Whether this page's session is over, known in the browser: a call answered 401 `not_signed_in` (with why,
  * when the server could tell), or no call was made for the idle timeout (the server has ended the session by
- * then: it checks the same limit, only more coarsely). The shell then hides the page and offers Sign in again.
+ * then: it checks the same limit, only more coarsely), or 403 `user_suspended`. The shell then hides the page and
+ * offers Sign in again (behind a proxy: Continue, which the proxy's headers sign straight back in).
  */
 import { useSyncExternalStore } from "react";
 
-export type SessionEnd = "idle" | "expired" | "signed_out" | "revoked" | "ended";
+export type SessionEnd = "idle" | "expired" | "signed_out" | "revoked" | "suspended" | "ended";
+
+/** Ends an administrator decided: what this browser kept for the user goes too (they start clean). */
+export const ENDED_BY_ADMIN: readonly SessionEnd[] = ["revoked", "suspended"];
 
 let ended: SessionEnd | null = null;
 let lastCallAt = Date.now();

@@ -46,3 +46,9 @@ export type ChainVerdict = ChainCoverage &
     | { ok: true; rows: number }
     | { ok: false; rows: number; first_bad_row: number | string | null; reason: string }
   );
+
+/** `GET /api/audit/users`: user ids the log knows, in order; `more` when the search matched others too. */
+export interface AuditUserList {
+  users: string[];
+  more: boolean;
+}

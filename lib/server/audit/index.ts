@@ -9,7 +9,7 @@ import { createCheckpointer, type CheckpointOptions } from "./checkpointer";
 import { auditCsvLines, auditCsvStream } from "./csv";
 import { toAuditEntry, type AuditEntryInput } from "./entry";
 import { auditKeys } from "./keys";
-import { queryAuditLog, type AuditQuery } from "./query";
+import { listAuditUsers, queryAuditLog, type AuditQuery, type AuditUsersQuery } from "./query";
 import { verifyAuditChain, type VerifiedAnchor, type VerifyFrom } from "./verify";
 
 export type { AuditRow } from "./chain";
@@ -19,7 +19,7 @@ export type { VerifyFrom, VerifyResult } from "./verify";
 export type { CheckpointOptions } from "./checkpointer";
 export { checkpointFile } from "./checkpoint";
 export { auditEntrySchema, cardHmac } from "./entry";
-export { auditQuerySchema, MAX_PAGE_SIZE } from "./query";
+export { auditQuerySchema, auditUsersQuerySchema, MAX_PAGE_SIZE, MAX_USERS_PAGE } from "./query";
 
 export interface AuditLogOptions {
   db: Database;
@@ -57,6 +57,8 @@ export function createAuditLog({
     /** Stops the checkpoint timer after a last checkpoint (shutdown). */
     close: () => checkpointer?.close() ?? Promise.resolve(),
     query: (query: AuditQuery = {}) => queryAuditLog(db, hmacKey, query),
+    /** The user ids the log knows, searched (the audit page's User filter). */
+    users: (query: AuditUsersQuery = {}) => listAuditUsers(db, query),
     csvLines: (filters: AuditQuery = {}) => auditCsvLines(db, hmacKey, filters),
     csvStream: (filters: AuditQuery = {}) => auditCsvStream(db, hmacKey, filters),
   };

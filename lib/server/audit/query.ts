@@ -3,9 +3,10 @@
  * the last row seen), so page 10,000 costs what page 1 does and rows appended meanwhile never shift a page.
  */
 import "server-only";
-import { and, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/lib/server/database";
+import { queryRows } from "@/lib/server/database/rows";
 import { auditLog } from "@/lib/server/database/schema";
 import type { AuditRow } from "./chain";
 import { cardHmac } from "./entry";
@@ -70,4 +71,51 @@ export async function queryAuditLog(db: Database, hmacKey: string, input: AuditQ
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   return { rows: page, nextCursor: more ? String(page[page.length - 1]!.seq) : null };
+}
+
+export const MAX_USERS_PAGE = 100;
+
+export const auditUsersQuerySchema = z
+  .object({
+    /** Part of a user id, any case; empty for all. */
+    q: z
+      .string()
+      .max(256)
+      .regex(/^[^\u0000-\u001f\u007f]*$/, "must be printable")
+      .default(""),
+    limit: z.coerce.number().int().min(1).max(MAX_USERS_PAGE).default(20),
+  })
+  .strict();
+
+export type AuditUsersQuery = z.input<typeof auditUsersQuerySchema>;
+
+/** Distinct ids looked at per call at most: a substring match over a log of very many users stays bounded. */
+const MAX_USERS_SCANNED = 20_000;
+
+/**
+ * Every user id the log knows that contains `q` (any case), in order, up to `limit`; `more` when there may be
+ * others. The distinct ids are walked by a skip scan of the (user_id, seq) index: one index probe per distinct
+ * user, never a pass over the rows, so a log of millions of rows answers as fast as its number of users allows.
+ */
+export async function listAuditUsers(
+  db: Database,
+  input: AuditUsersQuery,
+): Promise<{ users: string[]; more: boolean }> {
+  const { q, limit } = auditUsersQuerySchema.parse(input);
+  const needle = q.toLowerCase();
+  const rows = await queryRows<{ user_id: string }>(
+    db,
+    sql`
+    with recursive ids(user_id, n) as (
+      (select user_id, 1 from ${auditLog} where user_id is not null order by user_id limit 1)
+      union all
+      select (select a.user_id from ${auditLog} a where a.user_id > ids.user_id order by a.user_id limit 1), ids.n + 1
+      from ids where ids.user_id is not null and ids.n < ${MAX_USERS_SCANNED}
+    )
+    select user_id from ids
+    where user_id is not null and strpos(lower(user_id), ${needle}) > 0
+    limit ${limit + 1}`,
+  );
+  const users = rows.map((row) => row.user_id);
+  return { users: users.slice(0, limit), more: users.length > limit };
 }

@@ -12,6 +12,7 @@ import type { ServerConfig } from "@/lib/server/config";
 import type { Session } from "@/lib/server/session";
 import { meResponse, type AuthMode, type MeResponse, type SignedInUser } from "./me";
 import { resolveIdentity, type IdentityDeps, type RequestIdentity } from "./request-identity";
+import { errorDetails } from "@/lib/shared/error-details";
 import { can } from "./roles";
 import { userStorageKey } from "./user-key";
 
@@ -19,6 +20,8 @@ export interface PageIdentity {
   mode: AuthMode;
   user: SignedInUser | null;
   me: MeResponse;
+  /** An administrator suspended the caller until then (ISO time): the page shows only that. */
+  suspendedUntil: string | null;
 }
 
 // Composition root: what a page render needs (lib/server/root's ConsoleRoot), passed in by the page.
@@ -43,9 +46,13 @@ const renderIdentity = cache(async (deps: PageIdentityDeps): Promise<RequestIden
 
 export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdentity> {
   const { config } = deps;
-  const { user } = await renderIdentity(deps);
+  const { user: caller, refusal } = await renderIdentity(deps);
+  // An ended proxy session is left to the page's first call (401 once, which also removes the cookie).
+  const suspendedUntil = refusal?.code === "user_suspended" ? (errorDetails(refusal, "user_suspended")?.until ?? null) : null;
+  const user = suspendedUntil ? null : caller;
   return {
     mode: config.authMode,
+    suspendedUntil,
     user,
     me: meResponse(
       user,
@@ -58,7 +65,7 @@ export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdent
 
 /** What GET /api/session would answer this caller (token details only for roles that may see them), or null. */
 export async function getPageSessionInfo(deps: PageIdentityDeps): Promise<SessionInfo | null> {
-  const { session, user } = await renderIdentity(deps);
-  if (!user) return null;
+  const { session, user, refusal } = await renderIdentity(deps);
+  if (!user || refusal?.code === "user_suspended") return null;
   return deps.describeSession(session, (environment) => can(user.roles, "token_details", environment));
 }

@@ -45,6 +45,7 @@ import {
   adminSuspensionListSchema,
   adminSuspendedSchema,
   adminLiftedSchema,
+  auditUserListSchema,
   supportBatchListSchema,
   supportBatchProgressSchema,
   supportBatchResultsSchema,
@@ -100,6 +101,7 @@ const COMPONENTS = {
   AdminSuspendInput: jsonSchema(adminSuspendInputSchema, "input"),
   AdminSuspended: jsonSchema(adminSuspendedSchema, "output"),
   AdminLifted: jsonSchema(adminLiftedSchema, "output"),
+  AuditUserList: jsonSchema(auditUserListSchema, "output"),
   SupportTransactionLookup: jsonSchema(supportTransactionLookupSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
@@ -453,6 +455,22 @@ const PATHS = {
       summary: "Admin: the audit log, newest first, with filters and a cursor",
       parameters: auditQueryParameters,
       responses: { "200": ok("One page of rows.", "AuditPage"), ...ERRORS },
+    },
+  },
+  "/api/audit/users": {
+    get: {
+      operationId: "listAuditUsers",
+      summary: "Admin: the user ids the audit log knows that contain `q` (any case), in order (audited)",
+      parameters: [
+        { name: "q", in: "query", required: false, schema: { type: "string", maxLength: 256 } },
+        {
+          name: "limit",
+          in: "query",
+          required: false,
+          schema: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+        },
+      ],
+      responses: { "200": ok("The matching user ids.", "AuditUserList"), ...ERRORS },
     },
   },
   "/api/admin/sessions": {

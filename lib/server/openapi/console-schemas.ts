@@ -28,6 +28,7 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { PURSES, type Purse } from "@/lib/shared/purses";
+import type { AuditUserList } from "@/lib/shared/audit-contract";
 import type {
   AdminSessionList,
   AdminSessionsEnded,
@@ -579,3 +580,8 @@ export const adminSuspendedSchema = z.object({
 }) satisfies z.ZodType<AdminSuspended>;
 
 export const adminLiftedSchema = z.object({ lifted: z.string() });
+
+export const auditUserListSchema = z.object({
+  users: z.array(z.string()),
+  more: z.boolean(),
+}) satisfies z.ZodType<AuditUserList>;

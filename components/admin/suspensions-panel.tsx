@@ -1,0 +1,155 @@
+"use client";
+
+import { useId, useState, type FormEvent } from "react";
+import useSWR, { useSWRConfig } from "swr";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Panel } from "@/components/ui/panel";
+import { SelectField } from "@/components/ui/select-field";
+import { adminSuspensionKey, apiKeys } from "@/lib/client/api-keys";
+import { getJson, requestJson, type ApiClientError } from "@/lib/client/fetcher";
+import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
+
+/** The durations offered, in minutes (the server takes 1 to 43,200). */
+export const SUSPEND_FOR = [
+  { minutes: 15, label: "15 minutes" },
+  { minutes: 60, label: "1 hour" },
+  { minutes: 8 * 60, label: "8 hours" },
+  { minutes: 24 * 60, label: "1 day" },
+  { minutes: 7 * 24 * 60, label: "7 days" },
+  { minutes: 30 * 24 * 60, label: "30 days" },
+] as const;
+
+export function useSuspensions() {
+  return useSWR<AdminSuspensionList, ApiClientError>(apiKeys.adminSuspensions, getJson, {
+    refreshInterval: 15_000,
+  });
+}
+
+/** Suspends `userId`; the sessions and suspensions lists are read again after. */
+export function useSuspend() {
+  const { mutate } = useSWRConfig();
+  return async (userId: string, minutes: number, reason: string): Promise<string> => {
+    const body = { user_id: userId, minutes, ...(reason.trim() ? { reason: reason.trim() } : {}) };
+    try {
+      const done = await requestJson<AdminSuspended>(apiKeys.adminSuspensions, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const ended = done.sessions_ended;
+      return `${userId} is suspended until ${new Date(done.suspension.until).toLocaleString()}; ${ended} session${ended === 1 ? "" : "s"} ended.`;
+    } catch (failure) {
+      return (failure as ApiClientError).message;
+    } finally {
+      await Promise.all([mutate(apiKeys.adminSuspensions), mutate(apiKeys.adminSessions)]);
+    }
+  };
+}
+
+/** The suspensions in force, each with Lift, and a form to suspend anyone by user id. */
+export function SuspensionsPanel({ onNotice }: { onNotice: (notice: string) => void }) {
+  const { data, error, mutate } = useSuspensions();
+  async function lift(userId: string) {
+    try {
+      await requestJson(adminSuspensionKey(userId), { method: "DELETE" });
+      onNotice(`${userId}'s suspension is lifted.`);
+    } catch (failure) {
+      onNotice((failure as ApiClientError).message);
+    }
+    await mutate();
+  }
+  return (
+    <Panel title="Suspended" titleId="admin-suspensions-title" className="mt-6">
+      {error ? (
+        <Alert tone="danger" role="alert" title="The suspensions cannot be listed">
+          {error.message}
+        </Alert>
+      ) : data && data.suspensions.length > 0 ? (
+        <ul
+          className="mb-4 divide-y divide-slate-200 text-sm dark:divide-slate-800"
+          aria-labelledby="admin-suspensions-title"
+        >
+          {data.suspensions.map((row) => (
+            <li key={row.user_id} className="flex flex-wrap items-center gap-3 py-2">
+              <span className="font-medium">{row.user_id}</span>
+              <span>until {new Date(row.until).toLocaleString()}</span>
+              {row.reason ? <span className="text-slate-600 dark:text-slate-400">{row.reason}</span> : null}
+              <Button size="sm" onClick={() => void lift(row.user_id)}>
+                Lift {row.user_id}&apos;s suspension
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mb-4 text-sm">Nobody is suspended.</p>
+      )}
+      <SuspendForm onNotice={onNotice} />
+    </Panel>
+  );
+}
+
+/** Suspend by user id: for someone with no session now (a proxy user signs in again on any request). */
+function SuspendForm({ onNotice }: { onNotice: (notice: string) => void }) {
+  const id = useId();
+  const [userId, setUserId] = useState("");
+  const [minutes, setMinutes] = useState(String(SUSPEND_FOR[1].minutes));
+  const [reason, setReason] = useState("");
+  const suspend = useSuspend();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!userId.trim()) return;
+    onNotice(await suspend(userId.trim(), Number(minutes), reason));
+    setUserId("");
+    setReason("");
+  }
+  return (
+    <form
+      onSubmit={(event) => void submit(event)}
+      aria-label="Suspend a user"
+      className="grid gap-3 sm:grid-cols-4"
+    >
+      <Field
+        id={`${id}-user`}
+        label="User id"
+        value={userId}
+        onChange={(change) => setUserId(change.target.value)}
+        autoComplete="off"
+      />
+      <DurationField id={`${id}-minutes`} value={minutes} onChange={setMinutes} />
+      <Field
+        id={`${id}-reason`}
+        label="Reason or ticket"
+        value={reason}
+        onChange={(change) => setReason(change.target.value)}
+        maxLength={500}
+      />
+      <div className="flex items-end">
+        <Button type="submit" variant="danger" disabled={!userId.trim()}>
+          Suspend
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function DurationField({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <SelectField id={id} label="For" value={value} onChange={onChange}>
+      {SUSPEND_FOR.map((choice) => (
+        <option key={choice.minutes} value={choice.minutes}>
+          {choice.label}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
