@@ -135,7 +135,10 @@ describe("behind a proxy", () => {
       .waitFor({ timeout: 60_000 });
 
     const admin = await as(ADMIN, "/admin/sessions");
-    await admin.page.getByRole("button", { name: "Suspend tess" }).first().click();
+    const suspend = admin.page.getByRole("button", { name: "Suspend tess" }).first();
+    await suspend.waitFor();
+    await admin.page.screenshot({ path: screenshotPath("admin-sessions-proxy-list-1440"), fullPage: true });
+    await suspend.click();
     const dialog = admin.page.getByRole("dialog", { name: "Suspend tess?" });
     await dialog.getByLabel("For").selectOption({ label: "8 hours" });
     await dialog.getByLabel("Reason or ticket").fill("TICKET-42");
