@@ -19,7 +19,7 @@ GRANT SELECT, INSERT ON audit_log, audit_checkpoints TO console_app;
 GRANT SELECT, UPDATE ON audit_chain_head TO console_app;
 GRANT SELECT ON schema_migrations TO console_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON sessions, rate_limits, certification_runs, support_batches,
-  support_batch_cards TO console_app;`;
+  support_batch_cards, user_suspensions TO console_app;`;
 
 describe("database roles on postgres", () => {
   let cluster: PostgresCluster;
