@@ -48,7 +48,8 @@ export async function getPageIdentity(deps: PageIdentityDeps): Promise<PageIdent
   const { config } = deps;
   const { user: caller, refusal } = await renderIdentity(deps);
   // An ended proxy session is left to the page's first call (401 once, which also removes the cookie).
-  const suspendedUntil = refusal?.code === "user_suspended" ? (errorDetails(refusal, "user_suspended")?.until ?? null) : null;
+  const suspendedUntil =
+    refusal?.code === "user_suspended" ? (errorDetails(refusal, "user_suspended")?.until ?? null) : null;
   const user = suspendedUntil ? null : caller;
   return {
     mode: config.authMode,

@@ -56,6 +56,11 @@ export interface ConsoleRoot {
   close(): Promise<void>;
 }
 
+/** What resolving a caller needs, once the storage services are open. */
+function identityDeps(authSettings: AuthSettings, services: () => Promise<Services>) {
+  return () => services().then(({ sessions, suspensions }) => ({ authSettings, sessions, suspensions }));
+}
+
 export function createConsoleRoot(
   config: ServerConfig,
   parts: ProcessParts = createProcessParts(),
@@ -86,10 +91,7 @@ export function createConsoleRoot(
   );
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
-  const identity = async () => {
-    const { sessions, suspensions } = await services();
-    return { authSettings, sessions, suspensions };
-  };
+  const identity = identityDeps(authSettings, services);
   const root: ConsoleRoot = {
     config,
     logger: parts.logger,
