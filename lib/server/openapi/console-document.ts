@@ -164,6 +164,7 @@ const BODY_EXAMPLES: Partial<Record<ComponentName, unknown>> = {
   StartClientCertificationInput: { environment: "embedded" },
   EmptyInput: {},
   SupportLookupInput: { card_number: SANDBOX_EXAMPLES.cardNumber },
+  AdminSuspendInput: { user_id: "sam", minutes: 60, reason: "TICKET-1" },
 };
 
 const jsonBody = (name: ComponentName) => ({
