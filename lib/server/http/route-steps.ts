@@ -14,6 +14,7 @@ import { resolveIdentity, type RequestIdentity } from "@/lib/server/identity/req
 import { can } from "@/lib/server/identity/roles";
 import { methodLabel, routeLabel, statusLabel } from "@/lib/server/metrics";
 import { ApiError, internalError } from "@/lib/server/util/errors";
+import { assertAcceptableUrl } from "@/lib/server/util/validation";
 import { logger } from "@/lib/server/util/logger";
 import type { RouteAccess } from "./access";
 import { assertBodyType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
@@ -101,10 +102,11 @@ class RouteCall<R extends RouteRoot> {
   }
 }
 
-/** Host, Origin and content type, before anything else is done. */
+/** Host, a URL the console can store, Origin and content type, before anything else is done. */
 function checkGuards(call: RouteCall<RouteRoot>, options: RouteOptions): void {
   const { request, config } = call;
   assertAcceptedHost(request, config);
+  assertAcceptableUrl(new URL(request.url));
   if (!MUTATING.has(request.method)) return;
   assertSameOrigin(request, config);
   if (WITH_BODY.has(request.method)) assertBodyType(request, options.bodyType ?? "application/json");

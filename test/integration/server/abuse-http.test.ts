@@ -1,7 +1,10 @@
 /**
- * A flood of distinct unknown /api paths (bounded, 127.0.0.1) on the production build: the metrics keep one
- * label for all of them, so the exposition and the process stay the size they were; an address past 60 refusals
- * a minute is answered 429 with Retry-After; /api/health stays fast meanwhile.
+ * What an outside caller could abuse, on the production build (bounded, 127.0.0.1):
+ * - a flood of distinct unknown /api paths: the metrics keep one label for all of them, so the exposition and
+ *   the process stay the size they were; an address past 60 refusals a minute is answered 429 with Retry-After;
+ *   /api/health stays fast meanwhile;
+ * - text PostgreSQL cannot store (NUL) in a path or query: 400 in the error shape, never a 500 or a failed
+ *   audit statement.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
@@ -109,5 +112,35 @@ describe("distinct unknown /api paths", () => {
     expect(await response.json()).toMatchObject({ error: { code: "rate_limited" } });
     // Another address is not throttled.
     expect((await fetch(`${server.url}/api/one-more`)).status).toBe(404);
+  });
+});
+
+describe("text the database cannot store, in a path or a query", () => {
+  const sent = async (method: string, path: string) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: method === "GET" ? {} : { Origin: server.url },
+    });
+    return { status: response.status, body: (await response.json()) as { error: { code: string } } };
+  };
+
+  it.each([
+    ["GET", "/api/audit?user=%00", "validation_failed"],
+    ["GET", "/api/runs/%00", "bad_request"],
+    ["GET", "/api/runs?request_id=%00", "validation_failed"],
+    ["DELETE", "/api/admin/sessions?user=%00", "validation_failed"],
+    ["GET", "/api/audit?from=-271821-04-20T00:00:00Z", "validation_failed"],
+  ])("%s %s: 400 %s", async (method, path, code) => {
+    const answer = await sent(method, path);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { code, message: expect.any(String) } });
+  });
+
+  it("fails nobody else's call: the audit log still takes rows", async () => {
+    const answers = await Promise.all([
+      sent("GET", "/api/audit?user=%00"),
+      ...Array.from({ length: 10 }, () => sent("GET", "/api/audit?limit=1")),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([400, ...Array(10).fill(200)]);
   });
 });
