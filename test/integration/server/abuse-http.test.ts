@@ -144,3 +144,34 @@ describe("text the database cannot store, in a path or a query", () => {
     expect(answers.map((answer) => answer.status)).toEqual([400, ...Array(10).fill(200)]);
   });
 });
+
+describe("methods Next does not know (PROPFIND, MKCOL)", () => {
+  const sent = async (method: string, path: string) => {
+    const response = await fetch(`${server.url}${path}`, { method });
+    return { status: response.status, allow: response.headers.get("allow"), body: await response.text() };
+  };
+
+  it.each(["PROPFIND", "MKCOL"])(
+    "%s: 405 with Allow in the console's error shape under /api",
+    async (method) => {
+      for (const path of ["/api/health", "/api/runs/some-id", "/api/no-such-route"]) {
+        const answer = await sent(method, path);
+        expect(answer.status, path).toBe(405);
+        expect(answer.allow, path).toContain("GET");
+        expect(JSON.parse(answer.body), path).toMatchObject({ error: { code: "method_not_allowed" } });
+      }
+    },
+  );
+
+  it.each(["PROPFIND", "MKCOL"])("%s: the sandbox's own 405 with Allow under /sandbox", async (method) => {
+    const answer = await sent(method, "/sandbox/reporting/v1/auth/token");
+    expect(answer.status).toBe(405);
+    expect(answer.allow).toBe("POST");
+    expect(JSON.parse(answer.body)).toMatchObject({
+      errors: [{ status: "405", code: "method_not_allowed" }],
+    });
+    const unknown = await sent(method, "/sandbox/no/such/path");
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ errors: [{ status: "404" }] });
+  });
+});
