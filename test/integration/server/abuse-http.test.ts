@@ -175,3 +175,48 @@ describe("methods Next does not know (PROPFIND, MKCOL)", () => {
     expect(JSON.parse(unknown.body)).toMatchObject({ errors: [{ status: "404" }] });
   });
 });
+
+describe("slow test card calls to the embedded sandbox", () => {
+  it("holds 8 per caller; the ninth is answered 429 at once with Retry-After", async () => {
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
+      fetch(`${server.url}/sandbox${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(body),
+        signal,
+      });
+    const token = (await (
+      await post("/reporting/v1/auth/token", {
+        client_id: "demo-client",
+        client_secret: "demo-secret",
+        grant_type: "client_credentials",
+      })
+    ).json()) as { data: { attributes: { access_token: string } } };
+    const abort = new AbortController();
+    const card = {
+      data: {
+        entry_mode: "keyed",
+        card_number: "6006491000000043",
+        pin_mode: "none",
+        originator: { location_id: "s" },
+      },
+    };
+    const auth = { Authorization: `Bearer ${token.data.attributes.access_token}` };
+    const started = performance.now();
+    const calls = Array.from({ length: 9 }, () =>
+      post("/transaction/v1/balance-inquiry", card, auth, abort.signal),
+    );
+    try {
+      const first = await Promise.race(calls);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(first.status).toBe(429);
+      expect(Number(first.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(await first.json()).toMatchObject({
+        errors: [{ status: "429", code: "too_many_held_requests" }],
+      });
+    } finally {
+      abort.abort();
+      await Promise.allSettled(calls);
+    }
+  });
+});
