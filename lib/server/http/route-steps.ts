@@ -12,7 +12,7 @@ import { assertAllowed, requireSomeRole, requireUser } from "@/lib/server/identi
 import type { SignedInUser } from "@/lib/server/identity/me";
 import { resolveIdentity, type RequestIdentity } from "@/lib/server/identity/request-identity";
 import { can } from "@/lib/server/identity/roles";
-import { methodLabel, routeLabel, statusLabel } from "@/lib/server/metrics";
+import { methodLabel, routeLabel, segmentName, statusLabel } from "@/lib/server/metrics";
 import { ApiError, internalError } from "@/lib/server/util/errors";
 import { assertAcceptableUrl } from "@/lib/server/util/validation";
 import { logger } from "@/lib/server/util/logger";
@@ -106,7 +106,8 @@ class RouteCall<R extends RouteRoot> {
 function checkGuards(call: RouteCall<RouteRoot>, options: RouteOptions): void {
   const { request, config } = call;
   assertAcceptedHost(request, config);
-  assertAcceptableUrl(new URL(request.url));
+  const url = new URL(request.url);
+  assertAcceptableUrl(url, (index) => segmentName(url.pathname, index));
   if (!MUTATING.has(request.method)) return;
   assertSameOrigin(request, config);
   if (WITH_BODY.has(request.method)) assertBodyType(request, options.bodyType ?? "application/json");

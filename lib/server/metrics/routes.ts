@@ -54,6 +54,8 @@ export const UNKNOWN_ROUTE = "unknown";
 interface Template {
   /** A segment's literal text, or null for a dynamic one. */
   segments: (string | null)[];
+  /** A dynamic segment's parameter name (`id` for `[id]`), by position. */
+  names: (string | null)[];
   label: string;
   dynamic: number;
 }
@@ -65,6 +67,7 @@ function compile(route: string): Template {
   const segments = parts.map((part) => (DYNAMIC.test(part) ? null : part));
   return {
     segments,
+    names: parts.map((part) => DYNAMIC.exec(part)?.[1] ?? null),
     label: parts.map((part) => part.replace(DYNAMIC, ":$1")).join("/"),
     dynamic: segments.filter((segment) => segment === null).length,
   };
@@ -73,15 +76,23 @@ function compile(route: string): Template {
 // Static segments win over dynamic ones, as in Next's matching: fewer dynamic segments are tried first.
 const TEMPLATES = API_ROUTES.map(compile).sort((a, b) => a.dynamic - b.dynamic);
 
-/** `/api/runs/:id` for `/api/runs/<anything>`; UNKNOWN_ROUTE for a path no route serves. */
-export function routeLabel(pathname: string): string {
+function templateOf(pathname: string): Template | undefined {
   const parts = pathname.split("/");
-  const found = TEMPLATES.find(
+  return TEMPLATES.find(
     ({ segments }) =>
       segments.length === parts.length &&
       segments.every((segment, index) => (segment === null ? parts[index] !== "" : segment === parts[index])),
   );
-  return found?.label ?? UNKNOWN_ROUTE;
+}
+
+/** `/api/runs/:id` for `/api/runs/<anything>`; UNKNOWN_ROUTE for a path no route serves. */
+export function routeLabel(pathname: string): string {
+  return templateOf(pathname)?.label ?? UNKNOWN_ROUTE;
+}
+
+/** The parameter a path segment (by its position) stands for (`id` in `/api/runs/[id]`), or `(path)`. */
+export function segmentName(pathname: string, index: number): string {
+  return templateOf(pathname)?.names[index] ?? "(path)";
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

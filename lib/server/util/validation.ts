@@ -36,26 +36,25 @@ export function unacceptableText(value: string): string | null {
 }
 
 /**
- * Every decoded path segment and query parameter of a request URL is text the console can store (it may reach a
- * statement or an audit row): 400 `bad_request` for the path, 400 `validation_failed` naming the parameters.
+ * Every decoded path segment and query parameter of a request URL is text the console can take in (it may reach
+ * a statement or an audit row): 400 `validation_failed` naming them otherwise (a path segment by `segmentName`).
  */
-export function assertAcceptableUrl(url: URL): void {
-  for (const segment of url.pathname.split("/")) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      throw new ApiError("bad_request", "The request path has malformed %-encoding.");
-    }
-    const why = unacceptableText(decoded);
-    if (why) throw new ApiError("bad_request", `The request path ${why}.`);
-  }
+export function assertAcceptableUrl(url: URL, segmentName: (index: number) => string): void {
   const fields: Record<string, string[]> = {};
+  url.pathname.split("/").forEach((segment, index) => {
+    let why: string | null;
+    try {
+      why = unacceptableText(decodeURIComponent(segment));
+    } catch {
+      why = "has malformed %-encoding";
+    }
+    if (why) fields[segmentName(index)] = [why];
+  });
   for (const [name, value] of url.searchParams) {
     const why = unacceptableText(name) ?? unacceptableText(value);
     if (why) fields[unacceptableText(name) ? "(parameter name)" : name.slice(0, 64)] = [why];
   }
-  if (Object.keys(fields).length > 0) throw validationError(fields, "query");
+  if (Object.keys(fields).length > 0) throw validationError(fields, "request URL");
 }
 
 export function zodFieldErrors(error: z.ZodError): Record<string, string[]> {
