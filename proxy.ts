@@ -1,7 +1,8 @@
 /**
  * Runs before every page and /sandbox route (not /api: see `config.matcher` below): refuses a Host the console does not answer to (DNS
  * rebinding), answers malformed %-encoding (which Next itself would turn into a plain-text 500) with a 400
- * in the error shape (TRACE never gets here: scripts/serve.mjs refuses it), and sets the security headers with a fresh CSP nonce that the pages'
+ * in the error shape (TRACE never gets here: scripts/serve.mjs refuses it), hands a method Next's route handlers
+ * do not know (PROPFIND, MKCOL, …) under /sandbox/ to the sandbox itself (Next would answer an empty 400), and sets the security headers with a fresh CSP nonce that the pages'
  * inline scripts (Next's own and the theme script) carry.
  */
 import { NextResponse, type NextRequest } from "next/server";
@@ -10,6 +11,8 @@ import { ApiError } from "@/lib/server/util/errors";
 import { assertAcceptedHost, isSecureRequest } from "@/lib/server/config/host-trust";
 import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/server/http/security-headers";
 import { logger } from "@/lib/server/util/logger";
+import { errorResponse } from "@/lib/sandbox/http";
+import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
 
 /** The error shape, logged like an API call (Next would answer without a log line). */
 function refuse(request: NextRequest, error: ApiError): NextResponse {
@@ -28,6 +31,22 @@ function refuse(request: NextRequest, error: ApiError): NextResponse {
   });
 }
 
+/** The methods Next hands to a route handler; any other it answers with an empty 400. */
+const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The sandbox's own answer (405 with its Allow, or 404) to a method Next would not hand to its route. */
+async function sandboxAnswer(request: NextRequest): Promise<Response> {
+  if (!isEmbeddedSandboxEnabled()) {
+    return errorResponse(
+      404,
+      "sandbox_disabled",
+      "Not found",
+      "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
+    );
+  }
+  return consoleRoot().embeddedSandbox().handle(request);
+}
+
 /** Whether every %-escape of the raw path decodes (Next answers 500 when one does not). */
 function hasMalformedEncoding(rawUrl: string): boolean {
   const path = rawUrl.replace(/^[a-z]+:\/\/[^/]*/i, "").split("?")[0] ?? "";
@@ -39,7 +58,7 @@ function hasMalformedEncoding(rawUrl: string): boolean {
   }
 }
 
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<Response> {
   const { config } = consoleRoot();
   try {
     assertAcceptedHost(request, config);
@@ -49,6 +68,9 @@ export function proxy(request: NextRequest): NextResponse {
   }
   if (hasMalformedEncoding(request.url)) {
     return refuse(request, new ApiError("bad_request", "The request path has malformed %-encoding."));
+  }
+  if (!ROUTE_METHODS.has(request.method) && request.nextUrl.pathname.startsWith("/sandbox/")) {
+    return sandboxAnswer(request);
   }
 
   const nonce = newNonce();

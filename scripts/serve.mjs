@@ -69,6 +69,9 @@ const handle = app.getRequestHandler();
 // Next answers these with a plain-text 500 before proxy.ts runs: refuse them here, in the error shape.
 const UNSUPPORTED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
 const ALLOWED_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+// Next's route handlers answer any other method (PROPFIND, MKCOL, …) with an empty 400, whatever the route
+// exports: under /api it is refused here instead (proxy.ts answers it under /sandbox, in the sandbox's shape).
+const ROUTE_METHODS = new Set(ALLOWED_METHODS.split(", "));
 // Static files (public/ and the build's assets) are read-only: Next answers a write to one with a plain-text
 // 500, so it is refused here with a 405.
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -119,6 +122,11 @@ function hasMalformedEncoding(url) {
   }
 }
 
+function isApiPath(url) {
+  const pathname = url.split("?", 1)[0];
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
 function isStaticPath(url) {
   const pathname = url.split("?", 1)[0];
   return pathname.startsWith("/_next/static/") || publicFiles.has(pathname);
@@ -167,6 +175,12 @@ function refusedBeforeRouting(request, response) {
   // Next answers a path whose %-escapes do not decode with a plain-text 500 (proxy.ts no longer runs for /api).
   if (hasMalformedEncoding(target)) {
     refuse(request, response, 400, "bad_request", "The request path has malformed %-encoding.");
+    return true;
+  }
+  if (!ROUTE_METHODS.has(method) && isApiPath(target)) {
+    refuse(request, response, 405, "method_not_allowed", `${method} is not a method of the console API.`, {
+      allow: ALLOWED_METHODS,
+    });
     return true;
   }
   if (!READ_METHODS.has(method) && isStaticPath(target)) {

@@ -3,6 +3,7 @@
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 import { MAX_BODY_BYTES } from "./limits";
 import { readTextWithLimit } from "@/lib/shared/body";
+import { acquireHold } from "./holds";
 
 export { MAX_BODY_BYTES };
 
@@ -87,9 +88,14 @@ export async function readJsonBody(request: Request): Promise<JsonBodyResult> {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+/**
+ * Holds the answer back: resolves after `ms`, or rejects with the signal's reason as soon as it aborts. Rejects
+ * at once when the request's caller, or the sandbox, already holds as many answers as it may (./holds).
+ */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
+  const hold = acquireHold();
+  if (hold === "refused") return Promise.reject(new Error("too many answers held back"));
+  return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
@@ -100,5 +106,5 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  }).finally(() => hold?.release());
 }

@@ -4,6 +4,8 @@
  * It must import nothing from Next.
  */
 import { SandboxEngine } from "./engine";
+import { createHoldGate, withHolds } from "./holds";
+import { errorResponse } from "./http";
 import { withRegisteredClients } from "./registered-clients";
 import type { Sandbox, SandboxOptions } from "./types";
 
@@ -22,8 +24,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         now: options.now ?? Date.now,
       })
     : (request: Request) => engine.handle(request);
+  // Answers held back are bounded per caller and in all (./holds); a request without a caller shares one bound.
+  const holds = createHoldGate(options.slowResponseMs ?? 30_000);
   return {
-    handle,
+    handle: (request, caller = "unknown") => withHolds(holds, caller, () => handle(request), errorResponse),
     reset: () => engine.reset(),
     revokeTokens: () => engine.revokeTokens(),
     stats: () => engine.stats(),

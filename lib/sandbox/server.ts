@@ -77,7 +77,7 @@ async function bridge(sandbox: Sandbox, incoming: IncomingMessage, outgoing: Ser
     duplex: "half",
   } as RequestInit & { duplex: "half" });
 
-  const response = await sandbox.handle(request);
+  const response = await sandbox.handle(request, incoming.socket.remoteAddress ?? "unknown");
   const outgoingHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") outgoingHeaders[name] = value;

@@ -28,7 +28,11 @@ export interface SandboxStats {
 }
 
 export interface Sandbox {
-  handle(request: Request): Promise<Response>;
+  /**
+   * `caller` (the peer's address) is what the bound of answers held back per caller counts by
+   * (MAX_HELD_PER_CALLER); requests without one share a bound.
+   */
+  handle(request: Request, caller?: string): Promise<Response>;
   /** Back to the fixture state: no transactions, no valid tokens, counters zero. */
   reset(): void;
   /** Every token issued so far becomes invalid (401 invalid_token). */

@@ -5,6 +5,7 @@
 import { consoleRoot } from "@/lib/server/root";
 import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
 import { errorResponse } from "@/lib/sandbox/http";
+import { clientAddress } from "@/lib/server/util/peer-address";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +18,10 @@ async function handle(request: Request): Promise<Response> {
       "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
     );
   }
-  return consoleRoot().embeddedSandbox().handle(request);
+  const root = consoleRoot();
+  return root
+    .embeddedSandbox()
+    .handle(request, clientAddress(request, root.config.trustedProxies) ?? undefined);
 }
 
 export const GET = handle;

@@ -111,28 +111,44 @@ export function createAuditAppender(
     setImmediate(() => void drainOne());
   }
 
+  async function commit(batch: Pending[]): Promise<void> {
+    const rows = await writeBatch(batch);
+    onBatch?.(rows.length);
+    checkpointer?.rowsAppended(rows.length);
+    rows.forEach((row, index) => {
+      logger.info({ audit: auditLogLine(row) }, "audit");
+      batch[index]!.resolve(row);
+    });
+  }
+
   async function drainOne(): Promise<void> {
     const batch = queue.splice(0, MAX_BATCH);
     try {
-      const rows = await writeBatch(batch);
-      onBatch?.(rows.length);
-      checkpointer?.rowsAppended(rows.length);
-      rows.forEach((row, index) => {
-        logger.info({ audit: auditLogLine(row) }, "audit");
-        batch[index]!.resolve(row);
-      });
+      await commit(batch);
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
+      if (batch.length === 1) batch[0]!.reject(error);
+      // One row the database refuses fails the whole statement: the others must not fail with it.
+      else await commitOneByOne(batch);
     } finally {
       writing = false;
       if (queue.length > 0) schedule();
     }
   }
 
+  async function commitOneByOne(batch: Pending[]): Promise<void> {
+    for (const pending of batch) {
+      try {
+        await commit([pending]);
+      } catch (error) {
+        pending.reject(error);
+      }
+    }
+  }
+
   return (input) => {
     let entry: AuditEntry;
     try {
-      entry = toAuditEntry(input, hmacKey);
+      entry = storableEntry(toAuditEntry(input, hmacKey));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -142,6 +158,33 @@ export function createAuditAppender(
       queue.push({ entry, time, resolve, reject });
       schedule();
     });
+  };
+}
+
+const NUL = /\u0000/g;
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL can store as it is hashed: NUL (which text and jsonb refuse) and lone surrogates (which have
+ * no UTF-8 form, so the stored text would differ from the hashed one) become U+FFFD.
+ */
+function storable<T>(value: T): T {
+  return (
+    typeof value === "string" ? value.replace(NUL, "\uFFFD").replace(LONE_SURROGATES, "\uFFFD") : value
+  ) as T;
+}
+
+/** Every text of the row storable, whatever field of the caller's it came from. */
+function storableEntry(entry: AuditEntry): AuditEntry {
+  const row = Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, storable(value)]));
+  return {
+    ...(row as unknown as AuditEntry),
+    roles: entry.roles.map(storable),
+    details: entry.details
+      ? Object.fromEntries(
+          Object.entries(entry.details).map(([key, value]) => [storable(key), storable(value)]),
+        )
+      : null,
   };
 }
 

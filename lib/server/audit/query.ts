@@ -13,6 +13,12 @@ import { cardHmac } from "./entry";
 
 export const MAX_PAGE_SIZE = 500;
 
+/** A date PostgreSQL's timestamptz holds (JavaScript's reach further both ways, and the query would fail). */
+const storableDate = z.coerce
+  .date()
+  .min(new Date("0001-01-01T00:00:00Z"), "must be in year 1 or later")
+  .max(new Date("9999-12-31T23:59:59.999Z"), "must be in year 9999 or earlier");
+
 export const auditQuerySchema = z
   .object({
     userId: z.string().min(1).max(256).optional(),
@@ -23,8 +29,8 @@ export const auditQuerySchema = z
       .transform((value) => value.replace(/[\s-]/g, ""))
       .pipe(z.string().regex(/^(\d{4}|\d{12,19})$/, "give the last 4 digits or the full card number"))
       .optional(),
-    from: z.coerce.date().optional(),
-    to: z.coerce.date().optional(),
+    from: storableDate.optional(),
+    to: storableDate.optional(),
     cursor: z
       .string()
       .regex(/^\d{1,18}$/, "not a cursor from this log")

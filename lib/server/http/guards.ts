@@ -8,7 +8,7 @@ import { ApiError } from "@/lib/server/util/errors";
 import { publicOriginForHost, requestHost, requestOrigin } from "@/lib/server/config/host-trust";
 import type { ServerConfig } from "@/lib/server/config";
 import { readTextWithLimit } from "@/lib/shared/body";
-import { pathLabel, validateInput, validationError } from "@/lib/server/util/validation";
+import { pathLabel, unacceptableText, validateInput, validationError } from "@/lib/server/util/validation";
 
 export { validateInput, validationError, zodFieldErrors } from "@/lib/server/util/validation";
 
@@ -101,20 +101,21 @@ export async function readBodyText(request: Request): Promise<string> {
   return text;
 }
 
-/** C0 and C1 controls, DEL, line and paragraph separators, and bidirectional overrides. */
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
+type Unacceptable = Record<string, string[]>;
 
-/** Paths of every string (key or value) holding a control character. */
-function controlCharacterPaths(value: unknown, path: PropertyKey[] = [], found: string[] = []): string[] {
-  if (found.length >= 20 || path.length > 32) return found;
+/** Every string (key or value) the console may not take in (unacceptableText), by its path. */
+function unacceptablePaths(value: unknown, path: PropertyKey[] = [], found: Unacceptable = {}): Unacceptable {
+  if (Object.keys(found).length >= 20 || path.length > 32) return found;
   if (typeof value === "string") {
-    if (CONTROL_CHARACTERS.test(value)) found.push(pathLabel(path));
+    const why = unacceptableText(value);
+    if (why) found[pathLabel(path)] = [why];
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => controlCharacterPaths(item, [...path, index], found));
+    value.forEach((item, index) => unacceptablePaths(item, [...path, index], found));
   } else if (value && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
-      if (CONTROL_CHARACTERS.test(key)) found.push(pathLabel([...path, key]));
-      controlCharacterPaths(item, [...path, key], found);
+      const why = unacceptableText(key);
+      if (why) found[pathLabel([...path, key])] = [why];
+      unacceptablePaths(item, [...path, key], found);
     }
   }
   return found;
@@ -128,11 +129,7 @@ export function parseJsonBody<S extends z.ZodType>(text: string, schema: S): z.o
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
-  const withControls = controlCharacterPaths(value);
-  if (withControls.length > 0) {
-    throw validationError(
-      Object.fromEntries(withControls.map((path) => [path, ["must not contain control characters"]])),
-    );
-  }
+  const unacceptable = unacceptablePaths(value);
+  if (Object.keys(unacceptable).length > 0) throw validationError(unacceptable);
   return validateInput(value, schema);
 }

@@ -12,8 +12,9 @@ import { assertAllowed, requireSomeRole, requireUser } from "@/lib/server/identi
 import type { SignedInUser } from "@/lib/server/identity/me";
 import { resolveIdentity, type RequestIdentity } from "@/lib/server/identity/request-identity";
 import { can } from "@/lib/server/identity/roles";
-import { routeLabel } from "@/lib/server/metrics";
+import { methodLabel, routeLabel, segmentName, statusLabel } from "@/lib/server/metrics";
 import { ApiError, internalError } from "@/lib/server/util/errors";
+import { assertAcceptableUrl } from "@/lib/server/util/validation";
 import { logger } from "@/lib/server/util/logger";
 import type { RouteAccess } from "./access";
 import { assertBodyType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
@@ -101,10 +102,12 @@ class RouteCall<R extends RouteRoot> {
   }
 }
 
-/** Host, Origin and content type, before anything else is done. */
+/** Host, a URL the console can store, Origin and content type, before anything else is done. */
 function checkGuards(call: RouteCall<RouteRoot>, options: RouteOptions): void {
   const { request, config } = call;
   assertAcceptedHost(request, config);
+  const url = new URL(request.url);
+  assertAcceptableUrl(url, (index) => segmentName(url.pathname, index));
   if (!MUTATING.has(request.method)) return;
   assertSameOrigin(request, config);
   if (WITH_BODY.has(request.method)) assertBodyType(request, options.bodyType ?? "application/json");
@@ -124,6 +127,22 @@ async function resolveCaller(call: RouteCall<RouteRoot>, access: RouteAccess): P
   const user = requireUser(found.user, found.session.endReason);
   call.annotations.user = user.id;
   return user;
+}
+
+/**
+ * A public route open to floods: an address past its refusals' limit is refused (429) up front. The caller is
+ * not looked up: with AUTH_MODE=none that would start a session for every request of the flood.
+ */
+async function throttleAddress(call: RouteCall<RouteRoot>): Promise<void> {
+  // Without storage there is nothing to count with: the route still answers.
+  const ready = await call.services().catch(() => null);
+  ready?.anonymousRefusals.admit(call.client);
+}
+
+/** A 404 of a route throttled by address, counted like an anonymous caller's refusal. */
+async function countByAddress(call: RouteCall<RouteRoot>, error: ApiError): Promise<void> {
+  const ready = await call.services().catch(() => null);
+  ready?.anonymousRefusals.count(call.client, error.code, `${call.request.method} ${call.path}`);
 }
 
 async function checkAccess(
@@ -249,11 +268,12 @@ function errorResponse(call: RouteCall<RouteRoot>, error: unknown): Response {
 }
 
 /** The response to a throw before or in the handler, with the refusal's audit row. */
-async function refused(call: RouteCall<RouteRoot>, error: unknown): Promise<Response> {
+async function refused(call: RouteCall<RouteRoot>, error: unknown, options: RouteOptions): Promise<Response> {
   const response = errorResponse(call, error);
   if (!(error instanceof ApiError)) return response;
   if (error.status >= 500) call.annotations = { ...call.annotations, error: error.message };
   if (AUDITED_REFUSALS.has(error.status) && !auditedErrors.has(error)) await auditRefusal(call, error);
+  else if (error.status === 404 && options.throttleByAddress) await countByAddress(call, error);
   return response;
 }
 
@@ -285,8 +305,8 @@ function finish(call: RouteCall<RouteRoot>, response: Response, options: RouteOp
   response.headers.set("Cache-Control", "no-store");
   root.metrics.requests.inc({
     route: routeLabel(call.path),
-    method: request.method,
-    status: response.status,
+    method: methodLabel(request.method),
+    status: statusLabel(response.status),
   });
   if (errorCode === "rate_limited") root.metrics.rateLimitRefusals.inc();
   const fields = {
@@ -314,12 +334,13 @@ export async function runRoute<R extends RouteRoot>(
   let response: Response;
   try {
     checkGuards(call, options);
+    if (options.throttleByAddress) await throttleAddress(call);
     const user = await resolveCaller(call, access);
     if (user) await checkAccess(call, access, user);
     if (user && options.upstream) await spendRateLimit(call, user);
     response = await handler(routeContext(call));
   } catch (error) {
-    response = await refused(call, error);
+    response = await refused(call, error, options);
   }
   return finish(call, await commitCookie(call, response), options);
 }

@@ -94,6 +94,12 @@ export interface RouteOptions {
   upstream?: boolean;
   /** The media types a body may have: JSON unless a route takes an upload (an evidence zip, a CSV). */
   bodyType?: BodyMediaType | readonly BodyMediaType[];
+  /**
+   * A 404 counts as a refusal of the caller's address, as an anonymous caller's refusals do
+   * (audit/anonymous-refusals), and past the address's limit the call is answered 429 before the handler: the
+   * catch-all, which anyone can reach with endless paths. No session is looked up for such a call.
+   */
+  throttleByAddress?: boolean;
 }
 
 export type ApiRoute<R extends RouteRoot> = (

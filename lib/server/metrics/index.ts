@@ -34,7 +34,7 @@ function callSeries(registers: Registry[]) {
   return {
     requests: new Counter({
       name: "console_http_requests_total",
-      help: "Console API calls answered, by route (ids replaced by :id), method and status.",
+      help: "Console API calls answered, by route template (ids as :id; unknown paths as unknown), method and status.",
       labelNames: ["route", "method", "status"],
       registers,
     }),
@@ -106,15 +106,7 @@ function workSeries(registers: Registry[]) {
   };
 }
 
-const ID_SEGMENT = /^(?:[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-z_-]*\d[0-9a-z_-]{7,}|\d+)$/i;
-
-/** A path as a route label: ids, Request Ids and numbers become `:id`, so the series stay few. */
-export function routeLabel(pathname: string): string {
-  return pathname
-    .split("/")
-    .map((segment) => (ID_SEGMENT.test(segment) ? ":id" : segment))
-    .join("/");
-}
+export { routeLabel, methodLabel, segmentName, statusLabel, UNKNOWN_ROUTE } from "./routes";
 
 /** The Card Services operation a URL calls, from its path (the card API client builds only these). */
 export function operationOf(url: string): string {

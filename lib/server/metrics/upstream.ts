@@ -5,6 +5,7 @@
 import "server-only";
 import { classifyTransportError, type Transport } from "@/lib/server/card-api/transport";
 import { operationOf, type ConsoleMetrics } from "./index";
+import { statusLabel } from "./routes";
 
 export function meteredTransport(
   transport: Transport,
@@ -17,7 +18,7 @@ export function meteredTransport(
     let status = "network";
     try {
       const response = await transport(request);
-      status = String(response.status);
+      status = statusLabel(response.status);
       return response;
     } catch (error) {
       // No answer: the failure's kind (timeout, refused, tls, network) stands in for a status.

@@ -81,6 +81,31 @@ describe.each(BACKENDS)("audit group commit on %s", (kind) => {
     expect(batches.length).toBeLessThan(20);
   });
 
+  test("a row the database refuses fails alone: the rest of its batch is written one by one", async () => {
+    // Further back than timestamptz reaches (4713 BC): the database refuses this row, and with it the statement.
+    const refused = new Date(-8.64e15);
+    let calls = 0;
+    const now = () => (++calls === 4 ? refused : new Date());
+    const append = createAuditAppender(backend.handle.db, KEY, now);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) =>
+        append({ event: "audit_read", outcome: "success", reason: `batch ${index}` }),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual([
+      ...Array(3).fill("fulfilled"),
+      "rejected",
+      ...Array(6).fill("fulfilled"),
+    ]);
+    const written = await queryRows<{ reason: string }>(
+      backend.handle.db,
+      sql`select reason from audit_log where reason like 'batch %' order by seq`,
+    );
+    expect(written.map((row) => row.reason)).toEqual(
+      [0, 1, 2, 4, 5, 6, 7, 8, 9].map((index) => `batch ${index}`),
+    );
+  });
+
   test("a failed batch rejects each of its appends and acknowledges none", async () => {
     const broken = Object.create(backend.handle.db) as Database;
     broken.execute = (async () => {

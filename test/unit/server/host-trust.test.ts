@@ -116,8 +116,8 @@ describe("proxy.ts", () => {
   const run = (url: string, headers: Record<string, string> = {}) =>
     proxy(new NextRequest(url, { headers: { host: new URL(url).host, ...headers } }));
 
-  it("sets a nonce CSP, COOP and, over https only, HSTS", () => {
-    const plain = run("http://localhost:3000/inquiry");
+  it("sets a nonce CSP, COOP and, over https only, HSTS", async () => {
+    const plain = await run("http://localhost:3000/inquiry");
     const csp = plain.headers.get("content-security-policy") ?? "";
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'/);
     for (const directive of [
@@ -132,11 +132,11 @@ describe("proxy.ts", () => {
     expect(plain.headers.get("strict-transport-security")).toBeNull();
     // Next reads the nonce from the forwarded request headers for its own scripts.
     expect(plain.headers.get("x-middleware-request-x-nonce")).toBe(/'nonce-([^']+)'/.exec(csp)?.[1]);
-    const second = run("http://localhost:3000/inquiry").headers.get("content-security-policy");
+    const second = (await run("http://localhost:3000/inquiry")).headers.get("content-security-policy");
     expect(second).not.toBe(csp);
 
     configure({ PUBLIC_URL: "https://console.example.com" });
-    const secure = run("https://console.example.com/");
+    const secure = await run("https://console.example.com/");
     expect(secure.headers.get("strict-transport-security")).toMatch(/max-age=\d{8}/);
   });
 
@@ -145,11 +145,11 @@ describe("proxy.ts", () => {
       "http://attacker.example:3000/",
       "http://attacker.example:3000/sandbox/reporting/v1/auth/token",
     ]) {
-      const refused = run(url);
+      const refused = await run(url);
       expect(refused.status, url).toBe(421);
       expect(await refused.json()).toMatchObject({ error: { code: "misdirected_request" } });
     }
-    const malformed = run("http://localhost:3000/api/%E0%A4%A");
+    const malformed = await run("http://localhost:3000/api/%E0%A4%A");
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: { code: "bad_request" } });
   });
