@@ -7,9 +7,12 @@
 export const API_ROUTES: readonly string[] = [
   "/api/admin/sessions/[id]",
   "/api/admin/sessions",
+  "/api/admin/suspensions/[user]",
+  "/api/admin/suspensions",
   "/api/audit/export.csv",
   "/api/audit",
   "/api/audit/verify",
+  "/api/audit/users",
   "/api/auth/callback",
   "/api/auth/login",
   "/api/auth/logout",
