@@ -5,17 +5,18 @@
  * again with the only hash they can compute) and must be reported, on PGlite and on PostgreSQL.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { createAuditLog, KEYED_CHAIN_MIGRATION, type AuditLog, type AuditRow } from "@/lib/server/audit";
-import { canonicalSerialisation, GENESIS_HASH, legacyRowHash } from "@/lib/server/audit/chain";
+import { canonicalSerialisation, GENESIS_HASH } from "@/lib/server/audit/chain";
 import { createDatabaseRegistry, migrate, openDatabase, type StorageSettings } from "@/lib/server/database";
 import { auditChainHead, auditCheckpoints, auditLog } from "@/lib/server/database/schema";
 import { captureLogs } from "@/lib/server/util/logger";
 import { BACKENDS, useBackend, type Backend } from "./backends";
+import { legacyRows, migrationsBefore, plainChain } from "./legacy-audit";
 
 const HMAC_KEY = "audit-tamper-test-key";
 const folder = mkdtempSync(path.join(os.tmpdir(), "audit-tamper-"));
@@ -69,20 +70,6 @@ async function storedRows(backend: Backend): Promise<AuditRow[]> {
   return (await backend.handle.db.select().from(auditLog).orderBy(asc(auditLog.seq))) as AuditRow[];
 }
 
-/** What a writer without the key can do: chain rows again from genesis with SHA-256, numbered from 1. */
-function plainChain(rows: AuditRow[], version: 1 | 2 = 2): AuditRow[] {
-  let prevHash = GENESIS_HASH;
-  return rows.map((row, index) => {
-    const fields = { ...row, seq: index + 1, prevHash };
-    const rowHash =
-      version === 1
-        ? legacyRowHash(fields)
-        : createHash("sha256").update(canonicalSerialisation(fields, 2)).digest("hex");
-    prevHash = rowHash;
-    return { ...fields, rowHash };
-  });
-}
-
 /** Replaces the whole log with `rows` and moves the chain head to its end. */
 async function replaceLog(backend: Backend, rows: AuditRow[], keyedFrom?: number): Promise<void> {
   const last = rows[rows.length - 1];
@@ -96,48 +83,6 @@ async function replaceLog(backend: Backend, rows: AuditRow[], keyedFrom?: number
       ...(keyedFrom ? { keyedFrom } : {}),
     })
     .where(eq(auditChainHead.id, 1));
-}
-
-/** `count` rows of the plain SHA-256 chain, as consoles before the keyed chain wrote them. */
-function legacyRows(count: number): AuditRow[] {
-  const rows = Array.from({ length: count }, (_, index) => ({
-    seq: index + 1,
-    time: new Date(Date.UTC(2025, 0, index + 1)),
-    userId: `old-${index + 1}`,
-    roles: ["admin"],
-    clientAddress: null,
-    event: "audit_read",
-    environment: null,
-    operation: null,
-    cardMasked: null,
-    cardLast4: null,
-    cardHmac: null,
-    upstreamStatus: null,
-    requestId: null,
-    outcome: "success" as const,
-    reason: null,
-    details: null,
-    prevHash: "",
-    rowHash: "",
-  }));
-  return plainChain(rows, 1);
-}
-
-/** A copy of db/migrations holding only the migrations before `tag`: a database as an older console left it. */
-function migrationsBefore(tag: string): string {
-  const source = path.join(process.cwd(), "db", "migrations");
-  const journal = JSON.parse(readFileSync(path.join(source, "meta", "_journal.json"), "utf8")) as {
-    entries: { idx: number; tag: string }[];
-  };
-  const cut = journal.entries.findIndex((entry) => entry.tag === tag);
-  const entries = journal.entries.slice(0, cut);
-  const target = mkdtempSync(path.join(folder, "migrations-"));
-  mkdirSync(path.join(target, "meta"));
-  writeFileSync(path.join(target, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
-  for (const entry of entries) {
-    copyFileSync(path.join(source, `${entry.tag}.sql`), path.join(target, `${entry.tag}.sql`));
-  }
-  return target;
 }
 
 describe.each(BACKENDS)("audit log tampering on %s", (kind) => {
@@ -276,7 +221,7 @@ describe.each(BACKENDS)("audit log tampering on %s", (kind) => {
         ? { databaseUrl: backend.cluster!.createDatabase() }
         : { dataDir: mkdtempSync(path.join(folder, "pre-keyed-")) };
     const old = await openDatabase(settings);
-    await migrate(old.db, migrationsBefore(KEYED_CHAIN_MIGRATION));
+    await migrate(old.db, migrationsBefore(KEYED_CHAIN_MIGRATION, folder));
     await old.db.insert(auditLog).values(legacyRows(3));
     const last = (await old.db.select().from(auditLog).where(eq(auditLog.seq, 3)))[0]!;
     await old.db.execute(sql`update audit_chain_head set last_seq = 3, last_hash = ${last.rowHash}`);
