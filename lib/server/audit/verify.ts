@@ -4,7 +4,7 @@
  * without the key can chain it again), a row whose previous-hash does not match the row before it, a gap in the
  * sequence (deleted rows), rows missing at the end (per the chain head), or a signed checkpoint the log no longer
  * matches (truncated, emptied or re-chained since). Rows before `keyed_from` are checked with the plain SHA-256
- * they were written with.
+ * they were written with, and only count when a keyed row follows them (checkKeyedStart).
  *
  * The walk reads one bounded page at a time and yields the event loop between pages: on the embedded database
  * every query runs on the request thread, so a request arriving during a verify waits for one page, never for the
