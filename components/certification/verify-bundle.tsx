@@ -1,10 +1,11 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { Alert } from "@/components/ui/alert";
+import { Alert, type AlertTone } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
 import { useVerifyBundle } from "@/lib/client/use-certification-api";
+import type { VerifyResponse } from "@/lib/shared/certification-api";
 
 /** Upload a bundle: the server checks every file's SHA-256, SHA256SUMS and the EdDSA signature. */
 export function VerifyBundle() {
@@ -52,42 +53,69 @@ export function VerifyBundle() {
             {error.message}
           </Alert>
         ) : null}
-        {data ? (
-          <Alert
-            tone={data.ok ? "success" : "danger"}
-            role="status"
-            className="[overflow-wrap:anywhere]"
-            title={data.ok ? "Intact: the bundle verifies" : "Not intact: the bundle does not verify"}
-          >
-            {data.run?.id ? (
-              <p>
-                Run <span className="font-mono text-xs">{data.run.id}</span> on {data.run.environment ?? "?"}{" "}
-                by {data.run.operator ?? "?"}
-                {data.run.summary
-                  ? ` — ${data.run.summary.pass ?? 0} pass, ${data.run.summary.fail ?? 0} fail, ${data.run.summary.observed ?? 0} observed, ${data.run.summary.not_applicable ?? 0} not applicable`
-                  : ""}
-              </p>
-            ) : null}
-            {data.ok ? (
-              <p className="mt-1">
-                {data.signed_by_this_console
-                  ? "Signed with this console's key (GET /api/certification/public-key)."
-                  : "Signed with the key inside the bundle, which is not this console's key: compare its kid with the key you trust."}
-              </p>
-            ) : null}
-            {data.problems.length > 0 ? (
-              <ul className="mt-1 list-disc pl-5">
-                {data.problems.map((problem) => (
-                  <li key={problem}>{problem}</li>
-                ))}
-              </ul>
-            ) : null}
-            {data.checked.length > 0 ? (
-              <p className="mt-1 text-xs opacity-80">Checked: {data.checked.join("; ")}.</p>
-            ) : null}
-          </Alert>
-        ) : null}
+        {data ? <VerifyResult data={data} /> : null}
       </form>
     </Panel>
+  );
+}
+
+/** Green only for a signer this console knows: an intact bundle under an unknown key proves nothing about it. */
+function verdictOf(data: VerifyResponse): { tone: AlertTone; title: string; signer?: string } {
+  if (!data.ok) return { tone: "danger", title: "Not intact: the bundle does not verify" };
+  const signer = data.signer;
+  if (signer?.kind === "this_console") {
+    return {
+      tone: "success",
+      title: "Intact — signed by this console",
+      signer: "Signed with this console's key (GET /api/certification/public-key).",
+    };
+  }
+  if (signer?.kind === "trusted") {
+    return {
+      tone: "success",
+      title: `Intact — signed by trusted key ${signer.name ?? signer.thumbprint}`,
+      signer: "A key EVIDENCE_TRUSTED_KEYS names as trusted.",
+    };
+  }
+  return {
+    tone: "warning",
+    title: "Intact, but signed by an unknown key — not proof from this console",
+    signer:
+      "Nothing was changed since this key signed it, but anyone can sign an edited bundle with a key of their own. " +
+      "Trust it only if you know this key: compare its thumbprint with the public key of the console that should " +
+      "have signed it, and name that key in EVIDENCE_TRUSTED_KEYS to trust it here.",
+  };
+}
+
+function VerifyResult({ data }: { data: VerifyResponse }) {
+  const verdict = verdictOf(data);
+  return (
+    <Alert tone={verdict.tone} role="status" className="[overflow-wrap:anywhere]" title={verdict.title}>
+      {data.run?.id ? (
+        <p>
+          Run <span className="font-mono text-xs">{data.run.id}</span> on {data.run.environment ?? "?"} by{" "}
+          {data.run.operator ?? "?"}
+          {data.run.summary
+            ? ` — ${data.run.summary.pass ?? 0} pass, ${data.run.summary.fail ?? 0} fail, ${data.run.summary.observed ?? 0} observed, ${data.run.summary.not_applicable ?? 0} not applicable`
+            : ""}
+        </p>
+      ) : null}
+      {verdict.signer ? <p className="mt-1">{verdict.signer}</p> : null}
+      {data.signer ? (
+        <p className="mt-1">
+          Key thumbprint: <span className="font-mono text-xs">{data.signer.thumbprint}</span>
+        </p>
+      ) : null}
+      {data.problems.length > 0 ? (
+        <ul className="mt-1 list-disc pl-5">
+          {data.problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      ) : null}
+      {data.checked.length > 0 ? (
+        <p className="mt-1 text-xs opacity-80">Checked: {data.checked.join("; ")}.</p>
+      ) : null}
+    </Alert>
   );
 }

@@ -37,6 +37,7 @@ export const AUDIT_EVENTS = [
   "audit_read",
   "audit_verify",
   "audit_export",
+  "audit_chain_keyed",
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];

@@ -69,12 +69,24 @@ export interface RunView extends Omit<RunState, "exchanges"> {
   evidence_ready: boolean;
 }
 
+export interface EvidenceSigner {
+  kind: "this_console" | "trusted" | "unknown";
+  thumbprint: string;
+  /** The trusted key's name in EVIDENCE_TRUSTED_KEYS, when it has one. */
+  name?: string;
+}
+
 export interface VerifyResponse {
   ok: boolean;
   problems: string[];
   checked: string[];
   /** The bundle was signed with this console's key (GET /api/certification/public-key). */
   signed_by_this_console: boolean;
+  /**
+   * Who signed an intact bundle, by its key's RFC 7638 thumbprint: this console, a key EVIDENCE_TRUSTED_KEYS
+   * names, or an unknown key (anyone can sign an edited bundle with a key of their own). Null when not intact.
+   */
+  signer: EvidenceSigner | null;
   run?: {
     id?: string;
     environment?: string;

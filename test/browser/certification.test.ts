@@ -115,7 +115,7 @@ describe("certification page", () => {
 
     await page.getByLabel("Evidence bundle (.zip)").setInputFiles(file);
     await page.getByRole("button", { name: "Verify", exact: true }).click();
-    await page.getByText("Intact: the bundle verifies").waitFor();
+    await page.getByText("Intact — signed by this console").waitFor();
     await page.getByText("Signed with this console's key").waitFor();
 
     // One changed byte in a file's data: not intact. (A byte of the zip's own metadata, a timestamp say, is

@@ -2,7 +2,8 @@
  * The hash chain: each row's hash is the HMAC-SHA-256 (with the chain key, ./keys) of a canonical serialisation of
  * its fields, including the previous row's hash. A change to any stored field, or a missing row, breaks the chain
  * at that row, and without the key nobody can compute a new chain that holds. Rows before the chain head's
- * `keyed_from` were written by earlier versions with a plain SHA-256 and are checked as such.
+ * `keyed_from` were written by earlier versions with a plain SHA-256 and are checked as such; the keyed row after
+ * them pins where that prefix ends (./verify.ts).
  */
 import "server-only";
 import { createHash, createHmac } from "node:crypto";

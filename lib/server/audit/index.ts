@@ -8,6 +8,7 @@ import { createAuditAppender } from "./append";
 import { createCheckpointer, type CheckpointOptions } from "./checkpointer";
 import { auditCsvLines, auditCsvStream } from "./csv";
 import { toAuditEntry, type AuditEntryInput } from "./entry";
+import { markKeyedStart } from "./keyed-start";
 import { auditKeys } from "./keys";
 import { listAuditUsers, queryAuditLog, type AuditQuery, type AuditUsersQuery } from "./query";
 import { verifyAuditChain, type VerifiedAnchor, type VerifyFrom } from "./verify";
@@ -18,6 +19,7 @@ export type { AuditPage, AuditQuery } from "./query";
 export type { VerifyFrom, VerifyResult } from "./verify";
 export type { CheckpointOptions } from "./checkpointer";
 export { checkpointFile } from "./checkpoint";
+export { KEYED_CHAIN_MIGRATION } from "./keyed-start";
 export { auditEntrySchema, cardHmac } from "./entry";
 export { auditQuerySchema, auditUsersQuerySchema, MAX_PAGE_SIZE, MAX_USERS_PAGE } from "./query";
 
@@ -52,6 +54,8 @@ export function createAuditLog({
     /** The whole chain; `from: "checkpoint"` starts at the last checkpoint an earlier verify found intact. */
     verify: (from: VerifyFrom = "start") =>
       verifyAuditChain(db, keys, { checkpointFile: checkpoints?.file, from, verified }),
+    /** After the migration to the keyed chain only: the first keyed row after the plain rows (./keyed-start). */
+    markKeyedStart: () => markKeyedStart(db, append),
     /** Signs a checkpoint of the chain head now (when it moved since this process's last one). */
     checkpoint: () => checkpointer?.checkpointNow() ?? Promise.resolve(),
     /** Stops the checkpoint timer after a last checkpoint (shutdown). */

@@ -4,7 +4,7 @@
  * without the key can chain it again), a row whose previous-hash does not match the row before it, a gap in the
  * sequence (deleted rows), rows missing at the end (per the chain head), or a signed checkpoint the log no longer
  * matches (truncated, emptied or re-chained since). Rows before `keyed_from` are checked with the plain SHA-256
- * they were written with.
+ * they were written with, and only count when a keyed row follows them (checkKeyedStart).
  *
  * The walk reads one bounded page at a time and yields the event loop between pages: on the embedded database
  * every query runs on the request thread, so a request arriving during a verify waits for one page, never for the
@@ -220,6 +220,26 @@ export async function verifyAuditChain(
   return { ...coverage, ok: true, rows: walked.rows };
 }
 
+/**
+ * The first row of the keyed chain is what pins where it starts: its keyed hash covers its number and the plain
+ * hash before it, so a writer without the key can neither move the start elsewhere nor rewrite the plain rows
+ * before it. A log with plain rows must therefore have that row; without it, every row could have been chained
+ * again with plain SHA-256 and the start moved past them (a fresh database is keyed from row 1, and a log
+ * migrated with plain rows gets a keyed `audit_chain_keyed` row at once, ./keyed-start).
+ */
+function checkKeyedStart(head: { lastSeq: number; keyedFrom: number }): Failure | null {
+  if (head.keyedFrom === 1 || head.keyedFrom <= head.lastSeq) return null;
+  const plain = head.keyedFrom - 1;
+  return {
+    rows: 0,
+    first_bad_row: head.keyedFrom,
+    reason:
+      `no row written with the key follows the ${plain === 1 ? "row" : `${plain} rows`} of the plain chain ` +
+      `(row ${head.keyedFrom}, the first keyed row, is missing): the keyed rows were removed or the log was ` +
+      "chained again without the key",
+  };
+}
+
 /** Forged checkpoints, and a switch-over to the keyed chain that moved after checkpoints recorded it. */
 function checkSetup(
   head: { lastSeq: number; keyedFrom: number },
@@ -241,7 +261,7 @@ function checkSetup(
       reason: `the start of the keyed chain (row ${head.keyedFrom}) is not where it was set (the chain head was changed)`,
     };
   }
-  return null;
+  return checkKeyedStart(head);
 }
 
 /** Rows missing after the walk: per the chain head, or per a checkpoint of a row that is no longer there. */

@@ -37,7 +37,7 @@ import {
   type CertificationUpstream,
 } from "./environment";
 import { buildEvidenceBundle } from "./evidence/bundle";
-import { checkBundle, readEvidence, unreadableResult } from "./evidence/verify";
+import { verifyUploadedBundle } from "./evidence/signer";
 import {
   embeddedProfile,
   ProfileError,
@@ -336,40 +336,9 @@ export class CertificationService {
     return this.store.saveBundle(id, { zip: built.zip, fileName: built.fileName });
   }
 
-  /** Throws ApiError bundle_too_large (413) for a bundle past the reader's bounds. */
-  async verify(zip: Uint8Array): Promise<VerifyResponse> {
-    // Read once (in a worker, bounded), then checked with the bundle's own key and with this console's.
-    const bundle = await readEvidence(zip);
-    const result = "unreadable" in bundle ? unreadableResult(bundle.unreadable) : await checkBundle(bundle);
-    const trusted =
-      result.ok && !("unreadable" in bundle)
-        ? await checkBundle(bundle, { trustedKey: this.key.publicJwk })
-        : undefined;
-    const manifest = result.manifest as
-      { run?: Record<string, unknown>; environment?: { name?: unknown }; summary?: unknown } | undefined;
-    const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-    return {
-      ok: result.ok,
-      problems: result.problems,
-      checked: result.checked,
-      signed_by_this_console: trusted?.ok === true,
-      ...(manifest
-        ? {
-            run: {
-              id: text(manifest.run?.id),
-              environment: text(manifest.environment?.name),
-              status: text(manifest.run?.status),
-              operator: text(manifest.run?.operator),
-              started_at: text(manifest.run?.started_at),
-              finished_at: text(manifest.run?.finished_at) ?? null,
-              summary:
-                manifest.summary && typeof manifest.summary === "object"
-                  ? (manifest.summary as Record<string, number>)
-                  : undefined,
-            },
-          }
-        : {}),
-    };
+  /** Intact, and who signed it; throws ApiError bundle_too_large (413) for a bundle past the reader's bounds. */
+  verify(zip: Uint8Array): Promise<VerifyResponse> {
+    return verifyUploadedBundle(zip, { own: this.key.kid, trusted: this.config.certification.trustedKeys });
   }
 
   private track(id: string): void {

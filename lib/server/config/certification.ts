@@ -1,5 +1,6 @@
 /**
- * The certification variables (CERTIFICATION_PROFILE, CERTIFICATION_SPEC_PATH, SOURCE_COMMIT) and the profile
+ * The certification variables (CERTIFICATION_PROFILE, CERTIFICATION_SPEC_PATH, SOURCE_COMMIT,
+ * EVIDENCE_TRUSTED_KEYS) and the profile
  * file's form. CERTIFICATION_PROFILE is checked at start (a file that cannot be read or is not a profile stops
  * the server with a message naming the variable) and read again when a run starts, so its cards can change
  * without a restart. The profile names its secrets by environment variable; those are read when a run starts.
@@ -68,8 +69,56 @@ const profilePath = z.preprocess(
     .optional(),
 );
 
+/** A key's RFC 7638 thumbprint (SHA-256, base64url): the `kid` of GET /api/certification/public-key. */
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+
+/** An evidence signing key the operator trusts besides this console's own, by thumbprint. */
+export interface TrustedEvidenceKey {
+  thumbprint: string;
+  /** Shown on the verify page ("signed by trusted key <name>"); absent when only the thumbprint was given. */
+  name?: string;
+}
+
+const TRUSTED_KEYS_FORMAT =
+  "must be comma-separated key thumbprints (the kid of another console's GET /api/certification/public-key), " +
+  "each optionally named: name:thumbprint";
+
+function trustedKey(entry: string): TrustedEvidenceKey | string {
+  const separator = entry.lastIndexOf(":");
+  const name = separator < 0 ? undefined : entry.slice(0, separator).trim();
+  const thumbprint = entry.slice(separator + 1).trim();
+  if (!THUMBPRINT.test(thumbprint)) return `${TRUSTED_KEYS_FORMAT} (got ${JSON.stringify(entry)})`;
+  if (name === undefined) return { thumbprint };
+  if (!/^[\w .@()-]{1,64}$/.test(name)) {
+    return `names a key ${JSON.stringify(name)}: a name is 1 to 64 letters, digits, spaces or . _ - @ ( )`;
+  }
+  return { thumbprint, name };
+}
+
+/** `partner-console:NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs,…` → the trusted keys. */
+const trustedKeysSchema = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .transform((text, context) => {
+      const keys: TrustedEvidenceKey[] = [];
+      for (const entry of text.split(",").map((part) => part.trim())) {
+        if (!entry) continue;
+        const key = trustedKey(entry);
+        if (typeof key === "string") {
+          context.addIssue({ code: "custom", message: key });
+          return z.NEVER;
+        }
+        if (!keys.some((known) => known.thumbprint === key.thumbprint)) keys.push(key);
+      }
+      return keys;
+    })
+    .optional(),
+);
+
 export const certificationEnvShape = {
   CERTIFICATION_PROFILE: profilePath,
+  EVIDENCE_TRUSTED_KEYS: trustedKeysSchema,
   CERTIFICATION_SPEC_PATH: optionalText,
   SOURCE_COMMIT: optionalText,
   /** An older name of SOURCE_COMMIT, still read. */
@@ -83,6 +132,8 @@ export interface CertificationSettings {
   specPath: string | undefined;
   /** SOURCE_COMMIT (or GIT_COMMIT): the commit a bundle names; else `git rev-parse HEAD`. */
   sourceCommit: string | undefined;
+  /** EVIDENCE_TRUSTED_KEYS: other keys whose bundles the verify page calls trusted. */
+  trustedKeys: TrustedEvidenceKey[];
 }
 
 export function certificationSettings(env: {
@@ -90,10 +141,12 @@ export function certificationSettings(env: {
   CERTIFICATION_SPEC_PATH?: string;
   SOURCE_COMMIT?: string;
   GIT_COMMIT?: string;
+  EVIDENCE_TRUSTED_KEYS?: TrustedEvidenceKey[];
 }): CertificationSettings {
   return {
     profilePath: env.CERTIFICATION_PROFILE,
     specPath: env.CERTIFICATION_SPEC_PATH,
     sourceCommit: env.SOURCE_COMMIT ?? env.GIT_COMMIT,
+    trustedKeys: env.EVIDENCE_TRUSTED_KEYS ?? [],
   };
 }

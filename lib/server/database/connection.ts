@@ -31,6 +31,8 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** Session ends, delivered to every instance (lets the session store cache live rows). */
   sessionFeed: ChangeFeed;
+  /** The migrations this process applied when it opened the database (set by the registry). */
+  migrated?: readonly string[];
   close(): Promise<void>;
 }
 

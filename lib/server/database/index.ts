@@ -34,7 +34,7 @@ function keyOf(settings: StorageSettings): string {
 async function openMigrated(settings: StorageSettings): Promise<DatabaseHandle> {
   const opened = await openDatabase(settings);
   try {
-    await migrate(opened.db);
+    opened.migrated = await migrate(opened.db);
   } catch (error) {
     await opened.close().catch(() => {});
     throw error;

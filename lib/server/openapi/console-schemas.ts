@@ -344,6 +344,13 @@ export const verifyResultSchema = z.object({
   problems: z.array(z.string()),
   checked: z.array(z.string()),
   signed_by_this_console: z.boolean(),
+  signer: z
+    .object({
+      kind: z.enum(["this_console", "trusted", "unknown"]),
+      thumbprint: z.string(),
+      name: z.string().optional(),
+    })
+    .nullable(),
   run: z
     .object({
       id: z.string().optional(),

@@ -4,7 +4,7 @@
  * certifications and, on first use, the certification service.
  */
 import "server-only";
-import { checkpointFile, createAuditLog, type AuditLog } from "@/lib/server/audit";
+import { checkpointFile, createAuditLog, KEYED_CHAIN_MIGRATION, type AuditLog } from "@/lib/server/audit";
 import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
 import { createCertificationService, type CertificationService } from "@/lib/server/certification/service";
 import {
@@ -148,6 +148,7 @@ export async function openStorage(deps: StorageDeps) {
   const handle = await parts.databases.open(storageSettingsFromConfig(config));
   const { db } = handle;
   const { auditLog, anonymousRefusals } = auditLogFor(config, parts, db, hmacKey);
+  if (handle.migrated?.includes(KEYED_CHAIN_MIGRATION)) await auditLog.markKeyedStart();
   const sessionStore = sessionStoreFor(config, handle);
   const rateLimiter = rateLimiterFor(config, parts, db);
   const metrics = parts.metrics;

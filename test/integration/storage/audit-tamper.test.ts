@@ -10,11 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
-import { createAuditLog, type AuditLog, type AuditRow } from "@/lib/server/audit";
-import { canonicalSerialisation, GENESIS_HASH, legacyRowHash } from "@/lib/server/audit/chain";
+import { createAuditLog, KEYED_CHAIN_MIGRATION, type AuditLog, type AuditRow } from "@/lib/server/audit";
+import { canonicalSerialisation, GENESIS_HASH } from "@/lib/server/audit/chain";
+import { createDatabaseRegistry, migrate, openDatabase, type StorageSettings } from "@/lib/server/database";
 import { auditChainHead, auditCheckpoints, auditLog } from "@/lib/server/database/schema";
 import { captureLogs } from "@/lib/server/util/logger";
 import { BACKENDS, useBackend, type Backend } from "./backends";
+import { legacyRows, migrationsBefore, plainChain } from "./legacy-audit";
 
 const HMAC_KEY = "audit-tamper-test-key";
 const folder = mkdtempSync(path.join(os.tmpdir(), "audit-tamper-"));
@@ -66,20 +68,6 @@ async function populated(backend: Backend): Promise<{ log: AuditLog; file: strin
 
 async function storedRows(backend: Backend): Promise<AuditRow[]> {
   return (await backend.handle.db.select().from(auditLog).orderBy(asc(auditLog.seq))) as AuditRow[];
-}
-
-/** What a writer without the key can do: chain rows again from genesis with SHA-256, numbered from 1. */
-function plainChain(rows: AuditRow[], version: 1 | 2 = 2): AuditRow[] {
-  let prevHash = GENESIS_HASH;
-  return rows.map((row, index) => {
-    const fields = { ...row, seq: index + 1, prevHash };
-    const rowHash =
-      version === 1
-        ? legacyRowHash(fields)
-        : createHash("sha256").update(canonicalSerialisation(fields, 2)).digest("hex");
-    prevHash = rowHash;
-    return { ...fields, rowHash };
-  });
 }
 
 /** Replaces the whole log with `rows` and moves the chain head to its end. */
@@ -179,36 +167,82 @@ describe.each(BACKENDS)("audit log tampering on %s", (kind) => {
 
   test("rows of the plain chain written before the switch-over still verify, and the keyed chain continues them", async () => {
     await reset(backend);
-    const legacy = plainChain(
-      [1, 2, 3].map((seq) => ({
-        seq,
-        time: new Date(Date.UTC(2025, 0, seq)),
-        userId: `old-${seq}`,
-        roles: ["admin"],
-        clientAddress: null,
-        event: "audit_read",
-        environment: null,
-        operation: null,
-        cardMasked: null,
-        cardLast4: null,
-        cardHmac: null,
-        upstreamStatus: null,
-        requestId: null,
-        outcome: "success" as const,
-        reason: null,
-        details: null,
-        prevHash: "",
-        rowHash: "",
-      })),
-      1,
-    );
     // As migration 0005 leaves an existing log: keyed from the row after the last one.
-    await replaceLog(backend, legacy, 4);
+    await replaceLog(backend, legacyRows(3), 4);
     const log = openLog(backend, path.join(folder, `checkpoints-${(files += 1)}.jsonl`));
-    expect(await log.verify()).toMatchObject({ ok: true, rows: 3, keyed_from: 4 });
+    // Until a keyed row follows them, nothing tells these rows from a log chained again without the key.
+    expect(await log.verify()).toMatchObject({ ok: false, rows: 0, first_bad_row: 4, keyed_from: 4 });
+    expect(await log.markKeyedStart()).toBe(true);
+    expect(await log.markKeyedStart()).toBe(false);
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 4, keyed_from: 4 });
     await log.append({ event: "audit_verify", outcome: "success" });
     await log.checkpoint();
-    expect(await log.verify()).toMatchObject({ ok: true, rows: 4, keyed_from: 4, checkpoints: 1 });
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 5, keyed_from: 4, checkpoints: 1 });
+    const [marker] = await backend.handle.db.select().from(auditLog).where(eq(auditLog.seq, 4));
+    expect(marker).toMatchObject({ event: "audit_chain_keyed", details: { keyed_from: 4, plain_rows: 3 } });
+  });
+
+  test("a row deleted, the checkpoints deleted, the keyed start moved past the end and the log chained again with plain SHA-256 is caught", async () => {
+    const { log, file } = await populated(backend);
+    const rows = await storedRows(backend);
+    rows.splice(4, 1);
+    await asOwner(backend, [sql`delete from audit_checkpoints`]);
+    rmSync(file);
+    await replaceLog(backend, plainChain(rows, 1), rows.length + 1);
+    const result = await log.verify();
+    expect(result).toMatchObject({ ok: false, rows: 0, first_bad_row: 13, checkpoints: 0, keyed_from: 13 });
+    expect(result.ok === false && result.reason).toMatch(/no row written with the key follows the 12 rows/);
+    // The same with the first row left keyed: it no longer carries the hash of a plain row before it.
+    await replaceLog(backend, plainChain(rows, 1), 1);
+    expect(await log.verify()).toMatchObject({ ok: false, first_bad_row: 1 });
+  });
+
+  test("the keyed start of a migrated log moved forward over keyed rows, those chained again with plain SHA-256, is caught", async () => {
+    await reset(backend);
+    await replaceLog(backend, legacyRows(3), 4);
+    const file = path.join(folder, `checkpoints-${(files += 1)}.jsonl`);
+    const log = openLog(backend, file);
+    await log.markKeyedStart();
+    for (let index = 0; index < 4; index += 1) {
+      await log.append({ event: "audit_read", outcome: "success", userId: `user-${index}` });
+    }
+    expect(await log.verify()).toMatchObject({ ok: true, rows: 8, keyed_from: 4 });
+    const rows = await storedRows(backend);
+    rows.splice(4, 1);
+    // Rows 1–6 as a plain chain, the genuine last row kept (renumbered to 7), keyed from 7.
+    const forged = [...plainChain(rows.slice(0, 6), 1), { ...rows[6]!, seq: 7 }];
+    await replaceLog(backend, forged, 7);
+    expect(await log.verify()).toMatchObject({ ok: false, first_bad_row: 7 });
+  });
+
+  test("a database migrated to the keyed chain with plain rows in it: the start that migrated it writes the first keyed row", async () => {
+    const settings: StorageSettings =
+      kind === "postgres"
+        ? { databaseUrl: backend.cluster!.createDatabase() }
+        : { dataDir: mkdtempSync(path.join(folder, "pre-keyed-")) };
+    const old = await openDatabase(settings);
+    await migrate(old.db, migrationsBefore(KEYED_CHAIN_MIGRATION, folder));
+    await old.db.insert(auditLog).values(legacyRows(3));
+    const last = (await old.db.select().from(auditLog).where(eq(auditLog.seq, 3)))[0]!;
+    await old.db.execute(sql`update audit_chain_head set last_seq = 3, last_hash = ${last.rowHash}`);
+    await old.close();
+    const registry = createDatabaseRegistry();
+    try {
+      const handle = await registry.open(settings);
+      expect(handle.migrated).toContain(KEYED_CHAIN_MIGRATION);
+      const log = createAuditLog({ db: handle.db, hmacKey: HMAC_KEY });
+      expect(await log.verify()).toMatchObject({ ok: false, keyed_from: 4, first_bad_row: 4 });
+      await log.markKeyedStart();
+      expect(await log.verify()).toMatchObject({ ok: true, rows: 4, keyed_from: 4 });
+    } finally {
+      await registry.close();
+    }
+    const again = createDatabaseRegistry();
+    try {
+      expect((await again.open(settings)).migrated).toEqual([]);
+    } finally {
+      await again.close();
+    }
   });
 
   test("a checkpoint is one signed log line and one file line; it names the row and time it vouches for", async () => {

@@ -33,7 +33,7 @@ describe("certification configuration", () => {
         CERTIFICATION_SPEC_PATH: "/spec.md",
         SOURCE_COMMIT: "abc",
       }).certification,
-    ).toEqual({ profilePath: profile, specPath: "/spec.md", sourceCommit: "abc" });
+    ).toEqual({ profilePath: profile, specPath: "/spec.md", sourceCommit: "abc", trustedKeys: [] });
     expect(loadConfig({ GIT_COMMIT: "def" }).certification.sourceCommit).toBe("def");
     expect(loadConfig({ CERTIFICATION_PROFILE: " " }).certification.profilePath).toBeUndefined();
   });
@@ -47,5 +47,20 @@ describe("certification configuration", () => {
       CERTIFICATION_PROFILE: write("wrong.json", JSON.stringify({ cards: { active: "12" } })),
     });
     expect(wrong.message).toMatch(/is not a profile: cards\.active must be 12 to 19 digits/);
+  });
+
+  it("reads EVIDENCE_TRUSTED_KEYS: thumbprints, each optionally named, and refuses anything else", () => {
+    const partner = "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs";
+    const other = "a".repeat(43);
+    expect(
+      loadConfig({ EVIDENCE_TRUSTED_KEYS: ` Partner console (EU):${partner} , ${other},${other}` })
+        .certification.trustedKeys,
+    ).toEqual([{ thumbprint: partner, name: "Partner console (EU)" }, { thumbprint: other }]);
+    expect(loadConfig({ EVIDENCE_TRUSTED_KEYS: " " }).certification.trustedKeys).toEqual([]);
+    const short = refusal({ EVIDENCE_TRUSTED_KEYS: "partner:abc" });
+    expect(short.variable).toBe("EVIDENCE_TRUSTED_KEYS");
+    expect(short.message).toMatch(/comma-separated key thumbprints .* \(got "partner:abc"\)/);
+    expect(refusal({ EVIDENCE_TRUSTED_KEYS: `<b>:${partner}` }).message).toMatch(/a name is 1 to 64/);
+    expect(refusal({ EVIDENCE_TRUSTED_KEYS: "/etc/keys.jwks" }).variable).toBe("EVIDENCE_TRUSTED_KEYS");
   });
 });

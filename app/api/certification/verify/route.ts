@@ -1,4 +1,5 @@
-// POST /api/certification/verify: checks an uploaded evidence bundle (application/zip body) — hashes, signature, key.
+// POST /api/certification/verify: checks an uploaded evidence bundle (application/zip body) — hashes, signature, and
+// who signed it (this console, a trusted key, or an unknown one).
 import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { readUploadedBundle } from "@/lib/server/certification/upload";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
@@ -20,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         // The outcome is the upload's verdict: a bundle that fails its checks is worth finding in the log.
         (verdict) => ({
           outcome: verdict.ok ? "success" : "failure",
-          details: { bytes, intact: verdict.ok },
+          details: { bytes, intact: verdict.ok, signer: verdict.signer?.kind ?? null },
         }),
       );
       context.annotate({ bytes, intact: result.ok });
