@@ -26,6 +26,9 @@ import {
 import { CardApiClient, type ClientEnv, type Flaw } from "../../support/card-api-clients";
 import { useBackend } from "../storage/backends";
 
+const LOCAL = { id: "local", admin: false };
+const HMAC_KEY = "client-certification-test-hmac-key-0123456789";
+
 let service: ClientCertificationService;
 let server: SandboxServer;
 
@@ -42,18 +45,18 @@ function envOf(started: StartedClientCertification): ClientEnv {
 async function certify(flaw?: Flaw) {
   const started = await service.start({ id: "local", name: "Local user" }, server.url);
   const client = new CardApiClient(envOf(started), flaw);
-  await service.arm(started.id, "tokens");
+  await service.arm(started.id, "tokens", LOCAL);
   for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
-  await service.arm(started.id, "declined");
+  await service.arm(started.id, "declined", LOCAL);
   expect((await client.gift(INACTIVE_CARD)).responseStatus).toBe("declined");
-  await service.arm(started.id, "revoked");
+  await service.arm(started.id, "revoked", LOCAL);
   await client.gift(ACTIVE_CARD);
-  await service.arm(started.id, "timeout");
+  await service.arm(started.id, "timeout", LOCAL);
   await client.gift(ACTIVE_CARD);
-  await service.arm(started.id, "rate_limited");
+  await service.arm(started.id, "rate_limited", LOCAL);
   await client.balance(ACTIVE_CARD);
   await client.balance(ACTIVE_CARD);
-  const finished = await service.finish(started.id);
+  const finished = await service.finish(started.id, LOCAL);
   return { started, finished };
 }
 
@@ -61,7 +64,7 @@ describe("integration certification of client applications", () => {
   const backend = useBackend("pglite");
 
   beforeAll(async () => {
-    service = createClientCertificationService({ db: backend.handle.db });
+    service = createClientCertificationService({ db: backend.handle.db, hmacKey: HMAC_KEY });
     const sandbox = createSandbox({ basePath: "/sandbox", clients: service.port() });
     server = await startSandboxServer({ port: 0, sandbox });
   });
@@ -80,7 +83,7 @@ describe("integration certification of client applications", () => {
       env: { EVIDENCE_SIGNING_KEY: generateEd25519Pem() },
       warn: () => {},
     });
-    const bundle = await buildClientEvidence(service, started.id, { key });
+    const bundle = await buildClientEvidence(service, started.id, LOCAL, { key });
     const verified = await verifyEvidence(bundle.zip);
     expect(verified.problems).toEqual([]);
     expect(verified.ok).toBe(true);
@@ -117,7 +120,7 @@ describe("integration certification of client applications", () => {
 
   test("checks whose traffic did not happen are not_observed, never a pass", async () => {
     const started = await service.start({ id: "local", name: "Local user" }, server.url);
-    const view = await service.finish(started.id);
+    const view = await service.finish(started.id, LOCAL);
     expect(new Set(view.checks.map((check) => check.verdict))).toEqual(new Set(["not_observed"]));
   });
 
@@ -125,9 +128,9 @@ describe("integration certification of client applications", () => {
     const first = await service.start({ id: "local", name: "Local user" }, server.url);
     const second = await service.start({ id: "local", name: "Local user" }, server.url);
     const other = new CardApiClient(envOf(second));
-    await service.arm(second.id, "tokens");
-    await service.arm(first.id, "rate_limited");
-    await service.arm(first.id, "revoked");
+    await service.arm(second.id, "tokens", LOCAL);
+    await service.arm(first.id, "rate_limited", LOCAL);
+    await service.arm(first.id, "revoked", LOCAL);
     expect(await other.balance(ACTIVE_CARD)).toBe(200);
     const demo = await fetch(`${server.url}/sandbox/reporting/v1/auth/token`, {
       method: "POST",
@@ -139,19 +142,20 @@ describe("integration certification of client applications", () => {
       }),
     });
     expect(demo.status).toBe(200);
-    expect((await service.get(first.id)).exchanges).toEqual([]);
+    expect((await service.get(first.id, LOCAL)).exchanges).toEqual([]);
   });
 
   test("a certification not finished 2 h after its start is judged as it stands and set expired", async () => {
     const started = await service.start({ id: "local", name: "Local user" }, server.url);
     const client = new CardApiClient(envOf(started));
-    await service.arm(started.id, "tokens");
+    await service.arm(started.id, "tokens", LOCAL);
     for (let call = 0; call < 2; call += 1) await client.balance(ACTIVE_CARD);
     const later = createClientCertificationService({
       db: backend.handle.db,
+      hmacKey: HMAC_KEY,
       now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
     });
-    const expired = await later.get(started.id);
+    const expired = await later.get(started.id, LOCAL);
     expect(expired.status).toBe("expired");
     expect(expired.checks.find((check) => check.id === "CLI-TOKEN-REUSE")?.verdict).toBe("pass");
     expect(await later.port().authenticate(started.client_id, started.client_secret)).toBeUndefined();
@@ -161,6 +165,7 @@ describe("integration certification of client applications", () => {
     const started = await service.start({ id: "local", name: "Local user" }, server.url);
     const later = createClientCertificationService({
       db: backend.handle.db,
+      hmacKey: HMAC_KEY,
       now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
     });
     const result = await sweepAbandonedWork({
