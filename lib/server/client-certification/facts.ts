@@ -72,17 +72,32 @@ function scanForSecret(call: SandboxCall, forms: SecretForms | null): string[] {
   return places;
 }
 
+/**
+ * The specification's JSON token request, or the OAuth 2.0 form of the same grant (credentials in the form or in
+ * Basic), which the sandbox authenticates alike (DESIGN.md §5).
+ */
+function malformedToken(call: SandboxCall, contentType: string, isJson: boolean, body: unknown): string[] {
+  if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+    const form = new URLSearchParams(call.request.body ?? "");
+    const basic = /^Basic\s+\S+$/i.test(call.request.headers.authorization ?? "");
+    const credentials = basic || (!!form.get("client_id") && !!form.get("client_secret"));
+    return form.get("grant_type") === "client_credentials" && credentials
+      ? []
+      : ["the token form lacks grant_type client_credentials or the client's credentials"];
+  }
+  const problems: string[] = [];
+  if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);
+  if (!tokenBodySchema.safeParse(body).success)
+    problems.push("the token body lacks client_id, client_secret or grant_type client_credentials");
+  return problems;
+}
+
 function malformed(call: SandboxCall, body: unknown): string[] {
   const problems: string[] = [];
   const headers = call.request.headers;
   const contentType = headers["content-type"] ?? "";
   const isJson = /^application\/json\s*(;|$)/i.test(contentType);
-  if (call.operation === "token") {
-    if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);
-    if (!tokenBodySchema.safeParse(body).success)
-      problems.push("the token body lacks client_id, client_secret or grant_type client_credentials");
-    return problems;
-  }
+  if (call.operation === "token") return malformedToken(call, contentType, isJson, body);
   if (!/^Bearer [^\s]+$/.test(headers.authorization ?? "")) problems.push("no Authorization: Bearer <token>");
   if (call.operation === "gift_balance_inquiry" || call.operation === "balance_inquiry") {
     if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);

@@ -23,7 +23,10 @@ import {
   type ClientCheckId,
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
-import { CardApiClient, type ClientEnv, type Flaw } from "../../support/card-api-clients";
+import { eq } from "drizzle-orm";
+import { clientCertifications } from "@/lib/server/database/schema";
+import { MAX_KEPT_CALLS } from "@/lib/server/client-certification/store";
+import { CardApiClient, type ClientEnv, type Flaw, type TokenEncoding } from "../../support/card-api-clients";
 import { useBackend } from "../storage/backends";
 
 const LOCAL = { id: "local", admin: false };
@@ -42,9 +45,9 @@ function envOf(started: StartedClientCertification): ClientEnv {
 }
 
 /** The five steps, as a person or a CI suite would go through them. */
-async function certify(flaw?: Flaw) {
+async function certify(flaw?: Flaw, encoding: TokenEncoding = "json") {
   const started = await service.start({ id: "local", name: "Local user" }, server.url);
-  const client = new CardApiClient(envOf(started), flaw);
+  const client = new CardApiClient(envOf(started), flaw, 1500, encoding);
   await service.arm(started.id, "tokens", LOCAL);
   for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
   await service.arm(started.id, "declined", LOCAL);
@@ -116,6 +119,79 @@ describe("integration certification of client applications", () => {
     expect(passing).toHaveLength(7 - unseen.length);
     expect(finished.checks.find((check) => check.id === failing)?.observed).toMatch(why);
     expect(JSON.stringify(finished)).not.toContain(started.client_secret);
+  });
+
+  test.each(["form", "basic"] as const)(
+    "token requests in the OAuth form (%s) are recorded: a well-behaved client passes, one token per call fails CLI-TOKEN-REUSE",
+    async (encoding) => {
+      const good = await certify(undefined, encoding);
+      expect(good.finished.checks.filter((check) => check.verdict !== "pass")).toEqual([]);
+      expect(good.finished.exchanges.filter((call) => call.operation === "token").length).toBeGreaterThan(0);
+      const { finished } = await certify("token_per_call", encoding);
+      const reuse = finished.checks.find((check) => check.id === "CLI-TOKEN-REUSE");
+      expect(reuse?.verdict).toBe("fail");
+      expect(JSON.stringify(finished)).not.toContain(good.started.client_secret);
+    },
+  );
+
+  test("a refused token request is counted, never kept; a kept call is numbered and the log pages on it", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const wrong = (body: string, type = "application/json") =>
+      fetch(`${server.url}/sandbox/reporting/v1/auth/token`, {
+        method: "POST",
+        headers: { "Content-Type": type },
+        body,
+      }).then((response) => response.status);
+    const pad = "x".repeat(50_000);
+    expect(
+      await wrong(
+        JSON.stringify({
+          client_id: started.client_id,
+          client_secret: "wrong",
+          grant_type: "client_credentials",
+          pad,
+        }),
+      ),
+    ).toBe(400);
+    expect(
+      await wrong(
+        `grant_type=client_credentials&client_id=${started.client_id}&client_secret=nope&pad=${pad}`,
+        "application/x-www-form-urlencoded",
+      ),
+    ).toBe(400);
+    const client = new CardApiClient(envOf(started));
+    for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
+    const view = await service.get(started.id, LOCAL);
+    expect(view.calls).toMatchObject({ kept: 4, dropped: 0, refused_token_requests: 2 });
+    expect(view.calls.last_refused_at).not.toBeNull();
+    expect(view.exchanges.map((call) => call.seq)).toEqual([1, 2, 3, 4]);
+    expect(JSON.stringify(view)).not.toContain(pad.slice(0, 1000));
+    const page = await service.get(started.id, LOCAL, { after: 2, limit: 1 });
+    expect(page.exchanges.map((call) => call.seq)).toEqual([3]);
+  });
+
+  test("a certification keeps at most MAX_KEPT_CALLS calls, then counts the ones it drops", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    await backend.handle.db
+      .update(clientCertifications)
+      .set({ callsKept: MAX_KEPT_CALLS - 1 })
+      .where(eq(clientCertifications.id, started.id));
+    const client = new CardApiClient(envOf(started));
+    for (let call = 0; call < 2; call += 1) await client.balance(ACTIVE_CARD);
+    const view = await service.get(started.id, LOCAL);
+    expect(view.calls).toMatchObject({ kept: MAX_KEPT_CALLS, dropped: 2 });
+    expect(view.exchanges.map((call) => call.seq)).toEqual([MAX_KEPT_CALLS]);
+  });
+
+  test("a certification is its starter's: anyone else finds none, an admin finds it", async () => {
+    const started = await service.start({ id: "alice", name: "Alice" }, server.url);
+    const bob = { id: "bob", admin: false };
+    await expect(service.get(started.id, bob)).rejects.toMatchObject({ code: "not_found" });
+    await expect(service.arm(started.id, "tokens", bob)).rejects.toMatchObject({ code: "not_found" });
+    await expect(service.finish(started.id, bob)).rejects.toMatchObject({ code: "not_found" });
+    expect((await service.list(bob)).map((item) => item.id)).not.toContain(started.id);
+    expect((await service.list({ id: "alice", admin: false })).map((item) => item.id)).toEqual([started.id]);
+    expect((await service.get(started.id, { id: "root", admin: true })).id).toBe(started.id);
   });
 
   test("checks whose traffic did not happen are not_observed, never a pass", async () => {
