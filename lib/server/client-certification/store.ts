@@ -23,7 +23,7 @@ export const ACTIVE_STATUSES = ["waiting", "running"] as const;
 export const MAX_KEPT_CALLS = 2000;
 
 export function createClientCertificationStore(db: Database) {
-  return { ...certificationReads(db), ...certificationWrites(db), ...recordedCalls(db) };
+  return { ...certificationReads(db), ...certificationWrites(db), ...recordedCalls(db), ...callReads(db) };
 }
 
 function certificationReads(db: Database) {
@@ -91,9 +91,9 @@ function certificationWrites(db: Database) {
   };
 }
 
-function recordedCalls(db: Database) {
-  /** The next call number, or null when the certification keeps no more (then the call is counted as dropped). */
-  const claimSeq = async (certificationId: string): Promise<number | null> => {
+/** The next call number, or null when the certification keeps no more (then the call is counted as dropped). */
+function seqClaimer(db: Database) {
+  return async (certificationId: string): Promise<number | null> => {
     const [claimed] = await db
       .update(clientCertifications)
       .set({ callsKept: sql`${clientCertifications.callsKept} + 1` })
@@ -108,6 +108,10 @@ function recordedCalls(db: Database) {
       .where(eq(clientCertifications.id, certificationId));
     return null;
   };
+}
+
+function recordedCalls(db: Database) {
+  const claimSeq = seqClaimer(db);
   return {
     /** Keeps the call unless the certification holds MAX_KEPT_CALLS already; false when it was dropped. */
     async addCall(certificationId: string, call: StoredCall): Promise<boolean> {
@@ -139,7 +143,11 @@ function recordedCalls(db: Database) {
         })
         .where(eq(clientCertifications.clientId, clientId));
     },
+  };
+}
 
+function callReads(db: Database) {
+  return {
     /** The facts of every kept call, in arrival order (what the judge reads). */
     async facts(certificationId: string): Promise<CallFacts[]> {
       const rows = await db
