@@ -83,13 +83,16 @@ export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Re
     const owner = await attribute(deps, request, operation, bodyText);
     const forward = new Request(request, bodyText === null ? {} : { body: bodyText });
     if (!owner) return deps.handle(forward);
-    const client = await deps.port.find(owner.clientId);
-    if (!client) return deps.handle(forward);
-    // Anyone may name a client_id: a token request is kept only once its secret is right, else only counted.
-    if (operation === "token" && !(await deps.port.authenticate(owner.clientId, owner.secret ?? ""))) {
-      const refused = await deps.handle(forward);
-      await deps.port.refused(owner.clientId).catch(() => undefined);
-      return refused;
+    const client =
+      operation === "token"
+        ? await deps.port.authenticate(owner.clientId, owner.secret ?? "")
+        : await deps.port.find(owner.clientId);
+    if (!client) {
+      const answered = await deps.handle(forward);
+      // Anyone may name a client_id: a token request that did not authenticate is only counted, never kept.
+      // Not awaited: the count is written in the background, coalesced with the refusals around it.
+      if (operation === "token") void deps.port.refused(owner.clientId).catch(() => undefined);
+      return answered;
     }
 
     const started = deps.now();

@@ -70,6 +70,8 @@ export function createClientCertificationService(deps: ClientCertificationDeps):
 /** Every method reads and writes the database only: no state of its own, so any instance serves any call. */
 export class ClientCertificationService {
   readonly store: ClientCertificationStore;
+  /** One port per service: it coalesces the counting of refused token requests. */
+  private sandboxPort: SandboxClientPort | undefined;
 
   constructor(
     db: Database,
@@ -172,7 +174,8 @@ export class ClientCertificationService {
 
   /** The port the embedded sandbox reaches this service's certification clients through. */
   port(): SandboxClientPort {
-    return createPort(this.store, this.now, (found) => this.formsOf(found));
+    this.sandboxPort ??= createPort(this.store, this.now, (found) => this.formsOf(found));
+    return this.sandboxPort;
   }
 
   /** The encoded forms of the client's secret; null for a certification started before it was sealed. */
@@ -311,9 +314,34 @@ function createPort(
       const kept = keepCall(call, formsOf(found), (found.currentStep as ClientStepId | null) ?? null);
       await store.addCall(found.id, kept);
     },
-    async refused(clientId) {
-      if (clientId.startsWith(CERTIFICATION_CLIENT_PREFIX))
-        await store.countRefused(clientId, new Date(now()));
-    },
+    refused: refusalCounter(store, now),
+  };
+}
+
+/**
+ * Counts refused token requests with at most one UPDATE in flight per client: refusals arriving meanwhile are
+ * added by the next one, so a flood costs the database a few writes, not one per request. What waits is only a
+ * number per client being flooded right now.
+ */
+function refusalCounter(
+  store: ClientCertificationStore,
+  now: () => number,
+): (clientId: string) => Promise<void> {
+  const waiting = new Map<string, number>();
+  const writing = new Set<string>();
+  return async (clientId) => {
+    if (!clientId.startsWith(CERTIFICATION_CLIENT_PREFIX)) return;
+    waiting.set(clientId, (waiting.get(clientId) ?? 0) + 1);
+    if (writing.has(clientId)) return;
+    writing.add(clientId);
+    try {
+      for (let count = waiting.get(clientId) ?? 0; count > 0; count = waiting.get(clientId) ?? 0) {
+        waiting.delete(clientId);
+        await store.countRefused(clientId, count, new Date(now()));
+      }
+    } finally {
+      writing.delete(clientId);
+      waiting.delete(clientId);
+    }
   };
 }

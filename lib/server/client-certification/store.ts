@@ -133,12 +133,12 @@ function recordedCalls(db: Database) {
       return true;
     },
 
-    /** A refused token request: counted, and when, nothing else. */
-    async countRefused(clientId: string, at: Date): Promise<void> {
+    /** Refused token requests: counted, and when the last came, nothing else. */
+    async countRefused(clientId: string, count: number, at: Date): Promise<void> {
       await db
         .update(clientCertifications)
         .set({
-          refusedTokenRequests: sql`${clientCertifications.refusedTokenRequests} + 1`,
+          refusedTokenRequests: sql`${clientCertifications.refusedTokenRequests} + ${count}`,
           lastRefusedAt: at,
         })
         .where(eq(clientCertifications.clientId, clientId));

@@ -161,6 +161,9 @@ describe("integration certification of client applications", () => {
     ).toBe(400);
     const client = new CardApiClient(envOf(started));
     for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
+    await expect
+      .poll(async () => (await service.get(started.id, LOCAL)).calls.refused_token_requests)
+      .toBe(2);
     const view = await service.get(started.id, LOCAL);
     expect(view.calls).toMatchObject({ kept: 4, dropped: 0, refused_token_requests: 2 });
     expect(view.calls.last_refused_at).not.toBeNull();

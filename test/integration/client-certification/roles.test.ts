@@ -184,6 +184,7 @@ describe("client certification roles (AUTH_MODE=proxy)", () => {
     await Promise.all(Array.from({ length: 10 }, flood));
     flooding = false;
     await watch;
+    await expect.poll(async () => (await read()).body.calls.refused_token_requests).toBe(500);
     const after = await read();
     expect(after.body.calls).toMatchObject({ kept: 0, dropped: 0, refused_token_requests: 500 });
     expect(after.body.exchanges).toEqual([]);
