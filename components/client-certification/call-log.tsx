@@ -35,6 +35,11 @@ export function CallLog({ calls }: { calls: ClientCallRecord[] }) {
                   {call.behaviour.replace("_", " ")}
                 </span>
               ) : null}
+              {call.truncated ? (
+                <span className="text-xs text-slate-600 dark:text-slate-400">
+                  cut to keep: {call.truncated.join(", ")}
+                </span>
+              ) : null}
             </summary>
             <pre
               tabIndex={0}

@@ -83,6 +83,7 @@ function Certification({ started }: { started: StartedClientCertification }) {
         <h3 id="client-calls" className="text-base font-semibold">
           Live log ({view.exchanges.length} calls)
         </h3>
+        <CallCounters view={view} />
         <CallLog calls={view.exchanges} />
       </section>
       <div className="flex flex-wrap items-center gap-3">
@@ -172,5 +173,28 @@ function Steps({ view }: { view: ClientCertificationView }) {
         </Alert>
       ) : null}
     </ol>
+  );
+}
+
+/** What the log did not keep: calls past its bound, and token requests that did not authenticate. */
+function CallCounters({ view }: { view: ClientCertificationView }) {
+  const { dropped, max_kept, refused_token_requests, last_refused_at } = view.calls;
+  if (dropped === 0 && refused_token_requests === 0) return null;
+  return (
+    <ul className="grid gap-1 text-sm text-slate-700 dark:text-slate-300" aria-label="Calls not kept">
+      {dropped > 0 ? (
+        <li data-counter="dropped">
+          {dropped} more {dropped === 1 ? "call was" : "calls were"} counted but not kept: the log keeps the
+          first {max_kept.toLocaleString("en")} calls.
+        </li>
+      ) : null}
+      {refused_token_requests > 0 ? (
+        <li data-counter="refused">
+          {refused_token_requests} token {refused_token_requests === 1 ? "request" : "requests"} with this
+          client_id refused (unknown or wrong secret), the last at {last_refused_at?.slice(11, 19) ?? "?"}{" "}
+          UTC: counted, not kept or judged.
+        </li>
+      ) : null}
+    </ul>
   );
 }

@@ -1,13 +1,16 @@
 "use client";
 /**
  * The "Your application" calls (DESIGN.md §11): the certification under way is polled so that the live log
- * and the checks follow the application's traffic; writes go through useSWRMutation.
+ * and the checks follow the application's traffic; writes go through useSWRMutation. Each poll asks only for
+ * the calls after the last one the page holds (`?calls_after=<seq>`), so a busy log costs one page, not all.
  */
+import { useCallback, useRef } from "react";
 import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { apiKeys, clientCertificationKey } from "@/lib/client/api-keys";
 import { getJson, sendJson, type ApiClientError } from "@/lib/client/fetcher";
 import type {
+  ClientCallRecord,
   ClientCertificationStatus,
   ClientCertificationView,
   ClientStepId,
@@ -21,10 +24,39 @@ export function isUnderWay(status: ClientCertificationStatus): boolean {
   return status === "waiting" || status === "running";
 }
 
+/** Pages a poll reads at most before showing what it has (the server's page is 100 calls). */
+const MAX_PAGES_PER_POLL = 5;
+
+/** The calls of `known` followed by those of `page` not already among them. */
+function appendCalls(known: ClientCallRecord[], page: ClientCallRecord[]): ClientCallRecord[] {
+  const ids = new Set(known.map((call) => call.id));
+  const fresh = page.filter((call) => !ids.has(call.id));
+  return fresh.length === 0 ? known : [...known, ...fresh];
+}
+
 export function useClientCertification(id: string | null) {
-  return useSWR<ClientCertificationView, ApiClientError>(id ? clientCertificationKey(id) : null, getJson, {
+  const log = useRef<ClientCallRecord[]>([]);
+  const fetcher = useCallback(async (key: string): Promise<ClientCertificationView> => {
+    let view: ClientCertificationView | undefined;
+    for (let page = 0; page < MAX_PAGES_PER_POLL; page += 1) {
+      const last = log.current.at(-1)?.seq;
+      view = await getJson<ClientCertificationView>(last === undefined ? key : `${key}?calls_after=${last}`);
+      log.current = appendCalls(log.current, view.exchanges);
+      if (log.current.length >= view.calls.kept || view.exchanges.length === 0) break;
+    }
+    return { ...view!, exchanges: log.current };
+  }, []);
+  return useSWR<ClientCertificationView, ApiClientError>(id ? clientCertificationKey(id) : null, fetcher, {
     refreshInterval: (data) => (data && isUnderWay(data.status) ? POLL_MS : 0),
   });
+}
+
+/** A step's or finish's answer in place of the cached view, keeping the call log the page has gathered. */
+function keepLog(
+  result: ClientCertificationView,
+  current?: ClientCertificationView,
+): ClientCertificationView {
+  return { ...result, exchanges: appendCalls(current?.exchanges ?? [], result.exchanges) };
 }
 
 export function useStartClientCertification() {
@@ -39,7 +71,7 @@ export function useArmStep(id: string) {
     clientCertificationKey(id),
     (key: string, { arg }: { arg: ClientStepId }) =>
       sendJson<ClientCertificationView, Record<string, never>>("POST")(`${key}/steps/${arg}`, { arg: {} }),
-    { populateCache: true, revalidate: false },
+    { populateCache: keepLog, revalidate: false },
   );
 }
 
@@ -48,7 +80,7 @@ export function useFinishClientCertification(id: string) {
     clientCertificationKey(id),
     (key: string, { arg }: { arg: Record<string, never> }) =>
       sendJson<ClientCertificationView, Record<string, never>>("POST")(`${key}/finish`, { arg }),
-    { populateCache: true, revalidate: false },
+    { populateCache: keepLog, revalidate: false },
   );
 }
 

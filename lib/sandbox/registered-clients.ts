@@ -41,7 +41,10 @@ export interface SandboxClientPort {
   find(clientId: string): Promise<RegisteredClient | undefined>;
   /** Consumes the behaviour armed for this client's inquiry (never for token requests). */
   take(clientId: string, operation: OperationName): Promise<ArmedBehaviour>;
+  /** Keeps an authenticated call (a token request that named the right secret, or a call with its token). */
   record(call: SandboxCall): Promise<void>;
+  /** Counts a token request naming this client that did not authenticate; nothing of it is kept. */
+  refused(clientId: string): Promise<void>;
 }
 
 /** What the engine tells the wrapper about a bearer token whose signature holds (expired or not). */
@@ -80,8 +83,17 @@ export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Re
     const owner = await attribute(deps, request, operation, bodyText);
     const forward = new Request(request, bodyText === null ? {} : { body: bodyText });
     if (!owner) return deps.handle(forward);
-    const client = await deps.port.find(owner.clientId);
-    if (!client) return deps.handle(forward);
+    const client =
+      operation === "token"
+        ? await deps.port.authenticate(owner.clientId, owner.secret ?? "")
+        : await deps.port.find(owner.clientId);
+    if (!client) {
+      const answered = await deps.handle(forward);
+      // Anyone may name a client_id: a token request that did not authenticate is only counted, never kept.
+      // Not awaited: the count is written in the background, coalesced with the refusals around it.
+      if (operation === "token") void deps.port.refused(owner.clientId).catch(() => undefined);
+      return answered;
+    }
 
     const started = deps.now();
     const outcome = await answer(deps, forward, operation, client, owner.issuedAtMs);
@@ -147,16 +159,23 @@ async function answer(
   return { response, behaviour: "delayed" };
 }
 
+interface Attribution {
+  clientId: string;
+  issuedAtMs: number | null;
+  /** The secret a token request named (checked before anything of it is kept). */
+  secret?: string;
+}
+
 /** The client (and the token's issue time) a call belongs to: the token request's client_id, or the bearer token's. */
 async function attribute(
   deps: RegisteredClientsDeps,
   request: Request,
   operation: OperationName,
   bodyText: string | null,
-): Promise<{ clientId: string; issuedAtMs: number | null } | null> {
+): Promise<Attribution | null> {
   if (operation === "token") {
-    const clientId = clientIdOf(bodyText);
-    return clientId ? { clientId, issuedAtMs: null } : null;
+    const credentials = credentialsOf(request.headers.get("authorization"), bodyText);
+    return credentials ? { ...credentials, issuedAtMs: null } : null;
   }
   const token = /^Bearer[ ]+(\S+)/i.exec(request.headers.get("authorization") ?? "")?.[1];
   if (!token) return null;
@@ -164,14 +183,45 @@ async function attribute(
   return owner ? { clientId: owner.clientId, issuedAtMs: owner.issuedAtMs } : null;
 }
 
-function clientIdOf(bodyText: string | null): string | null {
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** client_id and client_secret as the engine reads them: a JSON body, an OAuth form body, or HTTP Basic. */
+export function credentialsOf(
+  authorization: string | null,
+  bodyText: string | null,
+): { clientId: string; secret?: string } | null {
+  let id: string | undefined;
+  let secret: string | undefined;
+  const json = parseObject(bodyText);
+  if (json) {
+    [id, secret] = [text(json.client_id), text(json.client_secret)];
+  } else {
+    const form = new URLSearchParams(bodyText ?? "");
+    const basic = /^Basic\s+(\S+)$/i.exec(authorization ?? "")?.[1];
+    const [basicId, basicSecret] = basic ? Buffer.from(basic, "base64").toString("utf8").split(":") : [];
+    id = form.get("client_id") ?? safeDecode(basicId);
+    secret = form.get("client_secret") ?? safeDecode(basicSecret);
+  }
+  if (!id || id.length > 200) return null;
+  return secret === undefined ? { clientId: id } : { clientId: id, secret };
+}
+
+function parseObject(bodyText: string | null): Record<string, unknown> | null {
   if (!bodyText) return null;
   try {
     const parsed: unknown = JSON.parse(bodyText);
-    const id = parsed && typeof parsed === "object" ? (parsed as { client_id?: unknown }).client_id : null;
-    return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : null;
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
+  }
+}
+
+function safeDecode(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }
 

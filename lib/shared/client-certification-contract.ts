@@ -97,6 +97,8 @@ export interface ClientStepState extends ClientStepInfo {
 /** One call of the live log: masked and redacted as every exchange. */
 export interface ClientCallRecord {
   id: string;
+  /** 1, 2, … in the order the calls were kept (`?calls_after=` pages on it). */
+  seq?: number;
   step: ClientStepId | null;
   started_at: string;
   duration_ms: number;
@@ -109,6 +111,8 @@ export interface ClientCallRecord {
   behaviour: string | null;
   request: { method: string; url: string; headers: Record<string, string>; body: unknown };
   response: { status: number; headers: Record<string, string>; body: unknown };
+  /** What was cut to keep the call bounded ("request body", "request headers", …). */
+  truncated?: string[];
 }
 
 export interface ClientCertificationView {
@@ -125,7 +129,21 @@ export interface ClientCertificationView {
   current_step: ClientStepId | null;
   steps: ClientStepState[];
   checks: ClientCheckResult[];
+  /** The page of the call log asked for (`?calls_after=<seq>&limit=`; every call kept when not asked). */
   exchanges: ClientCallRecord[];
+  calls: ClientCallCounts;
+}
+
+/** What the call log holds and what it did not keep. */
+export interface ClientCallCounts {
+  /** Calls kept (the last one's `seq`). */
+  kept: number;
+  /** Calls past `max_kept`: counted, not kept. */
+  dropped: number;
+  max_kept: number;
+  /** Token requests with this client_id refused (unknown or wrong secret): counted only, never kept. */
+  refused_token_requests: number;
+  last_refused_at: string | null;
 }
 
 /** The answer to start: the one time the client's secret leaves the server. */
@@ -145,6 +163,14 @@ export interface ClientCertificationSummary {
 
 export const startClientCertificationSchema = z.object({ environment: z.literal("embedded") }).strict();
 export const clientStepIdSchema = z.enum(CLIENT_STEP_IDS);
+/** `GET /api/client-certifications/{id}?calls_after=<seq>&limit=<n>`: a page of the call log. */
+export const clientCallPageSchema = z
+  .object({
+    calls_after: z.coerce.number().int().min(0).max(1_000_000).optional(),
+    limit: z.coerce.number().int().min(0).max(500).optional(),
+  })
+  .strict();
+
 export const clientCertificationIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "must be a certification id");
 
 /** The .env lines an application reads its configuration from. */

@@ -1,7 +1,8 @@
 /**
  * "Your application" on the certification page in Chromium (DESIGN.md §11): start a certification, copy the
  * .env snippet, start steps, and watch an application (fetch from the test process) appear in the live log
- * while the checks turn green; finish and download. At 1440 and 390 px, axe-clean.
+ * while the checks turn green, and refused token requests only counted; finish and download. At 1440 and 390 px,
+ * axe-clean.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,23 @@ describe("Your application: integration certification in the browser", () => {
     for (let call = 0; call < 3; call += 1) await application.balance(ACTIVE_CARD);
     await expect.poll(() => page.locator("[data-call]").count()).toBe(4);
     await expect.poll(() => verdict("CLI-TOKEN-REUSE")).toBe("pass");
+    // Anyone who knows the client_id: counted on the page, never in the log.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const refused = await fetch(`${env.CARD_API_AUTH_URL}/reporting/v1/auth/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          client_id: env.CARD_API_CLIENT_ID,
+          client_secret: "not-the-secret",
+          grant_type: "client_credentials",
+        }),
+      });
+      expect(refused.status).toBe(400);
+    }
+    await expect
+      .poll(() => page.locator('[data-counter="refused"]').innerText())
+      .toMatch(/^3 token requests with this client_id refused/);
+    expect(await page.locator("[data-call]").count()).toBe(4);
     await expect.poll(() => verdict("CLI-RENEW-401")).toBe("not_observed");
 
     await startStep("Declined inquiry");

@@ -34,6 +34,9 @@ const CARD_BODY = (card: string, flaw?: Flaw) => ({
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How the client asks for a token: the specification's JSON, or the OAuth 2.0 form (credentials in it, or Basic). */
+export type TokenEncoding = "json" | "form" | "basic";
+
 export class CardApiClient {
   private token: string | undefined;
   /** The fixed X-Request-Id of the `one_request_id` flaw. */
@@ -43,21 +46,41 @@ export class CardApiClient {
     private readonly env: ClientEnv,
     private readonly flaw?: Flaw,
     private readonly timeoutMs = 1500,
+    private readonly tokenEncoding: TokenEncoding = "json",
   ) {}
+
+  private tokenRequest(): RequestInit {
+    const { CARD_API_CLIENT_ID: id, CARD_API_CLIENT_SECRET: secret } = this.env;
+    if (this.tokenEncoding === "json") {
+      return {
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+        body: JSON.stringify({ client_id: id, client_secret: secret, grant_type: "client_credentials" }),
+      };
+    }
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    if (this.tokenEncoding === "form") {
+      const body = new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: id,
+        client_secret: secret,
+      });
+      return { headers: form, body: body.toString() };
+    }
+    const basic = Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64");
+    return { headers: { ...form, Authorization: `Basic ${basic}` }, body: "grant_type=client_credentials" };
+  }
 
   private async fetchToken(): Promise<string> {
     const response = await fetch(`${this.env.CARD_API_AUTH_URL}/reporting/v1/auth/token`, {
       method: "POST",
-      headers: { "Content-Type": "application/json; charset=utf-8" },
-      body: JSON.stringify({
-        client_id: this.env.CARD_API_CLIENT_ID,
-        client_secret: this.env.CARD_API_CLIENT_SECRET,
-        grant_type: "client_credentials",
-      }),
+      ...this.tokenRequest(),
     });
     if (response.status !== 200) throw new Error(`token request answered ${response.status}`);
-    const body = (await response.json()) as { data: { attributes: { access_token: string } } };
-    return body.data.attributes.access_token;
+    const body = (await response.json()) as {
+      access_token?: string;
+      data?: { attributes: { access_token: string } };
+    };
+    return body.access_token ?? body.data!.attributes.access_token;
   }
 
   private async send(

@@ -1,6 +1,7 @@
-// GET /api/client-certifications: the certifications kept, newest first. POST: starts one (DESIGN.md §11), 201
+// GET /api/client-certifications: the caller's certifications (an admin's: everyone's), newest first. POST: starts one (DESIGN.md §11), 201
 // with the fresh sandbox client's secret, the one time it leaves the server.
 import { operatorOf } from "@/lib/server/certification/operator";
+import { viewerOf } from "@/lib/server/client-certification";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { requestOrigin } from "@/lib/server/config/host-trust";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const service = (await context.services()).clientCertification;
-    return json({ certifications: await service.list() });
+    return json({ certifications: await service.list(viewerOf(await context.user())) });
   }),
   POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const input = await context.body(startClientCertificationSchema);

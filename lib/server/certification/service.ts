@@ -8,6 +8,7 @@
  * own sessions are not harmed by it: the console's token broker renews once after a 401 and retries.
  */
 import "server-only";
+import type { EnvironmentName } from "@/lib/shared/contracts";
 import { randomUUID } from "node:crypto";
 import type { JWK } from "jose";
 import { findEnvironment } from "@/lib/server/card-api/environments";
@@ -274,8 +275,14 @@ export class CertificationService {
     });
   }
 
-  list(): Promise<RunSummary[]> {
-    return this.store.list(100);
+  /** The newest runs; with `mayOpen`, only those in an environment it allows. */
+  async list(mayOpen: (environment: EnvironmentName) => boolean = () => true): Promise<RunSummary[]> {
+    return (await this.store.list(100)).filter((run) => mayOpen(run.environment));
+  }
+
+  /** The environment a run acted on (404 for no such run): routes check the caller's role there first. */
+  async environmentOf(id: string): Promise<EnvironmentName> {
+    return (await this.run(id)).environment.name;
   }
 
   async view(id: string): Promise<RunView> {

@@ -22,7 +22,7 @@ import type {
 } from "@/lib/shared/client-certification-contract";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { OperationName } from "@/lib/shared/operations";
-import type { ClientCertificationService } from "./service";
+import type { ClientCertificationService, Viewer } from "./service";
 
 const NO_IDS = { transaction_ids: [], external_ids: [], x_request_ids: [], meta_request_ids: [] };
 
@@ -106,9 +106,10 @@ export interface ClientEvidenceOptions {
 export async function buildClientEvidence(
   service: ClientCertificationService,
   id: string,
+  viewer: Viewer,
   options: ClientEvidenceOptions,
 ): Promise<EvidenceBundle> {
-  const view = await service.get(id);
+  const view = await service.get(id, viewer);
   if (view.status === "waiting" || view.status === "running") {
     throw new ApiError(
       "run_not_finished",
@@ -122,7 +123,7 @@ export async function buildClientEvidence(
     specification: options.specification ?? specificationInfo(),
     manifestExtra: {
       kind: "client",
-      certification: { id: view.id, status: view.status, steps: view.steps },
+      certification: { id: view.id, status: view.status, steps: view.steps, calls: view.calls },
       checks: view.checks,
     },
   });

@@ -1,7 +1,8 @@
 /**
  * Turns one raw call the sandbox saw into what is kept: the facts the judge needs (computed from the raw call,
- * since redaction would hide a leaked secret) and the call itself, masked and redacted like every exchange. The
- * secret is known only by its SHA-256: it is found in a call by hashing each secret-shaped piece of text.
+ * since redaction would hide a leaked secret) and the call itself, masked and redacted like every exchange, and
+ * bounded: a kept call holds at most MAX_KEPT_HEADERS headers of MAX_KEPT_HEADER_CHARS each and MAX_KEPT_BODY
+ * characters of each body, and says what it cut.
  */
 import "server-only";
 import { createHash } from "node:crypto";
@@ -11,10 +12,12 @@ import { maskCardNumber } from "@/lib/shared/masking";
 import { createRedactor } from "@/lib/shared/redaction";
 import type { SandboxCall } from "@/lib/sandbox";
 import type { CallFacts } from "./judge";
+import { containsSecret, redactSecret, type SecretForms } from "./secret-forms";
 
-/** Secrets are 32 random bytes in base64url (see service.ts): 43 characters of this alphabet. */
-const SECRET_LENGTH = 43;
-const SECRET_ALPHABET_RUN = /[A-Za-z0-9_-]{43,}/g;
+export const MAX_KEPT_HEADERS = 50;
+export const MAX_KEPT_HEADER_CHARS = 1024;
+export const MAX_KEPT_URL_CHARS = 2048;
+export const MAX_KEPT_BODY = 16 * 1024;
 
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
@@ -54,41 +57,39 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** Every 43-character window of each run of the secret's alphabet: a secret glued to other text is found too. */
-function secretShaped(text: string): string[] {
-  const windows: string[] = [];
-  for (const [run] of text.matchAll(SECRET_ALPHABET_RUN)) {
-    for (let at = 0; at + SECRET_LENGTH <= run.length; at += 1)
-      windows.push(run.slice(at, at + SECRET_LENGTH));
-  }
-  return windows;
-}
-
-/** Secret-shaped pieces of `text` whose SHA-256 is the secret's (also inside a Basic credential). */
-function secretsIn(text: string, secretSha256: string): string[] {
-  const candidates = secretShaped(text);
-  const basic = /^Basic\s+(\S+)/i.exec(text)?.[1];
-  if (basic) candidates.push(...secretShaped(Buffer.from(basic, "base64").toString("utf8")));
-  return [...new Set(candidates.filter((candidate) => sha256Hex(candidate) === secretSha256))];
-}
-
-interface SecretScan {
-  places: string[];
-  values: string[];
-}
-
-function scanForSecret(call: SandboxCall, secretSha256: string): SecretScan {
+/** Where the secret was sent, in any of its forms (secret-forms.ts). */
+function scanForSecret(call: SandboxCall, forms: SecretForms | null): string[] {
+  if (!forms) return [];
   const places: string[] = [];
-  const values: string[] = [];
   const look = (place: string, text: string | null) => {
-    const found = text ? secretsIn(text, secretSha256) : [];
-    if (found.length > 0) places.push(place);
-    values.push(...found);
+    if (text && containsSecret(text, forms)) places.push(place);
   };
   for (const [name, value] of Object.entries(call.request.headers)) look(`header ${name}`, value);
-  look("query", new URL(call.request.url).search);
+  const url = new URL(call.request.url);
+  look("path", url.pathname);
+  look("query", url.search);
   look("body", call.request.body);
-  return { places, values };
+  return places;
+}
+
+/**
+ * The specification's JSON token request, or the OAuth 2.0 form of the same grant (credentials in the form or in
+ * Basic), which the sandbox authenticates alike (DESIGN.md §5).
+ */
+function malformedToken(call: SandboxCall, contentType: string, isJson: boolean, body: unknown): string[] {
+  if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+    const form = new URLSearchParams(call.request.body ?? "");
+    const basic = /^Basic\s+\S+$/i.test(call.request.headers.authorization ?? "");
+    const credentials = basic || (!!form.get("client_id") && !!form.get("client_secret"));
+    return form.get("grant_type") === "client_credentials" && credentials
+      ? []
+      : ["the token form lacks grant_type client_credentials or the client's credentials"];
+  }
+  const problems: string[] = [];
+  if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);
+  if (!tokenBodySchema.safeParse(body).success)
+    problems.push("the token body lacks client_id, client_secret or grant_type client_credentials");
+  return problems;
 }
 
 function malformed(call: SandboxCall, body: unknown): string[] {
@@ -96,12 +97,7 @@ function malformed(call: SandboxCall, body: unknown): string[] {
   const headers = call.request.headers;
   const contentType = headers["content-type"] ?? "";
   const isJson = /^application\/json\s*(;|$)/i.test(contentType);
-  if (call.operation === "token") {
-    if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);
-    if (!tokenBodySchema.safeParse(body).success)
-      problems.push("the token body lacks client_id, client_secret or grant_type client_credentials");
-    return problems;
-  }
+  if (call.operation === "token") return malformedToken(call, contentType, isJson, body);
   if (!/^Bearer [^\s]+$/.test(headers.authorization ?? "")) problems.push("no Authorization: Bearer <token>");
   if (call.operation === "gift_balance_inquiry" || call.operation === "balance_inquiry") {
     if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);
@@ -145,16 +141,21 @@ export interface KeptCall {
   record: ClientCallRecord;
 }
 
-/** The facts and the redacted record of one raw call. */
-export function keepCall(received: SandboxCall, secretSha256: string, step: ClientStepId | null): KeptCall {
+/** The facts and the redacted, bounded record of one raw call; `forms` are the client secret's (null: unknown). */
+export function keepCall(
+  received: SandboxCall,
+  forms: SecretForms | null,
+  step: ClientStepId | null,
+): KeptCall {
   const id = crypto.randomUUID();
   const call = {
     ...received,
     request: { ...received.request, headers: sentHeaders(received.request.headers) },
   };
   const requestBody = parseJson(call.request.body);
-  const secret = scanForSecret(call, secretSha256);
-  const requestId = call.request.headers["x-request-id"] ?? null;
+  const secretIn = scanForSecret(call, forms);
+  // Compared between calls, never shown: a bounded prefix tells real Request Ids apart.
+  const requestId = call.request.headers["x-request-id"]?.slice(0, 256) ?? null;
   const facts: CallFacts = {
     id,
     step,
@@ -164,28 +165,76 @@ export function keepCall(received: SandboxCall, secretSha256: string, step: Clie
     status: call.response.status,
     behaviour: call.behaviour,
     request_id: requestId,
-    lookup_id: lookupIdOf(call),
+    lookup_id: lookupIdOf(call)?.slice(0, 256) ?? null,
     card: cardOf(requestBody),
     body_sha256: requestBody === undefined ? null : sha256Hex(canonical(requestBody)),
     token_issued_at_ms: call.tokenIssuedAtMs,
     declined: isDeclined(call),
+    // A token request carries the secret by design; only in its address would it be logged on the way.
     secret_in:
-      call.operation === "token" ? secret.places.filter((place) => place === "query") : secret.places,
+      call.operation === "token"
+        ? secretIn.filter((place) => place === "query" || place === "path")
+        : secretIn,
     malformed: malformed(call, requestBody),
   };
-  return { facts, record: redactedRecord(call, id, step, secret.values, requestBody) };
+  return { facts, record: redactedRecord(call, id, step, forms) };
+}
+
+/** Header list cut to MAX_KEPT_HEADERS entries of MAX_KEPT_HEADER_CHARS each; true when anything was cut. */
+function boundedHeaders(headers: Record<string, string>): [Record<string, string>, boolean] {
+  const entries = Object.entries(headers);
+  let cut = entries.length > MAX_KEPT_HEADERS;
+  const kept = entries.slice(0, MAX_KEPT_HEADERS).map(([name, value]): [string, string] => {
+    if (name.length + value.length <= MAX_KEPT_HEADER_CHARS) return [name, value];
+    cut = true;
+    return [name.slice(0, 128), value.slice(0, MAX_KEPT_HEADER_CHARS)];
+  });
+  return [Object.fromEntries(kept), cut];
+}
+
+interface Cleaners {
+  text(value: string): string;
+  forms: SecretForms | null;
+}
+
+/** A body as kept: parsed JSON when it fits, else its redacted text cut to MAX_KEPT_BODY characters. */
+function keptBody(
+  raw: string | null,
+  clean: Cleaners,
+  value: (parsed: unknown) => unknown,
+): [unknown, boolean] {
+  if (raw === null) return [null, false];
+  const text = clean.forms ? redactSecret(raw, clean.forms) : raw;
+  if (text.length > MAX_KEPT_BODY) return [clean.text(text).slice(0, MAX_KEPT_BODY), true];
+  const parsed = parseJson(text);
+  return [value(parsed ?? text), false];
 }
 
 function redactedRecord(
   call: SandboxCall,
   id: string,
   step: ClientStepId | null,
-  secrets: string[],
-  requestBody: unknown,
+  forms: SecretForms | null,
 ): ClientCallRecord {
-  const redactor = createRedactor(secrets);
+  const redactor = createRedactor(forms ? forms.literal : []);
+  const text = (value: string) => redactor.text(forms ? redactSecret(value, forms) : value);
+  const cleaners: Cleaners = { text, forms };
   const url = new URL(call.request.url);
-  const responseBody = parseJson(call.response.body);
+  const [requestHeaders, requestHeadersCut] = boundedHeaders(call.request.headers);
+  const [responseHeaders, responseHeadersCut] = boundedHeaders(call.response.headers);
+  const secretFree = (headers: Record<string, string>) =>
+    Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, text(value)]));
+  const [requestBody, requestBodyCut] = keptBody(call.request.body, cleaners, redactor.value);
+  const [responseBody, responseBodyCut] = keptBody(call.response.body, cleaners, redactor.value);
+  const fullUrl = `${url.origin}${url.pathname}${url.search}`;
+  const truncated = [
+    ...(requestHeadersCut ? ["request headers"] : []),
+    ...(fullUrl.length > MAX_KEPT_URL_CHARS ? ["request url"] : []),
+    ...(requestBodyCut ? ["request body"] : []),
+    ...(responseHeadersCut ? ["response headers"] : []),
+    ...(responseBodyCut ? ["response body"] : []),
+  ];
+  const requestId = call.request.headers["x-request-id"];
   return {
     id,
     step,
@@ -193,22 +242,21 @@ function redactedRecord(
     duration_ms: call.durationMs,
     operation: call.operation,
     method: call.request.method,
-    path: redactor.text(url.pathname),
+    path: text(url.pathname).slice(0, MAX_KEPT_URL_CHARS),
     status: call.response.status,
-    request_id: call.request.headers["x-request-id"]
-      ? redactor.text(call.request.headers["x-request-id"])
-      : null,
+    request_id: requestId ? text(requestId).slice(0, MAX_KEPT_HEADER_CHARS) : null,
     behaviour: call.behaviour,
     request: {
       method: call.request.method,
-      url: redactor.text(`${url.origin}${url.pathname}${url.search}`),
-      headers: redactor.headers(call.request.headers),
-      body: redactor.value(requestBody ?? call.request.body),
+      url: text(fullUrl).slice(0, MAX_KEPT_URL_CHARS),
+      headers: redactor.headers(secretFree(requestHeaders)),
+      body: requestBody,
     },
     response: {
       status: call.response.status,
-      headers: redactor.headers(call.response.headers),
-      body: redactor.value(responseBody ?? call.response.body),
+      headers: redactor.headers(secretFree(responseHeaders)),
+      body: responseBody,
     },
+    ...(truncated.length > 0 ? { truncated } : {}),
   };
 }

@@ -10,7 +10,8 @@ import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import { clientCertificationIdSchema } from "@/lib/shared/client-certification-contract";
 import type { SandboxClientPort } from "@/lib/sandbox";
-import { CERTIFICATION_CLIENT_PREFIX, type ClientCertificationService } from "./service";
+import type { SignedInUser } from "@/lib/server/identity/me";
+import { CERTIFICATION_CLIENT_PREFIX, type ClientCertificationService, type Viewer } from "./service";
 
 export { createClientCertificationService, type ClientCertificationService } from "./service";
 
@@ -24,6 +25,7 @@ export function embeddedClientPort(service: () => Promise<ClientCertificationSer
     find: async (clientId) => (ours(clientId) ? (await port()).find(clientId) : undefined),
     take: async (clientId, operation) => (await port()).take(clientId, operation),
     record: async (call) => (await port()).record(call),
+    refused: async (clientId) => (ours(clientId) ? (await port()).refused(clientId) : undefined),
   };
 }
 
@@ -42,4 +44,9 @@ export function certificationIdOf(request: Request): string {
   if (!parsed.success)
     throw new ApiError("not_found", `There is no client certification ${JSON.stringify(id)}.`);
   return parsed.data;
+}
+
+/** The caller as the service tells owners apart: a certification is its starter's (admins see every one). */
+export function viewerOf(user: Pick<SignedInUser, "id" | "roles">): Viewer {
+  return { id: user.id, admin: user.roles.includes("admin") };
 }

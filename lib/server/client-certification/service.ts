@@ -20,8 +20,11 @@ import { TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import type { ArmedBehaviour, RegisteredClient, SandboxCall, SandboxClientPort } from "@/lib/sandbox";
 import { keepCall, sha256Hex } from "./facts";
 import { judgeCalls } from "./judge";
+import { secretForms, type SecretForms } from "./secret-forms";
+import { createSecretVault, type SecretVault } from "./secret-vault";
 import {
   ACTIVE_STATUSES,
+  MAX_KEPT_CALLS,
   createClientCertificationStore,
   type CertificationRow,
   type ClientCertificationStore,
@@ -37,23 +40,42 @@ export interface Operator {
   name: string;
 }
 
+/** Who asks: a certification is theirs to see only when they started it, or they are an admin. */
+export interface Viewer {
+  id: string;
+  admin: boolean;
+}
+
+/** A page of the call log: the calls kept after `after` (their `seq`), at most `limit`. */
+export interface CallPage {
+  after?: number;
+  limit?: number;
+}
+
+export const DEFAULT_CALL_PAGE = 100;
+
 export interface ClientCertificationDeps {
   db: Database;
+  /** AUDIT_HMAC_KEY: seals each client's secret so the recorded calls can be searched for it. */
+  hmacKey: string;
   now?: () => number;
 }
 
 const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
 export function createClientCertificationService(deps: ClientCertificationDeps): ClientCertificationService {
-  return new ClientCertificationService(deps.db, deps.now ?? Date.now);
+  return new ClientCertificationService(deps.db, createSecretVault(deps.hmacKey), deps.now ?? Date.now);
 }
 
 /** Every method reads and writes the database only: no state of its own, so any instance serves any call. */
 export class ClientCertificationService {
   readonly store: ClientCertificationStore;
+  /** One port per service: it coalesces the counting of refused token requests. */
+  private sandboxPort: SandboxClientPort | undefined;
 
   constructor(
     db: Database,
+    private readonly vault: SecretVault,
     private readonly now: () => number,
   ) {
     this.store = createClientCertificationStore(db);
@@ -67,6 +89,7 @@ export class ClientCertificationService {
       id,
       clientId: `${CERTIFICATION_CLIENT_PREFIX}${randomBytes(6).toString("hex")}`,
       secretSha256: sha256Hex(secret),
+      secretSealed: this.vault.seal(secret),
       status: "waiting",
       environment: "embedded",
       authUrl: `${origin}/sandbox`,
@@ -86,8 +109,10 @@ export class ClientCertificationService {
     return { ...(await this.view(await this.row(id))), client_secret: secret };
   }
 
-  async list(): Promise<ClientCertificationSummary[]> {
-    const rows = await Promise.all((await this.store.list()).map((found) => this.expireIfOverdue(found)));
+  /** The viewer's own, newest first; an admin's list holds everyone's. */
+  async list(viewer: Viewer): Promise<ClientCertificationSummary[]> {
+    const own = await this.store.list(50, viewer.admin ? undefined : viewer.id);
+    const rows = await Promise.all(own.map((found) => this.expireIfOverdue(found)));
     return Promise.all(
       rows.map(async (found) => ({
         id: found.id,
@@ -101,13 +126,19 @@ export class ClientCertificationService {
     );
   }
 
-  async get(id: string): Promise<ClientCertificationView> {
-    return this.view(await this.row(id));
+  /** Status, steps, checks and a page of the call log (every call kept, by default). */
+  async get(id: string, viewer: Viewer, page: CallPage = {}): Promise<ClientCertificationView> {
+    return this.view(await this.row(id, viewer), page);
   }
 
   /** Arms `step` (ending the one before) with its sandbox behaviour for this client only. */
-  async arm(id: string, step: ClientStepId): Promise<ClientCertificationView> {
-    const found = await this.row(id);
+  async arm(
+    id: string,
+    step: ClientStepId,
+    viewer: Viewer,
+    page: CallPage = {},
+  ): Promise<ClientCertificationView> {
+    const found = await this.row(id, viewer);
     assertActive(found);
     const at = new Date(this.now());
     const steps = endStep(found, at);
@@ -122,14 +153,14 @@ export class ClientCertificationService {
     });
     // Another instance finished it in between.
     if (!updated) assertActive({ ...found, status: "done" });
-    return this.view(await this.row(id));
+    return this.view(await this.row(id), page);
   }
 
-  async finish(id: string): Promise<ClientCertificationView> {
-    const found = await this.row(id);
+  async finish(id: string, viewer: Viewer, page: CallPage = {}): Promise<ClientCertificationView> {
+    const found = await this.row(id, viewer);
     assertActive(found);
     await this.close(found, "done");
-    return this.view(await this.row(id));
+    return this.view(await this.row(id), page);
   }
 
   /** Ends every overdue certification (the background sweep); returns how many. */
@@ -143,12 +174,20 @@ export class ClientCertificationService {
 
   /** The port the embedded sandbox reaches this service's certification clients through. */
   port(): SandboxClientPort {
-    return createPort(this.store, this.now);
+    this.sandboxPort ??= createPort(this.store, this.now, (found) => this.formsOf(found));
+    return this.sandboxPort;
   }
 
-  private async row(id: string): Promise<CertificationRow> {
+  /** The encoded forms of the client's secret; null for a certification started before it was sealed. */
+  private formsOf(found: CertificationRow): SecretForms | null {
+    return found.secretSealed ? secretForms(this.vault.open(found.secretSealed)) : null;
+  }
+
+  /** Someone else's certification is not found, as if it did not exist (an admin sees every one). */
+  private async row(id: string, viewer?: Viewer): Promise<CertificationRow> {
     const found = /^[0-9a-f-]{36}$/.test(id) ? await this.store.get(id) : undefined;
-    if (!found) throw new ApiError("not_found", `There is no client certification ${JSON.stringify(id)}.`);
+    const visible = found && (!viewer || viewer.admin || found.operatorId === viewer.id);
+    if (!visible) throw new ApiError("not_found", `There is no client certification ${JSON.stringify(id)}.`);
     return this.expireIfOverdue(found);
   }
 
@@ -176,16 +215,17 @@ export class ClientCertificationService {
   /** The verdicts kept at the end; while under way, judged now from the calls so far. */
   private async judge(found: CertificationRow): Promise<ClientCheckResult[]> {
     if (!isActive(found.status) && found.checks) return found.checks as ClientCheckResult[];
-    const calls = await this.store.calls(found.id);
+    const calls = await this.store.facts(found.id);
     const armedAt: Partial<Record<ClientStepId, number>> = {};
     for (const [step, times] of Object.entries(found.steps)) {
       if (times.armed_at) armedAt[step as ClientStepId] = Date.parse(times.armed_at);
     }
-    return judgeCalls({ calls: calls.map((call) => call.facts), armedAt });
+    return judgeCalls({ calls, armedAt });
   }
 
-  private async view(found: CertificationRow): Promise<ClientCertificationView> {
-    const calls = await this.store.calls(found.id);
+  private async view(found: CertificationRow, page: CallPage = {}): Promise<ClientCertificationView> {
+    const limit = Math.min(page.limit ?? MAX_KEPT_CALLS, MAX_KEPT_CALLS);
+    const exchanges = limit > 0 ? await this.store.records(found.id, page.after, limit) : [];
     return {
       id: found.id,
       status: found.status as ClientCertificationStatus,
@@ -204,7 +244,14 @@ export class ClientCertificationService {
         return { ...step, status, ...times };
       }),
       checks: await this.judge(found),
-      exchanges: calls.map((call) => call.record),
+      exchanges,
+      calls: {
+        kept: found.callsKept,
+        dropped: found.callsDropped,
+        max_kept: MAX_KEPT_CALLS,
+        refused_token_requests: found.refusedTokenRequests,
+        last_refused_at: found.lastRefusedAt?.toISOString() ?? null,
+      },
     };
   }
 }
@@ -230,6 +277,7 @@ function endStep(found: CertificationRow, at: Date): CertificationRow["steps"] {
 function createPort(
   store: ReturnType<typeof createClientCertificationStore>,
   now: () => number,
+  formsOf: (found: CertificationRow) => SecretForms | null,
 ): SandboxClientPort {
   const lookup = async (clientId: string) =>
     clientId.startsWith(CERTIFICATION_CLIENT_PREFIX) ? store.byClientId(clientId) : undefined;
@@ -263,8 +311,37 @@ function createPort(
     async record(call: SandboxCall) {
       const found = await lookup(call.clientId);
       if (!found || !isActive(found.status)) return;
-      const kept = keepCall(call, found.secretSha256, (found.currentStep as ClientStepId | null) ?? null);
+      const kept = keepCall(call, formsOf(found), (found.currentStep as ClientStepId | null) ?? null);
       await store.addCall(found.id, kept);
     },
+    refused: refusalCounter(store, now),
+  };
+}
+
+/**
+ * Counts refused token requests with at most one UPDATE in flight per client: refusals arriving meanwhile are
+ * added by the next one, so a flood costs the database a few writes, not one per request. What waits is only a
+ * number per client being flooded right now.
+ */
+function refusalCounter(
+  store: ClientCertificationStore,
+  now: () => number,
+): (clientId: string) => Promise<void> {
+  const waiting = new Map<string, number>();
+  const writing = new Set<string>();
+  return async (clientId) => {
+    if (!clientId.startsWith(CERTIFICATION_CLIENT_PREFIX)) return;
+    waiting.set(clientId, (waiting.get(clientId) ?? 0) + 1);
+    if (writing.has(clientId)) return;
+    writing.add(clientId);
+    try {
+      for (let count = waiting.get(clientId) ?? 0; count > 0; count = waiting.get(clientId) ?? 0) {
+        waiting.delete(clientId);
+        await store.countRefused(clientId, count, new Date(now()));
+      }
+    } finally {
+      writing.delete(clientId);
+      waiting.delete(clientId);
+    }
   };
 }

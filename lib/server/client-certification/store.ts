@@ -3,7 +3,7 @@
  * are consumed with a conditional UPDATE … RETURNING, so across N instances exactly one call takes each.
  */
 import "server-only";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
 import { clientCertificationCalls, clientCertifications } from "@/lib/server/database/schema";
 import type { ClientCallRecord, ClientCheckResult } from "@/lib/shared/client-certification-contract";
@@ -19,8 +19,11 @@ export interface StoredCall {
 
 export const ACTIVE_STATUSES = ["waiting", "running"] as const;
 
+/** Calls one certification keeps; later ones are only counted (`calls_dropped`). */
+export const MAX_KEPT_CALLS = 2000;
+
 export function createClientCertificationStore(db: Database) {
-  return { ...certificationReads(db), ...certificationWrites(db), ...recordedCalls(db) };
+  return { ...certificationReads(db), ...certificationWrites(db), ...recordedCalls(db), ...callReads(db) };
 }
 
 function certificationReads(db: Database) {
@@ -38,10 +41,12 @@ function certificationReads(db: Database) {
       return row;
     },
 
-    async list(limit = 50): Promise<CertificationRow[]> {
+    /** Newest first; only `operatorId`'s when given. */
+    async list(limit = 50, operatorId?: string): Promise<CertificationRow[]> {
       return db
         .select()
         .from(clientCertifications)
+        .where(operatorId === undefined ? undefined : eq(clientCertifications.operatorId, operatorId))
         .orderBy(desc(clientCertifications.startedAt))
         .limit(limit);
     },
@@ -86,30 +91,87 @@ function certificationWrites(db: Database) {
   };
 }
 
+/** The next call number, or null when the certification keeps no more (then the call is counted as dropped). */
+function seqClaimer(db: Database) {
+  return async (certificationId: string): Promise<number | null> => {
+    const [claimed] = await db
+      .update(clientCertifications)
+      .set({ callsKept: sql`${clientCertifications.callsKept} + 1` })
+      .where(
+        and(eq(clientCertifications.id, certificationId), lt(clientCertifications.callsKept, MAX_KEPT_CALLS)),
+      )
+      .returning({ seq: clientCertifications.callsKept });
+    if (claimed) return claimed.seq;
+    await db
+      .update(clientCertifications)
+      .set({ callsDropped: sql`${clientCertifications.callsDropped} + 1` })
+      .where(eq(clientCertifications.id, certificationId));
+    return null;
+  };
+}
+
 function recordedCalls(db: Database) {
+  const claimSeq = seqClaimer(db);
   return {
-    async addCall(certificationId: string, call: StoredCall): Promise<void> {
+    /** Keeps the call unless the certification holds MAX_KEPT_CALLS already; false when it was dropped. */
+    async addCall(certificationId: string, call: StoredCall): Promise<boolean> {
+      const seq = await claimSeq(certificationId);
+      if (seq === null) return false;
       await db.insert(clientCertificationCalls).values({
         id: call.record.id,
         certificationId,
+        seq,
         step: call.record.step,
         startedAt: new Date(call.record.started_at),
         durationMs: Math.round(call.record.duration_ms),
         operation: call.record.operation,
         status: call.record.status,
         requestId: call.record.request_id?.slice(0, 200) ?? null,
-        record: call.record,
+        record: { ...call.record, seq },
         facts: call.facts,
       });
+      return true;
     },
 
-    async calls(certificationId: string): Promise<StoredCall[]> {
+    /** Refused token requests: counted, and when the last came, nothing else. */
+    async countRefused(clientId: string, count: number, at: Date): Promise<void> {
+      await db
+        .update(clientCertifications)
+        .set({
+          refusedTokenRequests: sql`${clientCertifications.refusedTokenRequests} + ${count}`,
+          lastRefusedAt: at,
+        })
+        .where(eq(clientCertifications.clientId, clientId));
+    },
+  };
+}
+
+function callReads(db: Database) {
+  return {
+    /** The facts of every kept call, in arrival order (what the judge reads). */
+    async facts(certificationId: string): Promise<CallFacts[]> {
       const rows = await db
-        .select({ record: clientCertificationCalls.record, facts: clientCertificationCalls.facts })
+        .select({ facts: clientCertificationCalls.facts })
         .from(clientCertificationCalls)
         .where(eq(clientCertificationCalls.certificationId, certificationId))
         .orderBy(asc(clientCertificationCalls.startedAt), asc(clientCertificationCalls.id));
-      return rows.map((row) => ({ record: row.record as ClientCallRecord, facts: row.facts as CallFacts }));
+      return rows.map((row) => row.facts as CallFacts);
+    },
+
+    /** Kept records numbered after `after` (all when undefined), at most `limit` of them, in the order kept. */
+    async records(
+      certificationId: string,
+      after?: number,
+      limit = MAX_KEPT_CALLS,
+    ): Promise<ClientCallRecord[]> {
+      const ofIt = eq(clientCertificationCalls.certificationId, certificationId);
+      const rows = await db
+        .select({ record: clientCertificationCalls.record })
+        .from(clientCertificationCalls)
+        .where(after === undefined ? ofIt : and(ofIt, gt(clientCertificationCalls.seq, after)))
+        .orderBy(asc(clientCertificationCalls.seq), asc(clientCertificationCalls.startedAt))
+        .limit(limit);
+      return rows.map((row) => row.record as ClientCallRecord);
     },
   };
 }

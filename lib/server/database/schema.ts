@@ -259,8 +259,19 @@ export const clientCertifications = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
     finishedAt: timestamptz("finished_at"),
     checks: jsonb("checks").$type<unknown[]>(),
+    /** The client secret sealed (AES-256-GCM): the recorded calls are searched for its encoded forms. */
+    secretSealed: text("secret_sealed"),
+    /** Calls kept so far (each call's `seq`), and those past the bound that were counted and dropped. */
+    callsKept: integer("calls_kept").notNull().default(0),
+    callsDropped: integer("calls_dropped").notNull().default(0),
+    /** Token requests refused (unknown or wrong secret): counted only, never kept. */
+    refusedTokenRequests: integer("refused_token_requests").notNull().default(0),
+    lastRefusedAt: timestamptz("last_refused_at"),
   },
-  (table) => [index("client_certifications_started").on(table.startedAt)],
+  (table) => [
+    index("client_certifications_started").on(table.startedAt),
+    index("client_certifications_operator").on(table.operatorId, table.startedAt),
+  ],
 );
 
 /** Every call the sandbox saw from a certification's client or its tokens, masked and redacted, in arrival order. */
@@ -271,6 +282,8 @@ export const clientCertificationCalls = pgTable(
     certificationId: text("certification_id")
       .notNull()
       .references(() => clientCertifications.id, { onDelete: "cascade" }),
+    /** 1, 2, … per certification in the order kept: the page asks for the calls after the last it has. */
+    seq: integer("seq").notNull().default(0),
     step: text("step"),
     startedAt: timestamptz("started_at").notNull(),
     durationMs: integer("duration_ms").notNull(),
@@ -280,7 +293,10 @@ export const clientCertificationCalls = pgTable(
     record: jsonb("record").notNull(),
     facts: jsonb("facts").notNull(),
   },
-  (table) => [index("client_certification_calls_order").on(table.certificationId, table.startedAt)],
+  (table) => [
+    index("client_certification_calls_order").on(table.certificationId, table.startedAt),
+    index("client_certification_calls_seq").on(table.certificationId, table.seq),
+  ],
 );
 
 /** The team's inquiry runs, kept masked and redacted as the exchange record is (RUNS_RETENTION_DAYS). */

@@ -21,6 +21,7 @@ import {
   startClientCertificationSchema,
   clientStepIdSchema,
   clientCertificationIdSchema,
+  clientCallPageSchema,
 } from "@/lib/shared/client-certification-contract";
 import {
   auditFilterQuerySchema,
@@ -220,6 +221,10 @@ const teamRunQueryParameters = Object.entries(
   jsonSchema(teamRunQuerySchema, "input").properties as Record<string, JsonSchema>,
 ).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
 
+const callPageParameters = Object.entries(
+  jsonSchema(clientCallPageSchema, "input").properties as Record<string, JsonSchema>,
+).map(([name, schema]) => ({ name, in: "query", required: false, schema }));
+
 const certificationIdParameter = {
   name: "id",
   in: "path",
@@ -251,9 +256,10 @@ const clientCertificationPaths = {
   "/api/client-certifications/{id}": {
     get: {
       operationId: "getClientCertification",
-      summary: "Status, steps, the checks so far and the recorded calls (masked, redacted)",
+      summary:
+        "Status, steps, the checks so far, the call counters and a page of the recorded calls (masked, redacted): the calls after `calls_after` (their `seq`), at most `limit` (100 when not given); another user's certification is 404 (admins excepted)",
       description: requires("certification_run", "in at least one environment"),
-      parameters: [certificationIdParameter],
+      parameters: [certificationIdParameter, ...callPageParameters],
       responses: { "200": ok("The certification.", "ClientCertification"), ...ERRORS, ...NOT_FOUND },
     },
   },

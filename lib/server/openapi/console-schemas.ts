@@ -512,6 +512,8 @@ const clientCallSchema = z.object({
   behaviour: z.string().nullable(),
   request: z.object({ method: z.string(), url: z.string(), headers, body: z.unknown() }),
   response: z.object({ status: z.number().int(), headers, body: z.unknown() }),
+  seq: z.number().int().optional(),
+  truncated: z.array(z.string()).optional(),
 }) satisfies z.ZodType<ClientCallRecord>;
 
 const clientCertificationStatusSchema = z.enum(["waiting", "running", "done", "expired"]);
@@ -531,6 +533,13 @@ export const clientCertificationViewSchema = z.object({
   steps: z.array(clientStepStateSchema),
   checks: z.array(clientCheckResultSchema),
   exchanges: z.array(clientCallSchema),
+  calls: z.object({
+    kept: z.number().int(),
+    dropped: z.number().int(),
+    max_kept: z.number().int(),
+    refused_token_requests: z.number().int(),
+    last_refused_at: isoTime.nullable(),
+  }),
 }) satisfies z.ZodType<ClientCertificationView>;
 
 export const startedClientCertificationSchema = clientCertificationViewSchema.extend({

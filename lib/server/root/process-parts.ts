@@ -41,6 +41,7 @@ function forwardingPort(current: () => SandboxClientPort | undefined): SandboxCl
     find: (clientId) => port().find(clientId),
     take: (clientId, operation) => port().take(clientId, operation),
     record: (call) => port().record(call),
+    refused: (clientId) => port().refused(clientId),
   };
 }
 

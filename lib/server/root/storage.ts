@@ -171,7 +171,7 @@ export async function openStorage(deps: StorageDeps) {
       inquire,
       tokenSource: batchTokenSource,
     }),
-    clientCertification: createClientCertificationService({ db }),
+    clientCertification: createClientCertificationService({ db, hmacKey }),
     clientEvidenceKey: retried(() => loadClientEvidenceKey(config)),
     certification: retried(() =>
       createCertificationService(config, handle, { upstream: certificationUpstream, metrics }),

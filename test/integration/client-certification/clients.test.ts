@@ -23,8 +23,14 @@ import {
   type ClientCheckId,
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
-import { CardApiClient, type ClientEnv, type Flaw } from "../../support/card-api-clients";
+import { eq } from "drizzle-orm";
+import { clientCertifications } from "@/lib/server/database/schema";
+import { MAX_KEPT_CALLS } from "@/lib/server/client-certification/store";
+import { CardApiClient, type ClientEnv, type Flaw, type TokenEncoding } from "../../support/card-api-clients";
 import { useBackend } from "../storage/backends";
+
+const LOCAL = { id: "local", admin: false };
+const HMAC_KEY = "client-certification-test-hmac-key-0123456789";
 
 let service: ClientCertificationService;
 let server: SandboxServer;
@@ -39,21 +45,21 @@ function envOf(started: StartedClientCertification): ClientEnv {
 }
 
 /** The five steps, as a person or a CI suite would go through them. */
-async function certify(flaw?: Flaw) {
+async function certify(flaw?: Flaw, encoding: TokenEncoding = "json") {
   const started = await service.start({ id: "local", name: "Local user" }, server.url);
-  const client = new CardApiClient(envOf(started), flaw);
-  await service.arm(started.id, "tokens");
+  const client = new CardApiClient(envOf(started), flaw, 1500, encoding);
+  await service.arm(started.id, "tokens", LOCAL);
   for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
-  await service.arm(started.id, "declined");
+  await service.arm(started.id, "declined", LOCAL);
   expect((await client.gift(INACTIVE_CARD)).responseStatus).toBe("declined");
-  await service.arm(started.id, "revoked");
+  await service.arm(started.id, "revoked", LOCAL);
   await client.gift(ACTIVE_CARD);
-  await service.arm(started.id, "timeout");
+  await service.arm(started.id, "timeout", LOCAL);
   await client.gift(ACTIVE_CARD);
-  await service.arm(started.id, "rate_limited");
+  await service.arm(started.id, "rate_limited", LOCAL);
   await client.balance(ACTIVE_CARD);
   await client.balance(ACTIVE_CARD);
-  const finished = await service.finish(started.id);
+  const finished = await service.finish(started.id, LOCAL);
   return { started, finished };
 }
 
@@ -61,7 +67,7 @@ describe("integration certification of client applications", () => {
   const backend = useBackend("pglite");
 
   beforeAll(async () => {
-    service = createClientCertificationService({ db: backend.handle.db });
+    service = createClientCertificationService({ db: backend.handle.db, hmacKey: HMAC_KEY });
     const sandbox = createSandbox({ basePath: "/sandbox", clients: service.port() });
     server = await startSandboxServer({ port: 0, sandbox });
   });
@@ -80,7 +86,7 @@ describe("integration certification of client applications", () => {
       env: { EVIDENCE_SIGNING_KEY: generateEd25519Pem() },
       warn: () => {},
     });
-    const bundle = await buildClientEvidence(service, started.id, { key });
+    const bundle = await buildClientEvidence(service, started.id, LOCAL, { key });
     const verified = await verifyEvidence(bundle.zip);
     expect(verified.problems).toEqual([]);
     expect(verified.ok).toBe(true);
@@ -115,9 +121,85 @@ describe("integration certification of client applications", () => {
     expect(JSON.stringify(finished)).not.toContain(started.client_secret);
   });
 
+  test.each(["form", "basic"] as const)(
+    "token requests in the OAuth form (%s) are recorded: a well-behaved client passes, one token per call fails CLI-TOKEN-REUSE",
+    async (encoding) => {
+      const good = await certify(undefined, encoding);
+      expect(good.finished.checks.filter((check) => check.verdict !== "pass")).toEqual([]);
+      expect(good.finished.exchanges.filter((call) => call.operation === "token").length).toBeGreaterThan(0);
+      const { finished } = await certify("token_per_call", encoding);
+      const reuse = finished.checks.find((check) => check.id === "CLI-TOKEN-REUSE");
+      expect(reuse?.verdict).toBe("fail");
+      expect(JSON.stringify(finished)).not.toContain(good.started.client_secret);
+    },
+  );
+
+  test("a refused token request is counted, never kept; a kept call is numbered and the log pages on it", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    const wrong = (body: string, type = "application/json") =>
+      fetch(`${server.url}/sandbox/reporting/v1/auth/token`, {
+        method: "POST",
+        headers: { "Content-Type": type },
+        body,
+      }).then((response) => response.status);
+    const pad = "x".repeat(50_000);
+    expect(
+      await wrong(
+        JSON.stringify({
+          client_id: started.client_id,
+          client_secret: "wrong",
+          grant_type: "client_credentials",
+          pad,
+        }),
+      ),
+    ).toBe(400);
+    expect(
+      await wrong(
+        `grant_type=client_credentials&client_id=${started.client_id}&client_secret=nope&pad=${pad}`,
+        "application/x-www-form-urlencoded",
+      ),
+    ).toBe(400);
+    const client = new CardApiClient(envOf(started));
+    for (let call = 0; call < 3; call += 1) await client.balance(ACTIVE_CARD);
+    await expect
+      .poll(async () => (await service.get(started.id, LOCAL)).calls.refused_token_requests)
+      .toBe(2);
+    const view = await service.get(started.id, LOCAL);
+    expect(view.calls).toMatchObject({ kept: 4, dropped: 0, refused_token_requests: 2 });
+    expect(view.calls.last_refused_at).not.toBeNull();
+    expect(view.exchanges.map((call) => call.seq)).toEqual([1, 2, 3, 4]);
+    expect(JSON.stringify(view)).not.toContain(pad.slice(0, 1000));
+    const page = await service.get(started.id, LOCAL, { after: 2, limit: 1 });
+    expect(page.exchanges.map((call) => call.seq)).toEqual([3]);
+  });
+
+  test("a certification keeps at most MAX_KEPT_CALLS calls, then counts the ones it drops", async () => {
+    const started = await service.start({ id: "local", name: "Local user" }, server.url);
+    await backend.handle.db
+      .update(clientCertifications)
+      .set({ callsKept: MAX_KEPT_CALLS - 1 })
+      .where(eq(clientCertifications.id, started.id));
+    const client = new CardApiClient(envOf(started));
+    for (let call = 0; call < 2; call += 1) await client.balance(ACTIVE_CARD);
+    const view = await service.get(started.id, LOCAL);
+    expect(view.calls).toMatchObject({ kept: MAX_KEPT_CALLS, dropped: 2 });
+    expect(view.exchanges.map((call) => call.seq)).toEqual([MAX_KEPT_CALLS]);
+  });
+
+  test("a certification is its starter's: anyone else finds none, an admin finds it", async () => {
+    const started = await service.start({ id: "alice", name: "Alice" }, server.url);
+    const bob = { id: "bob", admin: false };
+    await expect(service.get(started.id, bob)).rejects.toMatchObject({ code: "not_found" });
+    await expect(service.arm(started.id, "tokens", bob)).rejects.toMatchObject({ code: "not_found" });
+    await expect(service.finish(started.id, bob)).rejects.toMatchObject({ code: "not_found" });
+    expect((await service.list(bob)).map((item) => item.id)).not.toContain(started.id);
+    expect((await service.list({ id: "alice", admin: false })).map((item) => item.id)).toEqual([started.id]);
+    expect((await service.get(started.id, { id: "root", admin: true })).id).toBe(started.id);
+  });
+
   test("checks whose traffic did not happen are not_observed, never a pass", async () => {
     const started = await service.start({ id: "local", name: "Local user" }, server.url);
-    const view = await service.finish(started.id);
+    const view = await service.finish(started.id, LOCAL);
     expect(new Set(view.checks.map((check) => check.verdict))).toEqual(new Set(["not_observed"]));
   });
 
@@ -125,9 +207,9 @@ describe("integration certification of client applications", () => {
     const first = await service.start({ id: "local", name: "Local user" }, server.url);
     const second = await service.start({ id: "local", name: "Local user" }, server.url);
     const other = new CardApiClient(envOf(second));
-    await service.arm(second.id, "tokens");
-    await service.arm(first.id, "rate_limited");
-    await service.arm(first.id, "revoked");
+    await service.arm(second.id, "tokens", LOCAL);
+    await service.arm(first.id, "rate_limited", LOCAL);
+    await service.arm(first.id, "revoked", LOCAL);
     expect(await other.balance(ACTIVE_CARD)).toBe(200);
     const demo = await fetch(`${server.url}/sandbox/reporting/v1/auth/token`, {
       method: "POST",
@@ -139,19 +221,20 @@ describe("integration certification of client applications", () => {
       }),
     });
     expect(demo.status).toBe(200);
-    expect((await service.get(first.id)).exchanges).toEqual([]);
+    expect((await service.get(first.id, LOCAL)).exchanges).toEqual([]);
   });
 
   test("a certification not finished 2 h after its start is judged as it stands and set expired", async () => {
     const started = await service.start({ id: "local", name: "Local user" }, server.url);
     const client = new CardApiClient(envOf(started));
-    await service.arm(started.id, "tokens");
+    await service.arm(started.id, "tokens", LOCAL);
     for (let call = 0; call < 2; call += 1) await client.balance(ACTIVE_CARD);
     const later = createClientCertificationService({
       db: backend.handle.db,
+      hmacKey: HMAC_KEY,
       now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
     });
-    const expired = await later.get(started.id);
+    const expired = await later.get(started.id, LOCAL);
     expect(expired.status).toBe("expired");
     expect(expired.checks.find((check) => check.id === "CLI-TOKEN-REUSE")?.verdict).toBe("pass");
     expect(await later.port().authenticate(started.client_id, started.client_secret)).toBeUndefined();
@@ -161,6 +244,7 @@ describe("integration certification of client applications", () => {
     const started = await service.start({ id: "local", name: "Local user" }, server.url);
     const later = createClientCertificationService({
       db: backend.handle.db,
+      hmacKey: HMAC_KEY,
       now: () => Date.parse(started.started_at) + 2 * 60 * 60 * 1000 + 1,
     });
     const result = await sweepAbandonedWork({

@@ -13,6 +13,9 @@ import {
 import { ACTIVE_CARD } from "@/lib/shared/client-certification-contract";
 import { useBackend } from "../storage/backends";
 
+const LOCAL = { id: "local", admin: false };
+const HMAC_KEY = "client-certification-test-hmac-key-0123456789";
+
 const SIGNING_KEY = "shared-sandbox-signing-key-for-two-instances";
 
 describe("two instances on one PostgreSQL", () => {
@@ -23,7 +26,7 @@ describe("two instances on one PostgreSQL", () => {
   beforeAll(async () => {
     const second = await backend.openAnother();
     for (const db of [backend.handle.db, second.db]) {
-      const service = createClientCertificationService({ db });
+      const service = createClientCertificationService({ db, hmacKey: HMAC_KEY });
       services.push(service);
       const sandbox = createSandbox({
         basePath: "/sandbox",
@@ -51,7 +54,7 @@ describe("two instances on one PostgreSQL", () => {
     });
     const token = ((await tokenResponse.json()) as { data: { attributes: { access_token: string } } }).data
       .attributes.access_token;
-    await second.arm(started.id, "rate_limited");
+    await second.arm(started.id, "rate_limited", LOCAL);
     const inquiry = (server: SandboxServer) =>
       fetch(`${server.url}/sandbox/transaction/v1/balance-inquiry`, {
         method: "POST",
@@ -67,9 +70,9 @@ describe("two instances on one PostgreSQL", () => {
       }).then((response) => response.status);
     const statuses = await Promise.all([inquiry(servers[0]!), inquiry(servers[1]!), inquiry(servers[1]!)]);
     expect(statuses.sort()).toEqual([200, 200, 429]);
-    await first.arm(started.id, "revoked");
+    await first.arm(started.id, "revoked", LOCAL);
     expect(await inquiry(servers[1]!)).toBe(401);
-    const view = await second.get(started.id);
+    const view = await second.get(started.id, LOCAL);
     expect(view.exchanges.map((call) => call.status).sort()).toEqual([200, 200, 200, 401, 429]);
   });
 });

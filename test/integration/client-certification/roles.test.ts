@@ -1,7 +1,8 @@
 /**
  * Integration certification behind a sign-in (AUTH_MODE=proxy, DESIGN.md §11): the console routes need a tester,
  * engineer or admin, while the sandbox's paths answer the certification's client with no console session at all
- * (its own OAuth is the gate).
+ * (its own OAuth is the gate). A certification is its starter's: anyone else but an admin finds none. A caller
+ * who knows only its client_id cannot grow what it keeps.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -20,7 +21,19 @@ const identity = (user: string, groups: string) => ({
   "X-Proxy-Secret": SECRET,
 });
 
+const METRICS_TOKEN = "metrics-token-for-the-flood-test";
 let server: ConsoleServer;
+
+/** The console process's CPU seconds so far (prom-client's default metric). */
+async function consoleCpuSeconds(): Promise<number> {
+  const response = await fetch(`${server.url}/api/metrics`, {
+    headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await response.text();
+  const line = /^console_process_process_cpu_seconds_total (\S+)$/m.exec(text);
+  if (!line) throw new Error(`no CPU metric in ${text.slice(0, 200)}`);
+  return Number(line[1]);
+}
 
 beforeAll(async () => {
   server = await startConsole({
@@ -28,7 +41,8 @@ beforeAll(async () => {
     HOSTNAME: "127.0.0.1",
     PROXY_SHARED_SECRET: SECRET,
     TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "tester:certification,engineer:developers,support:support-desk",
+    ROLE_GROUPS: "tester:certification,engineer:developers,support:support-desk,admin:console-admins",
+    METRICS_TOKEN,
   });
 });
 afterAll(() => server?.stop());
@@ -87,5 +101,116 @@ describe("client certification roles (AUTH_MODE=proxy)", () => {
     );
     expect(read.body.exchanges.map((call) => call.status)).toEqual([200, 200]);
     expect(read.body.operator).toBe("tess");
+  });
+
+  test("a certification is its starter's: another user gets 404 on every route; the owner and an admin get 200", async () => {
+    const tess = identity("tess", "certification");
+    const eve = identity("eve", "developers");
+    const root = identity("ada", "console-admins");
+    const call = (who: Record<string, string>, method: string, path: string, body?: unknown) =>
+      api(server.url, null, method, path, body, who);
+    const started = await api<StartedClientCertification>(
+      server.url,
+      null,
+      "POST",
+      "/api/client-certifications",
+      { environment: "embedded" },
+      tess,
+    );
+    const base = `/api/client-certifications/${started.body.id}`;
+    for (const [method, path, body] of [
+      ["GET", base, undefined],
+      ["POST", `${base}/steps/tokens`, {}],
+      ["POST", `${base}/finish`, {}],
+      ["GET", `${base}/evidence`, undefined],
+    ] as const) {
+      const other = await call(eve, method, path, body);
+      expect({ path, status: other.status, body: other.body }).toMatchObject({
+        status: 404,
+        body: { error: { code: "not_found" } },
+      });
+    }
+    const listed = (who: Record<string, string>) =>
+      call(who, "GET", "/api/client-certifications").then(
+        (answer) => (answer.body as unknown as { certifications: { id: string }[] }).certifications,
+      );
+    expect((await listed(eve)).map((item) => item.id)).not.toContain(started.body.id);
+    expect((await listed(tess)).map((item) => item.id)).toContain(started.body.id);
+    expect((await listed(root)).map((item) => item.id)).toContain(started.body.id);
+
+    expect((await call(tess, "GET", base)).status).toBe(200);
+    expect((await call(tess, "POST", `${base}/steps/tokens`, {})).status).toBe(200);
+    expect((await call(root, "GET", base)).status).toBe(200);
+    expect((await call(root, "POST", `${base}/steps/declined`, {})).status).toBe(200);
+    expect((await call(tess, "POST", `${base}/finish`, {})).status).toBe(200);
+    expect((await call(tess, "GET", `${base}/evidence`)).status).toBe(200);
+    expect((await call(root, "GET", `${base}/evidence`)).status).toBe(200);
+    expect((await call(eve, "GET", `${base}/evidence`)).status).toBe(404);
+  });
+
+  test("500 wrong-secret token requests with 60 KB bodies for its client_id: the view grows by a few bytes, no check changes, /api/health stays fast", async () => {
+    const tess = identity("tess", "certification");
+    const started = await api<StartedClientCertification>(
+      server.url,
+      null,
+      "POST",
+      "/api/client-certifications",
+      { environment: "embedded" },
+      tess,
+    );
+    const read = () =>
+      api<ClientCertificationView>(
+        server.url,
+        null,
+        "GET",
+        `/api/client-certifications/${started.body.id}`,
+        undefined,
+        tess,
+      );
+    const before = await read();
+    const cpuBefore = await consoleCpuSeconds();
+    const pad = "A".repeat(60_000);
+    const flood = async () => {
+      for (let sent = 0; sent < 50; sent += 1) {
+        const response = await fetch(`${started.body.auth_url}/reporting/v1/auth/token`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            client_id: started.body.client_id,
+            client_secret: `wrong-${sent}`,
+            grant_type: "client_credentials",
+            pad,
+          }),
+        });
+        expect(response.status).toBe(400);
+        await response.arrayBuffer();
+      }
+    };
+    const healthTimes: number[] = [];
+    let flooding = true;
+    const watch = (async () => {
+      while (flooding) {
+        const at = performance.now();
+        expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+        healthTimes.push(performance.now() - at);
+      }
+    })();
+    await Promise.all(Array.from({ length: 10 }, flood));
+    flooding = false;
+    await watch;
+    await expect.poll(async () => (await read()).body.calls.refused_token_requests).toBe(500);
+    const after = await read();
+    expect(after.body.calls).toMatchObject({ kept: 0, dropped: 0, refused_token_requests: 500 });
+    expect(after.body.exchanges).toEqual([]);
+    expect(after.body.checks).toEqual(before.body.checks);
+    const grown = JSON.stringify(after.body).length - JSON.stringify(before.body).length;
+    expect(grown).toBeLessThan(200);
+    // CPU, not wall time, is what the flood may not cost: the machine may be busy with other work. Before the
+    // secret search was linear, 40 such requests cost 4.4 s.
+    const cpu = (await consoleCpuSeconds()) - cpuBefore;
+    const sorted = [...healthTimes].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    expect(cpu).toBeLessThan(10);
+    expect(median).toBeLessThan(500);
   });
 });

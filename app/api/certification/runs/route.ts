@@ -6,6 +6,7 @@ import {
 } from "@/lib/shared/certification-api";
 import { operatorOf } from "@/lib/server/certification/operator";
 import { assertAllowed } from "@/lib/server/identity/enforce";
+import { can } from "@/lib/server/identity/roles";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +14,10 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const service = await (await context.services()).certification();
-    const body: RunListResponse = { runs: await service.list(), environments: service.environments() };
+    // Runs in an environment where the caller may not run certification are left out (an engineer: production).
+    const { roles } = await context.user();
+    const runs = await service.list((environment) => can(roles, "certification_run", environment));
+    const body: RunListResponse = { runs, environments: service.environments() };
     return json(body);
   }),
   POST: apiRoute(allowSomewhere("certification_run"), async (context) => {

@@ -1,4 +1,5 @@
 // GET /api/certification/runs/{id}: one run's progress and per-case results (exchange bodies are in the bundle).
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
@@ -7,6 +8,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
     const service = await (await context.services()).certification();
+    assertAllowed((await context.user()).roles, "certification_run", await service.environmentOf(id));
     const view = await context.audited(
       { event: "certification_run_viewed", outcome: "success", details: { run_id: id.slice(0, 128) } },
       () => service.view(id),

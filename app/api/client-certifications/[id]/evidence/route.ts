@@ -1,5 +1,5 @@
 // GET /api/client-certifications/{id}/evidence: the signed §8 bundle with "kind": "client" (application/zip).
-import { certificationIdOf } from "@/lib/server/client-certification";
+import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
 import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";
@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const id = certificationIdOf(context.request);
-    const bundle = await buildClientEvidence((await context.services()).clientCertification, id, {
+    const service = (await context.services()).clientCertification;
+    const bundle = await buildClientEvidence(service, id, viewerOf(await context.user()), {
       key: await (await context.services()).clientEvidenceKey(),
       console: consoleInfo(context.config.certification),
       specification: specificationInfo(context.config.certification),

@@ -1,6 +1,7 @@
 // POST /api/client-certifications/{id}/finish with `{}`: judges the traffic, revokes the client, sets `done`.
 import { z } from "zod";
-import { certificationIdOf } from "@/lib/server/client-certification";
+import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
+import { DEFAULT_CALL_PAGE } from "@/lib/server/client-certification/service";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
@@ -10,6 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     await context.body(z.object({}).strict());
     const id = certificationIdOf(context.request);
     const service = (await context.services()).clientCertification;
+    const viewer = viewerOf(await context.user());
     const view = await context.audited(
       {
         event: "client_certification_finished",
@@ -18,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         operation: "client_certification",
         details: { certification_id: id },
       },
-      () => service.finish(id),
+      () => service.finish(id, viewer, { limit: DEFAULT_CALL_PAGE }),
       (finished) => ({
         details: {
           certification_id: id,

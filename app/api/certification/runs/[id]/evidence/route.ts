@@ -1,4 +1,5 @@
 // GET /api/certification/runs/{id}/evidence: the run's signed evidence bundle (application/zip attachment).
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";
 import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
@@ -8,6 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
     const service = await (await context.services()).certification();
+    assertAllowed((await context.user()).roles, "certification_run", await service.environmentOf(id));
     const bundle = await service.bundle(id);
     context.annotate({ run_id: id, bytes: bundle.zip.byteLength });
     await context.audit({

@@ -1,7 +1,8 @@
 // POST /api/client-certifications/{id}/steps/{step} with `{}`: arms the step for this certification's client
 // only, ending the one before (the page's "Start step"; a CI suite calls it too).
 import { z } from "zod";
-import { certificationIdOf } from "@/lib/server/client-certification";
+import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
+import { DEFAULT_CALL_PAGE } from "@/lib/server/client-certification/service";
 import { ApiError } from "@/lib/server/util/errors";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { clientStepIdSchema } from "@/lib/shared/client-certification-contract";
@@ -19,6 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         `There is no step of that name; steps: ${clientStepIdSchema.options.join(", ")}.`,
       );
     const service = (await context.services()).clientCertification;
+    const viewer = viewerOf(await context.user());
     const view = await context.audited(
       {
         event: "client_certification_step_armed",
@@ -27,7 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         operation: "client_certification",
         details: { certification_id: id, step: step.data },
       },
-      () => service.arm(id, step.data),
+      () => service.arm(id, step.data, viewer, { limit: DEFAULT_CALL_PAGE }),
       () => ({}),
     );
     return json(view);

@@ -1,5 +1,6 @@
 // GET /api/certification/runs/{id}/exchanges/{exchangeId}: one exchange of a run, masked and redacted as
 // stored (the same record the evidence bundle holds), so a case's request and response show on its page.
+import { assertAllowed } from "@/lib/server/identity/enforce";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +9,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const segments = new URL(context.request.url).pathname.split("/");
     const service = await (await context.services()).certification();
-    return json(await service.exchange(segments[4] ?? "", decodeURIComponent(segments[6] ?? "")));
+    const id = segments[4] ?? "";
+    assertAllowed((await context.user()).roles, "certification_run", await service.environmentOf(id));
+    return json(await service.exchange(id, decodeURIComponent(segments[6] ?? "")));
   }),
 });
