@@ -18,7 +18,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   // `npm test` type-checks the whole tree with tsc (route types included) before it builds; the build need not
-  // check it a second time. Any other build checks its types as usual.
+  // check it a second time. `npm start` builds to serve, not to check (scripts/start.mjs). Any other build checks
+  // its types as usual.
   typescript: { ignoreBuildErrors: process.env.CONSOLE_BUILD_TYPES_CHECKED === "1" },
   poweredByHeader: false,
   // Loaded from node_modules at runtime rather than bundled: pino spawns worker threads, PGlite loads its wasm and data files.
