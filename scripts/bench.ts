@@ -302,7 +302,20 @@ interface Servers {
 const serveScript = () => [process.execPath, ...serverNodeFlags(), path.join(root, "scripts/serve.mjs")];
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
-/** The standalone sandbox and the three consoles, answering; every child is pushed to `children` at once. */
+/** The command and environment of (p), the bare Node proxy, on `port` in front of the standalone sandbox. */
+function bareProxy(port: string, sandboxUrl: string): [string[], Record<string, string>] {
+  return [
+    [process.execPath, path.join(root, "scripts/bench-bare-proxy.mjs")],
+    {
+      PORT: port,
+      SANDBOX_URL: sandboxUrl,
+      CLIENT_ID: DEMO_CREDENTIALS.client_id,
+      CLIENT_SECRET: DEMO_CREDENTIALS.client_secret,
+    },
+  ];
+}
+
+/** The standalone sandbox, the three consoles and the bare proxy, answering; every child is pushed to `children` at once. */
 async function startServers(children: ChildProcess[], cluster: BenchCluster): Promise<Servers> {
   const url = async () => `http://${HOST}:${await freePort()}`;
   const [sandboxUrl, localUrl, teamUrl, pgUrl, bareUrl] = [
@@ -351,12 +364,7 @@ async function startServers(children: ChildProcess[], cluster: BenchCluster): Pr
       DATA_DIR: tempDir("bench-pg-console-"),
     }),
   );
-  const bare = launch([process.execPath, path.join(root, "scripts/bench-bare-proxy.mjs")], {
-    PORT: port(bareUrl),
-    SANDBOX_URL: sandboxUrl,
-    CLIENT_ID: DEMO_CREDENTIALS.client_id,
-    CLIENT_SECRET: DEMO_CREDENTIALS.client_secret,
-  });
+  const bare = launch(...bareProxy(port(bareUrl), sandboxUrl));
   await waitFor(`${localUrl}/api/health`, local);
   await waitFor(`${teamUrl}/api/health`, team);
   await waitFor(`${pgUrl}/api/ready`, postgres);
