@@ -15,8 +15,10 @@ if (needsBuild()) {
       "Later starts skip this until a source file changes.",
   );
   // Starting serves the code as it is: type errors are `npm run typecheck`'s and `npm test`'s to report, and
-  // the build's own check would add half a minute to every first start.
-  const status = await build({ ...env, CONSOLE_BUILD_TYPES_CHECKED: "1" }, { progress: "start" });
+  // the build's own check would add half a minute to every first start; so would writing Turbopack's build
+  // cache, which only later builds read (next.config.js).
+  const buildEnv = { ...env, CONSOLE_BUILD_TYPES_CHECKED: "1", CONSOLE_BUILD_CACHE: "off" };
+  const status = await build(buildEnv, { progress: "start" });
   if (status !== 0) process.exit(status);
 }
 
