@@ -18,7 +18,8 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   // `npm test` type-checks the whole tree with tsc (route types included) before it builds; the build need not
-  // check it a second time. Any other build checks its types as usual.
+  // check it a second time. `npm start` builds to serve, not to check (scripts/start.mjs). Any other build checks
+  // its types as usual.
   typescript: { ignoreBuildErrors: process.env.CONSOLE_BUILD_TYPES_CHECKED === "1" },
   poweredByHeader: false,
   // Loaded from node_modules at runtime rather than bundled: pino spawns worker threads, PGlite loads its wasm and data files.
@@ -28,12 +29,14 @@ const nextConfig = {
   output: "standalone",
   // Read at runtime from files, so not found by tracing imports: the SQL migrations (lib/server/database/migrate.ts) and
   // PGlite's wasm and data files (loaded by URL relative to its module).
-  // The evidence reader's worker (lib/server/certification/evidence/read-bundle.ts) is started from its file.
+  // The evidence reader's worker (lib/server/certification/evidence/read-bundle.ts) and the embedded database's
+  // initdb (lib/server/database/connection.ts) are started from their files.
   outputFileTracingIncludes: {
     "/**": [
       "./db/migrations/**/*",
       "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}",
       "./lib/server/certification/evidence/unzip-worker.mjs",
+      "./lib/server/database/pglite-initdb.mjs",
     ],
   },
   experimental: {
@@ -42,6 +45,9 @@ const nextConfig = {
     // a zip". One MiB above the route's own 20 MiB bound (MAX_BUNDLE_BYTES), so a body past 20 MiB still
     // arrives longer than the bound and is answered 413, not misread.
     proxyClientMaxBodySize: 21 * 1024 * 1024,
+    // Turbopack's build cache makes rebuilds quicker (tests, the bench after a change), but writing it cost a
+    // fresh clone's first build 27 s on a busy machine: `npm start` builds to serve, so it turns it off.
+    turbopackFileSystemCacheForBuild: process.env.CONSOLE_BUILD_CACHE !== "off",
   },
   async headers() {
     return [

@@ -5,6 +5,10 @@ import { THEME_BOOT_SCRIPT } from "@/lib/client/preferences";
 import { NONCE_HEADER } from "@/lib/server/http/security-headers";
 import "./globals.css";
 
+// Every page reads the request (the CSP nonce below, the session): none can be rendered at build time, and
+// saying so spares the build its attempts, each of which failed and logged a warning.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Card Services Console", template: "%s · Card Services Console" },
   description: "Request tokens, run balance inquiries and compare responses against the Card Services API.",

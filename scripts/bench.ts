@@ -9,9 +9,12 @@
  *       from a trusted peer), with its session row check, rate limit and audit insert,
  * and, to split (d)'s cost by step, on that same console: (s) GET /api/me (identity + session row check only) and
  * (r) a refused call (403: identity + session check + one audit insert, nothing upstream);
- * (s') GET /api/me on the AUTH_MODE=none console (to split (b) by step), and (bP) the (b) call on a console using
- * a throwaway PostgreSQL cluster with fsync and synchronous_commit on;
- * and prints throughput, p50, p99 and server CPU per request of each, b/a (anonymous, target ≥ 0.85) and d/a
+ * (s') GET /api/me on the AUTH_MODE=none console (to split (b) by step), (bP) the (b) call on a console using
+ * a throwaway PostgreSQL cluster with fsync and synchronous_commit on, and (p) the floor: a bare Node proxy
+ * (scripts/bench-bare-proxy.mjs) making the (b) call to the same standalone sandbox;
+ * and prints the idle RSS of the default console after start, then throughput, p50, p99, server CPU per request
+ * and the load average at the start and end of each target (warning when above 1: the figures are then noisy),
+ * b/a (anonymous, target ≥ 0.85) and d/a
  * (audited, target ≥ 0.7), the server CPU per request of each step of (d) and of (b), (b) − (a) and (d) − (a);
  * the audit rows per insert statement of every audited target (group commit; from each console's
  * console_audit_batch_rows histogram, read through GET /api/metrics before and after each run);
@@ -31,6 +34,7 @@ import { benchBatch } from "./bench-batch";
 import { startDurablePostgres, type BenchCluster } from "./bench-postgres";
 import { createRequire } from "node:module";
 import { freePort } from "./free-port.mjs";
+import { serverNodeFlags } from "./server-node-options.mjs";
 import os from "node:os";
 import path from "node:path";
 
@@ -116,6 +120,8 @@ interface AuditBatches {
 }
 
 interface Measurement {
+  /** The machine's 1-minute load average when the run started and when it ended. */
+  load: [number, number];
   rps: number;
   p50: number;
   p99: number;
@@ -153,12 +159,15 @@ const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floo
 
 async function run(target: Target, duration: number, clients = connections): Promise<Measurement> {
   const batchesBefore = target.metricsOf ? await auditBatches(target.metricsOf) : undefined;
+  const loadBefore = os.loadavg()[0] ?? 0;
   const cpuBefore = cpuSeconds(target.pid);
   const result = await autocannon({ ...target.options, connections: clients, duration });
+  const load: [number, number] = [loadBefore, os.loadavg()[0] ?? 0];
   const cpuMs = ((cpuSeconds(target.pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   if (target.refusal) result.non2xx = 0;
   const batchesAfter = target.metricsOf ? await auditBatches(target.metricsOf) : undefined;
   return {
+    load,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -193,9 +202,19 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
+/** Above this 1-minute load average, other work shares the cores with the bench's servers. */
+const BUSY_LOAD = 1;
+
+/** "load 0.42 → 0.61", with a warning when either is above BUSY_LOAD. */
+function loadText([before, after]: [number, number]): string {
+  const busy = Math.max(before, after) > BUSY_LOAD ? "  (warning: load above 1, figures noisy)" : "";
+  return `load ${before.toFixed(2)} → ${after.toFixed(2)}${busy}`;
+}
+
 /** `target` under BENCH_SOAK_CONNECTIONS for BENCH_SOAK_SECONDS: throughput, p99, failures, RSS start/peak/end. */
 async function soak(target: Target): Promise<string> {
   const start = rssMb(target.pid);
+  const loadBefore = os.loadavg()[0] ?? 0;
   let peak = start;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(target.pid))), 1000);
   const cpuBefore = cpuSeconds(target.pid);
@@ -206,7 +225,8 @@ async function soak(target: Target): Promise<string> {
   return (
     `${target.label.padEnd(60)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p99 ${result.latency.p99} ms   ` +
     `CPU ${cpuMs.toFixed(3)} ms/req   errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}   ` +
-    `RSS ${start.toFixed(0)} → peak ${peak.toFixed(0)} → end ${end.toFixed(0)} MB`
+    `RSS ${start.toFixed(0)} → peak ${peak.toFixed(0)} → end ${end.toFixed(0)} MB   ` +
+    loadText([loadBefore, os.loadavg()[0] ?? 0])
   );
 }
 
@@ -274,15 +294,37 @@ interface Servers {
   team: { url: string; child: ChildProcess };
   /** AUTH_MODE=none on the durable PostgreSQL: (bP). */
   postgres: { url: string; child: ChildProcess };
+  /** The bare Node proxy to the standalone sandbox: (p). */
+  bare: { url: string; child: ChildProcess };
 }
 
-const serveScript = () => [process.execPath, path.join(root, "scripts/serve.mjs")];
+/** Each console as `npm start` runs it (scripts/start.mjs): the same Node options. */
+const serveScript = () => [process.execPath, ...serverNodeFlags(), path.join(root, "scripts/serve.mjs")];
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
-/** The standalone sandbox and the three consoles, answering; every child is pushed to `children` at once. */
+/** The command and environment of (p), the bare Node proxy, on `port` in front of the standalone sandbox. */
+function bareProxy(port: string, sandboxUrl: string): [string[], Record<string, string>] {
+  return [
+    [process.execPath, path.join(root, "scripts/bench-bare-proxy.mjs")],
+    {
+      PORT: port,
+      SANDBOX_URL: sandboxUrl,
+      CLIENT_ID: DEMO_CREDENTIALS.client_id,
+      CLIENT_SECRET: DEMO_CREDENTIALS.client_secret,
+    },
+  ];
+}
+
+/** The standalone sandbox, the three consoles and the bare proxy, answering; every child is pushed to `children` at once. */
 async function startServers(children: ChildProcess[], cluster: BenchCluster): Promise<Servers> {
   const url = async () => `http://${HOST}:${await freePort()}`;
-  const [sandboxUrl, localUrl, teamUrl, pgUrl] = [await url(), await url(), await url(), await url()];
+  const [sandboxUrl, localUrl, teamUrl, pgUrl, bareUrl] = [
+    await url(),
+    await url(),
+    await url(),
+    await url(),
+    await url(),
+  ];
   const port = (base: string) => new URL(base).port;
   const launch = (command: string[], env: Record<string, string>) => {
     const child = start(command, env);
@@ -296,9 +338,9 @@ async function startServers(children: ChildProcess[], cluster: BenchCluster): Pr
   const profile = process.env.BENCH_PROFILE_DIR
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
     : [];
-  const [node, serve] = serveScript() as [string, string];
+  const [node, ...serve] = serveScript() as [string, ...string[]];
   const local = launch(
-    [node, ...profile, serve],
+    [node, ...profile, ...serve],
     consoleEnv(port(localUrl), sandboxUrl, { DATA_DIR: tempDir("bench-local-") }),
   );
   // The team console: AUTH_MODE=proxy, the bench playing the trusted proxy on loopback.
@@ -322,15 +364,18 @@ async function startServers(children: ChildProcess[], cluster: BenchCluster): Pr
       DATA_DIR: tempDir("bench-pg-console-"),
     }),
   );
+  const bare = launch(...bareProxy(port(bareUrl), sandboxUrl));
   await waitFor(`${localUrl}/api/health`, local);
   await waitFor(`${teamUrl}/api/health`, team);
   await waitFor(`${pgUrl}/api/ready`, postgres);
   await waitFor(`${sandboxUrl}/`, sandbox);
+  await waitFor(bareUrl, bare);
   return {
     sandbox: { url: sandboxUrl, child: sandbox },
     local: { url: localUrl, child: local },
     team: { url: teamUrl, child: team },
     postgres: { url: pgUrl, child: postgres },
+    bare: { url: bareUrl, child: bare },
   };
 }
 
@@ -409,9 +454,9 @@ function anonymousTargets(servers: Servers, cookies: Cookies, accessToken: strin
   ];
 }
 
-/** (d), (s), (r), (s'), (bP) in this order (indexes 4 to 8). */
+/** (d), (s), (r), (s'), (bP), (p) in this order (indexes 4 to 9). */
 function auditedTargets(servers: Servers, cookies: Cookies): Target[] {
-  const { team, local, postgres } = servers;
+  const { team, local, postgres, bare } = servers;
   return [
     {
       label: "(d)  audited proxy  POST /api/inquiries/balance, AUTH_MODE=proxy",
@@ -446,6 +491,11 @@ function auditedTargets(servers: Servers, cookies: Cookies): Target[] {
       options: inquiry(postgres.url, cookies.postgres),
       metricsOf: postgres.url,
     },
+    {
+      label: "(p)  bare Node proxy POST → sandbox (the floor: undici Pool)",
+      pid: bare.child.pid,
+      options: { ...inquiry(bare.url, ""), headers: { "content-type": "application/json" } },
+    },
   ];
 }
 
@@ -460,7 +510,10 @@ function printTargets(targets: Target[], byTarget: Measurement[][]): void {
         .toFixed(0)
         .padStart(6)} req/s   ` +
         `p50 ${String(of((r) => r.p50)).padStart(3)} ms   p99 ${String(of((r) => r.p99)).padStart(4)} ms   ` +
-        `server CPU ${of((r) => r.cpuMs).toFixed(3)} ms/req${failed ? `   (${failed} failed)` : ""}`,
+        `server CPU ${of((r) => r.cpuMs).toFixed(3)} ms/req   ` +
+        // From the start of the target's first round to the end of its last.
+        loadText([runs[0]?.load[0] ?? 0, runs.at(-1)?.load[1] ?? 0]) +
+        (failed ? `   (${failed} failed)` : ""),
     );
   }
   console.log("\naudit rows per insert statement (group commit), over every round of the target:");
@@ -507,6 +560,10 @@ function printRatiosAndSteps(byTarget: Measurement[][]): void {
       `(d) − (a) = ${(cpu(4) - cpu(0)).toFixed(3)} ms (target ≤ 2.5), (bP) − (a) = ${(cpu(8) - cpu(0)).toFixed(3)} ms`,
   );
   console.log(`bP/a = ${median(ratios(8, 0)).toFixed(2)} (PostgreSQL, fsync on)`);
+  console.log(
+    `the floor: (p) ${cpu(9).toFixed(3)} ms/req; the console above it: (b) − (p) = ${(cpu(1) - cpu(9)).toFixed(3)} ms, ` +
+      `(d) − (p) = ${(cpu(4) - cpu(9)).toFixed(3)} ms`,
+  );
   console.log(
     "(b) reaches the standalone sandbox over HTTP through the pooled keep-alive client, as a real upstream;\n" +
       "(b') runs the embedded sandbox in the console's own thread, whose work (JWT verification above all) then\n" +
@@ -562,6 +619,9 @@ async function main(): Promise<void> {
     const cluster: BenchCluster = startDurablePostgres(await freePort());
     stopCluster = () => cluster.stop();
     const servers = await startServers(children, cluster);
+    console.log(
+      `idle RSS of the default console after start: ${rssMb(servers.local.child.pid).toFixed(0)} MB`,
+    );
     const cookies = await signIn(servers);
     const accessToken = await sandboxAccessToken(servers.sandbox.url);
     const targets = [...anonymousTargets(servers, cookies, accessToken), ...auditedTargets(servers, cookies)];

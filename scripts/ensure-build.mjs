@@ -1,6 +1,6 @@
 // Runs the production build (`next build`, then scripts/standalone.mjs) when there is no build or when a
 // source file is newer than it.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,8 @@ const files = [
   "scripts/standalone.mjs",
   "scripts/healthcheck.mjs",
 ];
+/** How often a build with `progress` says it is still working: Next prints nothing while it compiles. */
+const PROGRESS_EVERY_MS = 15_000;
 
 function newestMtime(entry) {
   if (!existsSync(entry)) return 0;
@@ -38,22 +40,35 @@ export function needsBuild() {
   return newest > built;
 }
 
-/** `next build`, then the standalone folder completed; returns the exit status. */
-export async function build(env = process.env) {
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+/**
+ * `next build`, then the standalone folder completed; resolves to the exit status. `progress` names the
+ * caller in a line every PROGRESS_EVERY_MS while Next works, with the time so far.
+ */
+export async function build(env = process.env, { progress } = {}) {
+  const started = Date.now();
+  const ticker =
+    progress &&
+    setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`[${progress}] still building (${seconds} s so far)…`);
+    }, PROGRESS_EVERY_MS);
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
     env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  if (result.status !== 0) return result.status ?? 1;
+  const status = await new Promise((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+  if (ticker) clearInterval(ticker);
+  if (status !== 0) return status;
   await completeStandalone(env.NEXT_DIST_DIR || ".next");
+  if (progress) console.log(`[${progress}] built in ${Math.round((Date.now() - started) / 1000)} s`);
   return 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (needsBuild()) {
     console.log("[ensure-build] building the console (next build)…");
-    const status = await build();
+    const status = await build(process.env, { progress: "ensure-build" });
     if (status !== 0) process.exit(status);
   } else {
     console.log("[ensure-build] production build is current");

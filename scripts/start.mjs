@@ -1,20 +1,28 @@
 // `npm start`: builds when there is no current build, then serves the console (scripts/serve.mjs: PORT,
-// HOSTNAME, .env files loaded as Next does).
+// HOSTNAME, .env files loaded as Next does), with the server's Node options (scripts/server-node-options.mjs).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, needsBuild } from "./ensure-build.mjs";
+import { serverNodeFlags } from "./server-node-options.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
 if (needsBuild()) {
-  console.log("[start] no current production build: running next build first…");
-  const status = await build(env);
+  console.log(
+    "[start] First start: building the console once (about a minute; more on a busy machine). " +
+      "Later starts skip this until a source file changes.",
+  );
+  // Starting serves the code as it is: type errors are `npm run typecheck`'s and `npm test`'s to report, and
+  // the build's own check would add half a minute to every first start; so would writing Turbopack's build
+  // cache, which only later builds read (next.config.js).
+  const buildEnv = { ...env, CONSOLE_BUILD_TYPES_CHECKED: "1", CONSOLE_BUILD_CACHE: "off" };
+  const status = await build(buildEnv, { progress: "start" });
   if (status !== 0) process.exit(status);
 }
 
-const server = spawn(process.execPath, [path.join(root, "scripts/serve.mjs")], {
+const server = spawn(process.execPath, [...serverNodeFlags(env), path.join(root, "scripts/serve.mjs")], {
   cwd: root,
   stdio: "inherit",
   env,

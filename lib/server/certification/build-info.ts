@@ -53,7 +53,8 @@ export function specificationInfo({ specPath }: { specPath?: string } = {}): Spe
   for (const candidate of candidates) {
     if (!candidate) continue;
     try {
-      const text = readFileSync(candidate);
+      // Read at run time from a path chosen then: nothing for the build to trace (it would trace the whole project).
+      const text = readFileSync(/* turbopackIgnore: true */ candidate);
       return {
         file: SPEC_FILE_NAME,
         sha256: CATALOGUE_SPEC_SHA256,
