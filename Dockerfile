@@ -38,6 +38,7 @@ VOLUME ["/data"]
 EXPOSE 3000
 # No curl in the image: Node itself asks /api/health (with the Host header of PUBLIC_URL).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "healthcheck.mjs"]
+# The same heap bound as `npm start` (scripts/server-node-options.mjs): V8 would size it from the host's memory.
 # serve.mjs drains on SIGTERM: no new connections, in-flight calls finish (SHUTDOWN_GRACE_MS, 8 s), exit 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "server.js"]
+CMD ["node", "--max-old-space-size=384", "server.js"]

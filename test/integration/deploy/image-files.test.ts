@@ -93,7 +93,7 @@ describe("Dockerfile", () => {
 
   test("what the image runs is in the standalone output: server.js (our server), healthcheck.mjs, sandbox.mjs", () => {
     const command = runtime.find(({ keyword }) => keyword === "CMD")?.args;
-    expect(command).toBe('["node", "server.js"]');
+    expect(command).toBe('["node", "--max-old-space-size=384", "server.js"]');
     expect(readFileSync(path.join(standalone, "server.js"), "utf8")).toContain("./serve.mjs");
     expect(readFileSync(path.join(standalone, "serve.mjs"), "utf8")).toBe(read("scripts/serve.mjs"));
     expect(existsSync(path.join(standalone, "healthcheck.mjs"))).toBe(true);
