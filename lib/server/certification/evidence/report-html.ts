@@ -6,6 +6,7 @@ import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { ConsoleInfo, SpecificationInfo } from "../build-info";
 import {
   countVerdicts,
+  inCatalogueOrder,
   type CaseResult,
   type RunState,
   type Verdict,
@@ -159,7 +160,9 @@ export function buildReportHtml(
     ],
     ["Signing key (kid)", info.kid],
   ];
-  const rows = run.results
+  // Catalogue order, not run order: TOK-09 runs last but reads beside TOK-08.
+  const results = inCatalogueOrder(run.results);
+  const rows = results
     .map(
       (result) =>
         `<tr><td class="id"><a href="#${h(result.id)}">${h(result.id)}</a></td><td>${h(result.title)}</td><td>${h(result.spec_sections.map((section) => `§${section}`).join(", "))}</td><td>${badge(result.verdict)}</td><td>${h(result.reason ?? "")}</td></tr>`,
@@ -187,7 +190,7 @@ ${rows}
 </tbody></table>
 <div class="page-break"></div>
 <h2>Checks and exchanges</h2>
-${run.results.map((result) => caseSection(result, exchanges)).join("\n")}
+${results.map((result) => caseSection(result, exchanges)).join("\n")}
 </body></html>
 `;
 }
