@@ -192,14 +192,21 @@ export async function ownedBatch(deps: SupportBatchDeps, id: string, owner: Batc
 }
 
 /**
- * Seconds left: finished cards per second since the start (up to now, so a stall lowers the rate), applied to the
- * cards not yet sent. Null when it cannot be known: nothing finished yet, or only cards already sent remain.
+ * Cards per second and seconds left. The rate counts finished cards over the batch's own time: from its start to
+ * now while cards are in flight (so a stall lowers it), to its last answer once none is (a finished batch's rate
+ * does not fall as it ages). Seconds left apply it to the cards in flight; null when that cannot be known:
+ * nothing finished yet, or only cards already sent remain.
  */
-function estimate(counts: BatchCounts, startedAt: Date | null, now: Date) {
+export function estimate(
+  counts: Pick<BatchCounts, "pending" | "running" | "done" | "failed" | "lastFinishedAt">,
+  startedAt: Date | null,
+  now: Date,
+) {
   const finished = counts.done + counts.failed;
-  const elapsed = startedAt ? (now.getTime() - startedAt.getTime()) / 1000 : 0;
-  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
   const inFlight = counts.pending + counts.running;
+  const end = inFlight === 0 && counts.lastFinishedAt ? counts.lastFinishedAt : now;
+  const elapsed = startedAt ? (end.getTime() - startedAt.getTime()) / 1000 : 0;
+  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
   if (inFlight === 0) return { rate, eta: 0 };
   if (!rate || counts.pending === 0) return { rate, eta: null };
   return { rate, eta: Math.ceil(inFlight / rate) };
