@@ -105,6 +105,11 @@ describe("the support agent's walk", () => {
     }
     expect(await sam.getByRole("link", { name: /Look up a card/ }).count()).toBeGreaterThan(0);
     expect(await sam.getByText("Request a token").count()).toBe(0);
+    // The home page says what support can do, not what an engineer can.
+    const summary = await sam.getByTestId("support-summary").innerText();
+    for (const point of [/last 4 digits/, /no raw request, response or token/, /batches/, /Request Id/]) {
+      expect(summary).toMatch(point);
+    }
     const refused: Record<string, string> = {
       "/certification": "Support cannot open certification runs",
       "/connect": "Support cannot open Connect",
