@@ -79,6 +79,13 @@ export interface RunEnvironment {
   served_by?: string;
 }
 
+/** A case waiting on purpose (AUTH-03 waits for a token to expire): what for, and until when. */
+export interface RunWait {
+  case_id: string;
+  what: "token_expiry";
+  until: string;
+}
+
 /** What a route or the CLI reads while a run is under way, and what the bundle is built from. */
 export interface RunState {
   id: string;
@@ -98,6 +105,8 @@ export interface RunState {
   results: CaseResult[];
   exchanges: ExchangeRecord[];
   tokens: TokenRecord[];
+  /** Set while a case waits, so the run's page says so rather than seeming stuck. */
+  waiting?: RunWait;
 }
 
 /** A run in the list of runs: no checks, no exchanges. */
