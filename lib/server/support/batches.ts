@@ -159,11 +159,13 @@ async function startFromList(
     credentials: storeCredentials(request.credentials, deps.vault),
     reason,
     badLines: { count: list.badLineCount, lines: list.badLines },
+    columns: list.columns ?? [],
     cards: list.cards.map((card) => ({
       line: card.line,
       last4: card.cardNumber.slice(-4),
       cardHmac: cardHmac(deps.hmacKey, card.cardNumber),
       cardSealed: deps.vault.seal(card.cardNumber),
+      ...(card.extra ? { extra: card.extra } : {}),
     })),
     now,
   });
@@ -231,7 +233,7 @@ export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promi
     rate,
     eta_seconds: eta,
     reason: batch.reason,
-    bad_lines: batch.badLines.lines,
+    bad_lines: batch.badLines.lines.map(({ line, message }) => ({ line, message })),
     bad_line_count: batch.badLines.count,
     created_at: batch.createdAt.toISOString(),
     started_at: batch.startedAt?.toISOString() ?? null,
@@ -333,7 +335,22 @@ export async function resultsPage(
 
 export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
 
-function cardCsvLine(row: ResultRow): string {
+/**
+ * The header: ours, then the uploaded columns as named (one that repeats a name of ours gets `uploaded_`, so no
+ * column name is ambiguous).
+ */
+function csvHeader(columns: readonly string[]): string {
+  const ours = new Set<string>(RESULTS_CSV_COLUMNS);
+  const uploaded = columns.map((name) => (ours.has(name) ? `uploaded_${name}` : name));
+  return [...RESULTS_CSV_COLUMNS, ...uploaded].map(csvCell).join(",");
+}
+
+/** The uploaded cells of a line, one per uploaded column (empty when the line had none). */
+function extraCells(extra: readonly string[] | null | undefined, width: number): string[] {
+  return Array.from({ length: width }, (_, index) => extra?.[index] ?? "");
+}
+
+function cardCsvLine(row: ResultRow, width: number): string {
   const balances = (row.balances ?? {}) as Record<string, string>;
   return [
     String(row.line),
@@ -342,36 +359,50 @@ function cardCsvLine(row: ResultRow): string {
     ...PURSES.map((purse) => balances[purse] ?? ""),
     resultStatus(row),
     row.error ?? "",
+    ...extraCells(row.extra, width),
   ]
     .map(csvCell)
     .join(",");
 }
 
 /** An input line that was not a card number: in the CSV as `skipped`, with why, so every line is accounted for. */
-function skippedCsvLine(bad: { line: number; message: string }): string {
-  return [String(bad.line), "", "", ...PURSES.map(() => ""), "skipped", bad.message].map(csvCell).join(",");
+function skippedCsvLine(bad: { line: number; message: string; extra?: string[] }, width: number): string {
+  return [
+    String(bad.line),
+    "",
+    "",
+    ...PURSES.map(() => ""),
+    "skipped",
+    bad.message,
+    ...extraCells(bad.extra, width),
+  ]
+    .map(csvCell)
+    .join(",");
 }
 
 /**
  * The masked results CSV, one row per input line in input order (skipped lines included, as far as the batch
- * kept them: the first 200), streamed page by page.
+ * kept them: the first 200), streamed page by page; an uploaded CSV's other columns follow ours on each line.
  */
 export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const skipped = [...batch.badLines.lines].sort((a, b) => a.line - b.line);
+  const columns = batch.columns ?? [];
   let position = 0;
   let headerSent = false;
   // Skipped lines before `line`, taken off the list as they are written.
   const skippedBefore = (line: number) => {
     const taken: string[] = [];
-    while (skipped.length > 0 && skipped[0]!.line < line) taken.push(skippedCsvLine(skipped.shift()!));
+    while (skipped.length > 0 && skipped[0]!.line < line) {
+      taken.push(skippedCsvLine(skipped.shift()!, columns.length));
+    }
     return taken;
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(`${RESULTS_CSV_COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${csvHeader(columns)}\r\n`));
         return;
       }
       const rows = await resultRows(deps.db, batch.id, position, MAX_RESULTS_PAGE);
@@ -382,7 +413,7 @@ export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStr
         return;
       }
       position = rows[rows.length - 1]!.position + 1;
-      const lines = rows.flatMap((row) => [...skippedBefore(row.line), cardCsvLine(row)]);
+      const lines = rows.flatMap((row) => [...skippedBefore(row.line), cardCsvLine(row, columns.length)]);
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },
   });
