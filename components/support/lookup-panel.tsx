@@ -59,7 +59,10 @@ export function LookupPanel() {
         <div className="mt-5" aria-live="polite">
           {pending ? (
             <p className="flex items-center gap-2 text-lg text-slate-700 dark:text-slate-300" role="status">
-              <Spinner /> Looking up <span className="font-mono">{dotsLast4(pending)}</span>…
+              <Spinner />
+              <span>
+                Looking up <span className="font-mono">{dotsLast4(pending)}</span>…
+              </span>
             </p>
           ) : answer ? (
             <AnswerView answer={answer} />

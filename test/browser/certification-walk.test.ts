@@ -48,7 +48,10 @@ it("says a run has no credentials before the click, connects the demo client, an
   await expect.poll(() => start.isEnabled()).toBe(true);
 
   // Only AUTH-03, waiting for its token to expire.
-  for (const none of await form.getByRole("button", { name: /^Select none/ }).all()) await none.click();
+  for (const group of ["Tokens", "Authorization", "Gift Balance Inquiry", "Balance Inquiry", "Versioning"]) {
+    await form.getByRole("button", { name: `Select none in ${group}`, exact: true }).click();
+    await form.getByRole("button", { name: `Select all in ${group}`, exact: true }).waitFor();
+  }
   await form.getByRole("checkbox", { name: /^AUTH-03 / }).check();
   await form.getByRole("checkbox", { name: /^Wait for a token to expire/ }).check();
   await start.click();
@@ -85,6 +88,9 @@ it("report.html reads on a phone without sideways scrolling, and prints", async 
     .evaluate((cell) => getComputedStyle(cell, "::before").content);
   expect(label).toBe('"Verdict"');
   await page.screenshot({ path: screenshotPath("report-html-390"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("report-html-390-top") });
+  await page.locator("section.case table").first().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath("report-html-390-checks") });
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.screenshot({ path: screenshotPath("report-html-1440") });
   expect(
