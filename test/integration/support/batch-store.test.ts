@@ -190,7 +190,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     // A skipped line keeps its columns; a card number in a note is masked as in every free text.
     expect(lines[2]).toMatch(/^3,,.*,skipped,not a card number[^,]*,C-2,old card 600649\*{6}0019,closed,/);
     // A formula is written as text; a long cell is cut at 200 characters; missing cells are empty.
-    expect(lines[3]).toMatch(/,not_found,,'=C-3,x{200},{18}$/);
+    expect(lines[3]).toMatch(/,not_found,[^,]*,'=C-3,x{200},{18}$/);
     expect(csv).not.toMatch(/\d{12,}/);
   });
 
