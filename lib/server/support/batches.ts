@@ -24,6 +24,7 @@ import {
   listBatchRows,
   type BatchCounts,
   insertBatch,
+  type NewBatchCard,
   purgeExpiredBatches,
   resultRows,
   type BatchRow,
@@ -122,6 +123,17 @@ export async function retryFailedCards(
   return startFromList(deps, { ...request, input: { cards: [], ...(reason ? { reason } : {}) } }, list);
 }
 
+/** A card as stored: last 4, keyed hash, the number sealed, and the line's uploaded columns. */
+function storedCard(deps: SupportBatchDeps, card: CardList["cards"][number]): NewBatchCard {
+  return {
+    line: card.line,
+    last4: card.cardNumber.slice(-4),
+    cardHmac: cardHmac(deps.hmacKey, card.cardNumber),
+    cardSealed: deps.vault.seal(card.cardNumber),
+    ...(card.extra ? { extra: card.extra } : {}),
+  };
+}
+
 async function startFromList(
   deps: SupportBatchDeps,
   request: StartBatchRequest,
@@ -160,13 +172,7 @@ async function startFromList(
     reason,
     badLines: { count: list.badLineCount, lines: list.badLines },
     columns: list.columns ?? [],
-    cards: list.cards.map((card) => ({
-      line: card.line,
-      last4: card.cardNumber.slice(-4),
-      cardHmac: cardHmac(deps.hmacKey, card.cardNumber),
-      cardSealed: deps.vault.seal(card.cardNumber),
-      ...(card.extra ? { extra: card.extra } : {}),
-    })),
+    cards: list.cards.map((card) => storedCard(deps, card)),
     now,
   });
   await writeSupportAudit(
