@@ -3,7 +3,7 @@
 import { Fragment, useState } from "react";
 import { cx } from "@/components/ui/class-names";
 import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
-import type { CaseResult } from "@/lib/shared/certification-contract";
+import { compareCaseIds, type CaseResult } from "@/lib/shared/certification-contract";
 import type { RunView } from "@/lib/shared/certification-api";
 import { CaseExchange } from "./case-exchange";
 import { VerdictBadge } from "./verdict-badge";
@@ -103,7 +103,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
         <caption className="sr-only">Verdict of every case</caption>
         <TableHead columns={COLUMNS} className={RULED_HEAD} cellClassName="py-2 pr-3 font-medium" />
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-          {run.case_ids.map((id) => {
+          {[...run.case_ids].sort(compareCaseIds).map((id) => {
             const result = results.get(id);
             const expanded = open.has(id);
             return (

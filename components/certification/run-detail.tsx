@@ -15,6 +15,22 @@ import { RunComparison } from "./run-comparison";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { VerdictCountsLine } from "./verdict-badge";
+import { useNow } from "@/lib/client/use-now";
+import type { RunWait } from "@/lib/shared/certification-contract";
+
+const WAIT_LABELS: Record<RunWait["what"], string> = { token_expiry: "waiting for the token to expire" };
+
+/** "AUTH-03: waiting for the token to expire — about 42 s left", counting down between polls. */
+function WaitNote({ wait }: { wait: RunWait }) {
+  const now = useNow();
+  const left = now ? Math.max(0, Math.ceil((Date.parse(wait.until) - now) / 1000)) : null;
+  return (
+    <span data-testid="run-wait">
+      · {wait.case_id}: {WAIT_LABELS[wait.what]}
+      {left === null ? "" : left > 0 ? ` — about ${left} s left` : " — any moment now"}
+    </span>
+  );
+}
 
 export function RunDetail({
   id,
@@ -78,6 +94,7 @@ export function RunDetail({
               <span data-testid="run-progress">
                 {run.done} of {run.total} cases {active ? "done" : "run"}
               </span>
+              {active && run.waiting ? <WaitNote wait={run.waiting} /> : null}
             </span>
             <VerdictCountsLine summary={run.summary} />
           </div>

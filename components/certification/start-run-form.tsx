@@ -14,6 +14,8 @@ import { useStartRun } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { useCaseSelection } from "./use-case-selection";
 import { useRunEnvironment } from "./use-run-environment";
+import { missingCredentials, RunCredentials } from "./run-credentials";
+import { useSession } from "@/lib/client/use-session-api";
 
 /** The case that waits for a short-lived token to expire, off unless asked for. */
 const EXPIRY_CASE = "AUTH-03";
@@ -43,6 +45,7 @@ export function StartRunForm({
   const baseId = useId();
   const production = environment === "production";
   const unavailable = refused.find((item) => item.name === environment);
+  const noCredentials = missingCredentials(useSession().data, environment) !== null;
   const giftSelected = [...selected].some((id) => caseGroup(id) === "GBI");
 
   async function start() {
@@ -190,6 +193,8 @@ export function StartRunForm({
           </Alert>
         ) : null}
 
+        {unavailable ? null : <RunCredentials environment={environment} />}
+
         {error ? (
           <Alert tone="danger" title="The run did not start" role="alert">
             <p>{error.message}</p>
@@ -209,7 +214,7 @@ export function StartRunForm({
             type="submit"
             variant={production ? "danger" : "primary"}
             busy={isMutating}
-            disabled={selected.size === 0 || unavailable !== undefined}
+            disabled={selected.size === 0 || unavailable !== undefined || noCredentials}
           >
             Start run on {environmentLabel(environment)}
           </Button>

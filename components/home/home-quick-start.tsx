@@ -50,6 +50,10 @@ const SUPPORT_STEPS: readonly Step[] = [
   },
 ];
 
+/** What support may do, on its home page: the page above speaks to engineers. */
+export const SUPPORT_SUMMARY =
+  "As support you look up a card's eight balances (Balance Inquiry only: nothing is recorded on the card), find a transaction by its Request Id, and run batches of cards with a masked CSV of the results. Cards show only their last 4 digits; no raw request, response or token is ever shown; every lookup is kept in the audit log.";
+
 /** Connect → token → inquiry for roles that may use them; the support desk's steps for support. */
 export function useHomeSteps(): { steps: readonly Step[]; engineer: boolean } {
   const allows = useAllows();
@@ -84,6 +88,14 @@ export function HomeQuickStart() {
       <h2 id="quick-start" className="text-lg font-semibold text-slate-900 dark:text-white">
         Quick start
       </h2>
+      {engineer ? null : (
+        <p
+          className="mt-2 max-w-3xl text-sm text-slate-700 dark:text-slate-300"
+          data-testid="support-summary"
+        >
+          {SUPPORT_SUMMARY}
+        </p>
+      )}
       <ol className="mt-4 grid gap-4 md:grid-cols-3">
         {steps.map((step, index) => (
           <li key={step.title}>

@@ -13,6 +13,7 @@ const COLUMNS = [
   { key: "started", label: "Started" },
   { key: "status", label: "Status" },
   { key: "progress", label: "Progress" },
+  { key: "outcomes", label: "Found · not found · failed" },
   { key: "reason", label: "Reason" },
 ];
 
@@ -79,10 +80,25 @@ function BatchRow({ batch, showOwner }: { batch: SupportBatchListItem; showOwner
         {batch.done} of {batch.total} cards
         {batch.in_flight > 0 && batch.status === "cancelled" ? ` (${batch.in_flight} still answering)` : ""}
       </td>
+      <td className="px-4 py-2 whitespace-nowrap tabular-nums" data-testid="batch-outcomes">
+        <BatchOutcomes batch={batch} />
+      </td>
       <td className="max-w-[16rem] truncate px-4 py-2 text-slate-600 dark:text-slate-400">
         {batch.reason ?? "—"}
       </td>
       {showOwner ? <td className="px-4 py-2">{batch.user_id}</td> : null}
     </tr>
+  );
+}
+
+/** What the agent checks first: how many had no such card and how many got no usable answer. */
+function BatchOutcomes({ batch }: { batch: SupportBatchListItem }) {
+  return (
+    <>
+      {batch.found} found · {batch.not_found} not found ·{" "}
+      <span className={batch.errors > 0 ? "font-semibold text-red-700 dark:text-red-300" : undefined}>
+        {batch.errors} failed
+      </span>
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
+import { Spinner } from "@/components/ui/spinner";
 import { BalancesGrid } from "./balances-grid";
 import { dotsLast4, errorTitle, OUTCOME_TITLES } from "./lookup-messages";
 import { RecentLookups } from "./recent-lookups";
@@ -18,7 +19,8 @@ import { REASON_KEY, useCardLookup, type LookupAnswer } from "./use-card-lookup"
 export function LookupPanel() {
   const ids = { card: useId(), reason: useId() };
   const input = useRef<HTMLInputElement>(null);
-  const { card, setCard, reason, recent, answer, formError, isMutating, submit } = useCardLookup(input);
+  const { card, setCard, reason, recent, answer, pending, formError, isMutating, submit } =
+    useCardLookup(input);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -55,7 +57,16 @@ export function LookupPanel() {
           />
         </form>
         <div className="mt-5" aria-live="polite">
-          {answer ? <AnswerView answer={answer} /> : null}
+          {pending ? (
+            <p className="flex items-center gap-2 text-lg text-slate-700 dark:text-slate-300" role="status">
+              <Spinner />
+              <span>
+                Looking up <span className="font-mono">{dotsLast4(pending)}</span>…
+              </span>
+            </p>
+          ) : answer ? (
+            <AnswerView answer={answer} />
+          ) : null}
         </div>
       </Panel>
       <Panel title="This session" titleId="support-recent-title">

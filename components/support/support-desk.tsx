@@ -15,7 +15,7 @@ export function SupportDesk() {
     <>
       <PageHeader
         title="Support desk"
-        description="Read-only balance lookups (Balance Inquiry): cards are shown by their last 4 digits, and every lookup is kept in the audit log."
+        description="Look up a card's eight balances (Balance Inquiry: read-only), find a transaction by its Request Id, or run a batch of cards with a masked CSV of the results. Cards show only their last 4 digits, no raw request, response or token is shown, and every lookup is kept in the audit log."
       />
       <div className="space-y-6">
         <LookupPanel />

@@ -27,6 +27,8 @@ export function useCardLookup(input: RefObject<HTMLInputElement | null>) {
   const reason = useSessionValue(REASON_KEY, "");
   const recent = useSessionValue<RecentLookup[]>(RECENT_KEY, []);
   const [answer, setAnswer] = useState<LookupAnswer | null>(null);
+  /** The last 4 of the card being looked up, while its answer is awaited. */
+  const [pending, setPending] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const { trigger, isMutating } = useSupportLookup();
 
@@ -46,6 +48,9 @@ export function useCardLookup(input: RefObject<HTMLInputElement | null>) {
     setFormError(null);
     const last4 = digits.slice(-4);
     let keepTyped = false;
+    // The previous card's balances go at once: under the new number they could be read out as its own.
+    setAnswer(null);
+    setPending(last4);
     try {
       const result = await trigger({
         card_number: digits,
@@ -75,10 +80,11 @@ export function useCardLookup(input: RefObject<HTMLInputElement | null>) {
         at: new Date().toISOString(),
       });
     } finally {
+      setPending(null);
       if (!keepTyped) setCard("");
       input.current?.focus();
     }
   }
 
-  return { card, setCard, reason, recent, answer, formError, isMutating, submit };
+  return { card, setCard, reason, recent, answer, pending, formError, isMutating, submit };
 }

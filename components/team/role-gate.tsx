@@ -2,8 +2,24 @@
 
 import type { ReactNode } from "react";
 import type { MeAllows } from "@/lib/server/identity/me";
-import { Alert } from "@/components/ui/alert";
+import { PageHeader } from "@/components/ui/page-header";
 import { useAllows, useMe } from "./use-me";
+
+const ROLE_NAMES: Record<string, string> = {
+  support: "Support",
+  engineer: "An engineer",
+  tester: "A tester",
+  admin: "An administrator",
+};
+
+/**
+ * The refusal's title, plain: "Support cannot open the audit log" when one role is at stake, else "Your role
+ * cannot open this page" (several roles, or one this console does not name).
+ */
+export function refusalTitle(roles: readonly string[], page: string): string {
+  const only = roles.length === 1 ? ROLE_NAMES[roles[0]!] : undefined;
+  return only ? `${only} cannot open ${page}` : "Your role cannot open this page";
+}
 
 /**
  * A page's content only for roles that may use it; others read why. The server refuses those calls anyway:
@@ -12,11 +28,14 @@ import { useAllows, useMe } from "./use-me";
 export function RoleGate({
   allowed,
   what,
+  title,
   children,
 }: {
   allowed: (allows: MeAllows) => boolean;
   /** What the page is for, e.g. "The audit log". */
   what: string;
+  /** The page as the end of a sentence, e.g. "the audit log". */
+  title: string;
   children: ReactNode;
 }) {
   const { data } = useMe();
@@ -25,16 +44,15 @@ export function RoleGate({
   if (allows && allowed(allows)) return <>{children}</>;
   const roles = data.user?.roles ?? [];
   return (
-    <>
-      {/* The page's own heading is behind the gate: this one names the page for screen readers. */}
-      <h1 className="sr-only">{what}</h1>
-      <Alert tone="warning" title="Your role does not allow this page" role="status">
-        <p>
+    <PageHeader
+      title={refusalTitle(roles, title)}
+      description={
+        <>
           {what} is not available to{" "}
           {roles.length ? `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}` : "you"}. Ask an
           administrator of the console if you need it.
-        </p>
-      </Alert>
-    </>
+        </>
+      }
+    />
   );
 }

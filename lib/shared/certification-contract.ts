@@ -79,6 +79,13 @@ export interface RunEnvironment {
   served_by?: string;
 }
 
+/** A case waiting on purpose (AUTH-03 waits for a token to expire): what for, and until when. */
+export interface RunWait {
+  case_id: string;
+  what: "token_expiry";
+  until: string;
+}
+
 /** What a route or the CLI reads while a run is under way, and what the bundle is built from. */
 export interface RunState {
   id: string;
@@ -98,6 +105,8 @@ export interface RunState {
   results: CaseResult[];
   exchanges: ExchangeRecord[];
   tokens: TokenRecord[];
+  /** Set while a case waits, so the run's page says so rather than seeming stuck. */
+  waiting?: RunWait;
 }
 
 /** A run in the list of runs: no checks, no exchanges. */
@@ -134,6 +143,33 @@ export function summarizeRun(run: RunState): RunSummary {
     summary: countVerdicts(run.results),
     verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
   };
+}
+
+/** The catalogue's groups in reading order (DESIGN.md §8). */
+export const CASE_GROUP_ORDER = ["TOK", "AUTH", "GBI", "BI", "VER"] as const;
+
+/**
+ * Catalogue order for people: by group, then by number (TOK-09 after TOK-08). A run executes TOK-09 last (it
+ * revokes every token on the embedded sandbox), but lists and reports read in this order. Numbers compare as
+ * numbers and unknown groups come last, so no string order can put a case out of place.
+ */
+export function compareCaseIds(a: string, b: string): number {
+  const rank = (id: string) => {
+    const [group = "", number = ""] = id.split("-");
+    const index = (CASE_GROUP_ORDER as readonly string[]).indexOf(group);
+    return { group: index < 0 ? CASE_GROUP_ORDER.length : index, name: group, number: Number(number) };
+  };
+  const left = rank(a);
+  const right = rank(b);
+  if (left.group !== right.group) return left.group - right.group;
+  if (left.name !== right.name) return left.name < right.name ? -1 : 1;
+  if (left.number !== right.number) return (left.number || 0) - (right.number || 0);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A copy of `items` in catalogue order (see compareCaseIds). */
+export function inCatalogueOrder<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => compareCaseIds(a.id, b.id));
 }
 
 export type RunEvent =

@@ -256,9 +256,12 @@ describe("certification page without the operator's test data", () => {
     const option = form.getByLabel("Environment").locator("option[value=production]");
     expect(await option.isDisabled()).toBe(true);
     expect(await option.innerText()).toContain("not available");
-    // The embedded sandbox stays the choice, and can be started.
+    // The embedded sandbox stays the choice, and can be started once the session has credentials.
     expect(await form.getByLabel("Environment").inputValue()).toBe("embedded");
-    expect(await form.getByRole("button", { name: "Start run on Embedded sandbox" }).isEnabled()).toBe(true);
+    const start = form.getByRole("button", { name: "Start run on Embedded sandbox" });
+    expect(await start.isDisabled()).toBe(true);
+    await form.getByRole("button", { name: "Use demo credentials" }).click();
+    await expect.poll(() => start.isEnabled()).toBe(true);
     expect(await axeViolations(target)).toEqual([]);
     await target.screenshot({ path: screenshotPath("certification-not-certifiable-1440") });
     await target.setViewportSize({ width: 390, height: 844 });

@@ -16,7 +16,7 @@ import type { AccessToken } from "@/lib/server/session";
 import { CheckList, get } from "./checks";
 import type { CertificationClient, CertificationProfile } from "./profile";
 import { RunSecrets } from "./run-secrets";
-import type { TokenRecord, UpstreamIds } from "@/lib/shared/certification-contract";
+import type { RunWait, TokenRecord, UpstreamIds } from "@/lib/shared/certification-contract";
 
 export interface CertificationEnvironment {
   name: EnvironmentName;
@@ -43,6 +43,8 @@ export interface RunSettings {
   maxExpiryWaitMs: number;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
+  /** Told when a case starts (a wait) and ends (null) waiting on purpose, to show it with the run's progress. */
+  onWait?: (wait: RunWait | null) => Promise<void>;
   /** Told of every upstream call as it is recorded (the console's audit log). */
   onExchange?: (record: ExchangeRecord, caseId: string) => void;
 }
@@ -89,6 +91,18 @@ export class CaseContext {
     readonly ledger: RunLedger,
   ) {
     this.checks = new CheckList((text) => ledger.secrets.text(text));
+  }
+
+  /** Waits `ms` on purpose, telling the run what for and until when (a wait of minutes is not a hang). */
+  async wait(what: RunWait["what"], ms: number): Promise<void> {
+    const { settings } = this;
+    const until = new Date(settings.now() + ms).toISOString();
+    await settings.onWait?.({ case_id: this.caseId, what, until });
+    try {
+      await settings.sleep(ms);
+    } finally {
+      await settings.onWait?.(null);
+    }
   }
 
   /** Registers values the case sends (a token, a derived wrong secret) before they go upstream. */

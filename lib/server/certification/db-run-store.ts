@@ -16,6 +16,7 @@ import {
   type RunEnvironment,
   type RunState,
   type RunStatus,
+  type RunWait,
   type RunSummary,
   type TokenRecord,
   type Verdict,
@@ -39,6 +40,7 @@ export interface StoredBundle {
 interface StateColumn {
   environment: RunEnvironment;
   tokens: TokenRecord[];
+  waiting?: RunWait;
 }
 
 type Row = typeof certificationRuns.$inferSelect;
@@ -61,6 +63,7 @@ function toRunState(row: Row): RunState {
     results: row.results as CaseResult[],
     exchanges: row.exchanges as ExchangeRecord[],
     tokens: state.tokens,
+    ...(state.waiting ? { waiting: state.waiting } : {}),
   };
 }
 
@@ -143,7 +146,11 @@ async function saveRun(db: Database, run: RunState, at: Date): Promise<void> {
     startedAt: new Date(run.started_at),
     finishedAt: run.finished_at ? new Date(run.finished_at) : null,
     heartbeatAt: at,
-    state: { environment: run.environment, tokens: run.tokens } as unknown as Record<string, unknown>,
+    state: {
+      environment: run.environment,
+      tokens: run.tokens,
+      ...(run.waiting ? { waiting: run.waiting } : {}),
+    } as unknown as Record<string, unknown>,
     verdicts: run.results.map((result) => ({ id: result.id, verdict: result.verdict })),
     results: run.results,
     exchanges: run.exchanges,

@@ -214,6 +214,11 @@ export async function runCertification(options: RunOptions): Promise<RunState> {
     ...options,
     now,
     sleep: cancellableSleep(options.sleep ?? realSleep, options.signal),
+    onWait: async (wait) => {
+      if (wait) run.waiting = wait;
+      else delete run.waiting;
+      await reporter.save();
+    },
   };
   const ledger = new RunLedger(settings);
   const run = newRun(options, definitions, ledger, now);

@@ -184,8 +184,10 @@ export const supportBatches = pgTable(
     status: text("status").notNull(),
     total: integer("total").notNull(),
     badLines: jsonb("bad_lines")
-      .$type<{ count: number; lines: { line: number; message: string }[] }>()
+      .$type<{ count: number; lines: { line: number; message: string; extra?: string[] }[] }>()
       .notNull(),
+    /** The uploaded CSV's other column names, kept beside the results; null without them. */
+    columns: jsonb("columns").$type<string[]>(),
     createdAt: timestamptz("created_at").notNull(),
     startedAt: timestamptz("started_at"),
     finishedAt: timestamptz("finished_at"),
@@ -215,6 +217,8 @@ export const supportBatchCards = pgTable(
     last4: text("last4").notNull(),
     cardHmac: text("card_hmac").notNull(),
     cardSealed: text("card_sealed"),
+    /** The line's values of the batch's `columns`, bounded and masked. */
+    extra: jsonb("extra").$type<string[]>(),
     state: text("state").notNull(),
     attempts: integer("attempts").notNull(),
     claimedAt: timestamptz("claimed_at"),

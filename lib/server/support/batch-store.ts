@@ -27,6 +27,7 @@ export interface NewBatchCard {
   last4: string;
   cardHmac: string;
   cardSealed: string;
+  extra?: string[];
 }
 
 export interface NewBatch {
@@ -38,7 +39,9 @@ export interface NewBatch {
   /** `server`, `demo`, or sealed user credentials (card-vault). */
   credentials: string;
   reason: string | null;
-  badLines: { count: number; lines: { line: number; message: string }[] };
+  badLines: { count: number; lines: { line: number; message: string; extra?: string[] }[] };
+  /** The uploaded CSV's other columns (empty: none). */
+  columns?: string[];
   cards: NewBatchCard[];
   now: Date;
 }
@@ -62,6 +65,7 @@ export async function insertBatch(db: Database, batch: NewBatch): Promise<void> 
         count: batch.badLines.count,
         lines: batch.badLines.lines.map((bad) => ({ ...bad, message: maskCardNumbersInText(bad.message) })),
       },
+      columns: batch.columns?.length ? batch.columns : null,
       createdAt: batch.now,
       expiresAt: new Date(batch.now.getTime() + BATCH_RETENTION_MS),
     });
@@ -74,6 +78,7 @@ export async function insertBatch(db: Database, batch: NewBatch): Promise<void> 
           last4: card.last4,
           cardHmac: card.cardHmac,
           cardSealed: card.cardSealed,
+          extra: card.extra ?? null,
           state: "pending",
           attempts: 0,
         })),
@@ -426,7 +431,7 @@ export async function batchStatus(db: Database, id: string): Promise<BatchStatus
 
 export type ResultRow = Pick<
   typeof supportBatchCards.$inferSelect,
-  "position" | "line" | "last4" | "cardHmac" | "state" | "outcome" | "balances" | "error"
+  "position" | "line" | "last4" | "cardHmac" | "state" | "outcome" | "balances" | "error" | "extra"
 >;
 
 /** Results in input order from `fromPosition`, at most `limit`. */
@@ -466,6 +471,7 @@ export async function resultRows(
       outcome: supportBatchCards.outcome,
       balances: supportBatchCards.balances,
       error: supportBatchCards.error,
+      extra: supportBatchCards.extra,
     })
     .from(supportBatchCards)
     .where(

@@ -24,6 +24,7 @@ import {
   listBatchRows,
   type BatchCounts,
   insertBatch,
+  type NewBatchCard,
   purgeExpiredBatches,
   resultRows,
   type BatchRow,
@@ -122,6 +123,17 @@ export async function retryFailedCards(
   return startFromList(deps, { ...request, input: { cards: [], ...(reason ? { reason } : {}) } }, list);
 }
 
+/** A card as stored: last 4, keyed hash, the number sealed, and the line's uploaded columns. */
+function storedCard(deps: SupportBatchDeps, card: CardList["cards"][number]): NewBatchCard {
+  return {
+    line: card.line,
+    last4: card.cardNumber.slice(-4),
+    cardHmac: cardHmac(deps.hmacKey, card.cardNumber),
+    cardSealed: deps.vault.seal(card.cardNumber),
+    ...(card.extra ? { extra: card.extra } : {}),
+  };
+}
+
 async function startFromList(
   deps: SupportBatchDeps,
   request: StartBatchRequest,
@@ -159,12 +171,8 @@ async function startFromList(
     credentials: storeCredentials(request.credentials, deps.vault),
     reason,
     badLines: { count: list.badLineCount, lines: list.badLines },
-    cards: list.cards.map((card) => ({
-      line: card.line,
-      last4: card.cardNumber.slice(-4),
-      cardHmac: cardHmac(deps.hmacKey, card.cardNumber),
-      cardSealed: deps.vault.seal(card.cardNumber),
-    })),
+    columns: list.columns ?? [],
+    cards: list.cards.map((card) => storedCard(deps, card)),
     now,
   });
   await writeSupportAudit(
@@ -192,14 +200,21 @@ export async function ownedBatch(deps: SupportBatchDeps, id: string, owner: Batc
 }
 
 /**
- * Seconds left: finished cards per second since the start (up to now, so a stall lowers the rate), applied to the
- * cards not yet sent. Null when it cannot be known: nothing finished yet, or only cards already sent remain.
+ * Cards per second and seconds left. The rate counts finished cards over the batch's own time: from its start to
+ * now while cards are in flight (so a stall lowers it), to its last answer once none is (a finished batch's rate
+ * does not fall as it ages). Seconds left apply it to the cards in flight; null when that cannot be known:
+ * nothing finished yet, or only cards already sent remain.
  */
-function estimate(counts: BatchCounts, startedAt: Date | null, now: Date) {
+export function estimate(
+  counts: Pick<BatchCounts, "pending" | "running" | "done" | "failed" | "lastFinishedAt">,
+  startedAt: Date | null,
+  now: Date,
+) {
   const finished = counts.done + counts.failed;
-  const elapsed = startedAt ? (now.getTime() - startedAt.getTime()) / 1000 : 0;
-  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
   const inFlight = counts.pending + counts.running;
+  const end = inFlight === 0 && counts.lastFinishedAt ? counts.lastFinishedAt : now;
+  const elapsed = startedAt ? (end.getTime() - startedAt.getTime()) / 1000 : 0;
+  const rate = finished > 0 && elapsed > 0 ? Math.round((finished / elapsed) * 10) / 10 : null;
   if (inFlight === 0) return { rate, eta: 0 };
   if (!rate || counts.pending === 0) return { rate, eta: null };
   return { rate, eta: Math.ceil(inFlight / rate) };
@@ -224,7 +239,7 @@ export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promi
     rate,
     eta_seconds: eta,
     reason: batch.reason,
-    bad_lines: batch.badLines.lines,
+    bad_lines: batch.badLines.lines.map(({ line, message }) => ({ line, message })),
     bad_line_count: batch.badLines.count,
     created_at: batch.createdAt.toISOString(),
     started_at: batch.startedAt?.toISOString() ?? null,
@@ -326,7 +341,22 @@ export async function resultsPage(
 
 export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
 
-function cardCsvLine(row: ResultRow): string {
+/**
+ * The header: ours, then the uploaded columns as named (one that repeats a name of ours gets `uploaded_`, so no
+ * column name is ambiguous).
+ */
+function csvHeader(columns: readonly string[]): string {
+  const ours = new Set<string>(RESULTS_CSV_COLUMNS);
+  const uploaded = columns.map((name) => (ours.has(name) ? `uploaded_${name}` : name));
+  return [...RESULTS_CSV_COLUMNS, ...uploaded].map(csvCell).join(",");
+}
+
+/** The uploaded cells of a line, one per uploaded column (empty when the line had none). */
+function extraCells(extra: readonly string[] | null | undefined, width: number): string[] {
+  return Array.from({ length: width }, (_, index) => extra?.[index] ?? "");
+}
+
+function cardCsvLine(row: ResultRow, width: number): string {
   const balances = (row.balances ?? {}) as Record<string, string>;
   return [
     String(row.line),
@@ -335,36 +365,50 @@ function cardCsvLine(row: ResultRow): string {
     ...PURSES.map((purse) => balances[purse] ?? ""),
     resultStatus(row),
     row.error ?? "",
+    ...extraCells(row.extra, width),
   ]
     .map(csvCell)
     .join(",");
 }
 
 /** An input line that was not a card number: in the CSV as `skipped`, with why, so every line is accounted for. */
-function skippedCsvLine(bad: { line: number; message: string }): string {
-  return [String(bad.line), "", "", ...PURSES.map(() => ""), "skipped", bad.message].map(csvCell).join(",");
+function skippedCsvLine(bad: { line: number; message: string; extra?: string[] }, width: number): string {
+  return [
+    String(bad.line),
+    "",
+    "",
+    ...PURSES.map(() => ""),
+    "skipped",
+    bad.message,
+    ...extraCells(bad.extra, width),
+  ]
+    .map(csvCell)
+    .join(",");
 }
 
 /**
  * The masked results CSV, one row per input line in input order (skipped lines included, as far as the batch
- * kept them: the first 200), streamed page by page.
+ * kept them: the first 200), streamed page by page; an uploaded CSV's other columns follow ours on each line.
  */
 export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const skipped = [...batch.badLines.lines].sort((a, b) => a.line - b.line);
+  const columns = batch.columns ?? [];
   let position = 0;
   let headerSent = false;
   // Skipped lines before `line`, taken off the list as they are written.
   const skippedBefore = (line: number) => {
     const taken: string[] = [];
-    while (skipped.length > 0 && skipped[0]!.line < line) taken.push(skippedCsvLine(skipped.shift()!));
+    while (skipped.length > 0 && skipped[0]!.line < line) {
+      taken.push(skippedCsvLine(skipped.shift()!, columns.length));
+    }
     return taken;
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(`${RESULTS_CSV_COLUMNS.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${csvHeader(columns)}\r\n`));
         return;
       }
       const rows = await resultRows(deps.db, batch.id, position, MAX_RESULTS_PAGE);
@@ -375,7 +419,7 @@ export function resultsCsv(deps: SupportBatchDeps, batch: BatchRow): ReadableStr
         return;
       }
       position = rows[rows.length - 1]!.position + 1;
-      const lines = rows.flatMap((row) => [...skippedBefore(row.line), cardCsvLine(row)]);
+      const lines = rows.flatMap((row) => [...skippedBefore(row.line), cardCsvLine(row, columns.length)]);
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },
   });

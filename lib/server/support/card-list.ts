@@ -1,20 +1,25 @@
 /**
  * Reads the card numbers of a support batch from pasted text or an uploaded CSV (DESIGN.md §9): one card per
  * line, or a `card_number` column (RFC 4180 quoting, a byte-order mark, CRLF/LF/CR line ends, a header row or
- * not). Spaces and dashes inside a number are tolerated. A line that holds no card number is reported with its
+ * not). Spaces and dashes inside a number are tolerated. With a header, the other columns are kept per line. A line that holds no card number is reported with its
  * line number and never stops the rest. Pure and framework-free: the page can use it to preview a paste.
  */
+
+import { maskCardNumbersInText } from "@/lib/shared/masking";
 
 export interface ListedCard {
   /** 1-based line of the input where the card's record starts. */
   line: number;
   /** 12 to 19 digits. */
   cardNumber: string;
+  /** The line's other columns (see CardList.columns), as uploaded but bounded and masked. */
+  extra?: string[];
 }
 
 export interface BadLine {
   line: number;
   message: string;
+  extra?: string[];
 }
 
 export interface CardList {
@@ -25,7 +30,16 @@ export interface CardList {
   badLineCount: number;
   /** The header row's line when the input had one. */
   headerLine: number | null;
+  /**
+   * The header's columns other than the card number, kept beside the results (the agent's own ids, names,
+   * notes); empty without a header naming a card column.
+   */
+  columns?: string[];
 }
+
+/** Bounds of the uploaded columns kept beside the results. */
+export const MAX_EXTRA_COLUMNS = 20;
+export const MAX_EXTRA_CHARS = 200;
 
 export const MAX_REPORTED_BAD_LINES = 200;
 
@@ -104,19 +118,34 @@ function columnName(value: string): string {
     .replace(/[\s-]+/g, "_");
 }
 
+/**
+ * A kept cell: bounded, and with card-like digit runs masked (a note may quote a card; the results never show
+ * more than the last 4 digits of one).
+ */
+function keptCell(value: string): string {
+  return maskCardNumbersInText(value.slice(0, MAX_EXTRA_CHARS));
+}
+
+/** The header's other columns: their indexes and names (at most MAX_EXTRA_COLUMNS). */
+function extraColumns(header: string[], cardColumn: number): { indexes: number[]; names: string[] } {
+  const indexes = header.map((_, index) => index).filter((index) => index !== cardColumn);
+  const kept = indexes.slice(0, MAX_EXTRA_COLUMNS);
+  return { indexes: kept, names: kept.map((index) => keptCell(header[index]!.trim())) };
+}
+
 /** Parses a card list. Never throws on content: anything unusable is a bad line. */
 export function parseCardList(text: string): CardList {
-  const cards: ListedCard[] = [];
-  const badLines: BadLine[] = [];
-  let badLineCount = 0;
-  let headerLine: number | null = null;
+  const list: CardList = { cards: [], badLines: [], badLineCount: 0, headerLine: null, columns: [] };
   /** The card column from the header; null: one card per line (or the first field that is a card). */
   let column: number | null = null;
+  let extra: number[] = [];
   let first = true;
 
-  const bad = (line: number, message: string) => {
-    badLineCount += 1;
-    if (badLines.length < MAX_REPORTED_BAD_LINES) badLines.push({ line, message });
+  const bad = (line: number, message: string, cells?: string[]) => {
+    list.badLineCount += 1;
+    if (list.badLines.length < MAX_REPORTED_BAD_LINES) {
+      list.badLines.push({ line, message, ...(cells ? { extra: cells } : {}) });
+    }
   };
 
   for (const record of csvRecords(text)) {
@@ -125,24 +154,26 @@ export function parseCardList(text: string): CardList {
       const named = record.fields.findIndex((value) => CARD_COLUMN_NAMES.has(columnName(value)));
       if (named >= 0) {
         column = named;
-        headerLine = record.line;
+        list.headerLine = record.line;
+        ({ indexes: extra, names: list.columns } = extraColumns(record.fields, named));
         continue;
       }
     }
     if (column !== null) {
+      const cells = extra.length > 0 ? extra.map((index) => keptCell(record.fields[index] ?? "")) : undefined;
       const value = record.fields[column];
       const card = value === undefined ? null : normalizeCardNumber(value);
-      if (card) cards.push({ line: record.line, cardNumber: card });
+      if (card) list.cards.push({ line: record.line, cardNumber: card, ...(cells ? { extra: cells } : {}) });
       else if (value === undefined || value.trim() === "")
-        bad(record.line, "no value in the card_number column");
-      else bad(record.line, describeBadValue(value));
+        bad(record.line, "no value in the card_number column", cells);
+      else bad(record.line, describeBadValue(value), cells);
       continue;
     }
     const found = record.fields.map(normalizeCardNumber).find((card) => card !== null);
-    if (found) cards.push({ line: record.line, cardNumber: found });
+    if (found) list.cards.push({ line: record.line, cardNumber: found });
     else bad(record.line, describeBadValue(record.fields.join(",")));
   }
-  return { cards, badLines, badLineCount, headerLine };
+  return list;
 }
 
 /** Why a value is not a card number, without repeating the value (it may hold part of a card). */

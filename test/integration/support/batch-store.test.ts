@@ -159,6 +159,41 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     ]);
   });
 
+  test("the results CSV keeps the uploaded columns beside the results: as uploaded, masked, bounded", async () => {
+    const { db } = backend.handle;
+    const audit = createAuditLog({ db, hmacKey: HMAC_KEY });
+    const support = deps(db, audit, runnerOn(db, audit));
+    const wide = Array.from({ length: 30 }, (_, index) => `c${index}`);
+    const csvText = [
+      `customer,card_number,note,status,${wide.join(",")}`,
+      `C-1,6006491000000001,"ok, thanks",open,${wide.map(() => "w").join(",")}`,
+      `C-2,not a card,old card 6006491000000019,closed`,
+      `=C-3,7006491000000000,${"x".repeat(500)},`,
+    ].join("\r\n");
+    const started = await startBatch(support, {
+      input: { csv: csvText },
+      actor: ACTOR,
+      environment: "embedded",
+      credentials: { kind: "demo" },
+    });
+    expect(started.bad_lines).toEqual([{ line: 3, message: expect.stringContaining("not a card number") }]);
+    await support.runner.settled(started.id);
+    const csv = await new Response(
+      resultsCsv(support, (await findBatch(db, started.id, new Date()))!),
+    ).text();
+    const lines = csv.trim().split("\r\n");
+    const header = lines[0]!.split(",");
+    // Ours, then the uploaded columns but the card number, named as uploaded (ours win a clash), at most 20.
+    expect(header.slice(13)).toEqual(["customer", "note", "uploaded_status", ...wide.slice(0, 17)]);
+    expect(lines[1]).toMatch(/,found,,C-1,"ok, thanks",open,w,/);
+    expect(lines[1]!.split(",")).toHaveLength(header.length + 1); // the quoted note holds one comma
+    // A skipped line keeps its columns; a card number in a note is masked as in every free text.
+    expect(lines[2]).toMatch(/^3,,.*,skipped,not a card number[^,]*,C-2,old card 600649\*{6}0019,closed,/);
+    // A formula is written as text; a long cell is cut at 200 characters; missing cells are empty.
+    expect(lines[3]).toMatch(/,not_found,[^,]*,'=C-3,x{200},{18}$/);
+    expect(csv).not.toMatch(/\d{12,}/);
+  });
+
   test("two runners on one batch (two instances) never run a card twice", async () => {
     const { db } = backend.handle;
     const otherDb = kind === "postgres" ? (await backend.openAnother()).db : db;

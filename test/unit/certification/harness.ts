@@ -9,7 +9,7 @@ import type { CertificationEnvironment } from "@/lib/server/certification/contex
 import type { CertificationProfile } from "@/lib/server/certification/profile";
 import { InMemoryRunStore } from "@/lib/server/certification/run-store";
 import { runCertification } from "@/lib/server/certification/runner";
-import type { RunEvent } from "@/lib/shared/certification-contract";
+import type { RunEvent, RunState } from "@/lib/shared/certification-contract";
 import { createSandbox } from "@/lib/sandbox";
 
 export const BASE = "http://sandbox.test";
@@ -48,6 +48,8 @@ export async function certify(
     sibling?: "same" | "other";
     /** The sandbox's demo clients' secret (default "demo-secret"). */
     demoSecret?: string;
+    /** Told of every save of the run, as the console's store is. */
+    onSave?: (run: RunState) => void;
   } = {},
 ) {
   const clock = fakeClock();
@@ -89,7 +91,16 @@ export async function certify(
     renewSkewSeconds: 120,
     maxExpiryWaitMs: options.maxExpiryWaitMs ?? 120_000,
     caseIds: options.caseIds,
-    store,
+    store: options.onSave
+      ? {
+          save: async (saved) => {
+            options.onSave!(structuredClone(saved));
+            await store.save(saved);
+          },
+          get: (id) => store.get(id),
+          list: () => store.list(),
+        }
+      : store,
     onEvent: (event) => events.push(event),
     now: clock.now,
     sleep: clock.sleep,

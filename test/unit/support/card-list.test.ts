@@ -25,10 +25,12 @@ describe("support batch card lists", () => {
     ].join("\n");
     const list = parseCardList(csv);
     expect(list.headerLine).toBe(1);
+    // The other columns are kept per line, beside the card (the results CSV writes them back).
+    expect(list.columns).toEqual(["ticket", "note"]);
     expect(list.cards).toEqual([
-      { line: 2, cardNumber: "6006491000000001" },
-      { line: 3, cardNumber: "6006491000000019" },
-      { line: 5, cardNumber: "6006491000000027" },
+      { line: 2, cardNumber: "6006491000000001", extra: ["T-1", 'says "hello", twice'] },
+      { line: 3, cardNumber: "6006491000000019", extra: ["T-2", "a note\nover two lines"] },
+      { line: 5, cardNumber: "6006491000000027", extra: ["T-3", ""] },
     ]);
   });
 

@@ -55,7 +55,7 @@ const expiredToken: CaseDefinition = {
           `${Math.round(settings.maxExpiryWaitMs / 1000)} s (certify --max-expiry-wait SECONDS; use a short-lived client).`,
       );
     }
-    await settings.sleep(waitMs);
+    await context.wait("token_expiry", waitMs);
     const call = await context.balance({ token: grant.accessToken });
     context.checks.status(
       `Balance Inquiry ${Math.ceil(waitMs / 1000)} s after the token was issued (expires_in ${grant.expiresIn})`,

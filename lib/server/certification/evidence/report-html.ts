@@ -1,11 +1,13 @@
 /**
  * report.html: the run for people, self-contained (inline style, no script, no external resource), laid
- * out to print: a summary page, then each case with its checks and the exchanges behind them.
+ * out to print: a summary page, then each case with its checks and the exchanges behind them. On a screen
+ * under 600 px (a phone) its tables stack into one card per row, each cell under its column's name.
  */
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { ConsoleInfo, SpecificationInfo } from "../build-info";
 import {
   countVerdicts,
+  inCatalogueOrder,
   type CaseResult,
   type RunState,
   type Verdict,
@@ -31,7 +33,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica 
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; } h3 { font-size: 15px; margin: 0; }
 .muted { color: var(--muted); }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; }
-th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f6f8fa; font-weight: 600; }
 td.id { white-space: nowrap; }
 .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
@@ -48,8 +50,22 @@ pre { background: #f6f8fa; border: 1px solid var(--line); padding: 8px; white-sp
 section.case { border-top: 2px solid var(--line); padding-top: 12px; margin-top: 20px; break-inside: avoid-page; }
 section.case header { display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
 .exchange { margin: 8px 0 12px; break-inside: avoid; }
-.exchange .line { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+.exchange .line { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; overflow-wrap: anywhere; }
 tr.failed td { background: #ffebe9; }
+@media screen and (max-width: 600px) {
+  body { padding: 12px; }
+  h1 { font-size: 19px; }
+  .pair, dl.meta { grid-template-columns: 1fr; }
+  dl.meta dd { margin-bottom: 6px; }
+  .summary div { min-width: 0; flex: 1 1 40%; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.stack tr { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; padding: 4px 0; }
+  table.stack td { border: 0; padding: 2px 10px; }
+  table.stack td:empty { display: none; }
+  table.stack td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: var(--muted); }
+  td.id { white-space: normal; }
+}
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
   body { padding: 0; max-width: none; font-size: 11px; }
@@ -96,7 +112,7 @@ function caseSection(result: CaseResult, exchanges: Map<string, ExchangeRecord>)
   const rows = result.checks
     .map(
       (check) =>
-        `<tr class="${check.passed === false ? "failed" : ""}"><td>${h(check.name)}</td><td>${h(check.expected)}</td><td>${h(check.observed)}</td><td>${
+        `<tr class="${check.passed === false ? "failed" : ""}"><td data-label="Check">${h(check.name)}</td><td data-label="Expected">${h(check.expected)}</td><td data-label="Observed">${h(check.observed)}</td><td data-label="Result">${
           check.passed === true
             ? '<span class="pass">pass</span>'
             : check.passed === false
@@ -122,7 +138,7 @@ function caseSection(result: CaseResult, exchanges: Map<string, ExchangeRecord>)
   return `<section class="case" id="${h(result.id)}">
 <header><h3>${h(result.id)} · ${h(result.title)}</h3>${badge(result.verdict)}<span class="muted">spec ${h(result.spec_sections.map((section) => `§${section}`).join(", "))}</span></header>
 ${result.reason ? `<p>${h(result.reason)}</p>` : ""}
-${rows ? `<table><thead><tr><th>Check</th><th>Expected</th><th>Observed</th><th>Result</th></tr></thead><tbody>${rows}</tbody></table>` : ""}
+${rows ? `<table class="stack"><thead><tr><th>Check</th><th>Expected</th><th>Observed</th><th>Result</th></tr></thead><tbody>${rows}</tbody></table>` : ""}
 ${idLines ? `<dl class="meta">${idLines}</dl>` : ""}
 ${result.exchange_ids
   .map((id) => exchanges.get(id))
@@ -159,10 +175,12 @@ export function buildReportHtml(
     ],
     ["Signing key (kid)", info.kid],
   ];
-  const rows = run.results
+  // Catalogue order, not run order: TOK-09 runs last but reads beside TOK-08.
+  const results = inCatalogueOrder(run.results);
+  const rows = results
     .map(
       (result) =>
-        `<tr><td class="id"><a href="#${h(result.id)}">${h(result.id)}</a></td><td>${h(result.title)}</td><td>${h(result.spec_sections.map((section) => `§${section}`).join(", "))}</td><td>${badge(result.verdict)}</td><td>${h(result.reason ?? "")}</td></tr>`,
+        `<tr><td class="id" data-label="Id"><a href="#${h(result.id)}">${h(result.id)}</a></td><td data-label="Title">${h(result.title)}</td><td data-label="Spec">${h(result.spec_sections.map((section) => `§${section}`).join(", "))}</td><td data-label="Verdict">${badge(result.verdict)}</td><td data-label="Why">${h(result.reason ?? "")}</td></tr>`,
     )
     .join("\n");
   return `<!doctype html>
@@ -182,12 +200,12 @@ export function buildReportHtml(
 <div><strong class="not_applicable">${counts.not_applicable}</strong>not applicable</div>
 </div>
 <h2>Cases</h2>
-<table><thead><tr><th>Id</th><th>Title</th><th>Spec</th><th>Verdict</th><th>Why</th></tr></thead><tbody>
+<table class="stack"><thead><tr><th>Id</th><th>Title</th><th>Spec</th><th>Verdict</th><th>Why</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 <div class="page-break"></div>
 <h2>Checks and exchanges</h2>
-${run.results.map((result) => caseSection(result, exchanges)).join("\n")}
+${results.map((result) => caseSection(result, exchanges)).join("\n")}
 </body></html>
 `;
 }

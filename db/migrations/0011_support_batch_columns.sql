@@ -1,0 +1,2 @@
+ALTER TABLE "support_batch_cards" ADD COLUMN "extra" jsonb;--> statement-breakpoint
+ALTER TABLE "support_batches" ADD COLUMN "columns" jsonb;
