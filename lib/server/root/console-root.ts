@@ -61,9 +61,16 @@ function identityDeps(authSettings: AuthSettings, services: () => Promise<Servic
   return () => services().then(({ sessions, suspensions }) => ({ authSettings, sessions, suspensions }));
 }
 
+/** What a root may be given instead of the real thing (tests). */
+export interface RootOptions {
+  /** The wall clock of the per-minute anonymous refusal counts. */
+  now?: () => number;
+}
+
 export function createConsoleRoot(
   config: ServerConfig,
   parts: ProcessParts = createProcessParts(),
+  options: RootOptions = {},
 ): ConsoleRoot {
   bindLogger(parts.logger);
   registerConfigSecrets(config, parts.logger);
@@ -87,6 +94,7 @@ export function createConsoleRoot(
       inquire,
       batchTokenSource: batchTokenSource(config),
       certificationUpstream,
+      now: options.now ?? Date.now,
     }),
   );
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
