@@ -178,7 +178,9 @@ function ActionDialog({
 function Cell({ label, className, children }: { label?: string; className?: string; children: ReactNode }) {
   return (
     <td className={cx("px-4 py-2 max-lg:block max-lg:py-0.5", className)}>
-      {label ? <span className="text-xs text-slate-600 lg:hidden dark:text-slate-400">{label}: </span> : null}
+      {label ? (
+        <span className="font-sans text-xs text-slate-600 lg:hidden dark:text-slate-400">{label}: </span>
+      ) : null}
       {children}
     </td>
   );

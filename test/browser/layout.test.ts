@@ -338,7 +338,7 @@ describe("the Sessions page of a team console fits a phone", () => {
 
   it("/admin/sessions fits 390 px with its row actions", async () => {
     const agent = await browser.newContext({
-      extraHTTPHeaders: identity("tess.with.a.long.name@example.com", "support-desk"),
+      extraHTTPHeaders: identity("tess.with.a.long.name@example.com", "console-admins"),
     });
     const admin = await browser.newContext({
       viewport: PHONE,
@@ -346,7 +346,15 @@ describe("the Sessions page of a team console fits a phone", () => {
       extraHTTPHeaders: identity("ada", "console-admins"),
     });
     try {
-      await (await agent.newPage()).goto(`${url}/support`);
+      // A stored session each: saving credentials writes one.
+      for (const user of [agent, admin]) {
+        const other = await user.newPage();
+        await other.goto(`${url}/connect`);
+        expect(
+          (await callApi(other, "PUT", "/api/session/credentials", { profile: "demo" })).status,
+        ).toBeLessThan(300);
+        await other.close();
+      }
       const page = await admin.newPage();
       await page.goto(`${url}/admin/sessions`);
       await page
