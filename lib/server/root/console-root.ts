@@ -87,16 +87,8 @@ export function createConsoleRoot(
     revokeEmbeddedTokens: () => parts.embeddedSandbox().revokeTokens(),
   };
   const inquire = batchBalanceInquiry(inquiry);
-  const services = retried(() =>
-    openStorage({
-      config,
-      parts,
-      inquire,
-      batchTokenSource: batchTokenSource(config),
-      certificationUpstream,
-      now: options.now ?? Date.now,
-    }),
-  );
+  const storageDeps = { config, parts, inquire, certificationUpstream, now: options.now ?? Date.now };
+  const services = retried(() => openStorage({ ...storageDeps, batchTokenSource: batchTokenSource(config) }));
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
   const identity = identityDeps(authSettings, services);
