@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import useSWR from "swr";
 import useSWRMutation from "swr/mutation";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
@@ -173,43 +174,64 @@ function ActionDialog({
   );
 }
 
+/** A cell that is a table cell on wide screens and a labelled line of a card on narrow ones. */
+function Cell({ label, className, children }: { label?: string; className?: string; children: ReactNode }) {
+  return (
+    <td className={cx("px-4 py-2 max-lg:block max-lg:py-0.5", className)}>
+      {label ? (
+        <span className="font-sans text-xs text-slate-600 lg:hidden dark:text-slate-400">{label}: </span>
+      ) : null}
+      {children}
+    </td>
+  );
+}
+
+// Below lg the rows are cards (a cell a line, the actions wrapping): the three buttons never push the page wider.
 function SessionsTable({ sessions, onEnd }: { sessions: AdminSession[]; onEnd: (ending: Ending) => void }) {
   if (sessions.length === 0) return <p className="p-4 text-sm">Nobody is signed in.</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" aria-labelledby="admin-sessions-title">
-        <TableHead
-          columns={COLUMNS}
-          className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400"
-          cellClassName="px-4 py-2"
-        />
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-          {sessions.map((session) => (
-            <tr key={session.id}>
-              <td className="px-4 py-2 font-medium">{session.user_id}</td>
-              <td className="px-4 py-2">{session.roles.join(", ") || "—"}</td>
-              <td className="px-4 py-2 whitespace-nowrap">
-                {new Date(session.signed_in_at).toLocaleString()}
-              </td>
-              <td className="px-4 py-2 font-mono text-xs">{session.signed_in_from ?? "unknown"}</td>
-              <td className="px-4 py-2 whitespace-nowrap">
-                {new Date(session.last_seen_at).toLocaleString()}
-              </td>
-              <td className="flex flex-wrap gap-2 px-4 py-2">
+    <table className="w-full text-left text-sm max-lg:block" aria-labelledby="admin-sessions-title">
+      <TableHead
+        columns={COLUMNS}
+        className="bg-slate-50 text-xs text-slate-600 max-lg:sr-only dark:bg-slate-950 dark:text-slate-400"
+        cellClassName="px-4 py-2"
+      />
+      <tbody className="divide-y divide-slate-200 max-lg:block dark:divide-slate-800">
+        {sessions.map((session) => (
+          <tr key={session.id} className="max-lg:block max-lg:py-2">
+            <Cell className="font-medium break-all">{session.user_id}</Cell>
+            <Cell label="Roles">{session.roles.join(", ") || "—"}</Cell>
+            <Cell label="Signed in" className="lg:whitespace-nowrap">
+              {new Date(session.signed_in_at).toLocaleString()}
+            </Cell>
+            <Cell label="From" className="font-mono text-xs break-all">
+              {session.signed_in_from ?? "unknown"}
+            </Cell>
+            <Cell label="Last seen" className="lg:whitespace-nowrap">
+              {new Date(session.last_seen_at).toLocaleString()}
+            </Cell>
+            <Cell className="max-lg:pt-2">
+              <div className="flex flex-wrap gap-2">
                 <Button variant="danger" onClick={() => onEnd({ kind: "one", session })}>
                   End session
                 </Button>
-                <Button onClick={() => onEnd({ kind: "user", userId: session.user_id })}>
-                  End all of {session.user_id}&apos;s
+                <Button
+                  className="max-w-full"
+                  onClick={() => onEnd({ kind: "user", userId: session.user_id })}
+                >
+                  <span className="truncate">End all of {session.user_id}&apos;s</span>
                 </Button>
-                <Button onClick={() => onEnd({ kind: "suspend", userId: session.user_id })}>
-                  Suspend {session.user_id}
+                <Button
+                  className="max-w-full"
+                  onClick={() => onEnd({ kind: "suspend", userId: session.user_id })}
+                >
+                  <span className="truncate">Suspend {session.user_id}</span>
                 </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+              </div>
+            </Cell>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -6,6 +6,7 @@ import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { RULED_HEAD, TableHead } from "@/components/ui/table-head";
 import { cx } from "@/components/ui/class-names";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { evidenceUrl, isActive, useRuns } from "@/lib/client/use-certification-api";
 import { environmentLabel } from "@/lib/client/environments";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -48,7 +49,7 @@ export function RunsList({
       ) : data.runs.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">No run yet.</p>
       ) : (
-        <div className="relative overflow-x-auto">
+        <ScrollRegion label="Certification runs">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Certification runs</caption>
             <TableHead columns={COLUMNS} className={RULED_HEAD} cellClassName="py-2 pr-3 font-medium" />
@@ -110,7 +111,7 @@ export function RunsList({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Panel>
   );

@@ -122,7 +122,8 @@ export function StartRunForm({
                 className="min-w-0 rounded-lg border border-slate-200 px-4 pt-2 pb-3 dark:border-slate-800"
               >
                 <legend className="px-1 text-sm font-semibold text-slate-900 dark:text-slate-100">
-                  {group.title} <span className="font-mono text-xs text-slate-500">{group.prefix}</span>
+                  {group.title}{" "}
+                  <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{group.prefix}</span>
                 </legend>
                 <div className="mb-2 flex items-center justify-between gap-2">
                   <p className="text-xs text-slate-600 dark:text-slate-400">{group.description}</p>

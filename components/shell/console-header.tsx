@@ -19,6 +19,18 @@ export function ConsoleHeader() {
   const showToken = !session || !allows || allowsIn(allows, "token_details", session.environment);
   const header = useRef<HTMLElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape closes the open menu from anywhere in it, and the keyboard goes back to where it was opened.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
   // Whatever the header's height (it wraps on narrow screens), scrolling to a heading or an anchor stops
   // below it, not under it: the page's scroll padding follows the header.
   useEffect(() => {
@@ -64,6 +76,7 @@ export function ConsoleHeader() {
         <BrandLink />
         <div className="ml-auto flex items-center gap-1.5 sm:order-last sm:ml-0 sm:hidden">
           <button
+            ref={menuButton}
             type="button"
             className="inline-flex h-8 items-center rounded-md border border-slate-300 px-2.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
             aria-expanded={menuOpen}

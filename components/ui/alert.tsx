@@ -34,7 +34,7 @@ export function Alert({
           <p className="font-semibold">{title}</p>
           {children ? <div className="mt-1 space-y-1 opacity-95">{children}</div> : null}
         </div>
-        {action ? <div className="shrink-0">{action}</div> : null}
+        {action ? <div className="flex max-w-full min-w-0 flex-wrap gap-2">{action}</div> : null}
       </div>
     </div>
   );

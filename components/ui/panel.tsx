@@ -41,7 +41,9 @@ export function Panel({
               <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{description}</p>
             ) : null}
           </div>
-          {actions ? <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div> : null}
+          {actions ? (
+            <div className="flex max-w-full min-w-0 flex-wrap items-center gap-2">{actions}</div>
+          ) : null}
         </div>
       ) : null}
       <div className={cx("px-5 py-4", bodyClassName)}>{children}</div>

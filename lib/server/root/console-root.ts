@@ -61,9 +61,16 @@ function identityDeps(authSettings: AuthSettings, services: () => Promise<Servic
   return () => services().then(({ sessions, suspensions }) => ({ authSettings, sessions, suspensions }));
 }
 
+/** What a root may be given instead of the real thing (tests). */
+export interface RootOptions {
+  /** The wall clock of the per-minute anonymous refusal counts. */
+  now?: () => number;
+}
+
 export function createConsoleRoot(
   config: ServerConfig,
   parts: ProcessParts = createProcessParts(),
+  options: RootOptions = {},
 ): ConsoleRoot {
   bindLogger(parts.logger);
   registerConfigSecrets(config, parts.logger);
@@ -80,15 +87,8 @@ export function createConsoleRoot(
     revokeEmbeddedTokens: () => parts.embeddedSandbox().revokeTokens(),
   };
   const inquire = batchBalanceInquiry(inquiry);
-  const services = retried(() =>
-    openStorage({
-      config,
-      parts,
-      inquire,
-      batchTokenSource: batchTokenSource(config),
-      certificationUpstream,
-    }),
-  );
+  const storageDeps = { config, parts, inquire, certificationUpstream, now: options.now ?? Date.now };
+  const services = retried(() => openStorage({ ...storageDeps, batchTokenSource: batchTokenSource(config) }));
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
   const identity = identityDeps(authSettings, services);

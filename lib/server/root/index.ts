@@ -1,6 +1,6 @@
 /** The composition root (./console-root) and the process's one instance of it (./process). */
 import "server-only";
-export { createConsoleRoot, type ConsoleRoot } from "./console-root";
+export { createConsoleRoot, type ConsoleRoot, type RootOptions } from "./console-root";
 export { createProcessParts, type ProcessParts } from "./process-parts";
 export {
   consoleRoot,

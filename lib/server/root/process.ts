@@ -7,7 +7,7 @@ import type { Sandbox } from "@/lib/sandbox";
 import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { loadConfig, type ServerConfig } from "@/lib/server/config";
 import { bindLogger } from "@/lib/server/util/logger";
-import { createConsoleRoot, type ConsoleRoot } from "./console-root";
+import { createConsoleRoot, type ConsoleRoot, type RootOptions } from "./console-root";
 import type { Services } from "./storage";
 
 const ROOT_SLOT = Symbol.for("card-services-console.root");
@@ -51,9 +51,12 @@ export function getServices(): Promise<Services> {
  * Installs a root for a new configuration (tests): it keeps the process's logger, metrics, open databases and
  * embedded sandbox, as a restart would not. Returns the new configuration.
  */
-export function setConfigForTests(env: Record<string, string | undefined>): ServerConfig {
+export function setConfigForTests(
+  env: Record<string, string | undefined>,
+  options: RootOptions = {},
+): ServerConfig {
   const previous = slots[ROOT_SLOT];
-  return installConsoleRoot(createConsoleRoot(loadConfig(env), previous?.parts)).config;
+  return installConsoleRoot(createConsoleRoot(loadConfig(env), previous?.parts, options)).config;
 }
 
 /** The process root's Balance Inquiry outside a request (tests that build a batch runner themselves). */

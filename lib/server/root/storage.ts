@@ -56,6 +56,7 @@ export interface StorageDeps {
   inquire: DetachedInquiry;
   batchTokenSource: BatchTokenSourceFactory;
   certificationUpstream: CertificationUpstream;
+  now: () => number;
 }
 
 /**
@@ -102,7 +103,8 @@ function rateLimiterFor(config: ServerConfig, parts: ProcessParts, db: Database)
   return createRateLimiter({ db, leases });
 }
 
-function auditLogFor(config: ServerConfig, parts: ProcessParts, db: Database, hmacKey: string) {
+function auditLogFor(deps: StorageDeps, db: Database, hmacKey: string) {
+  const { config, parts, now } = deps;
   const auditLog = countedAuditLog(
     createAuditLog({
       db,
@@ -113,7 +115,7 @@ function auditLogFor(config: ServerConfig, parts: ProcessParts, db: Database, hm
     }),
     parts.metrics,
   );
-  const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry) });
+  const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry), now });
   // At shutdown: the last summary rows, then the last checkpoint (covering them), before the database closes.
   parts.databases.beforeClose(async () => {
     await anonymousRefusals.close();
@@ -147,7 +149,7 @@ export async function openStorage(deps: StorageDeps) {
   parts.logger.registerSecret(hmacKey);
   const handle = await parts.databases.open(storageSettingsFromConfig(config));
   const { db } = handle;
-  const { auditLog, anonymousRefusals } = auditLogFor(config, parts, db, hmacKey);
+  const { auditLog, anonymousRefusals } = auditLogFor(deps, db, hmacKey);
   if (handle.migrated?.includes(KEYED_CHAIN_MIGRATION)) await auditLog.markKeyedStart();
   const sessionStore = sessionStoreFor(config, handle);
   const rateLimiter = rateLimiterFor(config, parts, db);

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { LOCAL_USER } from "@/lib/server/identity";
 import type { ServerConfig } from "@/lib/server/config";
-import { getServices, setConfigForTests } from "@/lib/server/root";
+import { getServices, setConfigForTests, type RootOptions } from "@/lib/server/root";
 import { getSession, type Session } from "@/lib/server/session";
 import { seedDataDir } from "@/test/support/pglite-template";
 import { expect } from "vitest";
@@ -38,14 +38,20 @@ function newDataDir(): string {
   return folder;
 }
 
-export function configure(env: Record<string, string | undefined> = {}): ServerConfig {
-  return setConfigForTests({
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    PORT: "3000",
-    DATA_DIR: fileDataDir(),
-    AUDIT_HMAC_KEY: "unit-test-audit-hmac-key-of-at-least-32-characters",
-    ...env,
-  });
+export function configure(
+  env: Record<string, string | undefined> = {},
+  options: RootOptions = {},
+): ServerConfig {
+  return setConfigForTests(
+    {
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      PORT: "3000",
+      DATA_DIR: fileDataDir(),
+      AUDIT_HMAC_KEY: "unit-test-audit-hmac-key-of-at-least-32-characters",
+      ...env,
+    },
+    options,
+  );
 }
 
 type Handler = (request: Request) => Promise<Response>;
