@@ -37,6 +37,22 @@ const event = (listen: "prerequest", source: string) => ({
   script: { type: "text/javascript", exec: source.trim().split("\n") },
 });
 
+/** A masked card number as the history keeps it (first 6, last 4), in a JSON body. */
+const MASKED_CARD = /"card_number": "\d{6}\*+(\d{4})"/g;
+
+/** The Postman variable standing for the full number of a masked card: the API refuses the masked one. */
+const cardVariable = (last4: string) => `card_${last4}`;
+
+function maskedCardsOf(exchanges: readonly ExchangeRecord[]): Map<string, string> {
+  const cards = new Map<string, string>();
+  for (const exchange of exchanges) {
+    for (const match of (sentBody(exchange) ?? "").matchAll(MASKED_CARD)) {
+      cards.set(cardVariable(match[1] ?? ""), match[0].slice('"card_number": "'.length, -1));
+    }
+  }
+  return cards;
+}
+
 function postmanItem(exchange: ExchangeRecord) {
   const sent = headerList(exchange.request.headers);
   const bearer = sent.some(({ name, value }) => isAuthorization(name) && value.includes(REDACTED));
@@ -44,7 +60,10 @@ function postmanItem(exchange: ExchangeRecord) {
   const header = sent
     .filter(({ name }) => !(bearer && isAuthorization(name)))
     .map(({ name, value }) => ({ key: name, value }));
-  const raw = sentBody(exchange);
+  const raw = sentBody(exchange)?.replace(
+    MASKED_CARD,
+    (_match, last4: string) => `"card_number": "{{${cardVariable(last4)}}}"`,
+  );
   const request = {
     method: exchange.request.method,
     header,
@@ -92,13 +111,22 @@ function clientIdOfRuns(exchanges: readonly ExchangeRecord[]): string {
 }
 
 export function runsAsPostmanCollection(exchanges: readonly ExchangeRecord[], name: string) {
-  const variable = (key: string, value = "") => ({ key, value, type: "string" });
+  const variable = (key: string, value = "", description?: string) => ({
+    key,
+    value,
+    type: "string",
+    ...(description ? { description } : {}),
+  });
+  const cards = [...maskedCardsOf(exchanges)].map(([key, masked]) =>
+    variable(key, "", `The full card number (the history keeps only ${masked}).`),
+  );
   return {
     info: {
       name,
       description:
-        "Runs exported from the Card Services Console's history. Fill in client_id and client_secret: " +
-        "the collection requests its token from authUrl, and each Gift Balance Inquiry gets a new Request Id.",
+        "Runs exported from the Card Services Console's history. Fill in client_id, client_secret and the " +
+        "card_<last 4> variables (full card numbers): the collection requests its token from authUrl, and " +
+        "each Gift Balance Inquiry gets a new Request Id.",
       schema: POSTMAN_SCHEMA,
     },
     auth: { type: "bearer", bearer: [{ key: "token", value: "{{accessToken}}", type: "string" }] },
@@ -110,6 +138,7 @@ export function runsAsPostmanCollection(exchanges: readonly ExchangeRecord[], na
       variable("accessToken"),
       variable("accessTokenExpiresAt", "0"),
       variable("accessTokenFor"),
+      ...cards,
     ],
     item: exchanges.map(postmanItem),
   };

@@ -55,7 +55,9 @@ describe("history exports", () => {
     });
     expect(collection.variable).toContainEqual({ key: "client_id", value: "demo-client", type: "string" });
     expect(tokenItem?.request).toMatchObject({ auth: { type: "noauth" } });
-    expect(inquiry?.request.body?.raw).toContain("600649******0001");
+    // The API refuses a masked number: the full one is a variable to fill in.
+    expect(inquiry?.request.body?.raw).toContain('"card_number": "{{card_0001}}"');
+    expect(collection.variable).toContainEqual(expect.objectContaining({ key: "card_0001", value: "" }));
     expect(inquiry?.response[0]).toMatchObject({ code: 200 });
     expect(tokenItem?.request.body?.raw).toContain('"client_secret": "{{client_secret}}"');
     expect(JSON.stringify(collection)).not.toContain("[REDACTED]");
