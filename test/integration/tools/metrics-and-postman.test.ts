@@ -136,6 +136,25 @@ describe("GET /api/postman-collection.json", () => {
   });
 });
 
+describe("the Postman collection without credentials", () => {
+  it("fails once, at the token request, saying what to set, and sends nothing", async () => {
+    const answer = await api<object>(
+      server.url,
+      null,
+      "GET",
+      "/api/postman-collection.json?environment=embedded",
+      undefined,
+      TESTER,
+    );
+    const summary = await runNewman(answer.body);
+    expect(failuresOf(summary)).toEqual([
+      "Request a token: client_id and client_secret are set: Set client_id and client_secret " +
+        "(collection or environment variables): no request was sent.",
+    ]);
+    expect(summary.run.stats.requests.total).toBe(0);
+  });
+});
+
 describe("the OpenAPI documents", () => {
   it("name this console's origin in servers, and the sandbox's token endpoint as an oauth2 scheme", async () => {
     const sandboxDocument = (await (await fetch(`${server.url}/sandbox/openapi.json`)).json()) as {
