@@ -12,6 +12,7 @@
 // (<distDir>/required-server-files.json), so next.config.js is not needed at runtime.
 // Environment files are loaded first, as `next start` does: .env.production.local, .env.local,
 // .env.production, .env (already-set variables win).
+import { EventEmitter } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -54,7 +55,11 @@ globalThis[Symbol.for("card-services-console.peer-address-stamped")] = true;
 
 const { default: next } = await import("next");
 const port = Number(process.env.PORT || 3000);
-const app = next({ dev: false, dir: root, port, hostname: "localhost" });
+// Next adds an `upgrade` listener to the server of its first request (for websocket proxying, which the console
+// does not use); with one, Node hands it every request that asks to upgrade, and Next closes those unanswered:
+// `Upgrade: h2c` (curl --http2, Java's default HttpClient over http://) got an empty reply. Given a stand-in
+// server instead, Next listens there, and Node answers upgrade requests as plain HTTP/1.1 requests, body and all.
+const app = next({ dev: false, dir: root, port, hostname: "localhost", httpServer: new EventEmitter() });
 // Runs instrumentation's register(): the configuration is validated (a bad variable exits naming it).
 await app.prepare();
 // The composition root instrumentation built (lib/server/root/process.ts keeps it in this one global slot).

@@ -10,14 +10,14 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Embedded sandbox" };
 
 export default function SandboxPage() {
-  const { port, sandbox } = consoleRoot().config;
+  const { publicOrigins, sandbox } = consoleRoot().config;
   // The default secret is public documentation; a configured one must never reach the browser.
   const publicDemoSecret =
     !sandbox.demoSecret || sandbox.demoSecret === DEFAULT_DEMO_SECRET ? DEFAULT_DEMO_SECRET : null;
   return (
     <SandboxGuide
       enabled={sandbox.embedded}
-      mountedUrl={`http://localhost:${port}${EMBEDDED_BASE_PATH}`}
+      mountedUrl={`${publicOrigins[0]}${EMBEDDED_BASE_PATH}`}
       standaloneUrl={`http://127.0.0.1:${sandbox.port}`}
       publicDemoSecret={publicDemoSecret}
       slowResponseSeconds={sandbox.slowResponseMs / 1000}

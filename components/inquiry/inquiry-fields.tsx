@@ -16,6 +16,43 @@ const MODE_FIELDS = [
   { key: "pinMode", id: "pin-mode", label: "PIN mode" },
 ] as const;
 
+/** A card the embedded sandbox knows, and what it does there. */
+export interface TestCardHint {
+  cardNumber: string;
+  description: string;
+}
+
+/** The sandbox's test cards under the card field: what each does, and a click puts it in the field. */
+function TestCardList({
+  cards,
+  onPick,
+}: {
+  cards: readonly TestCardHint[];
+  onPick: (cardNumber: string) => void;
+}) {
+  return (
+    <details className="text-xs text-slate-600 dark:text-slate-400">
+      <summary className="cursor-pointer font-medium text-indigo-700 dark:text-indigo-300">
+        Sandbox test cards
+      </summary>
+      <ul aria-label="Sandbox test cards" className="mt-1 space-y-1">
+        {cards.map(({ cardNumber, description }) => (
+          <li key={cardNumber} className="flex flex-wrap items-baseline gap-x-2">
+            <button
+              type="button"
+              onClick={() => onPick(cardNumber)}
+              className="font-mono text-indigo-700 underline dark:text-indigo-300"
+            >
+              {cardNumber}
+            </button>
+            <span>{description}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 /** The inquiry's inputs (spec §2.3 and the X-Request-Id of §4.3): card, location, entry and PIN mode. */
 export function InquiryFields({
   operation,
@@ -23,12 +60,14 @@ export function InquiryFields({
   errors,
   onChange,
   cardInput,
+  testCards = [],
 }: {
   operation: InquiryOperation;
   values: InquiryFormValues;
   errors: InquiryFieldErrors;
   onChange: (key: keyof InquiryFormValues, value: string) => void;
   cardInput: Ref<HTMLInputElement>;
+  testCards?: readonly TestCardHint[];
 }) {
   const change = (key: keyof InquiryFormValues) => (event: { target: { value: string } }) =>
     onChange(key, event.target.value);
@@ -42,6 +81,9 @@ export function InquiryFields({
         onChange={change("cardNumber")}
         error={errors.cardNumber}
       />
+      {testCards.length > 0 ? (
+        <TestCardList cards={testCards} onPick={(card) => onChange("cardNumber", card)} />
+      ) : null}
       <LocationIdField
         id="location-id"
         labelAside={

@@ -1,5 +1,6 @@
 "use client";
 
+import { LOCATION_ID_MAX_LENGTH } from "@/lib/shared/sandbox-demo";
 import { useRef, useState } from "react";
 import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/shared/card-number";
 import type { GiftBalanceInquiryInput } from "@/lib/shared/contracts";
@@ -48,10 +49,16 @@ export function validateInquiry(values: InquiryFormValues, operation: InquiryOpe
       errors[key] = `Printable characters only, at most ${max}.`;
     }
   };
-  printable("locationId", "a location_id", 64, true);
+  printable("locationId", "a location_id", LOCATION_ID_MAX_LENGTH, true);
   printable("entryMode", "an entry_mode", 32, true);
   printable("pinMode", "a pin_mode", 32, true);
-  if (operation === "gift_balance_inquiry") printable("requestId", "a Request Id", 128, false);
+  if (operation === "gift_balance_inquiry") {
+    printable("requestId", "a Request Id", 128, false);
+    // The sandbox refuses one with a space inside (400): flagged here rather than after a call.
+    if (!errors.requestId && /\s/.test(values.requestId.trim())) {
+      errors.requestId = "No spaces: printable characters only, at most 128.";
+    }
+  }
   return errors;
 }
 

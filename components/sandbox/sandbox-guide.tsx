@@ -327,7 +327,15 @@ export function SandboxGuide({
             >
               Postman collection with the specification&apos;s checks
             </a>
-            : gets and renews its token, and tests every answer. Run it with{" "}
+            : gets and renews its token, and tests every answer; with{" "}
+            <a
+              href="/api/postman-environment.json?environment=embedded"
+              download="card-services-embedded.postman_environment.json"
+              className="font-medium text-indigo-700 underline dark:text-indigo-300"
+            >
+              its environment
+            </a>{" "}
+            (addresses, credentials to fill in). Run it with{" "}
             <InlineCode text="`newman run card-services-embedded.postman_collection.json --env-var client_id=demo-client --env-var client_secret=demo-secret`" />
             .
           </p>

@@ -2,6 +2,7 @@
  * zod schema of a history export (lib/client/history-store.ts). Loaded on demand by `importRuns` only,
  * so that zod stays out of the pages' first-load JavaScript.
  */
+import { LOCATION_ID_MAX_LENGTH } from "@/lib/shared/sandbox-demo";
 import { z } from "zod";
 import { ENVIRONMENTS, OPERATIONS } from "@/lib/shared/contracts";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
@@ -62,7 +63,7 @@ const runSchema = z.object({
   saved_at: isoDate,
   exchange: exchangeSchema,
   card: z.object({ masked: z.string().max(32), last4: z.string().max(4) }).nullable(),
-  location_id: z.string().max(64).nullable(),
+  location_id: z.string().max(LOCATION_ID_MAX_LENGTH).nullable(),
   token: tokenMetadataSchema.nullable(),
 });
 

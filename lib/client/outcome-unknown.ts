@@ -6,6 +6,7 @@
  */
 import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
 import type { ErrorDetailsByCode, ErrorWithDetails, NoAnswerCode } from "@/lib/shared/error-details";
+import { REDACTED } from "@/lib/shared/redaction";
 import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
@@ -28,6 +29,13 @@ export function requestIdOfError(error: ErrorWithDetails): string | null {
   return typeof requestId === "string" ? requestId : null;
 }
 
+/** The upstream address a call without an answer was sent to, as the details of its error name it. */
+function upstreamUrlOfError(error: ErrorWithDetails): string | null {
+  const details = error.details as Partial<ErrorDetailsByCode[NoAnswerCode]> | undefined;
+  const url = details && "url" in details ? details.url : undefined;
+  return typeof url === "string" && URL.canParse(url) ? url : null;
+}
+
 /** True for the statuses after which the upstream may have acted: it was called, and did not answer (502/504). */
 export function isNoAnswerStatus(status: number): boolean {
   return status === 502 || status === 504;
@@ -45,7 +53,6 @@ export function outcomeUnknownRecord({
   environment,
   startedAt,
   durationMs,
-  url,
 }: {
   input: GiftBalanceInquiryInput;
   requestId: string;
@@ -53,9 +60,10 @@ export function outcomeUnknownRecord({
   environment: EnvironmentName;
   startedAt: Date;
   durationMs: number;
-  /** The console route the browser called (the upstream address is the server's). */
-  url: string;
-}): ExchangeRecord {
+}): ExchangeRecord | null {
+  // The record names the upstream address, as a record with an answer does: without one it cannot be re-sent.
+  const url = upstreamUrlOfError(error);
+  if (url === null) return null;
   return {
     id: `outcome-unknown-${requestId}-${startedAt.getTime()}`,
     operation: "gift_balance_inquiry",
@@ -66,7 +74,13 @@ export function outcomeUnknownRecord({
     request: {
       method: "POST",
       url,
-      headers: { "X-Request-Id": requestId },
+      // As the console's card API client sends a Gift Balance Inquiry, the token redacted as in every record.
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        Authorization: `Bearer ${REDACTED}`,
+        "X-Request-Id": requestId,
+      },
       body: {
         data: {
           entry_mode: input.entry_mode ?? "keyed",

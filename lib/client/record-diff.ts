@@ -7,6 +7,7 @@
  * - `fields`: a flat field-by-field diff of the request and response, where volatile fields (identifiers,
  *   timestamps, durations, dates in headers) are hidden unless asked for, since they differ on every run.
  */
+import { isOutcomeUnknown } from "./outcome-unknown";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { exchangeSummary, responseData } from "@/lib/shared/exchange-summary";
 import { operationLabel } from "@/lib/shared/operations";
@@ -267,6 +268,10 @@ function transactionFields(record: ExchangeRecord) {
     : null;
 }
 
+/** A run that got no answer is kept with status 0, which is no HTTP status. */
+const statusFact = (record: ExchangeRecord) =>
+  isOutcomeUnknown(record) ? "No answer" : record.response.status;
+
 function recordFacts(before: ExchangeRecord, after: ExchangeRecord): FactRow[] {
   const beforeData = transactionFields(before);
   const afterData = transactionFields(after);
@@ -276,7 +281,7 @@ function recordFacts(before: ExchangeRecord, after: ExchangeRecord): FactRow[] {
     fact("Operation", operationLabel(before.operation), operationLabel(after.operation)),
     fact("Environment", before.environment, after.environment),
     fact("Card", recordCard(before), recordCard(after)),
-    fact("HTTP status", before.response.status, after.response.status),
+    fact("HTTP status", statusFact(before), statusFact(after)),
     fact("Result (response_status)", beforeData?.response_status, afterData?.response_status),
     fact("response_code", beforeData?.response_code, afterData?.response_code),
     fact("response_message", beforeData?.response_message, afterData?.response_message),

@@ -103,10 +103,11 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
             environment: input.environment,
             startedAt: started,
             durationMs: Date.now() - started.getTime(),
-            url,
           });
-          await saveToHistory({ exchange });
-          void mutate(apiKeys.history);
+          if (exchange) {
+            await saveToHistory({ exchange });
+            void mutate(apiKeys.history);
+          }
         }
         throw error;
       }

@@ -2,6 +2,7 @@
  * The console's HTTP interface (DESIGN.md §4), shared by route handlers (server) and pages (browser).
  * Isomorphic on purpose: nothing here may hold or import a secret.
  */
+import { LOCATION_ID_MAX_LENGTH } from "./sandbox-demo";
 import { z } from "zod";
 import { CARD_NUMBER_PATTERN, CARD_NUMBER_RULE } from "./card-number";
 
@@ -38,7 +39,15 @@ const printable = (max: number) =>
     .max(max)
     .regex(/^[\x20-\x7E]+$/, ASCII_ONLY_MESSAGE);
 
-export const cardNumberSchema = z.string().regex(CARD_NUMBER_PATTERN, `must be ${CARD_NUMBER_RULE}`);
+// A JSON number loses digits past 2^53 and drops leading zeros: the number must be sent as a string.
+export const cardNumberSchema = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? "is required"
+        : `must be a string (the digits in quotes, e.g. "6006491000000001"), not a ${typeof issue.input}`,
+  })
+  .regex(CARD_NUMBER_PATTERN, `must be ${CARD_NUMBER_RULE}`);
 
 export const credentialsInputSchema = z.union([
   z.object({ profile: z.literal("demo") }).strict(),
@@ -57,7 +66,7 @@ export const expectedEnvironmentSchema = z.enum(ENVIRONMENTS).optional();
 export const balanceInquiryInputSchema = z
   .object({
     card_number: cardNumberSchema,
-    location_id: printable(64),
+    location_id: printable(LOCATION_ID_MAX_LENGTH),
     entry_mode: printable(32).default("keyed"),
     pin_mode: printable(32).default("none"),
     environment: expectedEnvironmentSchema,

@@ -4,6 +4,8 @@
  * numbers stay as the history shows them; the redacted token and secret become Postman variables to fill in.
  */
 import type { ExchangeRecord } from "./contracts";
+import { operationPath } from "./operations";
+import { FRESH_REQUEST_ID, TOKEN_PRE_REQUEST } from "./postman-scripts";
 import { REDACTED } from "./redaction";
 
 const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
@@ -23,30 +25,57 @@ const bodyText = (body: unknown): string | undefined =>
       ? body
       : JSON.stringify(body, null, 2);
 
-/** The request as sent, with the redacted bearer token and client secret as variables. */
-function sentHeaders(exchange: ExchangeRecord): NameValue[] {
-  return headerList(exchange.request.headers).map(({ name, value }) =>
-    name.toLowerCase() === "authorization" && value.includes(REDACTED)
-      ? { name, value: "Bearer {{accessToken}}" }
-      : { name, value },
-  );
-}
-
 function sentBody(exchange: ExchangeRecord): string | undefined {
   return bodyText(exchange.request.body)?.replace(JSON.stringify(REDACTED), '"{{client_secret}}"');
 }
 
+const isAuthorization = (name: string) => name.toLowerCase() === "authorization";
+const isRequestId = (name: string) => name.toLowerCase() === "x-request-id";
+
+const event = (listen: "prerequest", source: string) => ({
+  listen,
+  script: { type: "text/javascript", exec: source.trim().split("\n") },
+});
+
+/** A masked card number as the history keeps it (first 6, last 4), in a JSON body. */
+const MASKED_CARD = /"card_number": "\d{6}\*+(\d{4})"/g;
+
+/** The Postman variable standing for the full number of a masked card: the API refuses the masked one. */
+const cardVariable = (last4: string) => `card_${last4}`;
+
+function maskedCardsOf(exchanges: readonly ExchangeRecord[]): Map<string, string> {
+  const cards = new Map<string, string>();
+  for (const exchange of exchanges) {
+    for (const match of (sentBody(exchange) ?? "").matchAll(MASKED_CARD)) {
+      cards.set(cardVariable(match[1] ?? ""), match[0].slice('"card_number": "'.length, -1));
+    }
+  }
+  return cards;
+}
+
 function postmanItem(exchange: ExchangeRecord) {
-  const header = sentHeaders(exchange).map(({ name, value }) => ({ key: name, value }));
-  const raw = sentBody(exchange);
+  const sent = headerList(exchange.request.headers);
+  const bearer = sent.some(({ name, value }) => isAuthorization(name) && value.includes(REDACTED));
+  // The redacted token comes from the collection's auth (its script gets one); anything else is kept as sent.
+  const header = sent
+    .filter(({ name }) => !(bearer && isAuthorization(name)))
+    .map(({ name, value }) => ({ key: name, value }));
+  const raw = sentBody(exchange)?.replace(
+    MASKED_CARD,
+    (_match, last4: string) => `"card_number": "{{${cardVariable(last4)}}}"`,
+  );
   const request = {
     method: exchange.request.method,
     header,
     url: exchange.request.url,
+    ...(bearer ? {} : { auth: { type: "noauth" } }),
     ...(raw === undefined ? {} : { body: { mode: "raw", raw, options: { raw: { language: "json" } } } }),
   };
+  // A Request Id is single-use (409 on a second send): each send gets a new one.
+  const freshId = sent.some(({ name }) => isRequestId(name));
   return {
     name: `${exchange.operation} · ${exchange.environment} · ${exchange.started_at}`,
+    ...(freshId ? { event: [event("prerequest", FRESH_REQUEST_ID)] } : {}),
     request,
     response: [
       {
@@ -61,20 +90,64 @@ function postmanItem(exchange: ExchangeRecord) {
   };
 }
 
+/** `{auth_url}` of the runs: a token run's address without its path, else a run's base (the embedded case). */
+export function authUrlOfRuns(exchanges: readonly ExchangeRecord[]): string {
+  const token = exchanges.find((exchange) => exchange.operation === "token");
+  const tokenPath = operationPath("token");
+  if (token?.request.url.endsWith(tokenPath)) return token.request.url.slice(0, -tokenPath.length);
+  for (const { request } of exchanges) {
+    const at = request.url.indexOf("/transaction/v1/");
+    if (at > 0) return request.url.slice(0, at);
+  }
+  return "";
+}
+
+function clientIdOfRuns(exchanges: readonly ExchangeRecord[]): string {
+  for (const { operation, request } of exchanges) {
+    const body = request.body as { client_id?: unknown } | null;
+    if (operation === "token" && typeof body?.client_id === "string") return body.client_id;
+  }
+  return "";
+}
+
 export function runsAsPostmanCollection(exchanges: readonly ExchangeRecord[], name: string) {
+  const variable = (key: string, value = "", description?: string) => ({
+    key,
+    value,
+    type: "string",
+    ...(description ? { description } : {}),
+  });
+  const cards = [...maskedCardsOf(exchanges)].map(([key, masked]) =>
+    variable(key, "", `The full card number (the history keeps only ${masked}).`),
+  );
   return {
     info: {
       name,
       description:
-        "Runs exported from the Card Services Console's history. Fill in accessToken (and client_secret).",
+        "Runs exported from the Card Services Console's history. Fill in client_id, client_secret and the " +
+        "card_<last 4> variables (full card numbers): the collection requests its token from authUrl, and " +
+        "each Gift Balance Inquiry gets a new Request Id.",
       schema: POSTMAN_SCHEMA,
     },
+    auth: { type: "bearer", bearer: [{ key: "token", value: "{{accessToken}}", type: "string" }] },
+    event: [event("prerequest", TOKEN_PRE_REQUEST)],
     variable: [
-      { key: "accessToken", value: "", type: "string" },
-      { key: "client_secret", value: "", type: "string" },
+      variable("authUrl", authUrlOfRuns(exchanges)),
+      variable("client_id", clientIdOfRuns(exchanges)),
+      variable("client_secret"),
+      variable("accessToken"),
+      variable("accessTokenExpiresAt", "0"),
+      variable("accessTokenFor"),
+      ...cards,
     ],
     item: exchanges.map(postmanItem),
   };
+}
+
+/** A HAR query string; a record kept before its address was absolute has none rather than failing the export. */
+function queryOf(url: string): NameValue[] {
+  if (!URL.canParse(url)) return [];
+  return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
 }
 
 function harEntry(exchange: ExchangeRecord) {
@@ -89,7 +162,7 @@ function harEntry(exchange: ExchangeRecord) {
       httpVersion: "HTTP/1.1",
       cookies: [],
       headers: headerList(exchange.request.headers),
-      queryString: [...new URL(exchange.request.url).searchParams].map(([name, value]) => ({ name, value })),
+      queryString: queryOf(exchange.request.url),
       ...(text === undefined ? {} : { postData: { mimeType: "application/json", text } }),
       headersSize: -1,
       bodySize: text === undefined ? 0 : new TextEncoder().encode(text).length,

@@ -24,7 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     if (!environment)
       throw new ApiError("environment_unavailable", `The environment ${name} is not configured.`);
     assertAllowed((await user()).roles, "copy_as_code", name);
-    // The embedded sandbox is reached at this console's origin (its configured address assumes localhost).
+    // The embedded sandbox at the public origin this request was addressed to (there may be several).
     const sandboxUrl = `${documentOrigin(request, config)}/sandbox`;
     const embedded = environment.transport === "embedded";
     const collection = postmanCollection({

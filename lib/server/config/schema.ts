@@ -309,6 +309,11 @@ export function parseServerConfig(
   return buildConfig(parsed, sandboxSettings(env), randomSecret);
 }
 
+/** The console's canonical public origin: what every address it shows or copies names. */
+function publicOriginsOf(env: ParsedEnv): string[] {
+  return env.PUBLIC_URL ?? [`http://localhost:${env.PORT}`];
+}
+
 function buildEnvironments(env: ParsedEnv, sandbox: SandboxSettings): EnvironmentConfig[] {
   const authUrl = env.CARD_API_AUTH_URL;
   if (!authUrl && (env.CARD_API_SANDBOX_URL || env.CARD_API_PRODUCTION_URL)) {
@@ -319,7 +324,9 @@ function buildEnvironments(env: ParsedEnv, sandbox: SandboxSettings): Environmen
   }
   const environments: EnvironmentConfig[] = [];
   if (sandbox.embedded) {
-    const local = `http://localhost:${env.PORT}/sandbox`;
+    // Mounted in this console: its records and copied code name the address the console answers to (any
+    // other Host gets 421), though the calls themselves never leave the process.
+    const local = `${publicOriginsOf(env)[0]}/sandbox`;
     environments.push({ name: "embedded", authUrl: local, baseUrl: local, transport: "embedded" });
   }
   if (authUrl && env.CARD_API_SANDBOX_URL) {
@@ -435,7 +442,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     sandbox,
     port: env.PORT,
     hostname,
-    publicOrigins: env.PUBLIC_URL ?? [`http://localhost:${env.PORT}`],
+    publicOrigins: publicOriginsOf(env),
     trustedProxies: env.TRUSTED_PROXIES ?? parseCidrList(""),
     authMode: env.AUTH_MODE,
     ...identitySettings(env),

@@ -35,6 +35,7 @@ export const API_ROUTES: readonly string[] = [
   "/api/metrics",
   "/api/openapi.json",
   "/api/postman-collection.json",
+  "/api/postman-environment.json",
   "/api/ready",
   "/api/runs/[id]",
   "/api/runs",

@@ -814,6 +814,20 @@ const PATHS = {
       },
     },
   },
+  "/api/postman-environment.json": {
+    get: {
+      operationId: "postmanEnvironment",
+      summary: "A Postman environment for one environment, to import beside the collection",
+      description:
+        "Values authUrl and baseUrl (the environment's addresses), client_id and client_secret (empty; the " +
+        "secret typed `secret`). Needs `copy_as_code` in that environment (`engineer`, `tester`, `admin`).",
+      parameters: [{ ...environmentQuery, required: true, example: "embedded" }],
+      responses: {
+        "200": { description: "Postman environment.", content: { "application/json": {} } },
+        ...ERRORS,
+      },
+    },
+  },
   "/api/metrics": {
     get: {
       operationId: "metrics",

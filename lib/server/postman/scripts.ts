@@ -3,34 +3,9 @@
  * Postman or newman, not here: plain ES2017 against the `pm` API, no imports. Each test asserts a promise of the
  * specification, so a run against another upstream checks that upstream.
  */
+import { FRESH_REQUEST_ID, TOKEN_PRE_REQUEST } from "@/lib/shared/postman-scripts";
 
-/** Collection level, before every request: a cached token, renewed a minute before it expires. */
-export const TOKEN_PRE_REQUEST = String.raw`
-(function () {
-if (pm.info.requestName === "Request a token") return;
-const authUrl = pm.variables.get("authUrl");
-const clientId = pm.variables.get("client_id");
-const clientSecret = pm.variables.get("client_secret");
-const owner = authUrl + " " + clientId;
-const cached = pm.collectionVariables.get("accessToken");
-const expiresAt = Number(pm.collectionVariables.get("accessTokenExpiresAt") || 0);
-if (cached && pm.collectionVariables.get("accessTokenFor") === owner && Date.now() < expiresAt - 60000) return;
-if (!clientId || !clientSecret) throw new Error("Set client_id and client_secret (collection or environment variables).");
-pm.sendRequest({
-  url: authUrl + "/reporting/v1/auth/token",
-  method: "POST",
-  header: { "Content-Type": "application/json; charset=utf-8", Accept: "application/json" },
-  body: { mode: "raw", raw: JSON.stringify({ client_id: clientId, client_secret: clientSecret, grant_type: "client_credentials" }) },
-}, function (error, response) {
-  if (error) throw error;
-  if (response.code !== 200) throw new Error("The token request answered " + response.code + ": " + response.text());
-  const attributes = response.json().data.attributes;
-  pm.collectionVariables.set("accessToken", attributes.access_token);
-  pm.collectionVariables.set("accessTokenExpiresAt", String(Date.now() + attributes.expires_in * 1000));
-  pm.collectionVariables.set("accessTokenFor", owner);
-});
-})();
-`;
+export { FRESH_REQUEST_ID, TOKEN_PRE_REQUEST };
 
 /** Shared helpers the tests below start with. */
 const HELPERS = String.raw`
@@ -66,13 +41,6 @@ if (data && data.attributes && data.attributes.access_token) {
   pm.collectionVariables.set("accessTokenExpiresAt", String(Date.now() + data.attributes.expires_in * 1000));
   pm.collectionVariables.set("accessTokenFor", pm.variables.get("authUrl") + " " + pm.variables.get("client_id"));
 }
-`;
-
-/** A fresh X-Request-Id for each send, kept so that the lookup can find the transaction. */
-export const FRESH_REQUEST_ID = String.raw`
-const requestId = pm.variables.replaceIn("{{$guid}}");
-pm.collectionVariables.set("requestId", requestId);
-pm.request.headers.upsert({ key: "X-Request-Id", value: requestId });
 `;
 
 export const GIFT_TESTS = String.raw`${HELPERS}

@@ -136,6 +136,53 @@ describe("GET /api/postman-collection.json", () => {
   });
 });
 
+describe("the Postman environment", () => {
+  it("holds the environment's addresses and empty credentials, for the roles that copy code", async () => {
+    const path = "/api/postman-environment.json?environment=embedded";
+    const answer = await api<{
+      values: { key: string; value: string; type: string }[];
+      _postman_variable_scope: string;
+    }>(server.url, null, "GET", path, undefined, TESTER);
+    expect(answer.status).toBe(200);
+    expect(answer.body._postman_variable_scope).toBe("environment");
+    expect(answer.body.values).toEqual([
+      expect.objectContaining({ key: "authUrl", value: `${server.url}/sandbox` }),
+      expect.objectContaining({ key: "baseUrl", value: `${server.url}/sandbox` }),
+      expect.objectContaining({ key: "client_id", value: "" }),
+      expect.objectContaining({ key: "client_secret", value: "", type: "secret" }),
+    ]);
+    expect((await api(server.url, null, "GET", path, undefined, SUPPORT)).status).toBe(403);
+    const bad = await api(
+      server.url,
+      null,
+      "GET",
+      "/api/postman-environment.json?environment=x",
+      undefined,
+      TESTER,
+    );
+    expect(bad.body).toMatchObject({ error: { code: "bad_request" } });
+  });
+});
+
+describe("the Postman collection without credentials", () => {
+  it("fails once, at the token request, saying what to set, and sends nothing", async () => {
+    const answer = await api<object>(
+      server.url,
+      null,
+      "GET",
+      "/api/postman-collection.json?environment=embedded",
+      undefined,
+      TESTER,
+    );
+    const summary = await runNewman(answer.body);
+    expect(failuresOf(summary)).toEqual([
+      "Request a token: client_id and client_secret are set: Set client_id and client_secret " +
+        "(collection or environment variables): no request was sent.",
+    ]);
+    expect(summary.run.stats.requests.total).toBe(0);
+  });
+});
+
 describe("the OpenAPI documents", () => {
   it("name this console's origin in servers, and the sandbox's token endpoint as an oauth2 scheme", async () => {
     const sandboxDocument = (await (await fetch(`${server.url}/sandbox/openapi.json`)).json()) as {

@@ -254,6 +254,18 @@ describe("diffRecords", () => {
     });
   });
 
+  it("labels a run that got no answer 'No answer', not status 0", () => {
+    const base = giftRecord();
+    const noAnswer = {
+      ...base,
+      response: { status: 0, headers: {}, body: { error: { code: "upstream_timeout" } } },
+    };
+    expect(diffRecords(noAnswer, base).facts.find((row) => row.label === "HTTP status")).toMatchObject({
+      before: "No answer",
+      after: "201",
+    });
+  });
+
   it("surfaces approved vs declined and the response code among the facts", () => {
     const diff = diffRecords(
       giftRecord(),

@@ -42,6 +42,18 @@ describe("configuration", () => {
     ]);
   });
 
+  it("names the embedded sandbox by the first public origin, the address the console answers to", () => {
+    const config = loadConfig({
+      PUBLIC_URL: "http://127.0.0.1:3412, http://console.test:3412",
+      PORT: "3412",
+    });
+    expect(config.environments[0]).toMatchObject({
+      name: "embedded",
+      authUrl: "http://127.0.0.1:3412/sandbox",
+      baseUrl: "http://127.0.0.1:3412/sandbox",
+    });
+  });
+
   it("adds sandbox and production when their addresses are configured, without trailing slashes", () => {
     const config = loadConfig({
       SESSION_SECRET: SECRET,

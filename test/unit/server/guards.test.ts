@@ -180,7 +180,7 @@ describe("validation", () => {
     ["card as a number", { card_number: 6006491000000001, location_id: "L" }, "card_number"],
     ["missing card", { location_id: "L" }, "card_number"],
     ["empty location", { card_number: "6006491000000001", location_id: "" }, "location_id"],
-    ["long location", { card_number: "6006491000000001", location_id: "x".repeat(65) }, "location_id"],
+    ["long location", { card_number: "6006491000000001", location_id: "x".repeat(129) }, "location_id"],
     ["control in location", { card_number: "6006491000000001", location_id: "a\nb" }, "location_id"],
     ["DEL in location", { card_number: "6006491000000001", location_id: "a\u007fb" }, "location_id"],
     [

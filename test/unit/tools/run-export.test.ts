@@ -1,6 +1,8 @@
 /** History runs exported for Postman and as HAR: requests as sent, cards as shown, no token or secret. */
 import { describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { outcomeUnknownRecord } from "@/lib/client/outcome-unknown";
+import { ApiClientError } from "@/lib/client/fetcher";
 import { runsAsHar, runsAsPostmanCollection } from "@/lib/shared/run-export";
 
 const record: ExchangeRecord = {
@@ -42,8 +44,20 @@ describe("history exports", () => {
     );
     const [inquiry, tokenItem] = collection.item;
     expect(inquiry?.request).toMatchObject({ method: "POST", url: record.request.url });
-    expect(inquiry?.request.header).toContainEqual({ key: "Authorization", value: "Bearer {{accessToken}}" });
-    expect(inquiry?.request.body?.raw).toContain("600649******0001");
+    // The token comes from the collection's auth, which its pre-request script fills.
+    expect(inquiry?.request.header.map(({ key }) => key)).not.toContain("Authorization");
+    expect(collection.auth.bearer[0]?.value).toBe("{{accessToken}}");
+    expect(collection.event[0]?.script.exec.join("\n")).toContain("pm.sendRequest");
+    expect(collection.variable).toContainEqual({
+      key: "authUrl",
+      value: "http://localhost:3000/sandbox",
+      type: "string",
+    });
+    expect(collection.variable).toContainEqual({ key: "client_id", value: "demo-client", type: "string" });
+    expect(tokenItem?.request).toMatchObject({ auth: { type: "noauth" } });
+    // The API refuses a masked number: the full one is a variable to fill in.
+    expect(inquiry?.request.body?.raw).toContain('"card_number": "{{card_0001}}"');
+    expect(collection.variable).toContainEqual(expect.objectContaining({ key: "card_0001", value: "" }));
     expect(inquiry?.response[0]).toMatchObject({ code: 200 });
     expect(tokenItem?.request.body?.raw).toContain('"client_secret": "{{client_secret}}"');
     expect(JSON.stringify(collection)).not.toContain("[REDACTED]");
@@ -61,5 +75,53 @@ describe("history exports", () => {
     });
     expect(entry?.request.postData?.text).toContain("600649******0001");
     expect(entry?.response.content.text).toContain('"gift": "25.00"');
+  });
+});
+
+describe("a Gift Balance Inquiry that got no answer", () => {
+  const upstream = "http://127.0.0.1:3412/sandbox/transaction/v1/gift/balance-inquiry";
+  const error = new ApiClientError("upstream_timeout", 504, "The upstream did not answer within 1500 ms.", {
+    operation: "gift_balance_inquiry",
+    url: upstream,
+    request_id: "rid-1",
+  });
+  const noAnswer = outcomeUnknownRecord({
+    input: {
+      environment: "embedded",
+      card_number: "6006491000000043",
+      location_id: "store-001",
+      entry_mode: "keyed",
+      pin_mode: "none",
+    },
+    requestId: "rid-1",
+    error,
+    environment: "embedded",
+    startedAt: new Date("2026-11-24T10:00:00.000Z"),
+    durationMs: 1500,
+  });
+
+  it("keeps the upstream address and the request as sent", () => {
+    expect(noAnswer?.request.url).toBe(upstream);
+    expect(noAnswer?.request.headers).toEqual({
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Authorization: "Bearer [REDACTED]",
+      "X-Request-Id": "rid-1",
+    });
+    expect(JSON.stringify(noAnswer)).not.toContain("6006491000000043");
+  });
+
+  it("exports as HAR and Postman, with a fresh Request Id per send", () => {
+    const runs = [noAnswer as ExchangeRecord, record];
+    const har = runsAsHar(runs, "test");
+    expect(har.log.entries[0]?.request.url).toBe(upstream);
+    const [item] = runsAsPostmanCollection(runs, "runs").item;
+    expect(item?.request.url).toBe(upstream);
+    expect(item?.event?.[0]?.script.exec.join("\n")).toContain('upsert({ key: "X-Request-Id"');
+  });
+
+  it("a record kept with the console's route (before the address was kept) does not fail the HAR export", () => {
+    const old = { ...record, request: { ...record.request, url: "/api/inquiries/gift-balance" } };
+    expect(runsAsHar([old, record], "test").log.entries).toHaveLength(2);
   });
 });
