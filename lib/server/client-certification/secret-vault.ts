@@ -1,33 +1,12 @@
 /**
  * Seals a certification client's secret for the certification's life, so that every instance can search the
- * calls it records for the secret's encoded forms (secret-forms.ts). AES-256-GCM under a key derived
- * (HKDF-SHA-256) from AUDIT_HMAC_KEY, which every instance sharing the database shares.
+ * calls it records for the secret's encoded forms (secret-forms.ts).
  */
 import "server-only";
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createSealedBox, type SealedBox } from "@/lib/server/util/sealed-box";
 
-const INFO = "card-services-console client certification secret v1";
-
-export interface SecretVault {
-  seal(plain: string): string;
-  /** Throws when the value was not sealed with this key (or was changed). */
-  open(sealed: string): string;
-}
+export type SecretVault = SealedBox;
 
 export function createSecretVault(auditHmacKey: string): SecretVault {
-  const key = Buffer.from(hkdfSync("sha256", auditHmacKey, Buffer.alloc(0), INFO, 32));
-  return {
-    seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
-    },
-    open(sealed) {
-      const bytes = Buffer.from(sealed, "base64url");
-      const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-    },
-  };
+  return createSealedBox(auditHmacKey, "card-services-console client certification secret v1");
 }

@@ -1,34 +1,13 @@
 /**
  * Seals what a batch must keep until its lookups ran, and nothing longer: the card numbers (PCI DSS 3.5: never
- * stored readable) and, when the user entered their own, the client credentials. AES-256-GCM under a key derived
- * (HKDF-SHA-256) from AUDIT_HMAC_KEY, which every instance sharing the database shares (DESIGN.md §10), so any
- * instance can finish a batch another one started.
+ * stored readable) and, when the user entered their own, the client credentials. Any instance can open what another sealed
+ * (util/sealed-box.ts), so any instance can finish a batch another one started.
  */
 import "server-only";
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createSealedBox, type SealedBox } from "@/lib/server/util/sealed-box";
 
-const INFO = "card-services-console support batch v1";
-
-export interface CardVault {
-  seal(plain: string): string;
-  /** Throws when the value was not sealed with this key (or was changed). */
-  open(sealed: string): string;
-}
+export type CardVault = SealedBox;
 
 export function createCardVault(auditHmacKey: string): CardVault {
-  const key = Buffer.from(hkdfSync("sha256", auditHmacKey, Buffer.alloc(0), INFO, 32));
-  return {
-    seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
-    },
-    open(sealed) {
-      const bytes = Buffer.from(sealed, "base64url");
-      const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-    },
-  };
+  return createSealedBox(auditHmacKey, "card-services-console support batch v1");
 }
