@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import type { Ref } from "react";
 import type { InquiryOperation } from "@/lib/client/api-keys";
 import { Button } from "@/components/ui/button";
@@ -16,40 +17,22 @@ const MODE_FIELDS = [
   { key: "pinMode", id: "pin-mode", label: "PIN mode" },
 ] as const;
 
-/** A card the embedded sandbox knows, and what it does there. */
-export interface TestCardHint {
-  cardNumber: string;
-  description: string;
-}
-
-/** The sandbox's test cards under the card field: what each does, and a click puts it in the field. */
-function TestCardList({
-  cards,
-  onPick,
-}: {
-  cards: readonly TestCardHint[];
-  onPick: (cardNumber: string) => void;
-}) {
+/**
+ * Where a first-time engineer finds a card to type: the sandbox reference's test cards. Their numbers stay on that
+ * page, the one page allowed to show full card numbers (they are the sandbox's published fixtures).
+ */
+function TestCardsLink() {
   return (
-    <details className="text-xs text-slate-600 dark:text-slate-400">
-      <summary className="cursor-pointer font-medium text-indigo-700 dark:text-indigo-300">
-        Sandbox test cards
-      </summary>
-      <ul aria-label="Sandbox test cards" className="mt-1 space-y-1">
-        {cards.map(({ cardNumber, description }) => (
-          <li key={cardNumber} className="flex flex-wrap items-baseline gap-x-2">
-            <button
-              type="button"
-              onClick={() => onPick(cardNumber)}
-              className="font-mono text-indigo-700 underline dark:text-indigo-300"
-            >
-              {cardNumber}
-            </button>
-            <span>{description}</span>
-          </li>
-        ))}
-      </ul>
-    </details>
+    <p className="text-xs text-slate-600 dark:text-slate-400">
+      Which card?{" "}
+      <Link
+        href="/sandbox#sandbox-cards"
+        className="font-medium text-indigo-700 underline dark:text-indigo-300"
+      >
+        The sandbox&apos;s test cards
+      </Link>
+      , and what each one does.
+    </p>
   );
 }
 
@@ -60,14 +43,14 @@ export function InquiryFields({
   errors,
   onChange,
   cardInput,
-  testCards = [],
+  showTestCards = false,
 }: {
   operation: InquiryOperation;
   values: InquiryFormValues;
   errors: InquiryFieldErrors;
   onChange: (key: keyof InquiryFormValues, value: string) => void;
   cardInput: Ref<HTMLInputElement>;
-  testCards?: readonly TestCardHint[];
+  showTestCards?: boolean;
 }) {
   const change = (key: keyof InquiryFormValues) => (event: { target: { value: string } }) =>
     onChange(key, event.target.value);
@@ -81,9 +64,7 @@ export function InquiryFields({
         onChange={change("cardNumber")}
         error={errors.cardNumber}
       />
-      {testCards.length > 0 ? (
-        <TestCardList cards={testCards} onPick={(card) => onChange("cardNumber", card)} />
-      ) : null}
+      {showTestCards ? <TestCardsLink /> : null}
       <LocationIdField
         id="location-id"
         labelAside={

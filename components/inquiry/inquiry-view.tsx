@@ -13,7 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { ProductionConfirmDialog } from "@/components/exchange/production-guard";
-import { InquiryFields, type TestCardHint } from "./inquiry-fields";
+import { InquiryFields } from "./inquiry-fields";
 import { InquiryResultArea } from "./inquiry-result-area";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
 import { useInquiryForm } from "./use-inquiry-form";
@@ -23,7 +23,7 @@ const DEFAULT_OPERATION: InquiryOperation = "gift_balance_inquiry";
 const currentOperation = () => storedOperation(INQUIRY_OPERATIONS) ?? DEFAULT_OPERATION;
 
 /** /inquiry: the form (left) and what the run returned (right), composed from the form and run hooks. */
-export function InquiryView({ testCards = [] }: { testCards?: readonly TestCardHint[] }) {
+export function InquiryView() {
   const { data: session } = useSession();
   // The operation is remembered per browser: a support agent who chose Balance Inquiry keeps it.
   const operation = useSyncExternalStore(subscribeOperation, currentOperation, () => DEFAULT_OPERATION);
@@ -70,7 +70,7 @@ export function InquiryView({ testCards = [] }: { testCards?: readonly TestCardH
               errors={form.errors}
               onChange={form.setValue}
               cardInput={form.cardInput}
-              testCards={session?.environment === "embedded" ? testCards : []}
+              showTestCards={session?.environment === "embedded"}
             />
             <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
               <Button

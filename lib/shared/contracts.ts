@@ -45,7 +45,7 @@ export const cardNumberSchema = z
     error: (issue) =>
       issue.input === undefined
         ? "is required"
-        : `must be a string (the digits in quotes, e.g. "6006491000000001"), not a ${typeof issue.input}`,
+        : `must be a string (the digits in quotes), not a ${typeof issue.input}`,
   })
   .regex(CARD_NUMBER_PATTERN, `must be ${CARD_NUMBER_RULE}`);
 
