@@ -10,7 +10,7 @@ const issuesOf = (input: unknown) =>
 describe("inquiry input", () => {
   it("says a card number sent as a JSON number must be a string", () => {
     expect(issuesOf({ card_number: 6006491000000001, location_id: "store-001" })).toEqual([
-      'card_number: must be a string (the digits in quotes), not a number',
+      "card_number: must be a string (the digits in quotes), not a number",
     ]);
   });
 
