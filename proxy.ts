@@ -11,8 +11,7 @@ import { ApiError } from "@/lib/server/util/errors";
 import { assertAcceptedHost, isSecureRequest } from "@/lib/server/config/host-trust";
 import { NONCE_HEADER, newNonce, securityHeaders } from "@/lib/server/http/security-headers";
 import { logger } from "@/lib/server/util/logger";
-import { errorResponse } from "@/lib/sandbox/http";
-import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
+import { isEmbeddedSandboxEnabled, sandboxDisabledResponse } from "@/lib/server/root/embedded-sandbox";
 
 /** The error shape, logged like an API call (Next would answer without a log line). */
 function refuse(request: NextRequest, error: ApiError): NextResponse {
@@ -37,12 +36,7 @@ const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 /** The sandbox's own answer (405 with its Allow, or 404) to a method Next would not hand to its route. */
 async function sandboxAnswer(request: NextRequest): Promise<Response> {
   if (!isEmbeddedSandboxEnabled()) {
-    return errorResponse(
-      404,
-      "sandbox_disabled",
-      "Not found",
-      "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
-    );
+    return sandboxDisabledResponse();
   }
   return consoleRoot().embeddedSandbox().handle(request);
 }

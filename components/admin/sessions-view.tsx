@@ -7,7 +7,6 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { Field } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -17,10 +16,10 @@ import { getJson, requestJson, type ApiClientError } from "@/lib/client/fetcher"
 import type { AdminSession, AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 import type { AuthMode } from "@/lib/server/identity/me";
 import {
-  DurationField,
-  SUSPEND_FOR,
+  SuspendTermsFields,
   SuspensionsPanel,
   useSuspend,
+  useSuspendTerms,
   useSuspensions,
 } from "./suspensions-panel";
 
@@ -133,8 +132,7 @@ function ActionDialog({
   onSuspended: (message: string) => void;
 }) {
   const id = useId();
-  const [minutes, setMinutes] = useState(String(SUSPEND_FOR[1].minutes));
-  const [reason, setReason] = useState("");
+  const terms = useSuspendTerms();
   const suspend = useSuspend();
   const title =
     ending?.kind === "suspend"
@@ -151,21 +149,14 @@ function ActionDialog({
       onConfirm={() => {
         if (!ending) return;
         if (ending.kind !== "suspend") return onEnd(ending);
-        void suspend(ending.userId, Number(minutes), reason).then(onSuspended);
-        setReason("");
+        void suspend(ending.userId, Number(terms.minutes), terms.reason).then(onSuspended);
+        terms.setReason("");
       }}
     >
       {ending?.kind === "suspend" ? (
         <div className="grid gap-3">
           <p>They are refused on every instance until it ends or you lift it; their sessions end now.</p>
-          <DurationField id={`${id}-minutes`} value={minutes} onChange={setMinutes} />
-          <Field
-            id={`${id}-reason`}
-            label="Reason or ticket"
-            value={reason}
-            onChange={(change) => setReason(change.target.value)}
-            maxLength={500}
-          />
+          <SuspendTermsFields id={id} terms={terms} />
         </div>
       ) : (
         <p>{WHAT_ENDING_DOES[mode]}</p>

@@ -94,15 +94,14 @@ export function SuspensionsPanel({ onNotice }: { onNotice: (notice: string) => v
 function SuspendForm({ onNotice }: { onNotice: (notice: string) => void }) {
   const id = useId();
   const [userId, setUserId] = useState("");
-  const [minutes, setMinutes] = useState(String(SUSPEND_FOR[1].minutes));
-  const [reason, setReason] = useState("");
+  const terms = useSuspendTerms();
   const suspend = useSuspend();
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!userId.trim()) return;
-    onNotice(await suspend(userId.trim(), Number(minutes), reason));
+    onNotice(await suspend(userId.trim(), Number(terms.minutes), terms.reason));
     setUserId("");
-    setReason("");
+    terms.setReason("");
   }
   return (
     <form
@@ -117,14 +116,7 @@ function SuspendForm({ onNotice }: { onNotice: (notice: string) => void }) {
         onChange={(change) => setUserId(change.target.value)}
         autoComplete="off"
       />
-      <DurationField id={`${id}-minutes`} value={minutes} onChange={setMinutes} />
-      <Field
-        id={`${id}-reason`}
-        label="Reason or ticket"
-        value={reason}
-        onChange={(change) => setReason(change.target.value)}
-        maxLength={500}
-      />
+      <SuspendTermsFields id={id} terms={terms} />
       <div className="flex items-end">
         <Button type="submit" variant="danger" disabled={!userId.trim()}>
           Suspend
@@ -134,22 +126,32 @@ function SuspendForm({ onNotice }: { onNotice: (notice: string) => void }) {
   );
 }
 
-export function DurationField({
-  id,
-  value,
-  onChange,
-}: {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
+/** The duration and reason a suspension asks for, kept by the form that shows them. */
+export function useSuspendTerms() {
+  const [minutes, setMinutes] = useState(String(SUSPEND_FOR[1].minutes));
+  const [reason, setReason] = useState("");
+  return { minutes, setMinutes, reason, setReason };
+}
+
+type SuspendTerms = ReturnType<typeof useSuspendTerms>;
+
+export function SuspendTermsFields({ id, terms }: { id: string; terms: SuspendTerms }) {
   return (
-    <SelectField id={id} label="For" value={value} onChange={onChange}>
-      {SUSPEND_FOR.map((choice) => (
-        <option key={choice.minutes} value={choice.minutes}>
-          {choice.label}
-        </option>
-      ))}
-    </SelectField>
+    <>
+      <SelectField id={`${id}-minutes`} label="For" value={terms.minutes} onChange={terms.setMinutes}>
+        {SUSPEND_FOR.map((choice) => (
+          <option key={choice.minutes} value={choice.minutes}>
+            {choice.label}
+          </option>
+        ))}
+      </SelectField>
+      <Field
+        id={`${id}-reason`}
+        label="Reason or ticket"
+        value={terms.reason}
+        onChange={(change) => terms.setReason(change.target.value)}
+        maxLength={500}
+      />
+    </>
   );
 }

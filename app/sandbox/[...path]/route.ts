@@ -3,20 +3,14 @@
  * and its Response is returned as is (status, headers and body pass through).
  */
 import { consoleRoot } from "@/lib/server/root";
-import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
-import { errorResponse } from "@/lib/sandbox/http";
+import { isEmbeddedSandboxEnabled, sandboxDisabledResponse } from "@/lib/server/root/embedded-sandbox";
 import { clientAddress } from "@/lib/server/util/peer-address";
 
 export const dynamic = "force-dynamic";
 
 async function handle(request: Request): Promise<Response> {
   if (!isEmbeddedSandboxEnabled()) {
-    return errorResponse(
-      404,
-      "sandbox_disabled",
-      "Not found",
-      "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
-    );
+    return sandboxDisabledResponse();
   }
   const root = consoleRoot();
   return root

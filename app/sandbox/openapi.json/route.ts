@@ -1,21 +1,16 @@
 // GET /sandbox/openapi.json: the OpenAPI 3.1 document of the embedded sandbox (lib/server/openapi), for importing
 // into Postman, Insomnia or Bruno by URL. Answered like the sandbox's other paths: 404 when it is off.
 import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
-import { isEmbeddedSandboxEnabled } from "@/lib/server/root/embedded-sandbox";
+import { isEmbeddedSandboxEnabled, sandboxDisabledResponse } from "@/lib/server/root/embedded-sandbox";
 import { consoleRoot } from "@/lib/server/root";
 import { documentOrigin } from "@/lib/server/openapi/origin";
-import { errorResponse, jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";
+import { jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {
   if (!isEmbeddedSandboxEnabled()) {
-    return errorResponse(
-      404,
-      "sandbox_disabled",
-      "Not found",
-      "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
-    );
+    return sandboxDisabledResponse();
   }
   const { config } = consoleRoot();
   const origin = documentOrigin(request, config);

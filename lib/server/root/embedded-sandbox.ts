@@ -5,12 +5,23 @@
 import "server-only";
 import type { Sandbox } from "@/lib/sandbox";
 import { sandboxSettings } from "@/lib/server/config/sandbox";
+import { errorResponse } from "@/lib/sandbox/http";
 import { consoleRoot } from "./process";
 
 export { EMBEDDED_BASE_PATH } from "@/lib/sandbox/embedded";
 
 export function isEmbeddedSandboxEnabled(env?: Record<string, string | undefined>): boolean {
   return sandboxSettings(env).embedded;
+}
+
+/** What every /sandbox path answers when EMBEDDED_SANDBOX=off, in the sandbox's own error shape. */
+export function sandboxDisabledResponse(): Response {
+  return errorResponse(
+    404,
+    "sandbox_disabled",
+    "Not found",
+    "The embedded sandbox is off (EMBEDDED_SANDBOX=off).",
+  );
 }
 
 export function getEmbeddedSandbox(): Sandbox {
