@@ -63,7 +63,11 @@ export function YourApplication() {
 export function ClientCertification({ view, secret }: { view: ClientCertificationView; secret?: string }) {
   const finish = useFinishClientCertification(view.id);
   const active = isUnderWay(view.status);
-  const [shown, showCalls] = useState<string[]>([]);
+  // A link to one call (`#call-…`, what a check's link leaves in the address) opens on it.
+  const [shown, showCalls] = useState<string[]>(() => {
+    const linked = typeof window === "undefined" ? null : /^#call-(.+)$/.exec(window.location.hash);
+    return linked?.[1] ? [decodeURIComponent(linked[1])] : [];
+  });
   return (
     <div className="grid min-w-0 grid-cols-1 gap-6">
       {active ? <Credentials view={view} secret={secret} /> : null}

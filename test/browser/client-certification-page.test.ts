@@ -102,6 +102,10 @@ describe("a client certification's page", () => {
 
     await page.reload();
     await expectReturned(page, 6);
+    // The address now names the call the link opened: a reload (or that link, shared) opens it again.
+    expect(page.url()).toMatch(/#call-/);
+    await expect.poll(() => shown.count()).toBe(1);
+    await expect.poll(() => shown.locator("details[open]").count()).toBe(1);
     // The secret was shown once, in the tab that started it.
     expect(await snippet.innerText()).not.toContain(env.CARD_API_CLIENT_SECRET);
     await page.getByText("The secret is not shown again").waitFor();
