@@ -127,10 +127,13 @@ describe("a client certification's page", () => {
     await expectReturned(admin, 6);
 
     await page.setViewportSize({ width: 1440, height: 1000 });
+    // From the top: a full-page shot of a scrolled page draws the sticky header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath("client-certification-page-1440"), fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 900 });
     await transitionsFinished(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: screenshotPath("client-certification-page-390"), fullPage: true });
     expect(await overflowsHorizontally(page)).toBe(false);
     await page.setViewportSize({ width: 1440, height: 1000 });
