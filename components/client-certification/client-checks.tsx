@@ -1,5 +1,10 @@
 import { Badge } from "@/components/ui/badge";
-import type { ClientCheckResult, ClientVerdict } from "@/lib/shared/client-certification-contract";
+import type {
+  ClientCallRecord,
+  ClientCheckResult,
+  ClientVerdict,
+} from "@/lib/shared/client-certification-contract";
+import { callAnchor } from "./call-log";
 
 const VERDICT_BADGE: Record<ClientVerdict, { label: string; tone: "success" | "danger" | "neutral" }> = {
   pass: { label: "pass", tone: "success" },
@@ -7,8 +12,51 @@ const VERDICT_BADGE: Record<ClientVerdict, { label: string; tone: "success" | "d
   not_observed: { label: "not observed", tone: "neutral" },
 };
 
+/** A failed check's calls, each a link to its entry in the log (opened, highlighted, scrolled to). */
+function BrokenBy({
+  check,
+  calls,
+  onShowCalls,
+}: {
+  check: ClientCheckResult;
+  calls: ClientCallRecord[];
+  onShowCalls: (ids: string[]) => void;
+}) {
+  if (check.verdict !== "fail" || check.exchange_ids.length === 0) return null;
+  const byId = new Map(calls.map((call) => [call.id, call]));
+  return (
+    <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+      <span className="text-slate-700 dark:text-slate-300">Calls behind it:</span>
+      {check.exchange_ids.map((id) => {
+        const call = byId.get(id);
+        if (!call) return null;
+        return (
+          <a
+            key={id}
+            href={`#${callAnchor(id)}`}
+            // The one clicked first: the log scrolls to it; the check's other calls are highlighted too.
+            onClick={() => onShowCalls([id, ...check.exchange_ids.filter((other) => other !== id)])}
+            className="font-mono text-xs break-all text-sky-800 underline dark:text-sky-300"
+          >
+            {call.seq !== undefined ? `#${call.seq} ` : ""}
+            {call.method} {call.path} → {call.status}
+          </a>
+        );
+      })}
+    </div>
+  );
+}
+
 /** The eight checks, green or red as the traffic comes; not observed until the traffic they need happens. */
-export function ClientChecks({ checks }: { checks: ClientCheckResult[] }) {
+export function ClientChecks({
+  checks,
+  calls = [],
+  onShowCalls = () => {},
+}: {
+  checks: ClientCheckResult[];
+  calls?: ClientCallRecord[];
+  onShowCalls?: (ids: string[]) => void;
+}) {
   return (
     <ul className="grid min-w-0 grid-cols-1 gap-2" aria-label="Checks">
       {checks.map((check) => (
@@ -25,6 +73,7 @@ export function ClientChecks({ checks }: { checks: ClientCheckResult[] }) {
             <span className="text-xs text-slate-600 dark:text-slate-400">{check.spec}</span>
           </div>
           <p className="mt-1 text-sm break-words text-slate-700 dark:text-slate-300">{check.observed}</p>
+          <BrokenBy check={check} calls={calls} onShowCalls={onShowCalls} />
         </li>
       ))}
     </ul>

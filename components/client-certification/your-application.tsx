@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { CopyButton } from "@/components/exchange/copy-button";
 import { Alert } from "@/components/ui/alert";
@@ -7,66 +8,69 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
 import {
+  clientCertificationPage,
   clientEvidenceUrl,
   isUnderWay,
   useArmStep,
-  useClientCertification,
   useFinishClientCertification,
+  useHandOverSecret,
   useStartClientCertification,
 } from "@/lib/client/use-client-certification-api";
-import {
-  envSnippet,
-  type ClientCertificationView,
-  type StartedClientCertification,
-} from "@/lib/shared/client-certification-contract";
+import { envSnippet, type ClientCertificationView } from "@/lib/shared/client-certification-contract";
 import { CallLog } from "./call-log";
+import { ClientCertificationList } from "./client-certification-list";
 import { ClientChecks } from "./client-checks";
 
 /**
- * "Your application" (DESIGN.md §11): start a certification, hand the application its credentials, arm each
- * step, watch its calls and the checks live, finish and download the evidence. The secret lives only in this
- * component's state: it is shown once, as the server sent it.
+ * "Your application" (DESIGN.md §11): start a certification (its page then opens, with the fresh secret handed
+ * over in this tab's memory), and the caller's certifications, each a link to its page.
  */
 export function YourApplication() {
-  const [started, setStarted] = useState<StartedClientCertification | null>(null);
+  const router = useRouter();
   const start = useStartClientCertification();
+  const handOver = useHandOverSecret();
+  const begin = async () => {
+    const started = await start.trigger({ environment: "embedded" });
+    await handOver(started);
+    router.push(clientCertificationPage(started.id));
+  };
   return (
     <Panel
       title="Your application"
       description="Certify your own client application: it gets a sandbox client of its own, you start each step, and the console judges the calls it really makes."
     >
-      {started ? (
-        <Certification started={started} />
-      ) : (
-        <div className="grid gap-3">
-          <div>
-            <Button
-              variant="primary"
-              busy={start.isMutating}
-              onClick={() => void start.trigger({ environment: "embedded" }).then(setStarted, () => {})}
-            >
-              Start certification
-            </Button>
-          </div>
-          {start.error ? (
-            <Alert tone="danger" title="Not started">
-              {start.error.message}
-            </Alert>
-          ) : null}
+      <div className="grid min-w-0 grid-cols-1 gap-4">
+        <div>
+          <Button variant="primary" busy={start.isMutating} onClick={() => void begin().catch(() => {})}>
+            Start certification
+          </Button>
         </div>
-      )}
+        {start.error ? (
+          <Alert tone="danger" title="Not started">
+            {start.error.message}
+          </Alert>
+        ) : null}
+        <ClientCertificationList />
+      </div>
     </Panel>
   );
 }
 
-function Certification({ started }: { started: StartedClientCertification }) {
-  const { data } = useClientCertification(started.id);
-  const view: ClientCertificationView = data ?? started;
-  const finish = useFinishClientCertification(started.id);
+/**
+ * One certification: credentials while it is under way, the steps, the checks (a failed one links to the calls
+ * behind it), the live log, finish and the evidence. `secret` is there only in the tab that started it.
+ */
+export function ClientCertification({ view, secret }: { view: ClientCertificationView; secret?: string }) {
+  const finish = useFinishClientCertification(view.id);
   const active = isUnderWay(view.status);
+  // A link to one call (`#call-…`, what a check's link leaves in the address) opens on it.
+  const [shown, showCalls] = useState<string[]>(() => {
+    const linked = typeof window === "undefined" ? null : /^#call-(.+)$/.exec(window.location.hash);
+    return linked?.[1] ? [decodeURIComponent(linked[1])] : [];
+  });
   return (
     <div className="grid min-w-0 grid-cols-1 gap-6">
-      <Credentials started={started} />
+      {active ? <Credentials view={view} secret={secret} /> : null}
       <section aria-labelledby="client-steps" className="grid gap-2">
         <h3 id="client-steps" className="text-base font-semibold">
           Steps
@@ -77,14 +81,14 @@ function Certification({ started }: { started: StartedClientCertification }) {
         <h3 id="client-checks" className="text-base font-semibold">
           Checks <Badge tone={active ? "accent" : "success"}>{view.status}</Badge>
         </h3>
-        <ClientChecks checks={view.checks} />
+        <ClientChecks checks={view.checks} calls={view.exchanges} onShowCalls={showCalls} />
       </section>
       <section aria-labelledby="client-calls" className="grid min-w-0 grid-cols-1 gap-2">
         <h3 id="client-calls" className="text-base font-semibold">
           Live log ({view.exchanges.length} calls)
         </h3>
         <CallCounters view={view} />
-        <CallLog calls={view.exchanges} />
+        <CallLog calls={view.exchanges} highlighted={shown} />
       </section>
       <div className="flex flex-wrap items-center gap-3">
         {active ? (
@@ -114,16 +118,26 @@ function Certification({ started }: { started: StartedClientCertification }) {
   );
 }
 
-function Credentials({ started }: { started: StartedClientCertification }) {
-  const snippet = envSnippet(started, started.client_secret);
+/** Where the secret stands when this tab did not start the certification (a reload, a shared link). */
+const SECRET_NOT_HERE = "<the secret shown when the certification started>";
+
+function Credentials({ view, secret }: { view: ClientCertificationView; secret?: string }) {
+  const snippet = envSnippet(view, secret ?? SECRET_NOT_HERE);
   return (
     <section aria-labelledby="client-credentials" className="grid min-w-0 grid-cols-1 gap-2">
       <h3 id="client-credentials" className="text-base font-semibold">
         Credentials for your application
       </h3>
-      <Alert tone="warning" title="Shown once">
-        The secret is shown this once. It is a sandbox credential that dies with this certification.
-      </Alert>
+      {secret ? (
+        <Alert tone="warning" title="Shown once">
+          The secret is shown this once. It is a sandbox credential that dies with this certification.
+        </Alert>
+      ) : (
+        <Alert tone="info" title="The secret is not shown again">
+          It was shown once, when this certification started; the console keeps only its hash. Start a new
+          certification if it is lost.
+        </Alert>
+      )}
       <pre
         aria-label=".env for your application"
         tabIndex={0}

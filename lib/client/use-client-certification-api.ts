@@ -5,13 +5,14 @@
  * the calls after the last one the page holds (`?calls_after=<seq>`), so a busy log costs one page, not all.
  */
 import { useCallback, useRef } from "react";
-import useSWR from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import { apiKeys, clientCertificationKey } from "@/lib/client/api-keys";
 import { getJson, sendJson, type ApiClientError } from "@/lib/client/fetcher";
 import type {
   ClientCallRecord,
   ClientCertificationStatus,
+  ClientCertificationSummary,
   ClientCertificationView,
   ClientStepId,
   StartedClientCertification,
@@ -59,6 +60,32 @@ function keepLog(
   return { ...result, exchanges: appendCalls(current?.exchanges ?? [], result.exchanges) };
 }
 
+/** The caller's certifications (an admin's: everyone's), newest first. */
+export function useClientCertifications() {
+  return useSWR<{ certifications: ClientCertificationSummary[] }, ApiClientError>(
+    apiKeys.clientCertifications,
+    getJson,
+  );
+}
+
+/**
+ * The secret a start answered with, handed to the certification's page in this tab's memory only (SWR's cache,
+ * never fetched, never stored): shown there once, gone on reload, never in another tab.
+ */
+const secretKey = (id: string) => ["client-certification-secret", id] as const;
+
+export function useHandOverSecret(): (started: StartedClientCertification) => Promise<unknown> {
+  const { mutate } = useSWRConfig();
+  return useCallback(
+    (started) => mutate(secretKey(started.id), started.client_secret, { revalidate: false }),
+    [mutate],
+  );
+}
+
+export function useHandedOverSecret(id: string): string | undefined {
+  return useSWR<string>(secretKey(id), null, { revalidateOnMount: false }).data;
+}
+
 export function useStartClientCertification() {
   return useSWRMutation<StartedClientCertification, ApiClientError, string, { environment: "embedded" }>(
     apiKeys.clientCertifications,
@@ -82,6 +109,11 @@ export function useFinishClientCertification(id: string) {
       sendJson<ClientCertificationView, Record<string, never>>("POST")(`${key}/finish`, { arg }),
     { populateCache: keepLog, revalidate: false },
   );
+}
+
+/** The certification's own page: a reload, another tab or a shared link returns to it. */
+export function clientCertificationPage(id: string): string {
+  return `/certification/clients/${encodeURIComponent(id)}`;
 }
 
 export function clientEvidenceUrl(id: string): string {

@@ -109,7 +109,18 @@ export interface ClientCallRecord {
   request_id: string | null;
   /** What the sandbox did beyond answering: revoked token, 429, held answer, client hung up. */
   behaviour: string | null;
-  request: { method: string; url: string; headers: Record<string, string>; body: unknown };
+  /**
+   * As the application sent it: its own headers only, and the body as its text, character for character
+   * (`body_is_text`), with the secret redacted and card numbers masked in place. Calls kept before then hold
+   * the body parsed.
+   */
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body: unknown;
+    body_is_text?: boolean;
+  };
   response: { status: number; headers: Record<string, string>; body: unknown };
   /** What was cut to keep the call bounded ("request body", "request headers", …). */
   truncated?: string[];

@@ -151,6 +151,8 @@ export interface ExchangeHttpRequest {
   headers: Record<string, string>;
   /** Card number masked (first 6 + last 4); client_secret redacted. */
   body: unknown;
+  /** True when the body is kept as the text that was sent (a client certification's calls), not parsed. */
+  body_is_text?: boolean;
 }
 
 export interface ExchangeHttpResponse {

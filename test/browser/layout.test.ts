@@ -1,12 +1,14 @@
 /**
  * Every page fits a 390 px phone without the page scrolling sideways, light and dark, in states with content: an
- * inquiry after a timeout, History with runs, Certification with a run, a support batch, and the Sessions table
- * of a team console. Also: the console's own 404 page, Escape closing the phone menu, no key hints on a touch
+ * inquiry after a timeout, History with runs, Certification with a run, a client certification with calls, a
+ * support batch, and the Sessions table of a team console. Also: the console's own 404 page, Escape closing the phone menu, no key hints on a touch
  * screen, and axe's colour contrast on /certification in dark. Screenshots at 390 and 1440 px.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartedClientCertification } from "@/lib/shared/client-certification-contract";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { CardApiClient } from "@/test/support/card-api-clients";
 import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations, connectWithDemoCredentials, forceTheme, waitFor } from "./console-support";
 
@@ -20,6 +22,7 @@ let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
 let batchId = "";
+let clientCertificationId = "";
 
 async function callApi(page: Page, method: string, route: string, body?: unknown) {
   return page.evaluate(
@@ -137,6 +140,11 @@ const PAGES: { name: string; route: () => string; prepare?: (page: Page) => Prom
     route: () => `/support/batches/${batchId}`,
     prepare: (page) => page.getByRole("link", { name: "Download CSV" }).waitFor(),
   },
+  {
+    name: "client-certification",
+    route: () => `/certification/clients/${clientCertificationId}`,
+    prepare: (page) => page.locator("[data-call]").nth(1).waitFor(),
+  },
   { name: "signed-out", route: () => "/signed-out" },
   {
     name: "not-found",
@@ -166,6 +174,17 @@ describe("every page fits a phone, light and dark", () => {
     });
     expect(batch.status).toBe(202);
     batchId = (batch.body as { id: string }).id;
+    const started = await callApi(page, "POST", "/api/client-certifications", { environment: "embedded" });
+    expect(started.status).toBe(201);
+    const certification = started.body as StartedClientCertification;
+    clientCertificationId = certification.id;
+    const application = new CardApiClient({
+      CARD_API_AUTH_URL: certification.auth_url,
+      CARD_API_BASE_URL: certification.base_url,
+      CARD_API_CLIENT_ID: certification.client_id,
+      CARD_API_CLIENT_SECRET: certification.client_secret,
+    });
+    expect(await application.balance(ACTIVE_CARD)).toBe(200);
     const run = await callApi(page, "POST", "/api/certification/runs", { environment: "embedded" });
     expect(run.status).toBeLessThan(300);
     const runId = (run.body as { id: string }).id;

@@ -9,9 +9,11 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ClientCallRecord, ClientStepId } from "@/lib/shared/client-certification-contract";
 import { maskCardNumber } from "@/lib/shared/masking";
-import { createRedactor } from "@/lib/shared/redaction";
+import { createRedactor, isSecretKey, REDACTED } from "@/lib/shared/redaction";
 import type { SandboxCall } from "@/lib/sandbox";
 import type { CallFacts } from "./judge";
+import { NONCE_HEADER, securityHeaders } from "@/lib/server/http/security-headers";
+import { PEER_ADDRESS_HEADER } from "@/lib/server/util/peer-address";
 import { containsSecret, redactSecret, type SecretForms } from "./secret-forms";
 
 export const MAX_KEPT_HEADERS = 50;
@@ -127,12 +129,26 @@ function isDeclined(call: SandboxCall): boolean {
   return body?.data?.response_status === "declined";
 }
 
-/** Headers the console's own proxy adds to every request it forwards (proxy.ts): not what the client sent. */
-const ADDED_BY_CONSOLE = new Set(["x-nonce", "content-security-policy"]);
+/**
+ * Request headers that reach the sandbox's route without the application having sent them: the forwarding
+ * headers of a proxy in front of the console or of Next itself, the peer address scripts/serve.mjs writes, and
+ * what proxy.ts adds (the nonce, and its response headers, which Next copies onto the request as well).
+ */
+const NOT_SENT = new Set([
+  "forwarded",
+  "x-real-ip",
+  "via",
+  PEER_ADDRESS_HEADER,
+  NONCE_HEADER,
+  ...Object.keys(securityHeaders("", { secure: true, dev: false })).map((name) => name.toLowerCase()),
+]);
 
 function sentHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(headers).filter(([name]) => !ADDED_BY_CONSOLE.has(name.toLowerCase())),
+    Object.entries(headers).filter(([name]) => {
+      const lower = name.toLowerCase();
+      return !NOT_SENT.has(lower) && !lower.startsWith("x-forwarded-");
+    }),
   );
 }
 
@@ -210,6 +226,55 @@ function keptBody(
   return [value(parsed ?? text), false];
 }
 
+/** A JSON string, number or boolean under a key (the key as written, then its value). */
+const JSON_FIELD = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false)/g;
+const FORM_FIELD = /(^|&)([^=&]*)=([^&]*)/g;
+
+function decodedKey(key: string): string {
+  try {
+    return decodeURIComponent(key.replace(/\+/g, " "));
+  } catch {
+    return key;
+  }
+}
+
+/** True when a secret-named field of the parsed body still holds something (a value the patterns missed). */
+function holdsSecretField(value: unknown, depth = 0): boolean {
+  if (!value || typeof value !== "object" || depth > 64) return false;
+  return Object.entries(value).some(
+    ([key, item]) =>
+      (isSecretKey(key) && item !== "" && item !== null && item !== REDACTED) ||
+      holdsSecretField(item, depth + 1),
+  );
+}
+
+/**
+ * The request body as the application sent it, character for character: the secret's forms and secret-named
+ * fields (JSON or form) replaced in place, card numbers masked. Only a body whose secret field the patterns
+ * cannot reach in place (an object under "password", say) is shown re-serialised, redacted.
+ */
+function keptRequestBody(
+  raw: string | null,
+  clean: Cleaners,
+  value: (parsed: unknown) => unknown,
+): [string | null, boolean] {
+  if (raw === null) return [null, false];
+  let text = clean.forms ? redactSecret(raw, clean.forms) : raw;
+  const parsed = parseJson(text);
+  if (parsed === undefined) {
+    text = text.replace(FORM_FIELD, (whole, start: string, key: string, field: string) =>
+      isSecretKey(decodedKey(key)) && field !== "" ? `${start}${key}=${REDACTED}` : whole,
+    );
+  } else {
+    text = text.replace(JSON_FIELD, (whole, key: string, colon: string, field: string) =>
+      isSecretKey(decodedKey(key)) && field !== '""' ? `"${key}"${colon}"${REDACTED}"` : whole,
+    );
+    if (holdsSecretField(parseJson(text))) text = JSON.stringify(value(parsed));
+  }
+  text = clean.text(text);
+  return text.length > MAX_KEPT_BODY ? [text.slice(0, MAX_KEPT_BODY), true] : [text, false];
+}
+
 function redactedRecord(
   call: SandboxCall,
   id: string,
@@ -224,7 +289,7 @@ function redactedRecord(
   const [responseHeaders, responseHeadersCut] = boundedHeaders(call.response.headers);
   const secretFree = (headers: Record<string, string>) =>
     Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, text(value)]));
-  const [requestBody, requestBodyCut] = keptBody(call.request.body, cleaners, redactor.value);
+  const [requestBody, requestBodyCut] = keptRequestBody(call.request.body, cleaners, redactor.value);
   const [responseBody, responseBodyCut] = keptBody(call.response.body, cleaners, redactor.value);
   const fullUrl = `${url.origin}${url.pathname}${url.search}`;
   const truncated = [
@@ -251,6 +316,7 @@ function redactedRecord(
       url: text(fullUrl).slice(0, MAX_KEPT_URL_CHARS),
       headers: redactor.headers(secretFree(requestHeaders)),
       body: requestBody,
+      ...(requestBody === null ? {} : { body_is_text: true }),
     },
     response: {
       status: call.response.status,

@@ -173,3 +173,57 @@ describe("keepCall", () => {
     expect((performance.now() - started) / 20).toBeLessThan(25);
   });
 });
+
+describe("keepCall keeps the request as the application sent it", () => {
+  const withBody = (body: string, headers: Record<string, string> = {}): SandboxCall => {
+    const call = inquiry(headers);
+    return { ...call, request: { ...call.request, body } };
+  };
+
+  test("the body's own spacing and key order, the card masked in place", () => {
+    const sent = `{ "data":{"pin_mode" :"none",\n\t"card_number":  "6006491000000001", "entry_mode":"keyed", "originator":{"location_id":"s"}} }\n`;
+    const kept = keepCall(withBody(sent), forms, "tokens");
+    expect(kept.record.request.body).toBe(sent.replace("6006491000000001", "600649******0001"));
+    expect(kept.record.request.body_is_text).toBe(true);
+    expect(kept.facts.card).toBe("600649******0001");
+  });
+
+  test("secret-named fields are redacted in place, in JSON and in a form", () => {
+    const json = `{"password" :  "hunter22", "token":"opaque-123", "note": "kept" , "secret": ""}`;
+    expect(keepCall(withBody(json), forms, "tokens").record.request.body).toBe(
+      `{"password" :  "[REDACTED]", "token":"[REDACTED]", "note": "kept" , "secret": ""}`,
+    );
+    const form = `grant_type=client_credentials&client_secret=${secret}&password=hunter22&x=1`;
+    expect(keepCall(withBody(form), forms, "tokens").record.request.body).toBe(
+      "grant_type=client_credentials&client_secret=[REDACTED]&password=[REDACTED]&x=1",
+    );
+  });
+
+  test("a secret field the in-place patterns cannot reach: the body is shown re-serialised, without it", () => {
+    const sent = `{"password": {"value": "hunter22"}, "\\u0074oken": "opaque-123"}`;
+    const body = String(keepCall(withBody(sent), forms, "tokens").record.request.body);
+    expect(body).not.toContain("hunter22");
+    expect(body).not.toContain("opaque-123");
+  });
+
+  test("headers a proxy, the console's server or its proxy.ts add are not the application's", () => {
+    const added = {
+      "x-forwarded-for": "203.0.113.7",
+      "x-forwarded-proto": "https",
+      forwarded: "for=203.0.113.7",
+      "x-real-ip": "203.0.113.7",
+      via: "1.1 proxy",
+      "x-csc-peer-address": "127.0.0.1",
+      "x-nonce": "abc",
+      "content-security-policy": "default-src 'self'",
+      "cross-origin-opener-policy": "same-origin",
+      "strict-transport-security": "max-age=1",
+    };
+    const kept = keepCall(withBody(BODY, { ...added, "x-application": "mine" }), forms, "tokens");
+    expect(Object.keys(kept.record.request.headers).sort()).toEqual([
+      "authorization",
+      "content-type",
+      "x-application",
+    ]);
+  });
+});

@@ -26,7 +26,7 @@ export function buildHar(
       creator,
       entries: exchanges.map((record) => {
         const url = new URL(record.request.url);
-        const requestText = bodyText(record.request.body, false);
+        const requestText = bodyText(record.request.body, record.request.body_is_text);
         const responseText = bodyText(record.response.body, record.response.body_is_text);
         const mimeType = record.response.headers["content-type"] ?? "application/octet-stream";
         return {

@@ -102,7 +102,7 @@ function exchangeBlock(record: ExchangeRecord): string {
   return `<div class="exchange">
 <div class="line"><strong>${h(record.request.method)}</strong> ${h(record.request.url)} → <strong>${record.response.status}</strong> · ${record.duration_ms} ms · ${h(record.started_at)} · <span class="muted">exchange ${h(record.id)}</span></div>
 ${events}
-<div class="pair"><pre>${h(headers(record.request.headers))}${record.request.body === null || record.request.body === undefined ? "" : `\n\n${h(shortBody(record.request.body))}`}</pre>
+<div class="pair"><pre>${h(headers(record.request.headers))}${record.request.body === null || record.request.body === undefined ? "" : `\n\n${h(shortBody(record.request.body, record.request.body_is_text))}`}</pre>
 <pre>HTTP ${record.response.status}\n${h(headers(record.response.headers))}\n\n${h(shortBody(record.response.body, record.response.body_is_text))}</pre></div>
 ${record.response.schema_issues ? `<div class="fail">Schema issues: ${h(record.response.schema_issues.join("; "))}</div>` : ""}
 </div>`;
