@@ -57,7 +57,8 @@ export function createStarterClientsService(appDir: string = process.cwd()): Sta
     list: () => ({ clients: STARTER_CLIENTS.map(({ language, title, run }) => ({ language, title, run })) }),
     zip(language) {
       const client = starterClient(language);
-      if (!client) throw new ApiError("not_found", `No starter client for the language "${language}".`);
+      if (!client)
+        return Promise.reject(new ApiError("not_found", `No starter client for the language "${language}".`));
       let zip = built.get(language);
       if (!zip) {
         zip = buildZip(appDir, client);
