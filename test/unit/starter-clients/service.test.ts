@@ -69,6 +69,19 @@ describe("the starter clients' folders", () => {
     for (const language of ["node", "python"])
       expect(existsSync(path.join(root, "starter-clients", language)), language).toBe(true);
   });
+
+  test.each(["node", "python"])(
+    "the %s README's duty table points at the lines that do each duty",
+    (language) => {
+      const folder = path.join(root, "starter-clients", language);
+      const readme = readFileSync(path.join(folder, "README.md"), "utf8");
+      const source = readFileSync(path.join(folder, CHECKERS[language]!.file), "utf8").split("\n");
+      const pointers = [...readme.matchAll(/`(\w+)` \((?:line )?([1-9]\d*)\)/g)];
+      expect(pointers.length).toBeGreaterThanOrEqual(8);
+      for (const [, name = "", line] of pointers)
+        expect(source[Number(line) - 1], `${name} at line ${line}`).toMatch(new RegExp(`\\b${name}\\b`));
+    },
+  );
 });
 
 describe("the starter clients service", () => {
