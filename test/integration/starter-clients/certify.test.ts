@@ -210,6 +210,27 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
       for (const { stdout, stderr } of outputs) {
         for (const secret of [started.client_secret, token]) expect(stdout + stderr).not.toContain(secret);
       }
+      // Exit 1 with the reason on stderr: configuration missing, or nobody answering.
+      const unreachable = "http://127.0.0.1:9";
+      const sandbox = `${server.url}/sandbox`;
+      const failures: Record<string, string>[] = [
+        { CARD_API_AUTH_URL: sandbox, CARD_API_BASE_URL: sandbox, CARD_API_CLIENT_SECRET: "" },
+        {
+          CARD_API_AUTH_URL: unreachable,
+          CARD_API_BASE_URL: unreachable,
+          CARD_API_TOKEN_CACHE: "other.json",
+        },
+      ];
+      for (const env of failures) {
+        const failed = await runClient(
+          client,
+          dir,
+          { CARD_API_CLIENT_ID: "cert-x", CARD_API_CLIENT_SECRET: "x", ...env },
+          ["balance", ACTIVE_CARD],
+        );
+        expect({ code: failed.code, stdout: failed.stdout }).toEqual({ code: 1, stdout: "" });
+        expect(failed.stderr).toMatch(/\S/);
+      }
       const tester = new ConsoleClient(server.url);
       const evidence = await tester.send("GET", `/api/client-certifications/${started.id}/evidence`);
       expect(evidence.status).toBe(200);
