@@ -258,11 +258,9 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
       process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof NoAnswerError) {
-      process.stderr.write(`error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    // Configuration, no answer, or a token cache that cannot be written: the reason, never a stack trace.
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   }
 }
 

@@ -286,7 +286,8 @@ def main(argv=None):
     except UsageError as error:
         print("error: %s\n%s" % (error, USAGE), file=sys.stderr)
         return 2
-    except (ConfigError, NoAnswerError) as error:
+    # Configuration, no answer, or a token cache that cannot be written: the reason, never a traceback.
+    except (ConfigError, NoAnswerError, OSError) as error:
         print("error: %s" % error, file=sys.stderr)
         return 1
 

@@ -210,7 +210,8 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
       for (const { stdout, stderr } of outputs) {
         for (const secret of [started.client_secret, token]) expect(stdout + stderr).not.toContain(secret);
       }
-      // Exit 1 with the reason on stderr: configuration missing, or nobody answering.
+      // Exit 1 with the reason on stderr in one line, never a stack trace: configuration missing, nobody
+      // answering, a token cache that cannot be written.
       const unreachable = "http://127.0.0.1:9";
       const sandbox = `${server.url}/sandbox`;
       const failures: Record<string, string>[] = [
@@ -219,6 +220,14 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
           CARD_API_AUTH_URL: unreachable,
           CARD_API_BASE_URL: unreachable,
           CARD_API_TOKEN_CACHE: "other.json",
+        },
+        // A token it got but cannot keep (the sandbox's demo client; the certification's is revoked by now).
+        {
+          CARD_API_AUTH_URL: sandbox,
+          CARD_API_BASE_URL: sandbox,
+          CARD_API_CLIENT_ID: "demo-client",
+          CARD_API_CLIENT_SECRET: "demo-secret",
+          CARD_API_TOKEN_CACHE: path.join(dir, "no-such-folder", "token.json"),
         },
       ];
       for (const env of failures) {
@@ -229,7 +238,7 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
           ["balance", ACTIVE_CARD],
         );
         expect({ code: failed.code, stdout: failed.stdout }).toEqual({ code: 1, stdout: "" });
-        expect(failed.stderr).toMatch(/\S/);
+        expect(failed.stderr).toMatch(/^error: [^\n]+\n$/);
       }
       const tester = new ConsoleClient(server.url);
       const evidence = await tester.send("GET", `/api/client-certifications/${started.id}/evidence`);
