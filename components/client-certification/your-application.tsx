@@ -20,6 +20,7 @@ import { envSnippet, type ClientCertificationView } from "@/lib/shared/client-ce
 import { CallLog } from "./call-log";
 import { ClientCertificationList } from "./client-certification-list";
 import { ClientChecks } from "./client-checks";
+import { StarterClientsOffer } from "./starter-clients-offer";
 
 /**
  * "Your application" (DESIGN.md §11): start a certification (its page then opens, with the fresh secret handed
@@ -148,6 +149,7 @@ function Credentials({ view, secret }: { view: ClientCertificationView; secret?:
       <div>
         <CopyButton text={snippet} label="Copy .env" />
       </div>
+      <StarterClientsOffer />
     </section>
   );
 }
