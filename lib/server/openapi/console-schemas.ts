@@ -6,16 +6,11 @@
 import type { JWK } from "jose";
 import { z } from "zod";
 import {
-  ENVIRONMENTS,
   OPERATIONS,
-  type ErrorBody,
-  type ExchangeBodySummary,
-  type ExchangeRecord,
-  type InquiryAnswer,
-  type SessionInfo,
-  type TokenEvent,
-  type TokenMetadata,
-  type TokenResult,
+  environmentNameSchema,
+  exchangeRecordSchema,
+  headersSchema as headers,
+  isoTime,
 } from "@/lib/shared/contracts";
 import {
   CLIENT_CHECK_IDS,
@@ -54,109 +49,15 @@ import {
   type SupportTransactionLookup,
 } from "@/lib/shared/support-contract";
 
-const isoTime = z.iso.datetime({ offset: true });
-const headers = z.record(z.string(), z.string());
-const environmentName = z.enum(ENVIRONMENTS);
+const environmentName = environmentNameSchema;
 
-export const errorBodySchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-}) satisfies z.ZodType<ErrorBody>;
-
-export const tokenMetadataSchema = z.object({
-  token_type: z.string(),
-  scopes: z.array(z.string()),
-  expires_in: z.number(),
-  issued_at: isoTime,
-  expires_at: isoTime,
-  fingerprint: z.string().regex(/^[0-9a-f]{12}$/),
-  header: z.record(z.string(), z.unknown()),
-  claims: z.record(z.string(), z.unknown()),
-  meta: z.record(z.string(), z.unknown()).nullable(),
-  jsonapi: z.record(z.string(), z.unknown()).nullable(),
-}) satisfies z.ZodType<TokenMetadata>;
-
-export const sessionInfoSchema = z.object({
-  environment: environmentName,
-  environments: z.array(z.object({ name: environmentName, base_url: z.string(), auth_url: z.string() })),
-  credentials: z.object({
-    source: z.enum(["server", "session", "none"]),
-    client_id: z.string().nullable(),
-    profile: z.literal("demo").optional(),
-  }),
-  token: tokenMetadataSchema.nullable(),
-}) satisfies z.ZodType<SessionInfo>;
-
-const tokenEventSchema = z.object({
-  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401"]),
-  at: isoTime,
-  fingerprint: z.string(),
-  detail: z.string().optional(),
-}) satisfies z.ZodType<TokenEvent>;
-
-const nullableString = z.string().nullable();
-const transactionSummaryFields = {
-  transaction_id: nullableString,
-  external_id: nullableString,
-  card_number: nullableString,
-  response_status: nullableString,
-  response_code: nullableString,
-  response_message: nullableString,
-  balance: nullableString,
-};
-
-/** The typed reading of a successful answer's body that the server attaches to a record (lib/shared/exchange-summary). */
-const exchangeBodySummarySchema = z.discriminatedUnion("operation", [
-  z.object({
-    operation: z.literal("token"),
-    token_type: nullableString,
-    scopes: z.array(z.string()),
-    expires_in: z.number().nullable(),
-  }),
-  z.object({ operation: z.literal("gift_balance_inquiry"), ...transactionSummaryFields }),
-  z.object({ operation: z.literal("transaction_lookup"), found: z.boolean(), ...transactionSummaryFields }),
-  z.object({
-    operation: z.literal("balance_inquiry"),
-    card_number: nullableString,
-    balances: z.record(z.string(), z.string()).nullable(),
-  }),
-]) satisfies z.ZodType<ExchangeBodySummary>;
-
-export const exchangeRecordSchema = z.object({
-  id: z.string(),
-  operation: z.enum(OPERATIONS),
-  environment: environmentName,
-  started_at: isoTime,
-  duration_ms: z.number().nonnegative(),
-  request_id: z.string().optional(),
-  request: z.object({ method: z.string(), url: z.string(), headers, body: z.unknown() }),
-  response: z.object({
-    status: z.number().int(),
-    headers,
-    body: z.unknown(),
-    body_is_text: z.boolean().optional(),
-    schema_issues: z.array(z.string()).optional(),
-  }),
-  token_events: z.array(tokenEventSchema),
-  timings: z
-    .object({
-      total_ms: z.number().nonnegative(),
-      token_ms: z.number().nonnegative(),
-      upstream_ms: z.number().nonnegative(),
-      retried_ms: z.number().nonnegative().optional(),
-    })
-    .optional(),
-  summary: exchangeBodySummarySchema.optional(),
-}) satisfies z.ZodType<ExchangeRecord>;
-
-/** An inquiry's answer: the exchange record, and the session as GET /api/session would now answer it. */
-export const inquiryAnswerSchema = exchangeRecordSchema.extend({
-  session: sessionInfoSchema.optional(),
-}) satisfies z.ZodType<InquiryAnswer>;
-
-export const tokenResultSchema = z.object({
-  token: tokenMetadataSchema.nullable(),
-  exchange: exchangeRecordSchema,
-}) satisfies z.ZodType<TokenResult>;
+export {
+  errorBodySchema,
+  exchangeRecordSchema,
+  inquiryAnswerSchema,
+  sessionInfoSchema,
+  tokenResultSchema,
+} from "@/lib/shared/contracts";
 
 export const healthSchema = z.object({ status: z.literal("ok") });
 export const readySchema = z.object({ status: z.literal("ready"), database: z.enum(["pglite", "postgres"]) });
