@@ -2,6 +2,7 @@
  * The audit log's HTTP shapes (DESIGN.md §7): what `GET /api/audit` and `/api/audit/verify` answer. Shared by the
  * server that builds them (lib/server/audit/http.ts) and the page that reads them (components/audit). No secrets.
  */
+import { z } from "zod";
 
 /** One audit row as JSON: the card is masked, never whole; `card_hash` is its keyed HMAC. */
 export interface AuditRowJson {
@@ -48,7 +49,8 @@ export type ChainVerdict = ChainCoverage &
   );
 
 /** `GET /api/audit/users`: user ids the log knows, in order; `more` when the search matched others too. */
-export interface AuditUserList {
-  users: string[];
-  more: boolean;
-}
+export const auditUserListSchema = z.object({
+  users: z.array(z.string()),
+  more: z.boolean(),
+});
+export type AuditUserList = z.infer<typeof auditUserListSchema>;

@@ -23,14 +23,6 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { PURSES, type Purse } from "@/lib/shared/purses";
-import type { AuditUserList } from "@/lib/shared/audit-contract";
-import type {
-  AdminSessionList,
-  AdminSessionsEnded,
-  AdminSuspended,
-  AdminSuspension,
-  AdminSuspensionList,
-} from "@/lib/shared/admin-contract";
 import type {
   RunListResponse,
   RunView,
@@ -59,6 +51,13 @@ export {
   tokenResultSchema,
 } from "@/lib/shared/contracts";
 
+export {
+  adminSessionListSchema,
+  adminSessionsEndedSchema,
+  adminSuspendedSchema,
+  adminSuspensionListSchema,
+} from "@/lib/shared/admin-contract";
+export { auditUserListSchema } from "@/lib/shared/audit-contract";
 export const healthSchema = z.object({ status: z.literal("ok") });
 export const readySchema = z.object({ status: z.literal("ready"), database: z.enum(["pglite", "postgres"]) });
 
@@ -460,45 +459,4 @@ export const clientCertificationListSchema = z.object({
     }) satisfies z.ZodType<ClientCertificationSummary>,
   ),
 });
-export const adminSessionListSchema = z.object({
-  sessions: z.array(
-    z.object({
-      id: z.string(),
-      user_id: z.string(),
-      roles: z.array(z.string()),
-      signed_in_at: isoTime,
-      signed_in_from: z.string().nullable(),
-      last_seen_at: isoTime,
-      expires_at: isoTime,
-    }),
-  ),
-}) satisfies z.ZodType<AdminSessionList>;
-
-export const adminSessionsEndedSchema = z.object({
-  ended: z.number().int().nonnegative(),
-}) satisfies z.ZodType<AdminSessionsEnded>;
-
-const adminSuspensionSchema = z.object({
-  user_id: z.string(),
-  until: isoTime,
-  reason: z.string().nullable(),
-  suspended_by: z.string(),
-  suspended_at: isoTime,
-}) satisfies z.ZodType<AdminSuspension>;
-
-export const adminSuspensionListSchema = z.object({
-  suspensions: z.array(adminSuspensionSchema),
-  auth_mode: z.enum(["none", "oidc", "proxy"]),
-}) satisfies z.ZodType<AdminSuspensionList>;
-
-export const adminSuspendedSchema = z.object({
-  suspension: adminSuspensionSchema,
-  sessions_ended: z.number().int().nonnegative(),
-}) satisfies z.ZodType<AdminSuspended>;
-
 export const adminLiftedSchema = z.object({ lifted: z.string() });
-
-export const auditUserListSchema = z.object({
-  users: z.array(z.string()),
-  more: z.boolean(),
-}) satisfies z.ZodType<AuditUserList>;
