@@ -30,15 +30,13 @@ import type {
   VerifyResponse,
 } from "@/lib/shared/certification-api";
 import type { RunSummary } from "@/lib/shared/certification-contract";
-import {
-  BATCH_STATUSES,
-  LOOKUP_OUTCOMES,
-  RESULT_FILTERS,
-  type SupportBatchList,
-  type SupportBatchProgress,
-  type SupportBatchResults,
-  type SupportLookupResult,
-  type SupportTransactionLookup,
+import { RESULT_FILTERS } from "@/lib/shared/support-contract";
+export {
+  supportBatchListSchema,
+  supportBatchProgressSchema,
+  supportBatchResultsSchema,
+  supportLookupResultSchema,
+  supportTransactionLookupSchema,
 } from "@/lib/shared/support-contract";
 
 const environmentName = environmentNameSchema;
@@ -265,83 +263,6 @@ export const verifyResultSchema = z.object({
 }) satisfies z.ZodType<VerifyResponse>;
 
 // Support desk (DESIGN.md §9): the answers of /api/support/*. Card numbers appear as last 4 only.
-
-const balancesSchema = keyedObject<Purse, z.ZodString>(PURSES, z.string()).nullable();
-const lookupOutcomeSchema = z.enum(LOOKUP_OUTCOMES);
-
-export const supportLookupResultSchema = z.object({
-  card: z.object({ last4: z.string().regex(/^\d{4}$/), masked: z.string() }),
-  environment: environmentName,
-  outcome: lookupOutcomeSchema,
-  message: z.string(),
-  balances: balancesSchema,
-  upstream_status: z.number().int().nullable(),
-  retry_after_seconds: z.number().nonnegative().nullable(),
-  looked_up_at: isoTime,
-  duration_ms: z.number().nonnegative(),
-}) satisfies z.ZodType<SupportLookupResult>;
-
-export const supportBatchProgressSchema = z.object({
-  id: z.uuid(),
-  status: z.enum(BATCH_STATUSES),
-  environment: environmentName,
-  total: z.number().int(),
-  done: z.number().int(),
-  failed: z.number().int(),
-  cancelled: z.number().int(),
-  found: z.number().int(),
-  not_found: z.number().int(),
-  errors: z.number().int(),
-  in_flight: z.number().int(),
-  rate: z.number().nonnegative().nullable(),
-  eta_seconds: z.number().nonnegative().nullable(),
-  reason: z.string().nullable(),
-  bad_lines: z.array(z.object({ line: z.number().int(), message: z.string() })),
-  bad_line_count: z.number().int(),
-  created_at: isoTime,
-  started_at: isoTime.nullable(),
-  finished_at: isoTime.nullable(),
-  expires_at: isoTime,
-}) satisfies z.ZodType<SupportBatchProgress>;
-
-export const supportBatchListSchema = z.object({
-  batches: z.array(supportBatchProgressSchema.omit({ bad_lines: true }).extend({ user_id: z.string() })),
-}) satisfies z.ZodType<SupportBatchList>;
-
-export const supportTransactionLookupSchema = z.object({
-  request_id: z.string(),
-  environment: environmentName,
-  outcome: z.enum(["found", "not_found", "upstream_error"]),
-  upstream_status: z.number().int(),
-  looked_up_at: isoTime,
-  transaction: z
-    .object({
-      transaction_id: z.string().nullable(),
-      time: z.string().nullable(),
-      card_last4: z.string().nullable(),
-      response_status: z.string().nullable(),
-      response_code: z.string().nullable(),
-      response_message: z.string().nullable(),
-      gift_balance: z.string().nullable(),
-    })
-    .nullable(),
-}) satisfies z.ZodType<SupportTransactionLookup>;
-
-export const supportBatchResultsSchema = z.object({
-  rows: z.array(
-    z.object({
-      position: z.number().int().nonnegative(),
-      line: z.number().int(),
-      last4: z.string(),
-      card_hash: z.string(),
-      state: z.enum(["pending", "done", "failed", "cancelled"]),
-      outcome: lookupOutcomeSchema.nullable(),
-      balances: balancesSchema,
-      error: z.string().nullable(),
-    }),
-  ),
-  next_position: z.number().int().nonnegative().nullable(),
-}) satisfies z.ZodType<SupportBatchResults>;
 
 /**
  * The query of `GET /api/support/batches/{id}/results`, as lib/server/support/route-helpers.ts `resultsPageParams`
