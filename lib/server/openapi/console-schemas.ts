@@ -12,15 +12,10 @@ import {
   headersSchema as headers,
   isoTime,
 } from "@/lib/shared/contracts";
-import {
-  CLIENT_CHECK_IDS,
-  CLIENT_STEP_IDS,
-  type ClientCallRecord,
-  type ClientCertificationSummary,
-  type ClientCertificationView,
-  type ClientCheckResult,
-  type ClientStepState,
-  type StartedClientCertification,
+export {
+  clientCertificationListSchema,
+  clientCertificationViewSchema,
+  startedClientCertificationSchema,
 } from "@/lib/shared/client-certification-contract";
 import { PURSES, type Purse } from "@/lib/shared/purses";
 import type {
@@ -297,87 +292,4 @@ export const teamRunListSchema = z.object({
 
 export const teamRunSchema = teamRunSummarySchema.extend({ exchange: exchangeRecordSchema });
 
-// Integration certification (DESIGN.md §11): the user's own application, judged from its traffic.
-
-const clientStepStateSchema = z.object({
-  id: z.enum(CLIENT_STEP_IDS),
-  title: z.string(),
-  instructions: z.string(),
-  status: z.enum(["pending", "armed", "ended"]),
-  armed_at: isoTime.optional(),
-  ended_at: isoTime.optional(),
-}) satisfies z.ZodType<ClientStepState>;
-
-const clientVerdictSchema = z.enum(["pass", "fail", "not_observed"]);
-
-const clientCheckResultSchema = z.object({
-  id: z.enum(CLIENT_CHECK_IDS),
-  title: z.string(),
-  spec: z.string(),
-  verdict: clientVerdictSchema,
-  expected: z.string(),
-  observed: z.string(),
-  exchange_ids: z.array(z.string()),
-}) satisfies z.ZodType<ClientCheckResult>;
-
-const clientCallSchema = z.object({
-  id: z.string(),
-  step: z.enum(CLIENT_STEP_IDS).nullable(),
-  started_at: isoTime,
-  duration_ms: z.number(),
-  operation: z.string().nullable(),
-  method: z.string(),
-  path: z.string(),
-  status: z.number().int(),
-  request_id: z.string().nullable(),
-  behaviour: z.string().nullable(),
-  request: z.object({ method: z.string(), url: z.string(), headers, body: z.unknown() }),
-  response: z.object({ status: z.number().int(), headers, body: z.unknown() }),
-  seq: z.number().int().optional(),
-  truncated: z.array(z.string()).optional(),
-}) satisfies z.ZodType<ClientCallRecord>;
-
-const clientCertificationStatusSchema = z.enum(["waiting", "running", "done", "expired"]);
-
-export const clientCertificationViewSchema = z.object({
-  id: z.string(),
-  status: clientCertificationStatusSchema,
-  environment: z.literal("embedded"),
-  client_id: z.string(),
-  auth_url: z.string(),
-  base_url: z.string(),
-  operator: z.string(),
-  started_at: isoTime,
-  expires_at: isoTime,
-  finished_at: isoTime.nullable(),
-  current_step: z.enum(CLIENT_STEP_IDS).nullable(),
-  steps: z.array(clientStepStateSchema),
-  checks: z.array(clientCheckResultSchema),
-  exchanges: z.array(clientCallSchema),
-  calls: z.object({
-    kept: z.number().int(),
-    dropped: z.number().int(),
-    max_kept: z.number().int(),
-    refused_token_requests: z.number().int(),
-    last_refused_at: isoTime.nullable(),
-  }),
-}) satisfies z.ZodType<ClientCertificationView>;
-
-export const startedClientCertificationSchema = clientCertificationViewSchema.extend({
-  client_secret: z.string(),
-}) satisfies z.ZodType<StartedClientCertification>;
-
-export const clientCertificationListSchema = z.object({
-  certifications: z.array(
-    z.object({
-      id: z.string(),
-      status: clientCertificationStatusSchema,
-      client_id: z.string(),
-      operator: z.string(),
-      started_at: isoTime,
-      finished_at: isoTime.nullable(),
-      verdicts: z.array(z.object({ id: z.enum(CLIENT_CHECK_IDS), verdict: clientVerdictSchema })),
-    }) satisfies z.ZodType<ClientCertificationSummary>,
-  ),
-});
 export const adminLiftedSchema = z.object({ lifted: z.string() });
