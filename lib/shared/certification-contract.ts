@@ -2,7 +2,8 @@
  * The shapes of a certification run (DESIGN.md §8): cases, their checks and verdicts, the run's progress
  * events and state. Isomorphic on purpose (no secrets, no Node APIs): the runs page will render these.
  */
-import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
+import { z } from "zod";
+import { environmentNameSchema, exchangeRecordSchema, isoTime, keyedObject } from "@/lib/shared/contracts";
 
 /**
  * - `pass`: every check held.
@@ -10,122 +11,132 @@ import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
  * - `observed`: the specification is silent; what the upstream did is recorded, not judged.
  * - `not_applicable`: the case could not run here; `reason` says why and what would make it applicable.
  */
-export type Verdict = "pass" | "fail" | "observed" | "not_applicable";
+const VERDICTS = ["pass", "fail", "observed", "not_applicable"] as const;
+export const verdictSchema = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+export const verdictCountsSchema = keyedObject(VERDICTS, z.number().int().nonnegative());
+export type VerdictCounts = z.infer<typeof verdictCountsSchema>;
 
 /** One thing a case checked: what the specification expects, what the upstream did, and whether they agree. */
-export interface Check {
-  name: string;
-  expected: string;
-  observed: string;
+const checkSchema = z.object({
+  name: z.string(),
+  expected: z.string(),
+  observed: z.string(),
   /** null for a recorded observation that is not judged (verdict `observed`). */
-  passed: boolean | null;
+  passed: z.boolean().nullable(),
   /** Ids of the exchange records this check looked at. */
-  exchange_ids?: string[];
-}
+  exchange_ids: z.array(z.string()).optional(),
+});
+export type Check = z.infer<typeof checkSchema>;
 
-/** Ids the API operator can find in its own logs. */
-export interface UpstreamIds {
-  transaction_ids: string[];
-  external_ids: string[];
-  /** X-Request-Id values sent. */
-  x_request_ids: string[];
-  /** meta.request_id values of token responses. */
-  meta_request_ids: string[];
-}
-
-export interface CaseInfo {
-  id: string;
-  title: string;
+const caseResultSchema = z.object({
+  id: z.string(),
+  title: z.string(),
   /** Sections of the specification this case proves, e.g. ["2.2", "4.1"]. */
-  spec_sections: string[];
-}
-
-export interface CaseResult extends CaseInfo {
-  verdict: Verdict;
+  spec_sections: z.array(z.string()),
+  verdict: verdictSchema,
   /** Why not applicable, or a one-line summary of what failed. */
-  reason?: string;
-  checks: Check[];
-  exchange_ids: string[];
-  upstream_ids: UpstreamIds;
+  reason: z.string().optional(),
+  checks: z.array(checkSchema),
+  exchange_ids: z.array(z.string()),
+  /** Ids the API operator can find in its own logs. */
+  upstream_ids: z.object({
+    transaction_ids: z.array(z.string()),
+    external_ids: z.array(z.string()),
+    /** X-Request-Id values sent. */
+    x_request_ids: z.array(z.string()),
+    /** meta.request_id values of token responses. */
+    meta_request_ids: z.array(z.string()),
+  }),
   /** Fingerprints (first 12 hex of SHA-256) of the tokens this case used or obtained. */
-  token_fingerprints: string[];
-  started_at: string;
-  finished_at: string;
-}
+  token_fingerprints: z.array(z.string()),
+  started_at: isoTime,
+  finished_at: isoTime,
+});
+export type CaseResult = z.infer<typeof caseResultSchema>;
+export type CaseInfo = Pick<CaseResult, "id" | "title" | "spec_sections">;
+export type UpstreamIds = CaseResult["upstream_ids"];
 
-export type RunStatus = "queued" | "running" | "done" | "cancelled" | "interrupted";
+export const runStatusSchema = z.enum(["queued", "running", "done", "cancelled", "interrupted"]);
+export type RunStatus = z.infer<typeof runStatusSchema>;
 
-export interface TokenRecord {
-  fingerprint: string;
-  client_id: string;
+const tokenRecordSchema = z.object({
+  fingerprint: z.string(),
+  client_id: z.string(),
   /** Why it was obtained: "session" (the run's token), or the case id that requested it. */
-  purpose: string;
-  scope: string;
-  expires_in: number;
-  issued_at: string;
-}
+  purpose: z.string(),
+  scope: z.string(),
+  expires_in: z.number(),
+  issued_at: isoTime,
+});
+export type TokenRecord = z.infer<typeof tokenRecordSchema>;
 
 /** The longest a run started from the console waits for a token to expire (AUTH-03). */
 export const MAX_EXPIRY_WAIT_SECONDS = 300;
 
-export interface RunEnvironment {
-  name: EnvironmentName;
-  auth_url: string;
-  base_url: string;
+const runEnvironmentSchema = z.object({
+  name: environmentNameSchema,
+  auth_url: z.string(),
+  base_url: z.string(),
   /**
    * What answered the run's calls: the real address, or "in-process embedded sandbox" — the embedded
    * sandbox is called without a network, so nothing need be serving `auth_url` (the CLI has no server).
    */
-  served_by?: string;
-}
+  served_by: z.string().optional(),
+});
+export type RunEnvironment = z.infer<typeof runEnvironmentSchema>;
 
 /** A case waiting on purpose (AUTH-03 waits for a token to expire): what for, and until when. */
-export interface RunWait {
-  case_id: string;
-  what: "token_expiry";
-  until: string;
-}
+const runWaitSchema = z.object({
+  case_id: z.string(),
+  what: z.literal("token_expiry"),
+  until: isoTime,
+});
+export type RunWait = z.infer<typeof runWaitSchema>;
 
 /** What a route or the CLI reads while a run is under way, and what the bundle is built from. */
-export interface RunState {
-  id: string;
-  status: RunStatus;
-  environment: RunEnvironment;
-  client_id: string;
+export const runStateSchema = z.object({
+  id: z.string(),
+  status: runStatusSchema,
+  environment: runEnvironmentSchema,
+  client_id: z.string(),
   /** Who ran it, for people (the signed-in user's name; the CLI's `local:<user>`). */
-  operator: string;
+  operator: z.string(),
   /** The signed-in user's id (`local` in AUTH_MODE=none), when a console route started the run. */
-  operator_id?: string;
-  allow_production_gift: boolean;
-  case_ids: string[];
-  total: number;
-  done: number;
-  started_at: string;
-  finished_at?: string;
-  results: CaseResult[];
-  exchanges: ExchangeRecord[];
-  tokens: TokenRecord[];
+  operator_id: z.string().optional(),
+  allow_production_gift: z.boolean(),
+  case_ids: z.array(z.string()),
+  total: z.number().int(),
+  done: z.number().int(),
+  started_at: isoTime,
+  finished_at: isoTime.optional(),
+  results: z.array(caseResultSchema),
+  exchanges: z.array(exchangeRecordSchema),
+  tokens: z.array(tokenRecordSchema),
   /** Set while a case waits, so the run's page says so rather than seeming stuck. */
-  waiting?: RunWait;
-}
+  waiting: runWaitSchema.optional(),
+});
+export type RunState = z.infer<typeof runStateSchema>;
 
 /** A run in the list of runs: no checks, no exchanges. */
-export interface RunSummary {
-  id: string;
-  status: RunStatus;
-  environment: EnvironmentName;
-  client_id: string;
-  operator: string;
-  operator_id?: string;
-  allow_production_gift: boolean;
-  total: number;
-  done: number;
-  started_at: string;
-  finished_at?: string;
-  summary: VerdictCounts;
+export const runSummarySchema = z.object({
+  id: z.string(),
+  status: runStatusSchema,
+  environment: environmentNameSchema,
+  client_id: z.string(),
+  operator: z.string(),
+  operator_id: z.string().optional(),
+  allow_production_gift: z.boolean(),
+  total: z.number().int(),
+  done: z.number().int(),
+  started_at: isoTime,
+  finished_at: isoTime.optional(),
+  summary: verdictCountsSchema,
   /** Every finished case's verdict, in run order. */
-  verdicts: { id: string; verdict: Verdict }[];
-}
+  verdicts: z.array(z.object({ id: z.string(), verdict: verdictSchema })),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
 
 export function summarizeRun(run: RunState): RunSummary {
   return {
@@ -177,8 +188,6 @@ export type RunEvent =
   | { type: "case_started"; run_id: string; case: CaseInfo; index: number; total: number; at: string }
   | { type: "case_finished"; run_id: string; result: CaseResult; index: number; total: number; at: string }
   | { type: "run_finished"; run_id: string; status: RunStatus; summary: VerdictCounts; at: string };
-
-export type VerdictCounts = Record<Verdict, number>;
 
 export function countVerdicts(results: readonly { verdict: Verdict }[]): VerdictCounts {
   const counts: VerdictCounts = { pass: 0, fail: 0, observed: 0, not_applicable: 0 };

@@ -91,6 +91,14 @@ export const isoTime = z.iso.datetime({ offset: true });
 export const headersSchema = z.record(z.string(), z.string());
 export const environmentNameSchema = z.enum(ENVIRONMENTS);
 
+/**
+ * An object with exactly these keys. Not `z.record(z.enum(keys), …)`: its JSON Schema requires keys it never
+ * declares as properties, which strict validators refuse.
+ */
+export function keyedObject<K extends string, S extends z.ZodType>(keys: readonly K[], value: S) {
+  return z.object(Object.fromEntries(keys.map((key) => [key, value])) as Record<K, S>);
+}
+
 /** The one error shape of every console API error response; `details` per code: ./error-details.ts. */
 export const errorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),

@@ -3,7 +3,7 @@
  * nothing here holds a secret. No field ever carries a full card number, a token or a raw exchange.
  */
 import { z } from "zod";
-import { environmentNameSchema, isoTime } from "@/lib/shared/contracts";
+import { environmentNameSchema, isoTime, keyedObject } from "@/lib/shared/contracts";
 import { PURSES, type Purse } from "@/lib/shared/purses";
 
 /** A reason or ticket: optional, printable, kept in the audit log. */
@@ -55,9 +55,7 @@ export const LOOKUP_OUTCOMES = [
 export type LookupOutcome = (typeof LOOKUP_OUTCOMES)[number];
 
 /** The eight purses (decimal strings) when the card was found; null otherwise. */
-const balancesSchema = z
-  .object(Object.fromEntries(PURSES.map((purse) => [purse, z.string()])) as Record<Purse, z.ZodString>)
-  .nullable();
+const balancesSchema = keyedObject<Purse, z.ZodString>(PURSES, z.string()).nullable();
 const lookupOutcomeSchema = z.enum(LOOKUP_OUTCOMES);
 
 export const supportLookupResultSchema = z.object({

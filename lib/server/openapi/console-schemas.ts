@@ -1,31 +1,37 @@
 /**
- * zod schemas of the console's response bodies (DESIGN.md §4). The request bodies are lib/shared/contracts.ts's,
- * which the routes validate with; these describe what the routes answer, each checked by TypeScript against
- * the interface the route builds (`satisfies z.ZodType<…>`), so the OpenAPI document cannot drift from the code.
+ * zod schemas of the console's response bodies (DESIGN.md §4) that the OpenAPI document describes. The shapes a
+ * route builds and a page reads are lib/shared's (their types are inferred from the schema, so the document
+ * cannot drift from the code) and re-exported here; the rest are the answers only this document names.
  */
-import type { JWK } from "jose";
 import { z } from "zod";
-import {
-  OPERATIONS,
-  environmentNameSchema,
+import { environmentNameSchema, exchangeRecordSchema, isoTime } from "@/lib/shared/contracts";
+import { RESULT_FILTERS } from "@/lib/shared/support-contract";
+
+export {
+  errorBodySchema,
   exchangeRecordSchema,
-  headersSchema as headers,
-  isoTime,
+  inquiryAnswerSchema,
+  sessionInfoSchema,
+  tokenResultSchema,
 } from "@/lib/shared/contracts";
+export {
+  adminSessionListSchema,
+  adminSessionsEndedSchema,
+  adminSuspendedSchema,
+  adminSuspensionListSchema,
+} from "@/lib/shared/admin-contract";
+export { auditUserListSchema } from "@/lib/shared/audit-contract";
+export {
+  runListSchema,
+  runViewSchema,
+  startRunResultSchema,
+  verifyResultSchema,
+} from "@/lib/shared/certification-api";
 export {
   clientCertificationListSchema,
   clientCertificationViewSchema,
   startedClientCertificationSchema,
 } from "@/lib/shared/client-certification-contract";
-import { PURSES, type Purse } from "@/lib/shared/purses";
-import type {
-  RunListResponse,
-  RunView,
-  StartRunResponse,
-  VerifyResponse,
-} from "@/lib/shared/certification-api";
-import type { RunSummary } from "@/lib/shared/certification-contract";
-import { RESULT_FILTERS } from "@/lib/shared/support-contract";
 export {
   supportBatchListSchema,
   supportBatchProgressSchema,
@@ -36,21 +42,6 @@ export {
 
 const environmentName = environmentNameSchema;
 
-export {
-  errorBodySchema,
-  exchangeRecordSchema,
-  inquiryAnswerSchema,
-  sessionInfoSchema,
-  tokenResultSchema,
-} from "@/lib/shared/contracts";
-
-export {
-  adminSessionListSchema,
-  adminSessionsEndedSchema,
-  adminSuspendedSchema,
-  adminSuspensionListSchema,
-} from "@/lib/shared/admin-contract";
-export { auditUserListSchema } from "@/lib/shared/audit-contract";
 export const healthSchema = z.object({ status: z.literal("ok") });
 export const readySchema = z.object({ status: z.literal("ready"), database: z.enum(["pglite", "postgres"]) });
 
@@ -123,139 +114,7 @@ export const publicJwkSchema = z.object({
   alg: z.literal("EdDSA"),
   use: z.literal("sig"),
   kid: z.string(),
-}) satisfies z.ZodType<JWK>;
-
-/**
- * An object with exactly these keys. Not `z.record(z.enum(keys), …)`: its JSON Schema requires keys it never
- * declares as properties, which strict validators refuse.
- */
-function keyedObject<K extends string, S extends z.ZodType>(keys: readonly K[], value: S) {
-  return z.object(Object.fromEntries(keys.map((key) => [key, value])) as Record<K, S>);
-}
-
-const VERDICTS = ["pass", "fail", "observed", "not_applicable"] as const;
-const verdictSchema = z.enum(VERDICTS);
-const verdictCountsSchema = keyedObject(VERDICTS, z.number().int().nonnegative());
-const runStatusSchema = z.enum(["queued", "running", "done", "cancelled", "interrupted"]);
-
-export const startRunResultSchema = z.object({ id: z.string() }) satisfies z.ZodType<StartRunResponse>;
-
-const runSummarySchema = z.object({
-  id: z.string(),
-  status: runStatusSchema,
-  environment: environmentName,
-  client_id: z.string(),
-  operator: z.string(),
-  operator_id: z.string().optional(),
-  allow_production_gift: z.boolean(),
-  total: z.number().int(),
-  done: z.number().int(),
-  started_at: isoTime,
-  finished_at: isoTime.optional(),
-  summary: verdictCountsSchema,
-  verdicts: z.array(z.object({ id: z.string(), verdict: verdictSchema })),
-}) satisfies z.ZodType<RunSummary>;
-
-export const runListSchema = z.object({
-  runs: z.array(runSummarySchema),
-  environments: z.array(
-    z.object({ name: environmentName, certifiable: z.boolean(), reason: z.string().optional() }),
-  ),
-}) satisfies z.ZodType<RunListResponse>;
-
-const caseResultSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  spec_sections: z.array(z.string()),
-  verdict: verdictSchema,
-  reason: z.string().optional(),
-  checks: z.array(
-    z.object({
-      name: z.string(),
-      expected: z.string(),
-      observed: z.string(),
-      passed: z.boolean().nullable(),
-      exchange_ids: z.array(z.string()).optional(),
-    }),
-  ),
-  exchange_ids: z.array(z.string()),
-  upstream_ids: z.object({
-    transaction_ids: z.array(z.string()),
-    external_ids: z.array(z.string()),
-    x_request_ids: z.array(z.string()),
-    meta_request_ids: z.array(z.string()),
-  }),
-  token_fingerprints: z.array(z.string()),
-  started_at: isoTime,
-  finished_at: isoTime,
 });
-
-export const runViewSchema = z.object({
-  id: z.string(),
-  status: runStatusSchema,
-  environment: z.object({
-    name: environmentName,
-    auth_url: z.string(),
-    base_url: z.string(),
-    served_by: z.string().optional(),
-  }),
-  client_id: z.string(),
-  operator: z.string(),
-  operator_id: z.string().optional(),
-  allow_production_gift: z.boolean(),
-  case_ids: z.array(z.string()),
-  total: z.number().int(),
-  done: z.number().int(),
-  started_at: isoTime,
-  finished_at: isoTime.optional(),
-  results: z.array(caseResultSchema),
-  tokens: z.array(
-    z.object({
-      fingerprint: z.string(),
-      client_id: z.string(),
-      purpose: z.string(),
-      scope: z.string(),
-      expires_in: z.number(),
-      issued_at: isoTime,
-    }),
-  ),
-  summary: verdictCountsSchema,
-  exchanges: z.array(
-    z.object({
-      id: z.string(),
-      operation: z.enum(OPERATIONS),
-      status: z.number().int(),
-      request_id: z.string().optional(),
-    }),
-  ),
-  evidence_ready: z.boolean(),
-}) satisfies z.ZodType<RunView>;
-
-/** `POST /api/certification/verify`: what the bundle's manifest says is read as text, not trusted as typed. */
-export const verifyResultSchema = z.object({
-  ok: z.boolean(),
-  problems: z.array(z.string()),
-  checked: z.array(z.string()),
-  signed_by_this_console: z.boolean(),
-  signer: z
-    .object({
-      kind: z.enum(["this_console", "trusted", "unknown"]),
-      thumbprint: z.string(),
-      name: z.string().optional(),
-    })
-    .nullable(),
-  run: z
-    .object({
-      id: z.string().optional(),
-      environment: z.string().optional(),
-      status: z.string().optional(),
-      operator: z.string().optional(),
-      started_at: z.string().optional(),
-      finished_at: z.string().nullable().optional(),
-      summary: z.partialRecord(verdictSchema, z.number()).optional(),
-    })
-    .optional(),
-}) satisfies z.ZodType<VerifyResponse>;
 
 // Support desk (DESIGN.md §9): the answers of /api/support/*. Card numbers appear as last 4 only.
 
