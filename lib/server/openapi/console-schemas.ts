@@ -20,7 +20,7 @@ export {
   adminSuspendedSchema,
   adminSuspensionListSchema,
 } from "@/lib/shared/admin-contract";
-export { auditUserListSchema } from "@/lib/shared/audit-contract";
+export { auditPageSchema, auditUserListSchema } from "@/lib/shared/audit-contract";
 export {
   runListSchema,
   runViewSchema,
@@ -47,29 +47,6 @@ export const readySchema = z.object({ status: z.literal("ready"), database: z.en
 
 // What signing out answers: the session has ended and where the browser goes next.
 export const logoutResultSchema = z.object({ signed_out: z.literal(true), redirect: z.string() });
-
-export const auditRowSchema = z.object({
-  seq: z.number().int().positive(),
-  at: isoTime,
-  user_id: z.string().nullable(),
-  roles: z.array(z.string()),
-  client_address: z.string().nullable(),
-  event: z.string(),
-  environment: z.string().nullable(),
-  operation: z.string().nullable(),
-  card: z.string().nullable(),
-  card_hash: z.string().nullable(),
-  upstream_status: z.number().int().nullable(),
-  request_id: z.string().nullable(),
-  outcome: z.enum(["success", "failure"]),
-  reason: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-});
-
-export const auditPageSchema = z.object({
-  rows: z.array(auditRowSchema),
-  next_cursor: z.string().nullable(),
-});
 
 /** What a verification checked: signed checkpoints of the chain head, the keyed chain's first row, up to when. */
 const auditVerifyCoverage = {
