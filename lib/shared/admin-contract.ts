@@ -51,7 +51,7 @@ export const adminSuspendedSchema = z.object({
 export type AdminSuspended = z.infer<typeof adminSuspendedSchema>;
 
 /** A suspension may last up to 30 days; longer belongs in the identity provider or the proxy's allow-list. */
-export const MAX_SUSPENSION_MINUTES = 30 * 24 * 60;
+const MAX_SUSPENSION_MINUTES = 30 * 24 * 60;
 
 const printable = /^[^\u0000-\u001f\u007f]+$/;
 
@@ -63,5 +63,3 @@ export const adminSuspendInputSchema = z
     reason: z.string().max(500).regex(printable, "must be printable").optional(),
   })
   .strict();
-
-export type AdminSuspendInput = z.input<typeof adminSuspendInputSchema>;

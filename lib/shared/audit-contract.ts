@@ -33,7 +33,7 @@ export const auditPageSchema = z.object({
 export type AuditPageJson = z.infer<typeof auditPageSchema>;
 
 /** What `GET /api/audit/verify` checked: signed checkpoints, where the keyed chain starts, up to when. */
-export interface ChainCoverage {
+interface ChainCoverage {
   checkpoints?: number;
   last_checkpoint?: { seq: number; at: string; instance: string } | null;
   keyed_from?: number;

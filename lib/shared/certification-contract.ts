@@ -58,7 +58,7 @@ export type CaseResult = z.infer<typeof caseResultSchema>;
 export type CaseInfo = Pick<CaseResult, "id" | "title" | "spec_sections">;
 export type UpstreamIds = CaseResult["upstream_ids"];
 
-export const runStatusSchema = z.enum(["queued", "running", "done", "cancelled", "interrupted"]);
+const runStatusSchema = z.enum(["queued", "running", "done", "cancelled", "interrupted"]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 const tokenRecordSchema = z.object({
@@ -157,7 +157,7 @@ export function summarizeRun(run: RunState): RunSummary {
 }
 
 /** The catalogue's groups in reading order (DESIGN.md §8). */
-export const CASE_GROUP_ORDER = ["TOK", "AUTH", "GBI", "BI", "VER"] as const;
+const CASE_GROUP_ORDER = ["TOK", "AUTH", "GBI", "BI", "VER"] as const;
 
 /**
  * Catalogue order for people: by group, then by number (TOK-09 after TOK-08). A run executes TOK-09 last (it

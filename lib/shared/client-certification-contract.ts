@@ -5,10 +5,10 @@
 import { z } from "zod";
 import { headersSchema, isoTime } from "./contracts";
 
-export const CLIENT_STEP_IDS = ["tokens", "declined", "revoked", "timeout", "rate_limited"] as const;
+const CLIENT_STEP_IDS = ["tokens", "declined", "revoked", "timeout", "rate_limited"] as const;
 export type ClientStepId = (typeof CLIENT_STEP_IDS)[number];
 
-export const CLIENT_CHECK_IDS = [
+const CLIENT_CHECK_IDS = [
   "CLI-TOKEN-REUSE",
   "CLI-RENEW-401",
   "CLI-REQUEST-ID-UNIQUE",
@@ -22,7 +22,6 @@ export type ClientCheckId = (typeof CLIENT_CHECK_IDS)[number];
 
 const clientCertificationStatusSchema = z.enum(["waiting", "running", "done", "expired"]);
 export type ClientCertificationStatus = z.infer<typeof clientCertificationStatusSchema>;
-export type ClientStepStatus = ClientStepState["status"];
 const clientVerdictSchema = z.enum(["pass", "fail", "not_observed"]);
 export type ClientVerdict = z.infer<typeof clientVerdictSchema>;
 
@@ -95,7 +94,7 @@ const clientStepStateSchema = z.object({
   armed_at: isoTime.optional(),
   ended_at: isoTime.optional(),
 });
-export type ClientStepState = z.infer<typeof clientStepStateSchema>;
+type ClientStepState = z.infer<typeof clientStepStateSchema>;
 
 /** One call of the live log: masked and redacted as every exchange. */
 const clientCallSchema = z.object({
@@ -130,7 +129,6 @@ const clientCallCountsSchema = z.object({
   refused_token_requests: z.number().int(),
   last_refused_at: isoTime.nullable(),
 });
-export type ClientCallCounts = z.infer<typeof clientCallCountsSchema>;
 
 export const clientCertificationViewSchema = z.object({
   id: z.string(),

@@ -36,7 +36,7 @@ const IRON_SEAL = /Fe26\.2\*[^\s"]+/g;
 export const MIN_EXACT_SECRET_LENGTH = 6;
 const MAX_DEPTH = 64;
 
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase());
 }
 

@@ -32,7 +32,6 @@ export const supportBatchInputSchema = z.union([
   z.object({ cards: z.array(z.string().max(64)).min(1), reason: reasonSchema }).strict(),
   z.object({ csv: z.string().min(1), reason: reasonSchema }).strict(),
 ]);
-export type SupportBatchInput = z.input<typeof supportBatchInputSchema>;
 export type SupportBatchRequest = z.output<typeof supportBatchInputSchema>;
 
 /**
@@ -44,7 +43,7 @@ export type SupportBatchRequest = z.output<typeof supportBatchInputSchema>;
  * - `timeout`, `unreachable`: the upstream did not answer in time / at all;
  * - `upstream_error`: any other answer (5xx, an unexpected status or a body not in the specification's form).
  */
-export const LOOKUP_OUTCOMES = [
+const LOOKUP_OUTCOMES = [
   "found",
   "not_found",
   "rate_limited",
@@ -74,7 +73,7 @@ export const supportLookupResultSchema = z.object({
 export type SupportLookupResult = z.infer<typeof supportLookupResultSchema>;
 export type ShownCard = SupportLookupResult["card"];
 
-export const BATCH_STATUSES = ["queued", "running", "done", "cancelled"] as const;
+const BATCH_STATUSES = ["queued", "running", "done", "cancelled"] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** `GET /api/support/batches/{id}` (and the 202 of `POST`). */
