@@ -21,7 +21,7 @@ const auditRowSchema = z.object({
   request_id: z.string().nullable(),
   outcome: z.enum(["success", "failure"]),
   reason: z.string().nullable(),
-  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AuditRowJson = z.infer<typeof auditRowSchema>;
 
