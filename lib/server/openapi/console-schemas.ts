@@ -26,7 +26,7 @@ export {
   runViewSchema,
   startRunResultSchema,
   verifyResultSchema,
-} from "@/lib/shared/certification-api";
+} from "@/lib/shared/certification-schemas";
 export {
   clientCertificationListSchema,
   clientCertificationViewSchema,
