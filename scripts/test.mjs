@@ -99,7 +99,7 @@ async function buildLane() {
 }
 
 async function checkLane() {
-  const linted = await check("lint (eslint + prettier)", "npm", ["run", "--silent", "lint"], beside);
+  const linted = await check("lint (eslint, prettier, knip)", "npm", ["run", "--silent", "lint"], beside);
   const graph = await check(
     "module graph (dependency-cruiser: no cycle, no crossed boundary)",
     "npm",

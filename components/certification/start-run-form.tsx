@@ -27,7 +27,7 @@ function expiryWaitCost(environment: EnvironmentName): string {
     : `adds the short-lived client's token lifetime, at most ${MAX_EXPIRY_WAIT_SECONDS / 60} min`;
 }
 
-export const PRODUCTION_GIFT_WARNING = "Gift Balance Inquiry cases record real transactions";
+const PRODUCTION_GIFT_WARNING = "Gift Balance Inquiry cases record real transactions";
 
 export function StartRunForm({
   catalogue,

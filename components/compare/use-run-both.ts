@@ -27,7 +27,7 @@ function toOutcome(result: PromiseSettledResult<ExchangeRecord>): RunOutcome {
     : { error: toApiClientError(result.reason) };
 }
 
-export function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {
+function recordOf(outcome: RunOutcome | null): ExchangeRecord | null {
   return outcome && "record" in outcome ? outcome.record : null;
 }
 

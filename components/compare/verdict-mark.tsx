@@ -41,7 +41,3 @@ export function VerdictMark({ verdict, className }: { verdict: Verdict; classNam
     </span>
   );
 }
-
-export function verdictText(verdict: Verdict): string {
-  return VERDICTS[verdict].text;
-}

@@ -1,7 +1,7 @@
 /** What an API error alert is given: the same for the alert and for its per-code view loaded on demand. */
 import type { ConsoleErrorLike } from "@/lib/client/api-error-view";
 
-export interface ApiErrorActions {
+interface ApiErrorActions {
   /** Offered for `no_credentials` when the embedded sandbox is available: one click to connect. */
   onUseDemoCredentials?: () => void;
   useDemoBusy?: boolean;

@@ -5,7 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import type { ApiErrorAlertProps } from "./api-error-alert-props";
 import { ErrorCodeLine } from "./error-code-line";
 
-export type { ApiErrorActions, ApiErrorAlertProps } from "./api-error-alert-props";
+export type { ApiErrorAlertProps } from "./api-error-alert-props";
 
 /** The title when the console's own API could not be read (the session of a page, for one). */
 export const CONSOLE_UNANSWERED_TITLE = "The console API did not answer";

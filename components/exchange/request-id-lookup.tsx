@@ -8,8 +8,7 @@ import { ExchangeView, statusTone } from "./exchange-view";
 import { StatusExplanation } from "./status-explanation";
 
 /** The console calls the sandbox's path everywhere (DESIGN.md §5): said wherever a lookup is shown. */
-export const LOOKUP_PATH_NOTE =
-  "Path as implemented by the sandbox; the specification does not show the real one.";
+const LOOKUP_PATH_NOTE = "Path as implemented by the sandbox; the specification does not show the real one.";
 
 /**
  * One lookup's answer: found (with the transaction_id, and whether it is the inquiry's) or not found, its

@@ -51,11 +51,11 @@ const SUPPORT_STEPS: readonly Step[] = [
 ];
 
 /** What support may do, on its home page: the page above speaks to engineers. */
-export const SUPPORT_SUMMARY =
+const SUPPORT_SUMMARY =
   "As support you look up a card's eight balances (Balance Inquiry only: nothing is recorded on the card), find a transaction by its Request Id, and run batches of cards with a masked CSV of the results. Cards show only their last 4 digits; no raw request, response or token is ever shown; every lookup is kept in the audit log.";
 
 /** Connect → token → inquiry for roles that may use them; the support desk's steps for support. */
-export function useHomeSteps(): { steps: readonly Step[]; engineer: boolean } {
+function useHomeSteps(): { steps: readonly Step[]; engineer: boolean } {
   const allows = useAllows();
   if (allows && PAGE_ACCESS.connect.allowed(allows)) return { steps: ENGINEER_STEPS, engineer: true };
   if (allows && PAGE_ACCESS.support.allowed(allows)) return { steps: SUPPORT_STEPS, engineer: false };

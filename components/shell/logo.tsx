@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-export function Logo() {
+function Logo() {
   return (
     <svg viewBox="0 0 32 32" className="size-7" aria-hidden="true">
       <rect x="2" y="6" width="28" height="20" rx="4" className="fill-indigo-600" />

@@ -20,7 +20,7 @@ const rule =
   (allows: MeAllows | null): boolean =>
     allows !== null && PAGE_ACCESS[page].allowed(allows);
 
-export const CONSOLE_PAGES: readonly ConsolePage[] = [
+const CONSOLE_PAGES: readonly ConsolePage[] = [
   { href: "/connect", label: "Connect", allowed: rule("connect") },
   { href: "/token", label: "Token", allowed: rule("token") },
   { href: "/inquiry", label: "Inquiry", allowed: rule("rawExchange") },
@@ -33,7 +33,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
 ];
 
 /** The pages the user's roles allow, in navigation order. */
-export function allowedPages(allows: MeAllows | null): readonly ConsolePage[] {
+function allowedPages(allows: MeAllows | null): readonly ConsolePage[] {
   return CONSOLE_PAGES.filter((page) => !page.allowed || page.allowed(allows));
 }
 

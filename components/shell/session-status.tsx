@@ -11,7 +11,7 @@ import { useAllows } from "@/components/team/use-me";
 const pill =
   "inline-flex h-8 items-center gap-2 rounded-md px-2.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800";
 
-export function credentialSourceLabel(credentials: SessionInfo["credentials"]): string {
+function credentialSourceLabel(credentials: SessionInfo["credentials"]): string {
   if (credentials.source === "server") return "server-held";
   if (credentials.source === "none") return "not connected";
   return credentials.profile === "demo" ? "demo" : "yours";

@@ -16,7 +16,7 @@ const ROLE_NAMES: Record<string, string> = {
  * The refusal's title, plain: "Support cannot open the audit log" when one role is at stake, else "Your role
  * cannot open this page" (several roles, or one this console does not name).
  */
-export function refusalTitle(roles: readonly string[], page: string): string {
+function refusalTitle(roles: readonly string[], page: string): string {
   const only = roles.length === 1 ? ROLE_NAMES[roles[0]!] : undefined;
   return only ? `${only} cannot open ${page}` : "Your role cannot open this page";
 }

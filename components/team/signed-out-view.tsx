@@ -3,7 +3,7 @@ import { GateFrame, GateText, GateTitle } from "./gate-frame";
 import { SignInLink } from "./sign-in-link";
 
 /** What each sign-in failure (SignInError code of lib/server/identity/oidc.ts) means to the person who tried. */
-export const SIGN_IN_ERROR_MESSAGES: Record<SignInErrorCode, string> = {
+const SIGN_IN_ERROR_MESSAGES: Record<SignInErrorCode, string> = {
   state_mismatch:
     "The answer from the sign-in page did not belong to the sign-in this browser started (for example, it came from another tab or an old link). Nothing was signed in.",
   sign_in_expired: "The sign-in took too long and expired. Start again.",

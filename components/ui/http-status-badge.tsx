@@ -2,7 +2,7 @@ import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "./badge";
 
 /** 2xx green, 5xx (and no answer at all) red, anything else amber. */
-export function httpStatusTone(status: number): BadgeTone {
+function httpStatusTone(status: number): BadgeTone {
   if (status >= 200 && status < 300) return "success";
   if (status >= 500 || status === 0) return "danger";
   return "warning";

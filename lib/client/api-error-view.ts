@@ -28,9 +28,9 @@ const TITLES: Record<string, string> = {
   rate_limited: "Too many calls: wait a moment",
 };
 
-export const DEFAULT_ERROR_TITLE = "The request could not run";
+const DEFAULT_ERROR_TITLE = "The request could not run";
 
-export type ApiErrorBody =
+type ApiErrorBody =
   | { kind: "no_credentials" }
   | { kind: "not_signed_in" }
   | { kind: "rate_limited"; retryAfterSeconds: number | null }

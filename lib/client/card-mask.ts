@@ -4,8 +4,6 @@
  */
 export { maskCardNumber, maskCardNumbersInText } from "@/lib/shared/masking";
 /** The API's card-number rule (lib/shared/card-number.ts), by the name the pages use. */
-export { isCardNumber as isFullCardNumber } from "@/lib/shared/card-number";
-
 /** "6006491000000001" or "600649******0001" → "0001". */
 export function cardLast4(cardNumber: string): string {
   return cardNumber.slice(-4);

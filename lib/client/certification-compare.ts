@@ -4,7 +4,7 @@
  */
 import type { Verdict } from "@/lib/shared/certification-contract";
 
-export interface VerdictChange {
+interface VerdictChange {
   id: string;
   before: Verdict | null;
   after: Verdict | null;

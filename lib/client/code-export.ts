@@ -27,12 +27,12 @@ export interface CodeExportOptions {
   token?: TokenRequestTarget | null;
 }
 
-export const ACCESS_TOKEN_VARIABLE = "ACCESS_TOKEN";
-export const CLIENT_SECRET_VARIABLE = "CLIENT_SECRET";
-export const CARD_NUMBER_VARIABLE = "CARD_NUMBER";
+const ACCESS_TOKEN_VARIABLE = "ACCESS_TOKEN";
+const CLIENT_SECRET_VARIABLE = "CLIENT_SECRET";
+const CARD_NUMBER_VARIABLE = "CARD_NUMBER";
 
 /** The shell's fresh UUID, portable across Linux (kernel file) and macOS (uuidgen). */
-export const SHELL_UUID = "$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)";
+const SHELL_UUID = "$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)";
 
 /** Stand-ins written into JSON text, then turned into each language's expression. */
 const SENTINEL = {

@@ -13,7 +13,7 @@ export const ENVIRONMENT_NAMES = [
 ] as const satisfies readonly EnvironmentName[];
 export const OPERATION_NAMES = OPERATIONS;
 
-export const ENVIRONMENT_LABELS: Record<EnvironmentName, string> = {
+const ENVIRONMENT_LABELS: Record<EnvironmentName, string> = {
   embedded: "Embedded sandbox",
   sandbox: "Sandbox",
   production: "Production",

@@ -12,9 +12,7 @@ import { historyDatabase } from "./history-database";
 import type { HistoryExport, HistoryRun, NewRun } from "./history-run";
 import { HISTORY_DATABASE, scopedName } from "./user-scope";
 
-export type { HistoryExport, HistoryRun, NewRun } from "./history-run";
-export { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION };
-
+export type { HistoryRun } from "./history-run";
 export class HistoryImportError extends Error {
   override readonly name = "HistoryImportError";
 }
@@ -68,7 +66,7 @@ export function recordedCardFields(exchange: ExchangeRecord): {
 }
 
 /** Cleans a run before it is written: masks and redacts again, recomputes the card fields. */
-export function cleanRun(run: HistoryRun): HistoryRun {
+function cleanRun(run: HistoryRun): HistoryRun {
   const exchange = sanitizeExchange(run.exchange);
   const masked = run.card ? maskedCard(run.card.masked) : null;
   return {

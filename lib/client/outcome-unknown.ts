@@ -11,7 +11,7 @@ import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
 /** The status of a record that got no answer. */
-export const NO_ANSWER_STATUS = 0;
+const NO_ANSWER_STATUS = 0;
 
 export function isOutcomeUnknown(exchange: ExchangeRecord): boolean {
   return exchange.response.status === NO_ANSWER_STATUS;

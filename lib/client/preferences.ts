@@ -5,9 +5,9 @@
  */
 import { scopedName } from "./user-scope";
 
-export const THEME_STORAGE_KEY = "console.theme";
-export const LOCATION_STORAGE_KEY = "console.location_id";
-export const OPERATION_STORAGE_KEY = "console.inquiry_operation";
+const THEME_STORAGE_KEY = "console.theme";
+const LOCATION_STORAGE_KEY = "console.location_id";
+const OPERATION_STORAGE_KEY = "console.inquiry_operation";
 
 export type ThemeChoice = "light" | "dark";
 
@@ -70,7 +70,7 @@ export function storedOperation<Operation extends string>(offered: readonly Oper
 /** The choice when storage is disabled: it then lasts for this page only. */
 let chosenInMemory: string | null = null;
 
-export function storeOperation(operation: string): void {
+function storeOperation(operation: string): void {
   writeItem(OPERATION_STORAGE_KEY, operation);
 }
 

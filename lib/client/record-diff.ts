@@ -122,11 +122,11 @@ export function isVolatileField(path: readonly (string | number)[], value?: unkn
 
 // ---------- flattening ----------
 
-export type FieldPath = readonly (string | number)[];
+type FieldPath = readonly (string | number)[];
 type Leaves = Map<string, { path: FieldPath; value: unknown }>;
 
 /** "response.body.data.balances.gift", "request.headers.x-request-id", "record.token_events[0].type". */
-export function formatFieldPath(path: FieldPath): string {
+function formatFieldPath(path: FieldPath): string {
   return path.reduce<string>(
     (text, segment) =>
       typeof segment === "number" ? `${text}[${segment}]` : text ? `${text}.${segment}` : segment,
@@ -186,7 +186,7 @@ function sameLeaf(a: unknown, b: unknown): boolean {
 
 // ---------- the comparison ----------
 
-export type FieldChange = "same" | "changed" | "added" | "removed";
+type FieldChange = "same" | "changed" | "added" | "removed";
 
 export interface FieldDiff {
   /** Display path, e.g. "response.body.data.balances.gift". */
@@ -200,7 +200,7 @@ export interface FieldDiff {
   volatile: boolean;
 }
 
-export type PurseChange = "same" | "changed" | "added" | "removed" | "not_reported" | "unreadable";
+type PurseChange = "same" | "changed" | "added" | "removed" | "not_reported" | "unreadable";
 
 export interface PurseDiffRow {
   purse: string;
@@ -219,7 +219,7 @@ export interface PurseDiffRow {
   change: PurseChange;
 }
 
-export interface FactRow {
+interface FactRow {
   label: string;
   before: string | null;
   after: string | null;

@@ -7,14 +7,12 @@
 import type { ExchangeBodySummary, ExchangeRecord } from "@/lib/shared/contracts";
 import { defaultRedactor } from "@/lib/shared/redaction";
 
-export { REDACTED } from "@/lib/shared/redaction";
-
-export function sanitizeHeaders(headers: Record<string, string>): Record<string, string> {
+function sanitizeHeaders(headers: Record<string, string>): Record<string, string> {
   return defaultRedactor.headers(headers);
 }
 
 /** Walks a JSON value: masks card numbers, redacts secret fields and anything shaped like a JWT. */
-export function sanitizeJson(value: unknown): unknown {
+function sanitizeJson(value: unknown): unknown {
   return defaultRedactor.value(value);
 }
 

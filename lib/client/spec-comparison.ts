@@ -27,9 +27,9 @@ export interface SpecCell {
   note?: string;
 }
 
-export type SpecRowId = "status" | "transaction" | "balance" | "result" | "history" | "request_id";
+type SpecRowId = "status" | "transaction" | "balance" | "result" | "history" | "request_id";
 
-export interface SpecRow {
+interface SpecRow {
   id: SpecRowId;
   label: string;
   gift: SpecCell;

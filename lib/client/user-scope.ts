@@ -10,13 +10,13 @@
  * and comes back as the new user with that user's state.
  */
 
-export const USER_KEY_HEADER = "X-Console-User";
+const USER_KEY_HEADER = "X-Console-User";
 /** The key of AUTH_MODE=none's one local user (lib/server/identity/user-key). */
-export const LOCAL_USER_KEY = "local";
+const LOCAL_USER_KEY = "local";
 /** The IndexedDB database of the run history (lib/client/history-store), before the user's key is added. */
 export const HISTORY_DATABASE = "card-services-console";
 /** localStorage names of per-user preferences (lib/client/preferences), before the user's key is added. */
-export const USER_LOCAL_KEYS = ["console.location_id", "console.inquiry_operation"] as const;
+const USER_LOCAL_KEYS = ["console.location_id", "console.inquiry_operation"] as const;
 
 let current: string | null = null;
 let reloading = false;
@@ -26,10 +26,6 @@ export function setUserScope(key: string | null): void {
   if (typeof window === "undefined" || key === current) return;
   current = key;
   if (key !== null && key !== LOCAL_USER_KEY) forgetUnattributedState();
-}
-
-export function userScope(): string | null {
-  return current;
 }
 
 /** The storage name of `base` for this page's user; null while no user is known (nothing is read or kept). */

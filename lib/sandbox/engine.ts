@@ -28,11 +28,11 @@ import {
 import type { SandboxClientPort } from "./registered-clients";
 import { TokenService, type TokenClaims } from "./tokens";
 
-export const API_VERSION = "1.4.0";
-export const JSONAPI_VERSION = "1.0";
+const API_VERSION = "1.4.0";
+const JSONAPI_VERSION = "1.0";
 
 /** The data object of a Gift Balance Inquiry response (spec §2.4). */
-export interface GiftTransaction {
+interface GiftTransaction {
   transaction_id: string;
   external_id: string;
   entry_mode: string;

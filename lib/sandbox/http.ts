@@ -1,13 +1,13 @@
 /** JSON:API response helpers and bounded body reading for the sandbox. */
 
-export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 import { MAX_BODY_BYTES } from "./limits";
 import { readTextWithLimit } from "@/lib/shared/body";
 import { acquireHold } from "./holds";
 
 export { MAX_BODY_BYTES };
 
-export interface JsonApiError {
+interface JsonApiError {
   status: string;
   code: string;
   title: string;

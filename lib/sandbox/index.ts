@@ -10,7 +10,7 @@ import { withRegisteredClients } from "./registered-clients";
 import type { Sandbox, SandboxOptions } from "./types";
 
 export type { SandboxClientPort, RegisteredClient, SandboxCall, ArmedBehaviour } from "./registered-clients";
-export type { Sandbox, SandboxOptions, SandboxStats } from "./types";
+export type { Sandbox, SandboxOptions } from "./types";
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const engine = new SandboxEngine(options);

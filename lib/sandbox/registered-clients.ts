@@ -48,7 +48,7 @@ export interface SandboxClientPort {
 }
 
 /** What the engine tells the wrapper about a bearer token whose signature holds (expired or not). */
-export interface TokenOwner {
+interface TokenOwner {
   clientId: string;
   issuedAtMs: number;
 }
@@ -186,7 +186,7 @@ async function attribute(
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
 /** client_id and client_secret as the engine reads them: a JSON body, an OAuth form body, or HTTP Basic. */
-export function credentialsOf(
+function credentialsOf(
   authorization: string | null,
   bodyText: string | null,
 ): { clientId: string; secret?: string } | null {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { integer, onOff, optionalText, parseEnv } from "@/lib/shared/env-values";
 import type { SandboxOptions } from "./types";
 
-export const DEFAULT_SLOW_RESPONSE_MS = 30_000;
+const DEFAULT_SLOW_RESPONSE_MS = 30_000;
 
 export interface SandboxSettings {
   /** SANDBOX_DEMO_SECRET, or undefined for the sandbox's public default. */

@@ -1,50 +1,57 @@
 import { z } from "zod";
+import { isoTime } from "./contracts";
 
 /** `GET /api/admin/sessions` (DESIGN.md §4): the live sessions, named by a handle (never the session's id). */
-export interface AdminSession {
-  /** A hash of the session's id: enough to end it, useless as a credential. */
-  id: string;
-  user_id: string;
-  roles: string[];
-  signed_in_at: string;
-  /** The client address the session began from, as the console believed it (null when unknown). */
-  signed_in_from: string | null;
-  last_seen_at: string;
-  expires_at: string;
-}
-
-export interface AdminSessionList {
-  sessions: AdminSession[];
-}
+export const adminSessionListSchema = z.object({
+  sessions: z.array(
+    z.object({
+      /** A hash of the session's id: enough to end it, useless as a credential. */
+      id: z.string(),
+      user_id: z.string(),
+      roles: z.array(z.string()),
+      signed_in_at: isoTime,
+      /** The client address the session began from, as the console believed it (null when unknown). */
+      signed_in_from: z.string().nullable(),
+      last_seen_at: isoTime,
+      expires_at: isoTime,
+    }),
+  ),
+});
+export type AdminSessionList = z.infer<typeof adminSessionListSchema>;
+export type AdminSession = AdminSessionList["sessions"][number];
 
 /** `DELETE /api/admin/sessions/{id}` and `DELETE /api/admin/sessions?user=ID`: how many sessions ended. */
-export interface AdminSessionsEnded {
-  ended: number;
-}
+export const adminSessionsEndedSchema = z.object({
+  ended: z.number().int().nonnegative(),
+});
+export type AdminSessionsEnded = z.infer<typeof adminSessionsEndedSchema>;
 
 /** A suspension in force (`GET /api/admin/suspensions`): the user is refused everywhere until `until`. */
-export interface AdminSuspension {
-  user_id: string;
-  until: string;
-  reason: string | null;
-  suspended_by: string;
-  suspended_at: string;
-}
+const adminSuspensionSchema = z.object({
+  user_id: z.string(),
+  until: isoTime,
+  reason: z.string().nullable(),
+  suspended_by: z.string(),
+  suspended_at: isoTime,
+});
+export type AdminSuspension = z.infer<typeof adminSuspensionSchema>;
 
-export interface AdminSuspensionList {
-  suspensions: AdminSuspension[];
+export const adminSuspensionListSchema = z.object({
+  suspensions: z.array(adminSuspensionSchema),
   /** How the console signs people in, which decides what ending a session does (the page says so). */
-  auth_mode: "none" | "oidc" | "proxy";
-}
+  auth_mode: z.enum(["none", "oidc", "proxy"]),
+});
+export type AdminSuspensionList = z.infer<typeof adminSuspensionListSchema>;
 
 /** `POST /api/admin/suspensions`: the suspension, and how many of the user's sessions it ended. */
-export interface AdminSuspended {
-  suspension: AdminSuspension;
-  sessions_ended: number;
-}
+export const adminSuspendedSchema = z.object({
+  suspension: adminSuspensionSchema,
+  sessions_ended: z.number().int().nonnegative(),
+});
+export type AdminSuspended = z.infer<typeof adminSuspendedSchema>;
 
 /** A suspension may last up to 30 days; longer belongs in the identity provider or the proxy's allow-list. */
-export const MAX_SUSPENSION_MINUTES = 30 * 24 * 60;
+const MAX_SUSPENSION_MINUTES = 30 * 24 * 60;
 
 const printable = /^[^\u0000-\u001f\u007f]+$/;
 
@@ -56,5 +63,3 @@ export const adminSuspendInputSchema = z
     reason: z.string().max(500).regex(printable, "must be printable").optional(),
   })
   .strict();
-
-export type AdminSuspendInput = z.input<typeof adminSuspendInputSchema>;

@@ -2,34 +2,38 @@
  * The audit log's HTTP shapes (DESIGN.md §7): what `GET /api/audit` and `/api/audit/verify` answer. Shared by the
  * server that builds them (lib/server/audit/http.ts) and the page that reads them (components/audit). No secrets.
  */
+import { z } from "zod";
+import { isoTime } from "./contracts";
 
 /** One audit row as JSON: the card is masked, never whole; `card_hash` is its keyed HMAC. */
-export interface AuditRowJson {
-  seq: number;
-  at: string;
-  user_id: string | null;
-  roles: string[];
-  client_address: string | null;
-  event: string;
-  environment: string | null;
-  operation: string | null;
-  card: string | null;
-  card_hash: string | null;
-  upstream_status: number | null;
-  request_id: string | null;
-  outcome: "success" | "failure";
-  reason: string | null;
-  details: Record<string, string | number | boolean | null> | null;
-}
+const auditRowSchema = z.object({
+  seq: z.number().int().positive(),
+  at: isoTime,
+  user_id: z.string().nullable(),
+  roles: z.array(z.string()),
+  client_address: z.string().nullable(),
+  event: z.string(),
+  environment: z.string().nullable(),
+  operation: z.string().nullable(),
+  card: z.string().nullable(),
+  card_hash: z.string().nullable(),
+  upstream_status: z.number().int().nullable(),
+  request_id: z.string().nullable(),
+  outcome: z.enum(["success", "failure"]),
+  reason: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditRowJson = z.infer<typeof auditRowSchema>;
 
 /** `GET /api/audit`: one page of rows, newest first, and the cursor of the next (null: no more). */
-export interface AuditPageJson {
-  rows: AuditRowJson[];
-  next_cursor: string | null;
-}
+export const auditPageSchema = z.object({
+  rows: z.array(auditRowSchema),
+  next_cursor: z.string().nullable(),
+});
+export type AuditPageJson = z.infer<typeof auditPageSchema>;
 
 /** What `GET /api/audit/verify` checked: signed checkpoints, where the keyed chain starts, up to when. */
-export interface ChainCoverage {
+interface ChainCoverage {
   checkpoints?: number;
   last_checkpoint?: { seq: number; at: string; instance: string } | null;
   keyed_from?: number;
@@ -48,7 +52,8 @@ export type ChainVerdict = ChainCoverage &
   );
 
 /** `GET /api/audit/users`: user ids the log knows, in order; `more` when the search matched others too. */
-export interface AuditUserList {
-  users: string[];
-  more: boolean;
-}
+export const auditUserListSchema = z.object({
+  users: z.array(z.string()),
+  more: z.boolean(),
+});
+export type AuditUserList = z.infer<typeof auditUserListSchema>;

@@ -2,7 +2,7 @@
  * The one card-number rule (spec §2.3: a full card number is 12 to 19 digits), shared by the API's schema
  * (lib/shared/contracts.ts cardNumberSchema) and the browser's forms, which check it without zod.
  */
-export const CARD_NUMBER_DIGITS = { min: 12, max: 19 } as const;
+const CARD_NUMBER_DIGITS = { min: 12, max: 19 } as const;
 
 export const CARD_NUMBER_PATTERN = new RegExp(`^\\d{${CARD_NUMBER_DIGITS.min},${CARD_NUMBER_DIGITS.max}}$`);
 

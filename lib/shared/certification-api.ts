@@ -3,13 +3,17 @@
  * runs page. Isomorphic: no secrets, no Node APIs.
  */
 import { z } from "zod";
-import { ENVIRONMENTS, type EnvironmentName, type OperationName } from "@/lib/shared/contracts";
-import {
-  MAX_EXPIRY_WAIT_SECONDS,
-  type RunState,
-  type RunSummary,
-  type VerdictCounts,
-} from "@/lib/shared/certification-contract";
+import { ENVIRONMENTS } from "@/lib/shared/contracts";
+import { MAX_EXPIRY_WAIT_SECONDS, type RunState } from "@/lib/shared/certification-contract";
+import type {
+  certifiableEnvironmentSchema,
+  evidenceSignerSchema,
+  exchangeIndexEntrySchema,
+  runListSchema,
+  runViewSchema,
+  startRunResultSchema,
+  verifyResultSchema,
+} from "@/lib/shared/certification-schemas";
 
 export { MAX_EXPIRY_WAIT_SECONDS };
 
@@ -36,67 +40,13 @@ export const startRunInputSchema = z
   });
 export type StartRunInput = z.input<typeof startRunInputSchema>;
 
-export interface StartRunResponse {
-  id: string;
-}
-
-/** A configured environment, and whether this server can certify it (else why not, in a sentence). */
-export interface CertifiableEnvironment {
-  name: EnvironmentName;
-  certifiable: boolean;
-  reason?: string;
-}
-
-export interface RunListResponse {
-  runs: RunSummary[];
-  /** What the start form offers: every configured environment, the ones that cannot be run with the reason. */
-  environments: CertifiableEnvironment[];
-}
-
-/** One exchange of a run, as the run view lists it (the full records are in the evidence bundle). */
-export interface ExchangeIndexEntry {
-  id: string;
-  operation: OperationName;
-  status: number;
-  request_id?: string;
-}
-
-/** GET /api/certification/runs/{id}: progress and per-case results, without the exchange bodies. */
-export interface RunView extends Omit<RunState, "exchanges"> {
-  summary: VerdictCounts;
-  exchanges: ExchangeIndexEntry[];
-  /** Whether the signed bundle can be downloaded (the run has ended). */
-  evidence_ready: boolean;
-}
-
-export interface EvidenceSigner {
-  kind: "this_console" | "trusted" | "unknown";
-  thumbprint: string;
-  /** The trusted key's name in EVIDENCE_TRUSTED_KEYS, when it has one. */
-  name?: string;
-}
-
-export interface VerifyResponse {
-  ok: boolean;
-  problems: string[];
-  checked: string[];
-  /** The bundle was signed with this console's key (GET /api/certification/public-key). */
-  signed_by_this_console: boolean;
-  /**
-   * Who signed an intact bundle, by its key's RFC 7638 thumbprint: this console, a key EVIDENCE_TRUSTED_KEYS
-   * names, or an unknown key (anyone can sign an edited bundle with a key of their own). Null when not intact.
-   */
-  signer: EvidenceSigner | null;
-  run?: {
-    id?: string;
-    environment?: string;
-    status?: string;
-    operator?: string;
-    started_at?: string;
-    finished_at?: string | null;
-    summary?: Partial<VerdictCounts>;
-  };
-}
+export type StartRunResponse = z.infer<typeof startRunResultSchema>;
+export type CertifiableEnvironment = z.infer<typeof certifiableEnvironmentSchema>;
+export type RunListResponse = z.infer<typeof runListSchema>;
+export type ExchangeIndexEntry = z.infer<typeof exchangeIndexEntrySchema>;
+export type RunView = z.infer<typeof runViewSchema>;
+export type EvidenceSigner = z.infer<typeof evidenceSignerSchema>;
+export type VerifyResponse = z.infer<typeof verifyResultSchema>;
 
 export function runView(run: RunState): RunView {
   const { exchanges, ...rest } = run;

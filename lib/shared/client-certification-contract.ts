@@ -3,11 +3,12 @@
  * console's routes answer with. Isomorphic (the page renders these); holds no secret.
  */
 import { z } from "zod";
+import { headersSchema, isoTime } from "./contracts";
 
-export const CLIENT_STEP_IDS = ["tokens", "declined", "revoked", "timeout", "rate_limited"] as const;
+const CLIENT_STEP_IDS = ["tokens", "declined", "revoked", "timeout", "rate_limited"] as const;
 export type ClientStepId = (typeof CLIENT_STEP_IDS)[number];
 
-export const CLIENT_CHECK_IDS = [
+const CLIENT_CHECK_IDS = [
   "CLI-TOKEN-REUSE",
   "CLI-RENEW-401",
   "CLI-REQUEST-ID-UNIQUE",
@@ -19,18 +20,15 @@ export const CLIENT_CHECK_IDS = [
 ] as const;
 export type ClientCheckId = (typeof CLIENT_CHECK_IDS)[number];
 
-export type ClientCertificationStatus = "waiting" | "running" | "done" | "expired";
-export type ClientStepStatus = "pending" | "armed" | "ended";
-export type ClientVerdict = "pass" | "fail" | "not_observed";
+const clientCertificationStatusSchema = z.enum(["waiting", "running", "done", "expired"]);
+export type ClientCertificationStatus = z.infer<typeof clientCertificationStatusSchema>;
+const clientVerdictSchema = z.enum(["pass", "fail", "not_observed"]);
+export type ClientVerdict = z.infer<typeof clientVerdictSchema>;
 
 export const ACTIVE_CARD = "6006491000000001";
 export const INACTIVE_CARD = "6006491000000027";
 
-export interface ClientStepInfo {
-  id: ClientStepId;
-  title: string;
-  instructions: string;
-}
+export type ClientStepInfo = Pick<ClientStepState, "id" | "title" | "instructions">;
 
 export const CLIENT_STEPS: readonly ClientStepInfo[] = [
   {
@@ -60,11 +58,7 @@ export const CLIENT_STEPS: readonly ClientStepInfo[] = [
   },
 ];
 
-export interface ClientCheckInfo {
-  id: ClientCheckId;
-  title: string;
-  spec: string;
-}
+export type ClientCheckInfo = Pick<ClientCheckResult, "id" | "title" | "spec">;
 
 export const CLIENT_CHECKS: readonly ClientCheckInfo[] = [
   { id: "CLI-TOKEN-REUSE", title: "Caches and reuses the token", spec: "§5.7" },
@@ -81,96 +75,112 @@ export const CLIENT_CHECKS: readonly ClientCheckInfo[] = [
   { id: "CLI-WELL-FORMED", title: "Every call well formed", spec: "§4.1–4.4" },
 ];
 
-export interface ClientCheckResult extends ClientCheckInfo {
-  verdict: ClientVerdict;
-  expected: string;
-  observed: string;
-  exchange_ids: string[];
-}
+const clientCheckResultSchema = z.object({
+  id: z.enum(CLIENT_CHECK_IDS),
+  title: z.string(),
+  spec: z.string(),
+  verdict: clientVerdictSchema,
+  expected: z.string(),
+  observed: z.string(),
+  exchange_ids: z.array(z.string()),
+});
+export type ClientCheckResult = z.infer<typeof clientCheckResultSchema>;
 
-export interface ClientStepState extends ClientStepInfo {
-  status: ClientStepStatus;
-  armed_at?: string;
-  ended_at?: string;
-}
+const clientStepStateSchema = z.object({
+  id: z.enum(CLIENT_STEP_IDS),
+  title: z.string(),
+  instructions: z.string(),
+  status: z.enum(["pending", "armed", "ended"]),
+  armed_at: isoTime.optional(),
+  ended_at: isoTime.optional(),
+});
+type ClientStepState = z.infer<typeof clientStepStateSchema>;
 
 /** One call of the live log: masked and redacted as every exchange. */
-export interface ClientCallRecord {
-  id: string;
-  /** 1, 2, … in the order the calls were kept (`?calls_after=` pages on it). */
-  seq?: number;
-  step: ClientStepId | null;
-  started_at: string;
-  duration_ms: number;
-  operation: string | null;
-  method: string;
-  path: string;
-  status: number;
-  request_id: string | null;
+const clientCallSchema = z.object({
+  id: z.string(),
+  step: z.enum(CLIENT_STEP_IDS).nullable(),
+  started_at: isoTime,
+  duration_ms: z.number(),
+  operation: z.string().nullable(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  request_id: z.string().nullable(),
   /** What the sandbox did beyond answering: revoked token, 429, held answer, client hung up. */
-  behaviour: string | null;
+  behaviour: z.string().nullable(),
   /**
    * As the application sent it: its own headers only, and the body as its text, character for character
    * (`body_is_text`), with the secret redacted and card numbers masked in place. Calls kept before then hold
    * the body parsed.
    */
-  request: {
-    method: string;
-    url: string;
-    headers: Record<string, string>;
-    body: unknown;
-    body_is_text?: boolean;
-  };
-  response: { status: number; headers: Record<string, string>; body: unknown };
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    headers: headersSchema,
+    body: z.unknown(),
+    body_is_text: z.boolean().optional(),
+  }),
+  response: z.object({ status: z.number().int(), headers: headersSchema, body: z.unknown() }),
+  /** 1, 2, … in the order the calls were kept (`?calls_after=` pages on it). */
+  seq: z.number().int().optional(),
   /** What was cut to keep the call bounded ("request body", "request headers", …). */
-  truncated?: string[];
-}
-
-export interface ClientCertificationView {
-  id: string;
-  status: ClientCertificationStatus;
-  environment: "embedded";
-  client_id: string;
-  auth_url: string;
-  base_url: string;
-  operator: string;
-  started_at: string;
-  expires_at: string;
-  finished_at: string | null;
-  current_step: ClientStepId | null;
-  steps: ClientStepState[];
-  checks: ClientCheckResult[];
-  /** The page of the call log asked for (`?calls_after=<seq>&limit=`; every call kept when not asked). */
-  exchanges: ClientCallRecord[];
-  calls: ClientCallCounts;
-}
+  truncated: z.array(z.string()).optional(),
+});
+export type ClientCallRecord = z.infer<typeof clientCallSchema>;
 
 /** What the call log holds and what it did not keep. */
-export interface ClientCallCounts {
+const clientCallCountsSchema = z.object({
   /** Calls kept (the last one's `seq`). */
-  kept: number;
+  kept: z.number().int(),
   /** Calls past `max_kept`: counted, not kept. */
-  dropped: number;
-  max_kept: number;
+  dropped: z.number().int(),
+  max_kept: z.number().int(),
   /** Token requests with this client_id refused (unknown or wrong secret): counted only, never kept. */
-  refused_token_requests: number;
-  last_refused_at: string | null;
-}
+  refused_token_requests: z.number().int(),
+  last_refused_at: isoTime.nullable(),
+});
+
+export const clientCertificationViewSchema = z.object({
+  id: z.string(),
+  status: clientCertificationStatusSchema,
+  environment: z.literal("embedded"),
+  client_id: z.string(),
+  auth_url: z.string(),
+  base_url: z.string(),
+  operator: z.string(),
+  started_at: isoTime,
+  expires_at: isoTime,
+  finished_at: isoTime.nullable(),
+  current_step: z.enum(CLIENT_STEP_IDS).nullable(),
+  steps: z.array(clientStepStateSchema),
+  checks: z.array(clientCheckResultSchema),
+  /** The page of the call log asked for (`?calls_after=<seq>&limit=`; every call kept when not asked). */
+  exchanges: z.array(clientCallSchema),
+  calls: clientCallCountsSchema,
+});
+export type ClientCertificationView = z.infer<typeof clientCertificationViewSchema>;
 
 /** The answer to start: the one time the client's secret leaves the server. */
-export interface StartedClientCertification extends ClientCertificationView {
-  client_secret: string;
-}
+export const startedClientCertificationSchema = clientCertificationViewSchema.extend({
+  client_secret: z.string(),
+});
+export type StartedClientCertification = z.infer<typeof startedClientCertificationSchema>;
 
-export interface ClientCertificationSummary {
-  id: string;
-  status: ClientCertificationStatus;
-  client_id: string;
-  operator: string;
-  started_at: string;
-  finished_at: string | null;
-  verdicts: { id: ClientCheckId; verdict: ClientVerdict }[];
-}
+const clientCertificationSummarySchema = z.object({
+  id: z.string(),
+  status: clientCertificationStatusSchema,
+  client_id: z.string(),
+  operator: z.string(),
+  started_at: isoTime,
+  finished_at: isoTime.nullable(),
+  verdicts: z.array(z.object({ id: z.enum(CLIENT_CHECK_IDS), verdict: clientVerdictSchema })),
+});
+export type ClientCertificationSummary = z.infer<typeof clientCertificationSummarySchema>;
+
+export const clientCertificationListSchema = z.object({
+  certifications: z.array(clientCertificationSummarySchema),
+});
 
 export const startClientCertificationSchema = z.object({ environment: z.literal("embedded") }).strict();
 export const clientStepIdSchema = z.enum(CLIENT_STEP_IDS);

@@ -14,12 +14,7 @@ export const ROLES = ["support", "engineer", "tester", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
 export { OPERATIONS, type OperationName } from "./operations";
-import type { OperationName } from "./operations";
-
-/** The one error shape of every console API error response; `details` per code: ./error-details.ts. */
-export interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
-}
+import { OPERATIONS } from "./operations";
 
 // ---------- request bodies ----------
 
@@ -88,133 +83,176 @@ export const transactionLookupParamsSchema = z
   .strict();
 
 // ---------- response bodies ----------
+// One zod schema per shape: the OpenAPI document (lib/server/openapi) is generated from these, and the types
+// are inferred from them, so the document and the code cannot drift apart.
 
-export interface TokenMetadata {
-  token_type: string;
-  scopes: string[];
-  expires_in: number;
-  issued_at: string; // ISO
-  expires_at: string; // ISO
+/** An ISO 8601 time with its offset. */
+export const isoTime = z.iso.datetime({ offset: true });
+export const headersSchema = z.record(z.string(), z.string());
+export const environmentNameSchema = z.enum(ENVIRONMENTS);
+
+/**
+ * An object with exactly these keys. Not `z.record(z.enum(keys), …)`: its JSON Schema requires keys it never
+ * declares as properties, which strict validators refuse.
+ */
+export function keyedObject<K extends string, S extends z.ZodType>(keys: readonly K[], value: S) {
+  return z.object(Object.fromEntries(keys.map((key) => [key, value])) as Record<K, S>);
+}
+
+/** The one error shape of every console API error response; `details` per code: ./error-details.ts. */
+export const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const tokenMetadataSchema = z.object({
+  token_type: z.string(),
+  scopes: z.array(z.string()),
+  expires_in: z.number(),
+  issued_at: isoTime,
+  expires_at: isoTime,
   /** First 12 hex characters of SHA-256 of the access token. */
-  fingerprint: string;
-  header: Record<string, unknown>;
-  claims: Record<string, unknown>;
-  meta: Record<string, unknown> | null;
-  jsonapi: Record<string, unknown> | null;
-}
+  fingerprint: z.string().regex(/^[0-9a-f]{12}$/),
+  header: z.record(z.string(), z.unknown()),
+  claims: z.record(z.string(), z.unknown()),
+  meta: z.record(z.string(), z.unknown()).nullable(),
+  jsonapi: z.record(z.string(), z.unknown()).nullable(),
+});
+export type TokenMetadata = z.infer<typeof tokenMetadataSchema>;
 
-export interface EnvironmentInfo {
-  name: EnvironmentName;
+const environmentInfoSchema = z.object({
+  name: environmentNameSchema,
   /** Base address shown to the user (server configuration; informational only). */
-  base_url: string;
-  auth_url: string;
-}
+  base_url: z.string(),
+  auth_url: z.string(),
+});
+export type EnvironmentInfo = z.infer<typeof environmentInfoSchema>;
 
 /** GET /api/session */
-export interface SessionInfo {
-  environment: EnvironmentName;
-  environments: EnvironmentInfo[];
-  credentials: { source: "server" | "session" | "none"; client_id: string | null; profile?: "demo" };
-  token: TokenMetadata | null;
-}
+export const sessionInfoSchema = z.object({
+  environment: environmentNameSchema,
+  environments: z.array(environmentInfoSchema),
+  credentials: z.object({
+    source: z.enum(["server", "session", "none"]),
+    client_id: z.string().nullable(),
+    profile: z.literal("demo").optional(),
+  }),
+  token: tokenMetadataSchema.nullable(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
-export type TokenEventType =
-  | "acquired" // no token in session: a first one was requested
-  | "renewed_before_expiry" // token was within the renewal skew of expiry
-  | "renewed_after_401"; // upstream answered 401, a new token was fetched and the call retried once
-
-export interface TokenEvent {
-  type: TokenEventType;
-  at: string; // ISO
+const tokenEventSchema = z.object({
+  /**
+   * `acquired`: no token in session, a first one was requested; `renewed_before_expiry`: the token was within
+   * the renewal skew of expiry; `renewed_after_401`: upstream answered 401, a new token was fetched and the call
+   * retried once.
+   */
+  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401"]),
+  at: isoTime,
   /** Fingerprint of the token obtained. */
-  fingerprint: string;
+  fingerprint: z.string(),
   /** One sentence for people, e.g. why the token was renewed. */
-  detail?: string;
-}
+  detail: z.string().optional(),
+});
+export type TokenEvent = z.infer<typeof tokenEventSchema>;
+export type TokenEventType = TokenEvent["type"];
 
 /** Where the time of a run went, in milliseconds. */
-export interface ExchangeTimings {
+const exchangeTimingsSchema = z.object({
   /** The whole console call, from request to record. */
-  total_ms: number;
+  total_ms: z.number().nonnegative(),
   /** Obtaining tokens during this run (0 when the session's token was used). */
-  token_ms: number;
+  token_ms: z.number().nonnegative(),
   /** The recorded upstream exchange (the same as `duration_ms`). */
-  upstream_ms: number;
+  upstream_ms: z.number().nonnegative(),
   /** Earlier upstream attempts of this run (a 401 before the retry). */
-  retried_ms?: number;
-}
+  retried_ms: z.number().nonnegative().optional(),
+});
+export type ExchangeTimings = z.infer<typeof exchangeTimingsSchema>;
 
-export interface ExchangeHttpRequest {
-  method: string;
-  url: string;
-  /** Authorization and secrets redacted. */
-  headers: Record<string, string>;
-  /** Card number masked (first 6 + last 4); client_secret redacted. */
-  body: unknown;
-  /** True when the body is kept as the text that was sent (a client certification's calls), not parsed. */
-  body_is_text?: boolean;
-}
-
-export interface ExchangeHttpResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** Parsed JSON with card numbers masked, or the raw text when the body was not JSON. */
-  body: unknown;
-  /** True when the body was not JSON. */
-  body_is_text?: boolean;
-  /** Present when the body did not match the schema the spec describes; lists the issues. */
-  schema_issues?: string[];
-}
+const nullableString = z.string().nullable();
 
 /** What a Gift Balance Inquiry answered, or the transaction a lookup found (spec §2.4); card number masked. */
-export interface TransactionSummary {
-  transaction_id: string | null;
-  external_id: string | null;
-  card_number: string | null;
-  response_status: string | null;
-  response_code: string | null;
-  response_message: string | null;
-  balance: string | null;
-}
+const transactionSummaryFields = {
+  transaction_id: nullableString,
+  external_id: nullableString,
+  card_number: nullableString,
+  response_status: nullableString,
+  response_code: nullableString,
+  response_message: nullableString,
+  balance: nullableString,
+};
 
 /**
  * The typed reading of a successful answer's body, so that pages never re-parse `response.body`. Built by the
  * server from the spec-checked body; fields are null only in summaries derived from records stored before it
  * existed or from answers that did not match the spec (lib/shared/exchange-summary.ts).
  */
-export type ExchangeBodySummary =
-  | { operation: "token"; token_type: string | null; scopes: string[]; expires_in: number | null }
-  | ({ operation: "gift_balance_inquiry" } & TransactionSummary)
-  | ({ operation: "transaction_lookup"; found: boolean } & TransactionSummary)
-  | { operation: "balance_inquiry"; card_number: string | null; balances: Record<string, string> | null };
+const exchangeBodySummarySchema = z.discriminatedUnion("operation", [
+  z.object({
+    operation: z.literal("token"),
+    token_type: nullableString,
+    scopes: z.array(z.string()),
+    expires_in: z.number().nullable(),
+  }),
+  z.object({ operation: z.literal("gift_balance_inquiry"), ...transactionSummaryFields }),
+  z.object({ operation: z.literal("transaction_lookup"), found: z.boolean(), ...transactionSummaryFields }),
+  z.object({
+    operation: z.literal("balance_inquiry"),
+    card_number: nullableString,
+    balances: z.record(z.string(), z.string()).nullable(),
+  }),
+]);
+export type ExchangeBodySummary = z.infer<typeof exchangeBodySummarySchema>;
 
 /** What a run returns and what history keeps (DESIGN.md §4). */
-export interface ExchangeRecord {
-  id: string;
-  operation: OperationName;
-  environment: EnvironmentName;
-  started_at: string; // ISO
-  duration_ms: number;
+export const exchangeRecordSchema = z.object({
+  id: z.string(),
+  operation: z.enum(OPERATIONS),
+  environment: environmentNameSchema,
+  started_at: isoTime,
+  duration_ms: z.number().nonnegative(),
   /** The X-Request-Id sent, for gift balance inquiries; the Request Id looked up, for transaction lookups. */
-  request_id?: string;
-  request: ExchangeHttpRequest;
-  response: ExchangeHttpResponse;
-  token_events: TokenEvent[];
-  timings?: ExchangeTimings;
+  request_id: z.string().optional(),
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    /** Authorization and secrets redacted. */
+    headers: headersSchema,
+    /** Card number masked (first 6 + last 4); client_secret redacted. */
+    body: z.unknown(),
+    /** True when the body is kept as the text that was sent (a client certification's calls), not parsed. */
+    body_is_text: z.boolean().optional(),
+  }),
+  response: z.object({
+    status: z.number().int(),
+    headers: headersSchema,
+    /** Parsed JSON with card numbers masked, or the raw text when the body was not JSON. */
+    body: z.unknown(),
+    /** True when the body was not JSON. */
+    body_is_text: z.boolean().optional(),
+    /** Present when the body did not match the schema the spec describes; lists the issues. */
+    schema_issues: z.array(z.string()).optional(),
+  }),
+  token_events: z.array(tokenEventSchema),
+  timings: exchangeTimingsSchema.optional(),
   /** Present when the answer succeeded and matched the spec's schema (absent in older stored records). */
-  summary?: ExchangeBodySummary;
-}
+  summary: exchangeBodySummarySchema.optional(),
+});
+export type ExchangeRecord = z.infer<typeof exchangeRecordSchema>;
 
 /**
  * POST /api/inquiries/{operation}: the exchange record and, alongside it, the session as GET /api/session would
  * now answer (the run may have acquired or renewed the token), so the page needs no second request.
  */
-export interface InquiryAnswer extends ExchangeRecord {
-  session?: SessionInfo;
-}
+export const inquiryAnswerSchema = exchangeRecordSchema.extend({
+  session: sessionInfoSchema.optional(),
+});
+export type InquiryAnswer = z.infer<typeof inquiryAnswerSchema>;
 
 /** POST /api/token */
-export interface TokenResult {
-  token: TokenMetadata | null;
-  exchange: ExchangeRecord;
-}
+export const tokenResultSchema = z.object({
+  token: tokenMetadataSchema.nullable(),
+  exchange: exchangeRecordSchema,
+});
+export type TokenResult = z.infer<typeof tokenResultSchema>;

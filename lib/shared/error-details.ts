@@ -24,12 +24,12 @@ export interface EnvironmentChangedDetails {
 }
 
 /** 400 `environment_unavailable`: the environments this server has configured. */
-export interface EnvironmentUnavailableDetails {
+interface EnvironmentUnavailableDetails {
   available: EnvironmentName[];
 }
 
 /** 403 `forbidden_by_role`: what was asked (an action of lib/server/identity/roles.ts), where, and who may. */
-export interface ForbiddenByRoleDetails {
+interface ForbiddenByRoleDetails {
   action: string;
   environment?: EnvironmentName;
   roles: Role[];
@@ -37,7 +37,7 @@ export interface ForbiddenByRoleDetails {
 }
 
 /** 421 `misdirected_request`: the Host asked for, and the public origins this console answers to. */
-export interface MisdirectedRequestDetails {
+interface MisdirectedRequestDetails {
   host: string;
   accepted: string[];
 }
@@ -50,7 +50,7 @@ export interface RateLimitedDetails {
 }
 
 /** 401 `token_refused`: the refused token request, as an exchange record. */
-export interface TokenRefusedDetails {
+interface TokenRefusedDetails {
   exchange: ExchangeRecord;
 }
 
@@ -66,7 +66,7 @@ export interface NoAnswerDetails {
 }
 
 /** 502 `upstream_unreachable` from sign-in: the identity provider could not be reached. */
-export interface SignInUnreachableDetails {
+interface SignInUnreachableDetails {
   sign_in_error: string;
 }
 
@@ -74,12 +74,12 @@ export interface SignInUnreachableDetails {
  * 401 `not_signed_in` when the request's cookie named a session that is over: why it ended (`idle`: the idle
  * timeout; `expired`: its maximum length; `signed_out`; `revoked`: ended by an administrator).
  */
-export interface NotSignedInDetails {
+interface NotSignedInDetails {
   session_end: "idle" | "expired" | "signed_out" | "revoked";
 }
 
 /** 403 `user_suspended`: an administrator keeps this user out until `until` (ISO time), or until lifted. */
-export interface UserSuspendedDetails {
+interface UserSuspendedDetails {
   until: string;
 }
 

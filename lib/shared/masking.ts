@@ -3,7 +3,7 @@
  * history, exports). Isomorphic on purpose: no Node or browser APIs, no secrets.
  */
 
-export const MASK_CHARACTER = "*";
+const MASK_CHARACTER = "*";
 
 /** `6006491000000001` → `600649******0001`. Anything that is not 12–19 digits is masked whole. */
 export function maskCardNumber(cardNumber: string): string {

@@ -91,7 +91,7 @@ function postmanItem(exchange: ExchangeRecord) {
 }
 
 /** `{auth_url}` of the runs: a token run's address without its path, else a run's base (the embedded case). */
-export function authUrlOfRuns(exchanges: readonly ExchangeRecord[]): string {
+function authUrlOfRuns(exchanges: readonly ExchangeRecord[]): string {
   const token = exchanges.find((exchange) => exchange.operation === "token");
   const tokenPath = operationPath("token");
   if (token?.request.url.endsWith(tokenPath)) return token.request.url.slice(0, -tokenPath.length);

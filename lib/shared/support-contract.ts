@@ -3,8 +3,8 @@
  * nothing here holds a secret. No field ever carries a full card number, a token or a raw exchange.
  */
 import { z } from "zod";
-import type { EnvironmentName } from "@/lib/shared/contracts";
-import type { Purse } from "@/lib/shared/purses";
+import { environmentNameSchema, isoTime, keyedObject } from "@/lib/shared/contracts";
+import { PURSES, type Purse } from "@/lib/shared/purses";
 
 /** A reason or ticket: optional, printable, kept in the audit log. */
 const reasonSchema = z
@@ -32,7 +32,6 @@ export const supportBatchInputSchema = z.union([
   z.object({ cards: z.array(z.string().max(64)).min(1), reason: reasonSchema }).strict(),
   z.object({ csv: z.string().min(1), reason: reasonSchema }).strict(),
 ]);
-export type SupportBatchInput = z.input<typeof supportBatchInputSchema>;
 export type SupportBatchRequest = z.output<typeof supportBatchInputSchema>;
 
 /**
@@ -44,7 +43,7 @@ export type SupportBatchRequest = z.output<typeof supportBatchInputSchema>;
  * - `timeout`, `unreachable`: the upstream did not answer in time / at all;
  * - `upstream_error`: any other answer (5xx, an unexpected status or a body not in the specification's form).
  */
-export const LOOKUP_OUTCOMES = [
+const LOOKUP_OUTCOMES = [
   "found",
   "not_found",
   "rate_limited",
@@ -54,115 +53,119 @@ export const LOOKUP_OUTCOMES = [
 ] as const;
 export type LookupOutcome = (typeof LOOKUP_OUTCOMES)[number];
 
-/** The card as the caller may see it: `last4` always; `masked` follows the caller's role (last 4 for support). */
-export interface ShownCard {
-  last4: string;
-  masked: string;
-}
+/** The eight purses (decimal strings) when the card was found; null otherwise. */
+const balancesSchema = keyedObject<Purse, z.ZodString>(PURSES, z.string()).nullable();
+const lookupOutcomeSchema = z.enum(LOOKUP_OUTCOMES);
 
-export interface SupportLookupResult {
-  card: ShownCard;
-  environment: EnvironmentName;
-  outcome: LookupOutcome;
+export const supportLookupResultSchema = z.object({
+  /** The card as the caller may see it: `last4` always; `masked` follows the caller's role (last 4 for support). */
+  card: z.object({ last4: z.string().regex(/^\d{4}$/), masked: z.string() }),
+  environment: environmentNameSchema,
+  outcome: lookupOutcomeSchema,
   /** One sentence for the agent. */
-  message: string;
-  /** The eight purses (decimal strings) when `found`; null otherwise. */
-  balances: Record<Purse, string> | null;
-  upstream_status: number | null;
-  retry_after_seconds: number | null;
-  looked_up_at: string;
-  duration_ms: number;
-}
+  message: z.string(),
+  balances: balancesSchema,
+  upstream_status: z.number().int().nullable(),
+  retry_after_seconds: z.number().nonnegative().nullable(),
+  looked_up_at: isoTime,
+  duration_ms: z.number().nonnegative(),
+});
+export type SupportLookupResult = z.infer<typeof supportLookupResultSchema>;
+export type ShownCard = SupportLookupResult["card"];
 
-export const BATCH_STATUSES = ["queued", "running", "done", "cancelled"] as const;
+const BATCH_STATUSES = ["queued", "running", "done", "cancelled"] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 
 /** `GET /api/support/batches/{id}` (and the 202 of `POST`). */
-export interface SupportBatchProgress {
-  id: string;
-  status: BatchStatus;
-  environment: EnvironmentName;
-  total: number;
+export const supportBatchProgressSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(BATCH_STATUSES),
+  environment: environmentNameSchema,
+  total: z.number().int(),
   /** Cards finished (found or not), failed included. */
-  done: number;
+  done: z.number().int(),
   /** Cards whose lookup failed (not found, rate limited, timeout, upstream error). */
-  failed: number;
+  failed: z.number().int(),
   /** Cards that will not run (the batch was cancelled before them). */
-  cancelled: number;
+  cancelled: z.number().int(),
   /**
    * The same cards by outcome; these five always add up to `total`: `found` (balances answered), `not_found`
    * (no such card: a valid answer, counted in `failed` above), `errors` (no usable answer: timeout, rate limited,
    * upstream error), `cancelled`, and `in_flight` (waiting or being looked up; a cancelled batch's cards already
    * sent finish on their own).
    */
-  found: number;
-  not_found: number;
-  errors: number;
-  in_flight: number;
+  found: z.number().int(),
+  not_found: z.number().int(),
+  errors: z.number().int(),
+  in_flight: z.number().int(),
   /** Finished cards per second since the batch started; null before the first. */
-  rate: number | null;
+  rate: z.number().nonnegative().nullable(),
   /**
    * Seconds left at that rate; null when it cannot be known (nothing finished yet, or only cards already sent
    * remain: they end when the upstream answers or times out), 0 when nothing is left.
    */
-  eta_seconds: number | null;
-  reason: string | null;
-  bad_lines: { line: number; message: string }[];
-  bad_line_count: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  expires_at: string;
-}
+  eta_seconds: z.number().nonnegative().nullable(),
+  reason: z.string().nullable(),
+  bad_lines: z.array(z.object({ line: z.number().int(), message: z.string() })),
+  bad_line_count: z.number().int(),
+  created_at: isoTime,
+  started_at: isoTime.nullable(),
+  finished_at: isoTime.nullable(),
+  expires_at: isoTime,
+});
+export type SupportBatchProgress = z.infer<typeof supportBatchProgressSchema>;
 
 /** One card's result in `GET /api/support/batches/{id}/results` (masked). */
-export interface SupportBatchResultRow {
-  position: number;
-  line: number;
-  last4: string;
-  card_hash: string;
-  state: "pending" | "done" | "failed" | "cancelled";
-  outcome: LookupOutcome | null;
-  balances: Record<Purse, string> | null;
-  error: string | null;
-}
+const supportBatchResultRowSchema = z.object({
+  position: z.number().int().nonnegative(),
+  line: z.number().int(),
+  last4: z.string(),
+  card_hash: z.string(),
+  state: z.enum(["pending", "done", "failed", "cancelled"]),
+  outcome: lookupOutcomeSchema.nullable(),
+  balances: balancesSchema,
+  error: z.string().nullable(),
+});
+export type SupportBatchResultRow = z.infer<typeof supportBatchResultRowSchema>;
 
 /** `?show=` of the results page: the cards of one outcome. `failed` means no usable answer, not "no such card". */
 export const RESULT_FILTERS = ["found", "not_found", "failed", "cancelled", "in_flight"] as const;
 export type ResultFilter = (typeof RESULT_FILTERS)[number];
 
-export interface SupportBatchResults {
-  rows: SupportBatchResultRow[];
-  next_position: number | null;
-}
+export const supportBatchResultsSchema = z.object({
+  rows: z.array(supportBatchResultRowSchema),
+  next_position: z.number().int().nonnegative().nullable(),
+});
+export type SupportBatchResults = z.infer<typeof supportBatchResultsSchema>;
 
 /**
  * `GET /api/transactions/request-id/{id}` as the support role sees it: a summary, never the exchange record.
  * `not_found`: the upstream knows no transaction with this Request Id (a valid answer).
  */
-export interface SupportTransactionLookup {
-  request_id: string;
-  environment: EnvironmentName;
-  outcome: "found" | "not_found" | "upstream_error";
-  upstream_status: number;
-  looked_up_at: string;
-  transaction: {
-    transaction_id: string | null;
-    /** The transaction's own timestamp as the upstream gave it. */
-    time: string | null;
-    card_last4: string | null;
-    response_status: string | null;
-    response_code: string | null;
-    response_message: string | null;
-    gift_balance: string | null;
-  } | null;
-}
+export const supportTransactionLookupSchema = z.object({
+  request_id: z.string(),
+  environment: environmentNameSchema,
+  outcome: z.enum(["found", "not_found", "upstream_error"]),
+  upstream_status: z.number().int(),
+  looked_up_at: isoTime,
+  transaction: z
+    .object({
+      transaction_id: z.string().nullable(),
+      /** The transaction's own timestamp as the upstream gave it. */
+      time: z.string().nullable(),
+      card_last4: z.string().nullable(),
+      response_status: z.string().nullable(),
+      response_code: z.string().nullable(),
+      response_message: z.string().nullable(),
+      gift_balance: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type SupportTransactionLookup = z.infer<typeof supportTransactionLookupSchema>;
 
-/** One line of `GET /api/support/batches`: a batch's progress with who started it. */
-export interface SupportBatchListItem extends Omit<SupportBatchProgress, "bad_lines"> {
-  user_id: string;
-}
-
-export interface SupportBatchList {
-  batches: SupportBatchListItem[];
-}
+/** `GET /api/support/batches`: each batch's progress with who started it. */
+export const supportBatchListSchema = z.object({
+  batches: z.array(supportBatchProgressSchema.omit({ bad_lines: true }).extend({ user_id: z.string() })),
+});
+export type SupportBatchList = z.infer<typeof supportBatchListSchema>;
+export type SupportBatchListItem = SupportBatchList["batches"][number];

@@ -8,7 +8,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserServer, type Download } from "playwright-core";
 import { provided, recordStart } from "./shared";
 
-export const SCREENSHOT_DIR = path.resolve(__dirname, "../../test-results/screenshots");
+const SCREENSHOT_DIR = path.resolve(__dirname, "../../test-results/screenshots");
 
 /**
  * The headless shell comes first: it renders pages with the same engine but without the full browser's own
@@ -22,7 +22,7 @@ const CHROMIUM_CANDIDATES = [
   "/usr/bin/chromium-browser",
 ];
 
-export function chromiumPath(): string {
+function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, ...CHROMIUM_CANDIDATES].filter(
     (candidate): candidate is string => Boolean(candidate),
   );

@@ -11,17 +11,15 @@ export interface ClientEnv {
   CARD_API_CLIENT_SECRET: string;
 }
 
-export const FLAWS = [
-  "token_per_call",
-  "new_id_after_401",
-  "one_request_id",
-  "new_inquiry_after_timeout",
-  "retry_declined",
-  "ignore_retry_after",
-  "secret_in_header",
-  "no_originator",
-] as const;
-export type Flaw = (typeof FLAWS)[number];
+export type Flaw =
+  | "token_per_call"
+  | "new_id_after_401"
+  | "one_request_id"
+  | "new_inquiry_after_timeout"
+  | "retry_declined"
+  | "ignore_retry_after"
+  | "secret_in_header"
+  | "no_originator";
 
 const CARD_BODY = (card: string, flaw?: Flaw) => ({
   data: {

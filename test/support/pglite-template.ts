@@ -9,7 +9,7 @@ import path from "node:path";
 import { provided } from "./shared";
 
 /** The embedded database's folder inside a DATA_DIR (lib/server/database/connection.ts). */
-export const PGLITE_FOLDER = "pglite";
+const PGLITE_FOLDER = "pglite";
 
 /** Copies the run's migrated template into `dataDir` unless it already holds a database; true when copied. */
 export function seedDataDir(dataDir: string): boolean {

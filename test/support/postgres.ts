@@ -23,7 +23,7 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
-export function postgresBinDir(): string {
+function postgresBinDir(): string {
   const root = "/usr/lib/postgresql";
   const versions = existsSync(root)
     ? readdirSync(root)

@@ -16,7 +16,7 @@ import { auditCheckpoints } from "@/lib/server/database/schema";
 import { logger } from "@/lib/server/util/logger";
 import type { AuditKeys } from "./keys";
 
-export const CHECKPOINT_FILE = "audit-checkpoints.jsonl";
+const CHECKPOINT_FILE = "audit-checkpoints.jsonl";
 
 const payloadSchema = z.object({
   v: z.literal(1),
@@ -30,7 +30,7 @@ const payloadSchema = z.object({
 export type CheckpointPayload = z.infer<typeof payloadSchema>;
 
 const jwsSchema = z.object({ protected: z.string(), payload: z.string(), signature: z.string() });
-export type CheckpointJws = z.infer<typeof jwsSchema>;
+type CheckpointJws = z.infer<typeof jwsSchema>;
 
 export interface Checkpoint extends CheckpointPayload {
   source: "database" | "file";
@@ -40,7 +40,7 @@ export function checkpointFile(dataDir: string | undefined): string {
   return path.join(resolveDataDir(dataDir), CHECKPOINT_FILE);
 }
 
-export async function signCheckpoint(keys: AuditKeys, payload: CheckpointPayload): Promise<CheckpointJws> {
+async function signCheckpoint(keys: AuditKeys, payload: CheckpointPayload): Promise<CheckpointJws> {
   const signed = await new FlattenedSign(new TextEncoder().encode(JSON.stringify(payload)))
     .setProtectedHeader({ alg: "EdDSA", kid: keys.kid, typ: "audit-checkpoint" })
     .sign(keys.checkpointPrivateKey);
@@ -48,7 +48,7 @@ export async function signCheckpoint(keys: AuditKeys, payload: CheckpointPayload
 }
 
 /** The payload when the signature holds under our key; null for anything else (forged, malformed, another key). */
-export async function openCheckpoint(keys: AuditKeys, jws: unknown): Promise<CheckpointPayload | null> {
+async function openCheckpoint(keys: AuditKeys, jws: unknown): Promise<CheckpointPayload | null> {
   const parsed = jwsSchema.safeParse(jws);
   if (!parsed.success) return null;
   try {

@@ -11,7 +11,6 @@ import type { AuditRow } from "./chain";
 import { CSV_COLUMNS, csvCells } from "./columns";
 import { queryAuditLog, type AuditQuery } from "./query";
 
-export { CSV_COLUMNS };
 export { csvCell };
 
 const PAGE = 500;

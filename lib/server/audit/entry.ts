@@ -7,13 +7,13 @@ import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { maskCardNumber, maskCardNumbersInText } from "@/lib/shared/masking";
 
-export const REDACTED = "[REDACTED]";
+const REDACTED = "[REDACTED]";
 
 const name = (max: number) => z.string().regex(new RegExp(`^[a-z][a-z0-9_.-]{0,${max - 1}}$`));
 const text = (max: number) => z.string().max(max);
 const detailValue = z.union([z.string().max(500), z.number().finite(), z.boolean(), z.null()]);
 
-export const auditEntrySchema = z
+const auditEntrySchema = z
   .object({
     event: name(64),
     outcome: z.enum(["success", "failure"]),

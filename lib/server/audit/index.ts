@@ -15,13 +15,12 @@ import { verifyAuditChain, type VerifiedAnchor, type VerifyFrom } from "./verify
 
 export type { AuditRow } from "./chain";
 export type { AuditEntryInput } from "./entry";
-export type { AuditPage, AuditQuery } from "./query";
-export type { VerifyFrom, VerifyResult } from "./verify";
-export type { CheckpointOptions } from "./checkpointer";
+export type { AuditQuery } from "./query";
+export type { VerifyFrom } from "./verify";
 export { checkpointFile } from "./checkpoint";
 export { KEYED_CHAIN_MIGRATION } from "./keyed-start";
-export { auditEntrySchema, cardHmac } from "./entry";
-export { auditQuerySchema, auditUsersQuerySchema, MAX_PAGE_SIZE, MAX_USERS_PAGE } from "./query";
+export { cardHmac } from "./entry";
+export { auditUsersQuerySchema } from "./query";
 
 export interface AuditLogOptions {
   db: Database;

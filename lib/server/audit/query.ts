@@ -11,7 +11,7 @@ import { auditLog } from "@/lib/server/database/schema";
 import type { AuditRow } from "./chain";
 import { cardHmac } from "./entry";
 
-export const MAX_PAGE_SIZE = 500;
+const MAX_PAGE_SIZE = 500;
 
 /** A date PostgreSQL's timestamptz holds (JavaScript's reach further both ways, and the query would fail). */
 const storableDate = z.coerce
@@ -47,7 +47,7 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
-export function auditFilterConditions(hmacKey: string, query: z.output<typeof auditQuerySchema>): SQL[] {
+function auditFilterConditions(hmacKey: string, query: z.output<typeof auditQuerySchema>): SQL[] {
   const conditions: SQL[] = [];
   if (query.userId) conditions.push(eq(auditLog.userId, query.userId));
   if (query.event) conditions.push(eq(auditLog.event, query.event));
@@ -79,7 +79,7 @@ export async function queryAuditLog(db: Database, hmacKey: string, input: AuditQ
   return { rows: page, nextCursor: more ? String(page[page.length - 1]!.seq) : null };
 }
 
-export const MAX_USERS_PAGE = 100;
+const MAX_USERS_PAGE = 100;
 
 export const auditUsersQuerySchema = z
   .object({

@@ -21,7 +21,7 @@ import { loadCheckpoints, type Checkpoint } from "./checkpoint";
 import type { AuditKeys } from "./keys";
 
 /** What was checked, in every answer. */
-export interface VerifyCoverage {
+interface VerifyCoverage {
   /** Valid signed checkpoints compared with the log (from the database and this instance's file). */
   checkpoints: number;
   last_checkpoint: { seq: number; at: string; instance: string } | null;
@@ -50,7 +50,7 @@ export type VerifyResult = VerifyCoverage &
 type Failure = { rows: number; first_bad_row: number; reason: string };
 
 /** Rows per page: small enough that a request arriving meanwhile waits for one page only. */
-export const VERIFY_PAGE_ROWS = 250;
+const VERIFY_PAGE_ROWS = 250;
 
 function range(from: number, to: number): string {
   return from === to ? `row ${from} is` : `rows ${from}–${to} are`;

@@ -12,7 +12,7 @@ import type { ObtainedToken, TokenBroker, TokenContext } from "./token-broker";
 import { tokenContext, type TokenSource } from "./token-source";
 
 /** Wraps each token request (the console turns "no answer" into its own error shape). */
-export type TokenCallGuard = (get: () => Promise<ObtainedToken>) => Promise<ObtainedToken>;
+type TokenCallGuard = (get: () => Promise<ObtainedToken>) => Promise<ObtainedToken>;
 
 export interface AuthorizedCall {
   broker: TokenBroker;

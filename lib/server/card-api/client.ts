@@ -34,7 +34,7 @@ export interface CardApiClientOptions {
   timeoutMs: number;
 }
 
-export interface ClientCredentials {
+interface ClientCredentials {
   clientId: string;
   clientSecret: string;
 }

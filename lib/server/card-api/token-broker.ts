@@ -205,7 +205,7 @@ export class TokenBroker {
  * 400/401/403 is about the credentials; a redirect or an HTML page means the address is wrong or something
  * in between answered.
  */
-export function tokenRefusal(
+function tokenRefusal(
   response: { status: number; headers: Record<string, string> },
   check: { isJson: boolean; issues: string[] },
 ): string {

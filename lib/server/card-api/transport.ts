@@ -1,14 +1,14 @@
 /**
- * How the card API client reaches an upstream. One small interface with three implementations, so the
- * embedded sandbox (in-process, no network), tests (any fetch-compatible function) and a real upstream
- * (pooled keep-alive undici Agent) share one code path. No implementation follows redirects: a 3xx is
+ * How the card API client reaches an upstream. One small interface with two implementations, so the
+ * embedded sandbox (in-process, no network) and a real upstream (pooled keep-alive undici Agent) share one
+ * code path. No implementation follows redirects: a 3xx is
  * returned as the upstream's answer.
  */
 import "server-only";
 import { request as undiciRequest, type Dispatcher } from "undici";
 import { brandedInstanceCheck } from "@/lib/server/util/errors";
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   method: "GET" | "POST";
   url: string;
   headers: Record<string, string>;
@@ -28,45 +28,11 @@ export interface UpstreamResponse {
 export type Transport = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
 /** An upstream body larger than this is cut (and flagged): the console must not buffer without bound. */
-export const MAX_UPSTREAM_BODY_BYTES = 1024 * 1024;
-
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
-
-async function readLimited(chunks: AsyncIterable<Uint8Array>, onTooLarge: () => void) {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of chunks) {
-    const room = MAX_UPSTREAM_BODY_BYTES - size;
-    if (chunk.byteLength > room) {
-      parts.push(chunk.subarray(0, room));
-      truncated = true;
-      onTooLarge();
-      break;
-    }
-    parts.push(chunk);
-    size += chunk.byteLength;
-  }
-  return { body: Buffer.concat(parts).toString("utf8"), truncated };
-}
+const MAX_UPSTREAM_BODY_BYTES = 1024 * 1024;
 
 /** Own properties only (fromEntries): a header named "__proto__" stays a header. */
 function headersToRecord(headers: Headers): Record<string, string> {
   return Object.fromEntries(headers.entries());
-}
-
-/** Any fetch-compatible function: the in-process sandbox's handler, a test double, or global fetch. */
-export function fetchTransport(fetchLike: FetchLike): Transport {
-  return async ({ method, url, headers, body, signal }) => {
-    const response = await fetchLike(url, { method, headers, body, signal, redirect: "manual" });
-    const { body: text, truncated } = response.body
-      ? await readLimited(
-          response.body as unknown as AsyncIterable<Uint8Array>,
-          () => void response.body?.cancel(),
-        )
-      : { body: "", truncated: false };
-    return { status: response.status, headers: headersToRecord(response.headers), body: text, truncated };
-  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import packageJson from "@/package.json";
 
-export const SPEC_FILE_NAME = "card-services-api.md";
+const SPEC_FILE_NAME = "card-services-api.md";
 export const CATALOGUE_SPEC_SHA256 = "4c4189b7b64c6db8a4294740e86c32b34cb33a9d6eba66ac7e043c78e14eb4de";
 
 export interface ConsoleInfo {

@@ -118,7 +118,7 @@ async function runCase(
   };
 }
 
-export const IN_PROCESS_SANDBOX = "in-process embedded sandbox";
+const IN_PROCESS_SANDBOX = "in-process embedded sandbox";
 
 /** The run's addresses as configured, and what really served them (the evidence must not claim a server). */
 export function runEnvironmentOf(environment: RunOptions["environment"]): RunEnvironment {

@@ -77,7 +77,7 @@ function exchangeOf(call: ClientCallRecord): ExchangeRecord {
 }
 
 /** The certification as the run shape the bundle code reads. */
-export function asRunState(view: ClientCertificationView): RunState {
+function asRunState(view: ClientCertificationView): RunState {
   return {
     id: view.id,
     status: "done",

@@ -18,7 +18,7 @@ import { containsSecret, redactSecret, type SecretForms } from "./secret-forms";
 
 export const MAX_KEPT_HEADERS = 50;
 export const MAX_KEPT_HEADER_CHARS = 1024;
-export const MAX_KEPT_URL_CHARS = 2048;
+const MAX_KEPT_URL_CHARS = 2048;
 export const MAX_KEPT_BODY = 16 * 1024;
 
 export function sha256Hex(text: string): string {

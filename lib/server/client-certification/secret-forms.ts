@@ -36,7 +36,7 @@ export function secretForms(secret: string): SecretForms {
 const ESCAPED = /%([0-9a-fA-F]{2})|\\u([0-9a-fA-F]{4})/g;
 
 /** Percent-encoded bytes and JSON `\u` escapes decoded, one pass; other text is left as it is. */
-export function unescapeText(text: string): string {
+function unescapeText(text: string): string {
   if (!text.includes("%") && !text.includes("\\u")) return text;
   return text.replace(ESCAPED, (_match, percent?: string, unicode?: string) =>
     String.fromCharCode(parseInt(percent ?? unicode ?? "", 16)),

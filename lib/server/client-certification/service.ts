@@ -32,8 +32,8 @@ import {
 
 /** Client ids of certification clients start with this: other clients never cost a database query. */
 export const CERTIFICATION_CLIENT_PREFIX = "cert-";
-export const CERTIFICATION_LIFETIME_MS = 2 * 60 * 60 * 1000;
-export const CERTIFICATION_TOKEN_SECONDS = 7200;
+const CERTIFICATION_LIFETIME_MS = 2 * 60 * 60 * 1000;
+const CERTIFICATION_TOKEN_SECONDS = 7200;
 
 export interface Operator {
   id: string;

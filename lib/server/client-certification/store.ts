@@ -10,9 +10,9 @@ import type { ClientCallRecord, ClientCheckResult } from "@/lib/shared/client-ce
 import type { CallFacts } from "./judge";
 
 export type CertificationRow = typeof clientCertifications.$inferSelect;
-export type NewCertificationRow = typeof clientCertifications.$inferInsert;
+type NewCertificationRow = typeof clientCertifications.$inferInsert;
 
-export interface StoredCall {
+interface StoredCall {
   facts: CallFacts;
   record: ClientCallRecord;
 }

@@ -30,10 +30,7 @@ function hostOfUrl(url: string): string | null {
 }
 
 /** https when the request came over TLS, directly or (per a trusted proxy's X-Forwarded-Proto). */
-export function requestProtocol(
-  request: Pick<Request, "headers" | "url">,
-  config: TrustConfig,
-): "http:" | "https:" {
+function requestProtocol(request: Pick<Request, "headers" | "url">, config: TrustConfig): "http:" | "https:" {
   const forwarded = trustedForwarded(request, "x-forwarded-proto", config.trustedProxies);
   if (forwarded) return forwarded.toLowerCase() === "https" ? "https:" : "http:";
   return request.url.startsWith("https:") ? "https:" : "http:";

@@ -7,13 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { ConsoleLogger } from "@/lib/server/util/logger";
 import { ConfigError, parseServerConfig, type ServerConfig } from "./schema";
 
-export {
-  ConfigError,
-  rolesForGroups,
-  type AuthMode,
-  type EnvironmentConfig,
-  type ServerConfig,
-} from "./schema";
+export { ConfigError, rolesForGroups, type EnvironmentConfig, type ServerConfig } from "./schema";
 
 const generateSessionPassword = () => randomBytes(32).toString("base64url");
 

@@ -12,8 +12,6 @@ import {
 } from "@/lib/sandbox/settings";
 import { onOff, parseEnv } from "@/lib/shared/env-values";
 
-export { DEFAULT_SLOW_RESPONSE_MS } from "@/lib/sandbox/settings";
-
 export interface SandboxSettings extends SandboxOwnSettings {
   /** EMBEDDED_SANDBOX: whether the console mounts its own sandbox at /sandbox. */
   embedded: boolean;

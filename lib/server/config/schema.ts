@@ -13,10 +13,10 @@ import { sandboxSettings, type SandboxSettings } from "./sandbox";
 
 export { ConfigError } from "@/lib/shared/env-values";
 
-export const SESSION_SECRET_MIN_LENGTH = 32;
+const SESSION_SECRET_MIN_LENGTH = 32;
 
-export const AUTH_MODES = ["none", "oidc", "proxy"] as const;
-export type AuthMode = (typeof AUTH_MODES)[number];
+const AUTH_MODES = ["none", "oidc", "proxy"] as const;
+type AuthMode = (typeof AUTH_MODES)[number];
 
 export interface EnvironmentConfig {
   name: EnvironmentName;

@@ -14,7 +14,7 @@ import { localFeed, notifyFeed, type ChangeFeed } from "./change-feed";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
 import { resolveDataDir } from "@/lib/server/util/data-dir";
 
-export { DEFAULT_DATA_DIR, resolveDataDir } from "@/lib/server/util/data-dir";
+export { resolveDataDir } from "@/lib/server/util/data-dir";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 

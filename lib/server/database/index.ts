@@ -8,13 +8,7 @@ import "server-only";
 import { openDatabase, resolveDataDir, type DatabaseHandle, type StorageSettings } from "./connection";
 import { migrate } from "./migrate";
 
-export {
-  openDatabase,
-  resolveDataDir,
-  type Database,
-  type DatabaseHandle,
-  type StorageSettings,
-} from "./connection";
+export { openDatabase, type Database, type DatabaseHandle, type StorageSettings } from "./connection";
 export { migrate, pendingMigrations } from "./migrate";
 
 export interface DatabaseRegistry {
@@ -77,8 +71,4 @@ export function storageSettingsFromConfig(config: {
   dataDir: string;
 }): StorageSettings {
   return { databaseUrl: config.databaseUrl, dataDir: config.dataDir };
-}
-
-export function storageSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): StorageSettings {
-  return { databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR || undefined };
 }

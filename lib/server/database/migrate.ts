@@ -29,7 +29,7 @@ const journalSchema = z.object({
  * db/migrations of the application folder: the server (scripts/serve.mjs, in the repository or in the
  * standalone output) makes that folder the working directory before Next starts, wherever it was launched from.
  */
-export function defaultMigrationsDir(): string {
+function defaultMigrationsDir(): string {
   return path.join(process.cwd(), "db", "migrations");
 }
 

@@ -10,9 +10,9 @@ import type { ServerConfig } from "@/lib/server/config";
 import { readTextWithLimit } from "@/lib/shared/body";
 import { pathLabel, unacceptableText, validateInput, validationError } from "@/lib/server/util/validation";
 
-export { validateInput, validationError, zodFieldErrors } from "@/lib/server/util/validation";
+export { validateInput, zodFieldErrors } from "@/lib/server/util/validation";
 
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * Cross-site, `null` and absent origins are refused: a mutating call must come from the console's own pages,
@@ -44,7 +44,7 @@ export function assertSameOrigin(
 }
 
 /** `application/json`, optionally with `charset=utf-8`. */
-export function assertJsonContentType(request: Request): void {
+function assertJsonContentType(request: Request): void {
   const value = request.headers.get("content-type") ?? "";
   const [mediaType = "", ...parameters] = value.split(";");
   const charset = parameters

@@ -11,7 +11,7 @@ import { rateLimits } from "@/lib/server/database/schema";
 import { ApiError } from "@/lib/server/util/errors";
 
 /** RATE_LIMIT_PER_MINUTE's window. */
-export const UPSTREAM_WINDOW_SECONDS = 60;
+const UPSTREAM_WINDOW_SECONDS = 60;
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -26,7 +26,7 @@ export interface RateLimitResult {
  * A lease is at most 1/16 of the limit, so what another instance holds unspent can refuse a call early by at most
  * that much, never admit one too many; a limit under 16 leases one call at a time, exactly as before.
  */
-export function leaseSize(limit: number): number {
+function leaseSize(limit: number): number {
   return Math.max(1, Math.min(64, Math.floor(limit / 16)));
 }
 

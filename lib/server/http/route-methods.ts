@@ -14,7 +14,7 @@ export function declare(access: RouteAccess, handler: (request: Request) => Prom
 }
 
 /** The handler for methods a route does not serve: 405 in the one error shape, with Allow. */
-export function methodNotAllowed(allowed: readonly string[]): RouteHandler {
+function methodNotAllowed(allowed: readonly string[]): RouteHandler {
   const allow = [...allowed, "OPTIONS"].join(", ");
   return declare(REFUSAL, async (request) => {
     const error = new ApiError(
@@ -29,7 +29,7 @@ export function methodNotAllowed(allowed: readonly string[]): RouteHandler {
 }
 
 /** OPTIONS: the allowed methods, and no CORS headers (the console API is same-origin only). */
-export function optionsHandler(allowed: readonly string[]): RouteHandler {
+function optionsHandler(allowed: readonly string[]): RouteHandler {
   const allow = [...allowed, "OPTIONS"].join(", ");
   return declare(
     REFUSAL,
@@ -37,7 +37,7 @@ export function optionsHandler(allowed: readonly string[]): RouteHandler {
   );
 }
 
-export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
 
 export type RouteExports = Record<RouteMethod | "OPTIONS", RouteHandler>;

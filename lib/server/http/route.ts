@@ -26,16 +26,8 @@ import type { RateLimiter } from "./rate-limit";
 import { declare, type RouteHandler } from "./route-methods";
 import { runRoute } from "./route-steps";
 
-export { PUBLIC, SIGNED_IN, allowGlobal, allowIn, allowSomewhere, type RouteAccess } from "./access";
-export {
-  defineRoute,
-  methodNotAllowed,
-  optionsHandler,
-  type RouteExports,
-  type RouteHandler,
-} from "./route-methods";
-export type { AuditFields } from "@/lib/server/audit/record";
-
+export { PUBLIC, SIGNED_IN, allowGlobal, allowIn, allowSomewhere } from "./access";
+export { defineRoute, type RouteExports } from "./route-methods";
 /** What the wrapper needs of the storage-backed services. */
 export interface RouteServices {
   auditLog: AuditSink;

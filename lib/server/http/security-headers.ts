@@ -12,7 +12,7 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export function contentSecurityPolicy(nonce: string, options: { secure: boolean; dev: boolean }): string {
+function contentSecurityPolicy(nonce: string, options: { secure: boolean; dev: boolean }): string {
   const directives = [
     "default-src 'self'",
     // 'unsafe-eval' only in development, where React rebuilds error stacks with eval.
@@ -32,7 +32,7 @@ export function contentSecurityPolicy(nonce: string, options: { secure: boolean;
 }
 
 /** Two years, as preload lists expect; sent only over https (a browser ignores it over http anyway). */
-export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
 export function securityHeaders(
   nonce: string,

@@ -6,7 +6,7 @@ import "server-only";
 import type { ServerConfig } from "@/lib/server/config";
 import type { AuthSettings } from "./settings";
 
-export const CALLBACK_PATH = "/api/auth/callback";
+const CALLBACK_PATH = "/api/auth/callback";
 export const SIGNED_OUT_PATH = "/signed-out";
 
 export function buildAuthSettings(config: ServerConfig): AuthSettings {
@@ -34,9 +34,4 @@ export function buildAuthSettings(config: ServerConfig): AuthSettings {
     case "proxy":
       return { mode: "proxy", roleGroups: config.roleGroups, proxy: { ...config.proxyAuth } };
   }
-}
-
-/** Whether the console's canonical address is https (cookies then `Secure` with the `__Host-` name). */
-export function publicUrlIsSecure(config: ServerConfig): boolean {
-  return (config.publicOrigins[0] ?? "").startsWith("https:");
 }

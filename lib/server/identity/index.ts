@@ -20,21 +20,9 @@ import { identityFromProxy } from "./proxy";
 import { ROLES, rolesFromGroups } from "./roles";
 import type { AuthSettings } from "./settings";
 
-export { assertAllowed, requireUser } from "./enforce";
-export { meResponse, meResponseSchema, type MeResponse, type SignedInUser } from "./me";
-export { SignInError, beginSignIn, completeSignIn, signOutUrl, type PendingSignIn } from "./oidc";
-export { identityFromProxy } from "./proxy";
-export { safeReturnTo } from "./return-to";
-export { can, rolesFromGroups, type Action, type Role, type RoleGroups } from "./roles";
-export type {
-  AuthSettings,
-  OidcAuthSettings,
-  OidcSettings,
-  ProxyAuthSettings,
-  ProxySettings,
-} from "./settings";
-export { finishSignIn, startSignIn, type SignInFlowOptions } from "./sign-in-flow";
-
+export { assertAllowed } from "./enforce";
+export { type SignedInUser } from "./me";
+export type { AuthSettings } from "./settings";
 /** The one user of `AUTH_MODE=none`. */
 export const LOCAL_USER: Readonly<SignedInUser> = Object.freeze({
   id: "local",

@@ -16,10 +16,10 @@ import {
   type Role,
 } from "./roles";
 
-export const AUTH_MODES = ["none", "oidc", "proxy"] as const;
+const AUTH_MODES = ["none", "oidc", "proxy"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
-export const meUserSchema = z
+const meUserSchema = z
   .object({
     id: z.string().min(1),
     name: z.string().min(1),
@@ -36,7 +36,7 @@ export const meUserSchema = z
 
 const environmentActionList = z.array(z.enum(ENVIRONMENT_ACTIONS));
 
-export const meAllowsSchema = z
+const meAllowsSchema = z
   .object({
     /** Per configured environment, the actions the user may take there (empty list: none). */
     environments: z.partialRecord(z.enum(ENVIRONMENTS), environmentActionList),

@@ -13,8 +13,8 @@ import "server-only";
 import { sealData, unsealData } from "iron-session";
 import { PENDING_SIGN_IN_TTL_SECONDS, pendingSignInSchema, type PendingSignIn } from "./oidc";
 
-export const SECURE_PENDING_SIGN_IN_COOKIE = "__Host-csc_sign_in";
-export const PLAIN_PENDING_SIGN_IN_COOKIE = "csc_sign_in";
+const SECURE_PENDING_SIGN_IN_COOKIE = "__Host-csc_sign_in";
+const PLAIN_PENDING_SIGN_IN_COOKIE = "csc_sign_in";
 const SEAL_PASSWORD_ID = 1;
 
 export function pendingSignInCookieName(secure: boolean): string {

@@ -3,7 +3,7 @@
  * freshly signed-in user to another site (open redirect). Anything else becomes `/`.
  */
 
-export const DEFAULT_RETURN_TO = "/";
+const DEFAULT_RETURN_TO = "/";
 const MAX_RETURN_TO_LENGTH = 2048;
 const PROBE_ORIGIN = "http://console.invalid";
 

@@ -99,12 +99,6 @@ const GLOBAL_GRANTS: Record<Role, ReadonlySet<GlobalAction>> = {
   admin: new Set(GLOBAL_ACTIONS),
 };
 
-/** Roles in the table's order, without duplicates or unknown names. */
-export function normalizeRoles(roles: Iterable<string>): Role[] {
-  const held = new Set(roles);
-  return ROLES.filter((role) => held.has(role));
-}
-
 /** The roles a user with these groups holds under `ROLE_GROUPS`. No matching group: no role (not an error). */
 export function rolesFromGroups(groups: readonly string[], roleGroups: RoleGroups): Role[] {
   const held = new Set(groups);
@@ -152,7 +146,7 @@ export function cardNumberDisplay(roles: readonly Role[]): CardNumberDisplay {
 }
 
 /** `6006491000000001` → `************0001` (the support view). Anything not 12–19 digits is masked whole. */
-export function maskCardNumberLast4(cardNumber: string): string {
+function maskCardNumberLast4(cardNumber: string): string {
   if (!/^\d{12,19}$/.test(cardNumber)) return "*".repeat(Math.min(cardNumber.length, 19));
   return "*".repeat(cardNumber.length - 4) + cardNumber.slice(-4);
 }

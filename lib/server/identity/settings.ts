@@ -31,7 +31,7 @@ export interface OidcSettings {
   fetch?: CustomFetch;
 }
 
-export interface ProxySettings {
+interface ProxySettings {
   /** `PROXY_USER_HEADER` (default `X-Forwarded-User`). */
   userHeader: string;
   /** `PROXY_GROUPS_HEADER` (default `X-Forwarded-Groups`): comma-separated group names. */
@@ -48,7 +48,4 @@ export type AuthSettings =
 export type OidcAuthSettings = Extract<AuthSettings, { mode: "oidc" }>;
 export type ProxyAuthSettings = Extract<AuthSettings, { mode: "proxy" }>;
 
-export const DEFAULT_GROUPS_CLAIM = "groups";
-export const DEFAULT_PROXY_USER_HEADER = "X-Forwarded-User";
-export const DEFAULT_PROXY_GROUPS_HEADER = "X-Forwarded-Groups";
 export const PROXY_SECRET_HEADER = "X-Proxy-Secret";

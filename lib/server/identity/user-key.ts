@@ -12,7 +12,7 @@ import type { AuthMode } from "./me";
 export const USER_KEY_HEADER = "x-console-user";
 
 /** The one local user of `AUTH_MODE=none`: its state keeps the names it had before users were told apart. */
-export const LOCAL_USER_KEY = "local";
+const LOCAL_USER_KEY = "local";
 
 export function userStorageKey(mode: AuthMode, userId: string): string {
   if (mode === "none") return LOCAL_USER_KEY;

@@ -106,7 +106,7 @@ function workSeries(registers: Registry[]) {
   };
 }
 
-export { routeLabel, methodLabel, segmentName, statusLabel, UNKNOWN_ROUTE } from "./routes";
+export { routeLabel, methodLabel, segmentName, statusLabel } from "./routes";
 
 /** The Card Services operation a URL calls, from its path (the card API client builds only these). */
 export function operationOf(url: string): string {

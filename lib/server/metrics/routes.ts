@@ -55,7 +55,7 @@ export const API_ROUTES: readonly string[] = [
 ];
 
 /** The label of every path no route above serves (the catch-all's 404). */
-export const UNKNOWN_ROUTE = "unknown";
+const UNKNOWN_ROUTE = "unknown";
 
 interface Template {
   /** A segment's literal text, or null for a dynamic one. */

@@ -37,7 +37,7 @@ async function readOpenConnections(services: Services): Promise<number> {
   return Number(rows[0]?.open ?? 0);
 }
 
-export async function refreshGauges(services: Services, config: ServerConfig, metrics: ConsoleMetrics) {
+async function refreshGauges(services: Services, config: ServerConfig, metrics: ConsoleMetrics) {
   metrics.batchQueueDepth.set(await readQueueDepth(services));
   const database = config.databaseUrl ? "postgres" : "pglite";
   metrics.dbPool.set({ database, state: "max" }, config.databaseUrl ? POSTGRES_POOL_MAX : 1);

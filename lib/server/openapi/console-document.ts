@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the console's HTTP interface (DESIGN.md §4), served at GET /api/openapi.json.
  * Request bodies and parameters come from the zod schemas the routes validate with (lib/shared/contracts.ts,
- * lib/shared/certification-api.ts, lib/shared/support-contract.ts), responses from lib/server/openapi/console-schemas.ts and
+ * lib/shared/certification-api.ts, lib/shared/support-contract.ts), responses from the same lib/shared modules
+ * (re-exported by lib/server/openapi/console-schemas.ts, beside the answers only this document names) and
  * lib/server/identity/me.ts.
  */
 import { SANDBOX_EXAMPLES } from "./examples";
@@ -938,5 +939,3 @@ export function consoleOpenApiDocument(origin: string): Record<string, unknown> 
     },
   };
 }
-
-export type ConsoleOperationPath = keyof typeof PATHS;

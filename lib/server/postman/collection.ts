@@ -9,7 +9,7 @@ import { OPERATION_SPECS } from "@/lib/shared/operations";
 import { SANDBOX_EXAMPLES } from "@/lib/server/openapi/examples";
 import * as scripts from "./scripts";
 
-export const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
+const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
 
 export interface CollectionTarget {
   environment: string;

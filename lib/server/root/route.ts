@@ -3,8 +3,7 @@
  * `context.services()` its storage-backed services.
  */
 import "server-only";
-import { createRouteKit, type RouteContext as AnyRouteContext } from "@/lib/server/http/route";
-import type { ConsoleRoot } from "./console-root";
+import { createRouteKit } from "@/lib/server/http/route";
 import { consoleRoot } from "./process";
 
 export {
@@ -16,12 +15,6 @@ export {
   canActIn,
   defineRoute,
   json,
-  type AuditFields,
-  type RouteAccess,
-  type RouteHandler,
-  type RouteOptions,
 } from "@/lib/server/http/route";
-
-export type RouteContext = AnyRouteContext<ConsoleRoot>;
 
 export const { apiRoute } = createRouteKit(consoleRoot);

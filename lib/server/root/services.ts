@@ -4,4 +4,3 @@
  */
 import "server-only";
 export { getServices } from "./process";
-export { sessionIdleSeconds, type Services } from "./storage";

@@ -64,7 +64,7 @@ export interface StorageDeps {
  * machine keeps a session for its whole lifetime: an idle timeout would only make them type credentials again,
  * and there is nobody else to protect the session from (the console listens on loopback only).
  */
-export function sessionIdleSeconds(config: ServerConfig): number {
+function sessionIdleSeconds(config: ServerConfig): number {
   return config.authMode === "none" ? config.sessionTtlSeconds : config.sessionIdleSeconds;
 }
 

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { SessionStore, StoredSession } from "@/lib/server/session/store";
 import type { AdminSession } from "@/lib/shared/admin-contract";
 
-export function sessionHandle(id: string): string {
+function sessionHandle(id: string): string {
   return createHash("sha256").update(`session-handle:${id}`).digest("base64url").slice(0, 22);
 }
 

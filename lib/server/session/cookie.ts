@@ -5,8 +5,8 @@
  */
 import "server-only";
 
-export const SECURE_COOKIE_NAME = "__Host-csc_session";
-export const PLAIN_COOKIE_NAME = "csc_session";
+const SECURE_COOKIE_NAME = "__Host-csc_session";
+const PLAIN_COOKIE_NAME = "csc_session";
 /** Browsers keep at least 4096 bytes per cookie, name, value and attributes included (RFC 6265 §6.1). */
 export const MAX_SET_COOKIE_BYTES = 4096;
 

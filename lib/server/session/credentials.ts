@@ -10,7 +10,7 @@ import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { LruCache } from "@/lib/server/util/lru-cache";
 import type { SessionState } from "./schema";
 
-export const DEMO_CLIENT_ID = "demo-client";
+const DEMO_CLIENT_ID = "demo-client";
 
 export interface ResolvedCredentials {
   source: "server" | "session";

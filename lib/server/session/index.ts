@@ -26,7 +26,7 @@ import {
 import { fromSealed, sealable, type SessionBinding, type SessionState, type SessionUser } from "./schema";
 import { seal, unseal } from "./seal";
 
-export type { AccessToken, SessionCredentials, SessionState, SessionUser } from "./schema";
+export type { AccessToken, SessionState, SessionUser } from "./schema";
 
 /** Longer values cannot be a cookie this server wrote; they are not even unsealed. */
 const MAX_COOKIE_VALUE_LENGTH = 4096;

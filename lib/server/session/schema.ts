@@ -20,7 +20,7 @@ export interface AccessToken {
   jsonapi: Record<string, unknown> | null;
 }
 
-export type SessionCredentials = { kind: "demo" } | { kind: "user"; clientId: string; clientSecret: string };
+type SessionCredentials = { kind: "demo" } | { kind: "user"; clientId: string; clientSecret: string };
 
 /** The user an OIDC sign-in stored in the session; roles are recomputed from the groups on every request. */
 export interface SessionUser {
@@ -116,7 +116,7 @@ export function sealable(
   return { ok: false, issue: `${issue?.path.join(".") ?? "(session)"}: ${issue?.message ?? "invalid"}` };
 }
 
-export function toSealed(state: SessionState, binding: SessionBinding): SealedSession {
+function toSealed(state: SessionState, binding: SessionBinding): SealedSession {
   const { environment, credentials, token } = state;
   const user = binding.signedInUser;
   return {

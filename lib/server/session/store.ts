@@ -44,7 +44,7 @@ export interface SessionStoreOptions {
   feed?: ChangeFeed;
 }
 
-export const END_REASONS = ["signed_out", "revoked", "idle", "expired"] as const;
+const END_REASONS = ["signed_out", "revoked", "idle", "expired"] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 function isEndReason(value: string | null): value is EndReason {

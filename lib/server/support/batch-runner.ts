@@ -43,7 +43,7 @@ import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outco
 export type DetachedInquiry = (source: TokenSource, input: InquiryInput) => Promise<ExchangeRecord>;
 
 /** How a batch's cards are looked up: its environment and credentials, as a session would hold them. */
-export type BatchCredentialsState = Pick<SessionState, "environment" | "credentials">;
+type BatchCredentialsState = Pick<SessionState, "environment" | "credentials">;
 
 /**
  * A token source for a batch card: the batch's environment and credentials, resolved for that card, and the

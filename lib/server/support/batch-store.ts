@@ -17,10 +17,9 @@ import type { Purse } from "@/lib/shared/purses";
 import type { BatchStatus, LookupOutcome, ResultFilter } from "@/lib/shared/support-contract";
 
 export type BatchRow = typeof supportBatches.$inferSelect;
-export type CardState = "pending" | "running" | "done" | "failed" | "cancelled";
 
 /** Results are kept this long (DESIGN.md §9). */
-export const BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
+const BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface NewBatchCard {
   line: number;

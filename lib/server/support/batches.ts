@@ -65,7 +65,7 @@ export interface BatchOwner {
 const clock = (deps: SupportBatchDeps) => new Date((deps.now ?? Date.now)());
 
 /** The cards of a JSON list or CSV text, with bad entries reported by their 1-based line (list index + 1). */
-export function cardListOf(input: SupportBatchRequest): CardList {
+function cardListOf(input: SupportBatchRequest): CardList {
   if ("csv" in input) return parseCardList(input.csv);
   const list: CardList = { cards: [], badLines: [], badLineCount: 0, headerLine: null };
   input.cards.forEach((value, index) => {
@@ -220,7 +220,7 @@ export function estimate(
   return { rate, eta: Math.ceil(inFlight / rate) };
 }
 
-export async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promise<SupportBatchProgress> {
+async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promise<SupportBatchProgress> {
   const counts = await countCards(deps.db, batch.id);
   // Cancelled cards were never sent: a cancelled batch's pending count is what was still running.
   const { rate, eta } = estimate(counts, batch.startedAt, clock(deps));
@@ -339,7 +339,7 @@ export async function resultsPage(
   };
 }
 
-export const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
+const RESULTS_CSV_COLUMNS = ["line", "last4", "card_hash", ...PURSES, "status", "error"] as const;
 
 /**
  * The header: ours, then the uploaded columns as named (one that repeats a name of ours gets `uploaded_`, so no

@@ -7,7 +7,7 @@
 
 import { maskCardNumbersInText } from "@/lib/shared/masking";
 
-export interface ListedCard {
+interface ListedCard {
   /** 1-based line of the input where the card's record starts. */
   line: number;
   /** 12 to 19 digits. */
@@ -16,7 +16,7 @@ export interface ListedCard {
   extra?: string[];
 }
 
-export interface BadLine {
+interface BadLine {
   line: number;
   message: string;
   extra?: string[];
@@ -38,8 +38,8 @@ export interface CardList {
 }
 
 /** Bounds of the uploaded columns kept beside the results. */
-export const MAX_EXTRA_COLUMNS = 20;
-export const MAX_EXTRA_CHARS = 200;
+const MAX_EXTRA_COLUMNS = 20;
+const MAX_EXTRA_CHARS = 200;
 
 export const MAX_REPORTED_BAD_LINES = 200;
 
@@ -60,7 +60,7 @@ interface CsvRecord {
 }
 
 /** RFC 4180 records with the line each starts on; a quoted field may span lines. Blank lines are skipped. */
-export function* csvRecords(text: string): Generator<CsvRecord> {
+function* csvRecords(text: string): Generator<CsvRecord> {
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let line = 1;
   let recordLine = 1;

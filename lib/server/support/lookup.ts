@@ -14,7 +14,7 @@ import type { ShownCard, SupportLookupResult } from "@/lib/shared/support-contra
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
 
 /** The spec's card request needs an originator location; the support desk's lookups all come from here. */
-export const SUPPORT_LOCATION_ID = "support-desk";
+const SUPPORT_LOCATION_ID = "support-desk";
 
 /** The Balance Inquiry body of a support lookup: nothing in it comes from the caller but the card number. */
 export function supportInquiryInput(cardNumber: string, environment: EnvironmentName): InquiryInput {
@@ -27,13 +27,13 @@ export function supportInquiryInput(cardNumber: string, environment: Environment
   };
 }
 
-export type BalanceInquirySender = (input: InquiryInput) => Promise<ExchangeRecord>;
+type BalanceInquirySender = (input: InquiryInput) => Promise<ExchangeRecord>;
 
 /**
  * Runs the inquiry and classifies it. "No answer" (timeout, unreachable) is an outcome; anything else that
  * stops the call before the upstream (no credentials, environment changed) is thrown as it was.
  */
-export async function classifiedInquiry(
+async function classifiedInquiry(
   send: BalanceInquirySender,
   cardNumber: string,
   environment: EnvironmentName,

@@ -37,7 +37,7 @@ export function batchIdFrom(request: Request): string {
 }
 
 /** The largest batch body accepted: room for SUPPORT_BATCH_MAX_CARDS lines with a few columns each. */
-export function maxBatchBodyBytes(config: ServerConfig): number {
+function maxBatchBodyBytes(config: ServerConfig): number {
   return config.supportBatch.maxCards * 96 + 64 * 1024;
 }
 
@@ -54,7 +54,7 @@ async function readUpTo(request: Request, limit: number, what: string): Promise<
 }
 
 /** Reads a JSON body of up to `limit` bytes (the route wrapper's own reader stops at 16 KiB) and validates it. */
-export async function readLargeJsonBody<S extends z.ZodType>(
+async function readLargeJsonBody<S extends z.ZodType>(
   request: Request,
   schema: S,
   limit: number,

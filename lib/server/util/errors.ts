@@ -6,7 +6,7 @@
 import type { ErrorBody } from "@/lib/shared/contracts";
 import type { CodeWithDetails, ErrorDetailsOf, NoAnswerCode } from "@/lib/shared/error-details";
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   invalid_json: 400,
   request_aborted: 400,

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { blankToUndefined } from "@/lib/shared/env-values";
 
-export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const logLevelSchema = z.preprocess(

@@ -13,8 +13,6 @@ import pino, { type DestinationStream, type Logger } from "pino";
 import { configuredLogLevel } from "@/lib/server/util/log-level";
 import { createRedactor, REDACTED, SECRET_KEYS, type Redactor } from "@/lib/shared/redaction";
 
-export { REDACTED } from "@/lib/shared/redaction";
-
 /** Two levels by path (cheap for pino); deeper fields are caught by the line sanitizer below. */
 const REDACT_PATHS = [...SECRET_KEYS].flatMap((key) => [`["${key}"]`, `*["${key}"]`]);
 
@@ -91,7 +89,7 @@ function createLineRedaction(): Pick<ConsoleLogger, "registerSecret" | "sanitize
   };
 }
 
-export function createConsoleLogger(destination?: DestinationStream): ConsoleLogger {
+function createConsoleLogger(destination?: DestinationStream): ConsoleLogger {
   const { registerSecret, sanitize } = createLineRedaction();
   const base = pinoLogger(sanitize, destination ?? bufferedStdout());
   let active = base;

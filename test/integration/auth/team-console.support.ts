@@ -8,8 +8,7 @@ import { startTestProvider, TEST_ACCOUNTS, type TestProvider } from "@/test/supp
 import { CookieJar, jarFetch, signInAtProvider } from "./provider-driver";
 
 export const AUDIT_HMAC_KEY = "integration-audit-hmac-key-of-at-least-32-chars";
-export const ROLE_GROUPS =
-  "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
+const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
 
 export interface Team {
   provider: TestProvider;

@@ -12,7 +12,7 @@ import { runCertification } from "@/lib/server/certification/runner";
 import type { RunEvent, RunState } from "@/lib/shared/certification-contract";
 import { createSandbox } from "@/lib/sandbox";
 
-export const BASE = "http://sandbox.test";
+const BASE = "http://sandbox.test";
 
 export const PROFILE: CertificationProfile = {
   primary: { clientId: "demo-client", clientSecret: "demo-secret" },
@@ -25,7 +25,7 @@ export const PROFILE: CertificationProfile = {
 
 export type Handler = (request: Request) => Promise<Response>;
 
-export function fakeClock(start = Date.parse("2026-01-01T00:00:00.000Z")) {
+function fakeClock(start = Date.parse("2026-01-01T00:00:00.000Z")) {
   let current = start;
   return {
     now: () => current,

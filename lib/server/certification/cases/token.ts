@@ -12,7 +12,7 @@ import type { CaseDefinition } from "./case-definition";
 
 const ISO_UTC_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const REQUEST_ID = /^req-\d+-[A-Za-z0-9]+$/;
-export const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 function jwtExp(token: string): { exp: unknown; ok: boolean } {
   try {

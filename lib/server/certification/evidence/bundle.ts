@@ -15,11 +15,11 @@ import { buildJunit } from "./junit";
 import { buildReportHtml } from "./report-html";
 import { buildVerifyMd } from "./verify-md";
 
-export const MANIFEST_FORMAT = "card-services-console/certification-evidence@1";
+const MANIFEST_FORMAT = "card-services-console/certification-evidence@1";
 /** Files that the manifest cannot list: itself, its signature, and the checksum list that covers it. */
 export const UNLISTED_FILES = ["manifest.json", "manifest.jws", "SHA256SUMS"] as const;
 
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 

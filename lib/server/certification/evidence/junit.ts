@@ -5,7 +5,7 @@
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { CaseResult, RunState } from "@/lib/shared/certification-contract";
 
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

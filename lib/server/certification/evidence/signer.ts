@@ -16,7 +16,7 @@ export interface SignerKeys {
 }
 
 /** The signer of a bundle whose signature verified with its public-key.jwk; null when that key is unreadable. */
-export async function identifySigner(bundle: ReadBundle, keys: SignerKeys): Promise<EvidenceSigner | null> {
+async function identifySigner(bundle: ReadBundle, keys: SignerKeys): Promise<EvidenceSigner | null> {
   const bytes = bundle.kept.get("public-key.jwk");
   if (!bytes) return null;
   let thumbprint: string;

@@ -11,8 +11,6 @@ export const teamRunQuerySchema = z
   })
   .strict();
 
-export type TeamRunQuery = z.infer<typeof teamRunQuerySchema>;
-
 export interface TeamRunListResponse {
   runs: TeamRunSummary[];
   /** RUNS_RETENTION_DAYS: runs older than this are gone. */
@@ -20,4 +18,3 @@ export interface TeamRunListResponse {
 }
 
 export type TeamRunResponse = TeamRun;
-export type { TeamRun, TeamRunSummary };
