@@ -101,9 +101,13 @@ export function exchangeToCode(
   language: CodeLanguage,
   options: CodeExportOptions = {},
 ): string {
-  return codeSample(language, exchangeSampleRequest(exchange, options), {
-    tokenUrl: options.token?.url ?? null,
-  });
+  const request = exchangeSampleRequest(exchange, options);
+  const masked = JSON.stringify(exchange.request.body ?? "").match(/"card_number":"([^"]*)"/)?.[1];
+  const notes =
+    masked && request.body?.includes(SAMPLE_VALUE.cardNumber)
+      ? [`CARD_NUMBER: the full card number (the console keeps only ${masked}).`]
+      : [];
+  return codeSample(language, request, { tokenUrl: options.token?.url ?? null, notes });
 }
 
 export const exchangeToCurl = (exchange: ExchangeRecord, options: CodeExportOptions = {}) =>

@@ -13,6 +13,7 @@ export interface FinishInput {
   tokenCode: string | null;
   /** True for a Gift Balance Inquiry (a fresh X-Request-Id per run). */
   freshRequestId: boolean;
+  notes: string[];
 }
 export type Finisher = (input: FinishInput) => string;
 
@@ -51,6 +52,7 @@ const variableName = (value: SampleValue) => (value === "requestId" ? "" : SAMPL
 function needsLine(prefix: string, input: FinishInput): string[] {
   const names = input.variables.map(variableName).filter(Boolean);
   const lines = names.length > 0 ? [`${prefix} Reads ${names.join(", ")} from the environment.`] : [];
+  lines.push(...input.notes.map((note) => `${prefix} ${note}`));
   if (input.freshRequestId)
     lines.push(`${prefix} A fresh X-Request-Id per run: the same one twice is a 409 duplicate_request_id.`);
   return lines;

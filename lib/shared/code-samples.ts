@@ -91,6 +91,8 @@ export interface SampleRequest {
 export interface SampleOptions {
   /** The token address: the sample first requests a token with CLIENT_ID and CLIENT_SECRET (shell and JS). */
   tokenUrl?: string | null;
+  /** Lines for the comment at the top (e.g. which card CARD_NUMBER stands for). */
+  notes?: string[];
 }
 
 /** `Bearer <ACCESS_TOKEN>`: the value of an Authorization header in a sample. */
@@ -152,5 +154,6 @@ export function codeSample(
     tokenCode,
     variables: tokenCode ? needed.filter((name) => name !== "accessToken") : needed,
     freshRequestId: code.includes(SAMPLE_VALUE.requestId),
+    notes: options.notes ?? [],
   });
 }
