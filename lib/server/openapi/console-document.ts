@@ -4,7 +4,7 @@
  * lib/shared/certification-api.ts, lib/shared/support-contract.ts), responses from lib/server/openapi/console-schemas.ts and
  * lib/server/identity/me.ts.
  */
-import { SANDBOX_EXAMPLES } from "./examples";
+import { SANDBOX_EXAMPLES } from "@/lib/sandbox/examples";
 import { z } from "zod";
 import {
   balanceInquiryInputSchema,
@@ -58,7 +58,7 @@ import {
   tokenResultSchema,
   verifyResultSchema,
 } from "./console-schemas";
-import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "./json-schema";
+import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { teamRunQuerySchema } from "@/lib/server/inquiry/runs/api";
 
 const COMPONENTS = {
