@@ -121,7 +121,8 @@ export interface SessionInfo {
 export type TokenEventType =
   | "acquired" // no token in session: a first one was requested
   | "renewed_before_expiry" // token was within the renewal skew of expiry
-  | "renewed_after_401"; // upstream answered 401, a new token was fetched and the call retried once
+  | "renewed_after_401" // upstream answered 401, a new token was fetched and the call retried once
+  | "requested"; // asked for by the user ("Request token now"), not by a call
 
 export interface TokenEvent {
   type: TokenEventType;

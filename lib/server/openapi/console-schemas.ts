@@ -87,7 +87,7 @@ export const sessionInfoSchema = z.object({
 }) satisfies z.ZodType<SessionInfo>;
 
 const tokenEventSchema = z.object({
-  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401"]),
+  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401", "requested"]),
   at: isoTime,
   fingerprint: z.string(),
   detail: z.string().optional(),
