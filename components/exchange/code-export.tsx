@@ -3,16 +3,17 @@
 import { useId, useState, useSyncExternalStore } from "react";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { operationPath } from "@/lib/shared/operations";
-import { exchangeToCode, type CodeExportOptions, type TokenRequestTarget } from "@/lib/client/code-export";
+import type { CodeExportOptions, TokenRequestTarget } from "@/lib/client/code-export";
 import {
   CODE_LANGUAGES,
   CODE_LANGUAGE_LABELS,
   TOKEN_PRELUDE_LANGUAGES,
   type CodeLanguage,
-} from "@/lib/shared/code-samples";
+} from "@/lib/shared/code-languages";
 import { storeCodeLanguage, storedCodeLanguage } from "@/lib/client/preferences";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { useSession } from "@/lib/client/use-session-api";
+import { codeGenerator } from "./code-generator";
 import { CopyButton } from "./copy-button";
 
 const readStoredLanguage = () => storedCodeLanguage(CODE_LANGUAGES);
@@ -61,7 +62,8 @@ export function CodeExport({
   const isToken = exchange.operation === "token";
   const tokenTarget = useTokenRequestTarget(exchange);
   const fetchesToken = Boolean(options.token) && TOKEN_PRELUDE_LANGUAGES.has(language);
-  const snippet = exchangeToCode(exchange, language, options);
+  const generator = codeGenerator.useModule();
+  const snippet = generator ? generator.exchangeToCode(exchange, language, options) : null;
   const needs = isToken || fetchesToken ? "CLIENT_ID and CLIENT_SECRET" : "ACCESS_TOKEN";
   // Copy as code is not for every role (the support desk): hidden, like every action the role may not take.
   const allows = useAllows();
@@ -111,7 +113,7 @@ export function CodeExport({
           Set <code className="font-mono">{needs}</code> first: the browser never holds the{" "}
           {needs === "ACCESS_TOKEN" ? "token" : "secret"}.
         </p>
-        <CopyButton className="ml-auto" text={snippet} label="Copy code" />
+        {snippet === null ? null : <CopyButton className="ml-auto" text={snippet} label="Copy code" />}
       </div>
       <pre
         tabIndex={0}
@@ -120,7 +122,7 @@ export function CodeExport({
         data-language={language}
         className="max-h-80 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-black/50"
       >
-        {snippet}
+        {snippet ?? "Loading the code generator…"}
       </pre>
     </div>
   );

@@ -9,7 +9,7 @@
  *   caller passes it and it matches the recorded mask, else CARD_NUMBER from the environment.
  * - With `token`, shell and JavaScript code first request a token with CLIENT_ID and CLIENT_SECRET.
  */
-import { isCardNumber } from "@/lib/shared/card-number";
+import { matchesMask } from "./card-mask";
 import {
   BEARER_STAND_IN,
   SAMPLE_VALUE,
@@ -31,6 +31,8 @@ export interface CodeExportOptions {
   token?: TokenRequestTarget | null;
 }
 
+export { matchesMask };
+
 /** Headers a client sets by itself or that must not be replayed. */
 const DROPPED_HEADERS = new Set([
   "host",
@@ -41,12 +43,6 @@ const DROPPED_HEADERS = new Set([
   "cookie",
   "transfer-encoding",
 ]);
-
-/** True when `masked` (e.g. 600649******0001) is the mask of `full`. */
-export function matchesMask(masked: string, full: string): boolean {
-  if (!isCardNumber(full) || masked.length !== full.length) return false;
-  return [...masked].every((char, index) => char === "*" || char === full[index]);
-}
 
 function prepareBody(body: unknown, options: CodeExportOptions, key?: string): unknown {
   if (typeof body === "string") {

@@ -19,41 +19,10 @@ import { shellCurl } from "@scalar/snippetz/plugins/shell/curl";
 import { finishers, type Finisher } from "./code-samples-finish";
 import { SAMPLE_VALUE, type SampleValue } from "./code-samples-values";
 
+import { TOKEN_PRELUDE_LANGUAGES, type CodeLanguage } from "./code-languages";
+
 export { SAMPLE_VALUE, SAMPLE_VARIABLES, type SampleValue } from "./code-samples-values";
-
-export const CODE_LANGUAGES = [
-  "shell",
-  "javascript",
-  "node",
-  "python",
-  "java",
-  "go",
-  "csharp",
-  "php",
-  "ruby",
-  "powershell",
-] as const;
-export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
-
-export const CODE_LANGUAGE_LABELS: Record<CodeLanguage, string> = {
-  shell: "cURL",
-  javascript: "JavaScript",
-  node: "Node.js",
-  python: "Python",
-  java: "Java",
-  go: "Go",
-  csharp: "C#",
-  php: "PHP",
-  ruby: "Ruby",
-  powershell: "PowerShell",
-};
-
-/** The languages whose sample can fetch its own token first ("with token request"). */
-export const TOKEN_PRELUDE_LANGUAGES: ReadonlySet<CodeLanguage> = new Set(["shell", "javascript", "node"]);
-
-export function isCodeLanguage(value: unknown): value is CodeLanguage {
-  return typeof value === "string" && (CODE_LANGUAGES as readonly string[]).includes(value);
-}
+export * from "./code-languages";
 
 interface Plugin {
   generate: (request: HarRequest) => string | undefined;
