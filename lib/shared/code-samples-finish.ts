@@ -28,9 +28,11 @@ interface LiteralSyntax {
 function rebuild(code: string, syntax: LiteralSyntax, expression: (value: SampleValue) => string): string {
   return code.replace(syntax.pattern, (literal, content: string) => {
     if (!hasStandIn(content)) return literal;
-    return splitStandIns(content)
-      .map((part) => ("value" in part ? expression(part.value) : syntax.quote(part.text)))
-      .join(syntax.join);
+    const parts = splitStandIns(content).map((part) =>
+      "value" in part ? expression(part.value) : syntax.quote(part.text),
+    );
+    // In parentheses, so that a method called on the literal (Java's "…".getBytes()) applies to the whole.
+    return parts.length > 1 && syntax.join !== "" ? `(${parts.join(syntax.join)})` : parts.join(syntax.join);
   });
 }
 

@@ -66,6 +66,11 @@ describe("code samples in every language", () => {
     expect(code).toContain('System.Text.Encoding.UTF8, "application/json")');
   });
 
+  it("Java turns the whole body, variables joined in, into bytes (not only its last literal)", () => {
+    const code = codeSample("java", tokenSampleRequest(TOKEN_URL));
+    expect(code).toMatch(/body\.write\(\("\{.*"\)\.getBytes\(/);
+  });
+
   it("Java is a whole program with a main method", () => {
     const code = codeSample("java", giftRequest);
     expect(code).toMatch(
