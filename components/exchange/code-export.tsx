@@ -1,20 +1,27 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useState, useSyncExternalStore } from "react";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { operationPath } from "@/lib/shared/operations";
+import type { CodeExportOptions, TokenRequestTarget } from "@/lib/client/code-export";
 import {
-  exchangeToCurl,
-  exchangeToFetch,
-  type CodeExportOptions,
-  type TokenRequestTarget,
-} from "@/lib/client/code-export";
+  CODE_LANGUAGES,
+  CODE_LANGUAGE_LABELS,
+  TOKEN_PRELUDE_LANGUAGES,
+  type CodeLanguage,
+} from "@/lib/shared/code-languages";
+import { storeCodeLanguage, storedCodeLanguage } from "@/lib/client/preferences";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { useSession } from "@/lib/client/use-session-api";
-import { cx } from "@/components/ui/class-names";
+import { codeGenerator } from "./code-generator";
 import { CopyButton } from "./copy-button";
 
-type Language = "curl" | "fetch";
+const readStoredLanguage = () => storedCodeLanguage(CODE_LANGUAGES);
+
+function subscribeStorage(onChange: () => void): () => void {
+  window.addEventListener("storage", onChange);
+  return () => window.removeEventListener("storage", onChange);
+}
 
 /**
  * The token request copied code can make first: the environment's token address and the session's client_id;
@@ -23,15 +30,15 @@ type Language = "curl" | "fetch";
 export function useTokenRequestTarget(exchange: ExchangeRecord): TokenRequestTarget | null {
   const { data: session } = useSession();
   const environment = session?.environments.find((item) => item.name === exchange.environment);
-  const clientId = session?.credentials.client_id;
-  return exchange.operation !== "token" && environment && clientId
-    ? { url: `${environment.auth_url}${operationPath("token")}`, clientId }
+  return exchange.operation !== "token" && environment
+    ? { url: `${environment.auth_url}${operationPath("token")}` }
     : null;
 }
 
 /**
- * The exchange as cURL or fetch code that runs as copied: variables for what the browser never holds,
- * a fresh Request Id per run, and optionally the token request first. `withToken` is held by the exchange
+ * The exchange as code in the language the user picked (remembered in this browser) that runs as copied:
+ * variables for what the browser never holds, a fresh Request Id per run, and for shell and JavaScript
+ * optionally the token request first. `withToken` is held by the exchange
  * view, so its header's "Copy as cURL" copies the same code as this panel.
  */
 export function CodeExport({
@@ -46,13 +53,18 @@ export function CodeExport({
   withToken: boolean;
   onWithTokenChange: (withToken: boolean) => void;
 }) {
-  const [language, setLanguage] = useState<Language>("curl");
+  // The server renders the default; the browser's remembered choice is read after hydration.
+  const stored = useSyncExternalStore(subscribeStorage, readStoredLanguage, () => null);
+  const [picked, setLanguage] = useState<CodeLanguage | null>(null);
+  const language = picked ?? stored ?? "shell";
+  const languageId = useId();
   const withTokenId = useId();
   const isToken = exchange.operation === "token";
   const tokenTarget = useTokenRequestTarget(exchange);
-  const snippet =
-    language === "curl" ? exchangeToCurl(exchange, options) : exchangeToFetch(exchange, options);
-  const needs = isToken || options.token ? "CLIENT_SECRET" : "ACCESS_TOKEN";
+  const fetchesToken = Boolean(options.token) && TOKEN_PRELUDE_LANGUAGES.has(language);
+  const generator = codeGenerator.useModule();
+  const snippet = generator ? generator.exchangeToCode(exchange, language, options) : null;
+  const needs = isToken || fetchesToken ? "CLIENT_ID and CLIENT_SECRET" : "ACCESS_TOKEN";
   // Copy as code is not for every role (the support desk): hidden, like every action the role may not take.
   const allows = useAllows();
   if (allows && !allowsIn(allows, "copy_as_code", exchange.environment)) return null;
@@ -60,30 +72,29 @@ export function CodeExport({
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-        <div
-          role="radiogroup"
-          aria-label="Code language"
-          className="inline-flex rounded-md bg-slate-100 p-0.5 dark:bg-slate-800"
+        <label
+          htmlFor={languageId}
+          className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300"
         >
-          {(["curl", "fetch"] as const).map((option) => (
-            <button
-              key={option}
-              type="button"
-              role="radio"
-              aria-checked={language === option}
-              onClick={() => setLanguage(option)}
-              className={cx(
-                "rounded px-2.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-indigo-500",
-                language === option
-                  ? "bg-white text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white"
-                  : "text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white",
-              )}
-            >
-              {option === "curl" ? "cURL" : "fetch"}
-            </button>
-          ))}
-        </div>
-        {tokenTarget ? (
+          Language
+          <select
+            id={languageId}
+            value={language}
+            onChange={(event) => {
+              const chosen = event.target.value as CodeLanguage;
+              setLanguage(chosen);
+              storeCodeLanguage(chosen);
+            }}
+            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100"
+          >
+            {CODE_LANGUAGES.map((option) => (
+              <option key={option} value={option}>
+                {CODE_LANGUAGE_LABELS[option]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {tokenTarget && TOKEN_PRELUDE_LANGUAGES.has(language) ? (
           <label
             htmlFor={withTokenId}
             className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300"
@@ -100,17 +111,18 @@ export function CodeExport({
         ) : null}
         <p className="text-xs text-slate-600 dark:text-slate-400">
           Set <code className="font-mono">{needs}</code> first: the browser never holds the{" "}
-          {needs === "CLIENT_SECRET" ? "secret" : "token"}.
+          {needs === "ACCESS_TOKEN" ? "token" : "secret"}.
         </p>
-        <CopyButton className="ml-auto" text={snippet} label="Copy code" />
+        {snippet === null ? null : <CopyButton className="ml-auto" text={snippet} label="Copy code" />}
       </div>
       <pre
         tabIndex={0}
-        aria-label={language === "curl" ? "cURL command" : "fetch code"}
+        aria-label={`${CODE_LANGUAGE_LABELS[language]} code`}
         data-testid="code-snippet"
+        data-language={language}
         className="max-h-80 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-black/50"
       >
-        {snippet}
+        {snippet ?? "Loading the code generator…"}
       </pre>
     </div>
   );

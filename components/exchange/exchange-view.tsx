@@ -2,7 +2,7 @@
 
 import { useId, useState, type ReactNode } from "react";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
-import { exchangeToCurl, exchangeToFetch, matchesMask } from "@/lib/client/code-export";
+import { matchesMask } from "@/lib/client/card-mask";
 import { environmentLabel } from "@/lib/client/environments";
 import { operationLabel } from "@/lib/shared/operations";
 import { recordedCardFields } from "@/lib/client/history-store";
@@ -11,6 +11,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
 import { CodeExport, useTokenRequestTarget } from "./code-export";
 import { StarterClientsLinks } from "@/components/client-certification/starter-clients-offer";
+import { codeGenerator } from "./code-generator";
 import { CopyButton } from "./copy-button";
 import { HeadersTable } from "./headers-table";
 import { JsonViewer } from "./json-viewer";
@@ -95,6 +96,7 @@ export function ExchangeView({
   const canInclude = Boolean(fullCardNumber && recordedCard && matchesMask(recordedCard, fullCardNumber));
   const [withToken, setWithToken] = useState(false);
   const tokenTarget = useTokenRequestTarget(exchange);
+  const generator = codeGenerator.useModule();
   // One set of options for the header's buttons and the code panel: both copy the same code.
   const options = {
     fullCardNumber: canInclude && includeCard ? fullCardNumber : null,
@@ -135,16 +137,21 @@ export function ExchangeView({
               Unmask the card in copied code
             </label>
           ) : null}
-          <CopyButton
-            variant="secondary"
-            text={() => exchangeToCurl(exchange, options)}
-            label="Copy as cURL"
-          />
-          <CopyButton
-            variant="secondary"
-            text={() => exchangeToFetch(exchange, options)}
-            label="Copy as fetch"
-          />
+          {/* Offered once the generator has loaded (when the page is idle, or at once when the Code panel opens). */}
+          {generator ? (
+            <>
+              <CopyButton
+                variant="secondary"
+                text={() => generator.exchangeToCurl(exchange, options)}
+                label="Copy as cURL"
+              />
+              <CopyButton
+                variant="secondary"
+                text={() => generator.exchangeToFetch(exchange, options)}
+                label="Copy as fetch"
+              />
+            </>
+          ) : null}
         </div>
       </div>
 
@@ -226,7 +233,9 @@ export function ExchangeView({
       <Section
         title="Code"
         defaultOpen={false}
-        summary={<span className="text-xs text-slate-600 dark:text-slate-400">cURL and fetch</span>}
+        summary={
+          <span className="text-xs text-slate-600 dark:text-slate-400">cURL, Python, Java, Go and more</span>
+        }
       >
         <CodeExport
           exchange={exchange}

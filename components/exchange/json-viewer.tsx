@@ -23,12 +23,8 @@ function Primitive({ value }: { value: unknown }) {
   return <span className="text-slate-600 italic dark:text-slate-400">{String(value)}</span>;
 }
 
-function Key({ name }: { name: string | number }) {
-  return typeof name === "number" ? (
-    <span className="text-slate-500 dark:text-slate-400">{name}: </span>
-  ) : (
-    <span className="text-slate-800 dark:text-slate-200">{JSON.stringify(name)}: </span>
-  );
+function Key({ name }: { name: string }) {
+  return <span className="text-slate-800 dark:text-slate-200">{JSON.stringify(name)}: </span>;
 }
 
 function Chevron({ open }: { open: boolean }) {
@@ -55,7 +51,8 @@ function JsonNode({
   expandDepth,
   last,
 }: {
-  name?: string | number;
+  /** An object's key; none for an array's items, which JSON shows without their index. */
+  name?: string;
   value: unknown;
   depth: number;
   expandDepth: number;
@@ -119,7 +116,7 @@ function JsonNode({
             {entries.map(([key, child], index) => (
               <JsonNode
                 key={key}
-                name={Array.isArray(value) ? index : key}
+                name={Array.isArray(value) ? undefined : String(key)}
                 value={child}
                 depth={depth + 1}
                 expandDepth={expandDepth}

@@ -4,7 +4,7 @@ import { CARD_NUMBER_RULE, isCardNumber, normalizeCardNumber } from "@/lib/share
 import { useId, useState, type FormEvent } from "react";
 import { operationLabel } from "@/lib/shared/operations";
 import { requestCardModes } from "@/lib/shared/exchange-summary";
-import { matchesMask } from "@/lib/client/code-export";
+import { matchesMask } from "@/lib/client/card-mask";
 import { environmentLabel } from "@/lib/client/environments";
 import type { HistoryRun } from "@/lib/client/history-store";
 import { useSession } from "@/lib/client/use-session-api";

@@ -10,6 +10,7 @@ const TOKEN_EVENT_TEXT = {
   acquired: "token acquired",
   renewed_before_expiry: "token renewed before expiry",
   renewed_after_401: "token renewed after a 401, call retried",
+  requested: "token requested now",
 } as const;
 
 function Item({ term, children }: { term: string; children: ReactNode }) {

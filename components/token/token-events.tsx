@@ -15,14 +15,19 @@ export const TOKEN_EVENT_LABELS: Record<TokenEventType, { label: string; tone: B
     tone: "warning",
     why: "The upstream answered 401; a new token was fetched and the call retried once (spec §5.8).",
   },
+  requested: {
+    label: "Requested now",
+    tone: "neutral",
+    why: "Requested on this page (Request token now), not by a call.",
+  },
 };
 
 export function TokenEventList({ events }: { events: RecordedTokenEvent[] }) {
   if (events.length === 0) {
     return (
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        No token events yet. When an inquiry needs a token, renews one before it expires, or renews one after
-        a 401, the event appears here.
+        No token events yet. When you request a token, or an inquiry needs one, renews one before it expires
+        or renews one after a 401, the event appears here.
       </p>
     );
   }

@@ -12,7 +12,7 @@ const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "
 const headers = z.record(z.string(), z.string());
 
 const tokenEventSchema = z.object({
-  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401"]),
+  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401", "requested"]),
   at: isoDate,
   fingerprint: z.string().max(64),
   detail: z.string().max(1000).optional(),

@@ -1,6 +1,7 @@
 /**
  * What the console keeps in localStorage: the theme (the browser's), and the user's last location_id and the
- * operation they chose on /inquiry (filed under the signed-in user's key, lib/client/user-scope). Nothing else,
+ * operation they chose on /inquiry and the language of the Code panel (filed under the signed-in user's key,
+ * lib/client/user-scope). Nothing else,
  * and never anything secret (credentials and tokens live only in the server's encrypted session cookie).
  */
 import { scopedName } from "./user-scope";
@@ -8,6 +9,7 @@ import { scopedName } from "./user-scope";
 const THEME_STORAGE_KEY = "console.theme";
 const LOCATION_STORAGE_KEY = "console.location_id";
 const OPERATION_STORAGE_KEY = "console.inquiry_operation";
+const CODE_LANGUAGE_STORAGE_KEY = "console.code_language";
 
 export type ThemeChoice = "light" | "dark";
 
@@ -45,6 +47,16 @@ export function storedTheme(): ThemeChoice | null {
 /** null: follow the system again. */
 export function storeTheme(theme: ThemeChoice | null): void {
   writeItem(THEME_STORAGE_KEY, theme);
+}
+
+/** The Code panel's language, when it is one of `offered`. */
+export function storedCodeLanguage<Language extends string>(offered: readonly Language[]): Language | null {
+  const value = readItem(CODE_LANGUAGE_STORAGE_KEY);
+  return offered.includes(value as Language) ? (value as Language) : null;
+}
+
+export function storeCodeLanguage(language: string): void {
+  writeItem(CODE_LANGUAGE_STORAGE_KEY, language);
 }
 
 export function storedLocationId(): string | null {

@@ -9,13 +9,17 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_DEMO_SECRET, DEMO_CLIENTS } from "./fixtures";
+import { jsonResponse, methodNotAllowed } from "./http";
 import { createSandbox, type Sandbox } from "./index";
+import { sandboxOpenApiDocument } from "./openapi";
 import { readSandboxSettings, sandboxOptionsFrom, type SandboxSettings } from "./settings";
 
 export interface SandboxServerOptions {
   port: number;
   host?: string;
   sandbox?: Sandbox;
+  /** SANDBOX_DEMO_SECRET, so that /openapi.json publishes the demo secret only when it is the default. */
+  demoSecret?: string;
 }
 
 export interface SandboxServer {
@@ -28,9 +32,16 @@ export async function startSandboxServer({
   port,
   host = "127.0.0.1",
   sandbox = createSandbox(),
+  demoSecret,
 }: SandboxServerOptions): Promise<SandboxServer> {
+  // Known once listening: the document names the server's own absolute address.
+  let ownUrl = "";
+  const handle = (request: Request, caller: string) =>
+    new URL(request.url).pathname === "/openapi.json"
+      ? Promise.resolve(openApiResponse(request, ownUrl, demoSecret))
+      : sandbox.handle(request, caller);
   const server = createServer((request, response) => {
-    bridge(sandbox, request, response).catch(() => {
+    bridge(handle, request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" });
       response.end();
     });
@@ -44,8 +55,9 @@ export async function startSandboxServer({
   });
   const address = server.address() as AddressInfo;
   const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  ownUrl = `http://${hostInUrl}:${address.port}`;
   return {
-    url: `http://${hostInUrl}:${address.port}`,
+    url: ownUrl,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -54,7 +66,14 @@ export async function startSandboxServer({
   };
 }
 
-async function bridge(sandbox: Sandbox, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+function openApiResponse(request: Request, sandboxUrl: string, demoSecret: string | undefined): Response {
+  if (request.method !== "GET" && request.method !== "HEAD") return methodNotAllowed(request.method, ["GET"]);
+  return jsonResponse(200, sandboxOpenApiDocument({ sandboxUrl, demoSecret }));
+}
+
+type Handle = (request: Request, caller: string) => Promise<Response>;
+
+async function bridge(handle: Handle, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   const aborter = new AbortController();
   outgoing.on("close", () => {
     if (!outgoing.writableFinished) aborter.abort(new Error("client disconnected"));
@@ -77,7 +96,7 @@ async function bridge(sandbox: Sandbox, incoming: IncomingMessage, outgoing: Ser
     duplex: "half",
   } as RequestInit & { duplex: "half" });
 
-  const response = await sandbox.handle(request, incoming.socket.remoteAddress ?? "unknown");
+  const response = await handle(request, incoming.socket.remoteAddress ?? "unknown");
   const outgoingHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") outgoingHeaders[name] = value;
@@ -118,13 +137,14 @@ if (runningDirectly()) {
   const port = settings.port;
   const demoSecretConfigured = settings.demoSecret !== undefined;
   const sandbox = createSandbox(sandboxOptionsFrom(settings));
-  startSandboxServer({ port, host: "127.0.0.1", sandbox }).then(
+  startSandboxServer({ port, host: "127.0.0.1", sandbox, demoSecret: settings.demoSecret }).then(
     ({ url, close }) => {
       const clients = DEMO_CLIENTS.map((client) => client.clientId).join(", ");
       const secret = demoSecretConfigured ? "the value of SANDBOX_DEMO_SECRET" : `"${DEFAULT_DEMO_SECRET}"`;
       console.log(`Card Services sandbox listening on ${url}`);
       console.log(`  {auth_url} = {base_url} = ${url}`);
       console.log(`  token: POST ${url}/reporting/v1/auth/token`);
+      console.log(`  OpenAPI document: ${url}/openapi.json`);
       console.log(`  demo clients: ${clients} (client_secret: ${secret})`);
       for (const signal of ["SIGINT", "SIGTERM"] as const) {
         process.once(signal, () => void close().finally(() => process.exit(0)));

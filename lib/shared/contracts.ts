@@ -145,9 +145,9 @@ const tokenEventSchema = z.object({
   /**
    * `acquired`: no token in session, a first one was requested; `renewed_before_expiry`: the token was within
    * the renewal skew of expiry; `renewed_after_401`: upstream answered 401, a new token was fetched and the call
-   * retried once.
+   * retried once; `requested`: asked for by the user ("Request token now"), not by a call.
    */
-  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401"]),
+  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401", "requested"]),
   at: isoTime,
   /** Fingerprint of the token obtained. */
   fingerprint: z.string(),

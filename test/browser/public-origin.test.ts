@@ -67,12 +67,17 @@ describe("addresses on a console with PUBLIC_URL", () => {
     const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
     await expect.poll(clipboard).toContain("/reporting/v1/auth/token");
     const copied = await clipboard();
-    expect(copied).toContain(`'${origin}/sandbox/reporting/v1/auth/token'`);
-    expect(copied).toContain(`'${origin}/sandbox/transaction/v1/gift/balance-inquiry'`);
+    expect(copied).toContain(`${origin}/sandbox/reporting/v1/auth/token`);
+    expect(copied).toContain(`${origin}/sandbox/transaction/v1/gift/balance-inquiry`);
     expect(copied).not.toContain("localhost");
 
     const { stdout } = await run("bash", ["-c", copied], {
-      env: { ...process.env, CLIENT_SECRET: "demo-secret", CARD_NUMBER: ACTIVE_CARD },
+      env: {
+        ...process.env,
+        CLIENT_ID: "demo-client",
+        CLIENT_SECRET: "demo-secret",
+        CARD_NUMBER: ACTIVE_CARD,
+      },
     });
     expect(stdout).toMatch(/^HTTP\/1\.1 201 /);
     expect(stdout).toContain('"response_status":"approved"');

@@ -312,7 +312,7 @@ describe("copy as code runs as copied", () => {
     await page.goto(`${server.url}/inquiry`);
     await runGift(page, ACTIVE_CARD);
     await resultRegion(page).getByText("✓ Approved").waitFor();
-    await page.getByText("cURL and fetch").click();
+    await page.getByText("cURL, Python, Java, Go and more").click();
     const snippet = page.getByTestId("code-snippet");
     const curl = await snippet.innerText();
     expect(curl).not.toContain('600649******0001"');
@@ -338,14 +338,20 @@ describe("copy as code runs as copied", () => {
       expect(stdout).toMatch(/^HTTP\/1\.1 201/);
     }
 
-    await page.getByRole("radio", { name: "fetch" }).click();
+    await page.getByRole("combobox", { name: "Language" }).selectOption("javascript");
     await page.getByLabel("With token request").check();
     const code = await snippet.innerText();
     expect(code).toContain("process.env");
     const file = path.join(mkdtempSync(path.join(tmpdir(), "copy-as-fetch-")), "request.mjs");
     writeFileSync(file, code);
     const { stdout } = await run(process.execPath, [file], {
-      env: { ...process.env, CLIENT_SECRET: DEMO_SECRET, CARD_NUMBER: ACTIVE_CARD, ACCESS_TOKEN: "" },
+      env: {
+        ...process.env,
+        CLIENT_ID: "demo-client",
+        CLIENT_SECRET: DEMO_SECRET,
+        CARD_NUMBER: ACTIVE_CARD,
+        ACCESS_TOKEN: "",
+      },
     });
     expect(stdout).toMatch(/^201 /);
     expect(stdout).toContain('"approved"');

@@ -1,6 +1,6 @@
-// GET /sandbox/openapi.json: the OpenAPI 3.1 document of the embedded sandbox (lib/server/openapi), for importing
+// GET /sandbox/openapi.json: the OpenAPI 3.1 document of the embedded sandbox (lib/sandbox/openapi.ts), for importing
 // into Postman, Insomnia or Bruno by URL. Answered like the sandbox's other paths: 404 when it is off.
-import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
+import { sandboxOpenApiDocument } from "@/lib/sandbox/openapi";
 import { isEmbeddedSandboxEnabled, sandboxDisabledResponse } from "@/lib/server/root/embedded-sandbox";
 import { consoleRoot } from "@/lib/server/root";
 import { documentOrigin } from "@/lib/server/openapi/origin";
@@ -14,7 +14,8 @@ export async function GET(request: Request): Promise<Response> {
   }
   const { config } = consoleRoot();
   const origin = documentOrigin(request, config);
-  return jsonResponse(200, sandboxOpenApiDocument({ origin, demoSecret: config.sandboxDemoSecret }));
+  const sandboxUrl = `${origin}/sandbox`;
+  return jsonResponse(200, sandboxOpenApiDocument({ sandboxUrl, demoSecret: config.sandboxDemoSecret }));
 }
 
 const refuse = async (request: Request) => methodNotAllowed(request.method, ["GET"]);

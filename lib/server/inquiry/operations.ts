@@ -16,6 +16,7 @@ import type {
   ExchangeRecord,
   OperationName,
   SessionInfo,
+  TokenEvent,
   TokenResult,
 } from "@/lib/shared/contracts";
 import type { EnvironmentChangedDetails, NoAnswerDetails } from "@/lib/shared/error-details";
@@ -29,7 +30,7 @@ import type { ApiResult, CardApiClient, CardRequest } from "@/lib/server/card-ap
 import { describeEnvironments } from "@/lib/server/card-api/environments";
 import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
 import type { ObtainedToken, TokenBroker } from "@/lib/server/card-api/token-broker";
-import { tokenMetadata } from "@/lib/server/card-api/token-metadata";
+import { tokenFingerprint, tokenMetadata } from "@/lib/server/card-api/token-metadata";
 import { boundToken, tokenContext, type TokenSource } from "@/lib/server/card-api/token-source";
 import { UpstreamFailure } from "@/lib/server/card-api/transport";
 
@@ -129,11 +130,23 @@ export async function requestTokenNow(deps: InquiryDeps, source: TokenSource): P
   const previousToken = source.current()?.accessToken;
   const result = await callUpstream(() => deps.broker.requestNow(tokens), "token", client.urls.token);
   if (result.token) source.keep(result.token);
+  // A token asked for by the user is a token event too: the Token page lists it beside the calls' own.
+  const requested: TokenEvent[] = result.token
+    ? [
+        {
+          type: "requested",
+          at: new Date(result.token.issuedAt).toISOString(),
+          fingerprint: tokenFingerprint(result.token.accessToken),
+          detail: previousToken ? "Requested now, replacing the session's token." : "Requested now.",
+        },
+      ]
+    : [];
   const exchange = buildExchangeRecord({
     operation: "token",
     environment: source.environment.name,
     exchange: result.exchange,
     check: result.check,
+    tokenEvents: requested,
     secrets: [tokens.credentials.clientSecret, previousToken, result.token?.accessToken],
   });
   return { token: result.token ? tokenMetadata(result.token) : null, exchange };

@@ -5,7 +5,7 @@
  * (re-exported by lib/server/openapi/console-schemas.ts, beside the answers only this document names) and
  * lib/server/identity/me.ts.
  */
-import { SANDBOX_EXAMPLES } from "./examples";
+import { SANDBOX_EXAMPLES } from "@/lib/sandbox/examples";
 import { z } from "zod";
 import {
   balanceInquiryInputSchema,
@@ -59,7 +59,7 @@ import {
   tokenResultSchema,
   verifyResultSchema,
 } from "./console-schemas";
-import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "./json-schema";
+import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { teamRunQuerySchema } from "@/lib/server/inquiry/runs/api";
 
 const COMPONENTS = {

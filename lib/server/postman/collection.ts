@@ -6,7 +6,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { OPERATION_SPECS } from "@/lib/shared/operations";
-import { SANDBOX_EXAMPLES } from "@/lib/server/openapi/examples";
+import { SANDBOX_EXAMPLES } from "@/lib/sandbox/examples";
 import * as scripts from "./scripts";
 
 const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";

@@ -5,6 +5,9 @@
 import "server-only";
 import { z } from "zod";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
+import { TOKEN_LIMITS } from "@/lib/shared/card-api-schemas";
+
+export { TOKEN_LIMITS };
 
 /** A token as the console keeps it. Only the server ever reads `accessToken`. */
 export interface AccessToken {
@@ -49,18 +52,6 @@ export interface SessionState {
 }
 
 const record = z.record(z.string(), z.unknown());
-
-/**
- * What a kept token may hold: the session schema below and the token response schemas (lib/server/card-api)
- * share these bounds, so a token the console accepts is always one its session can store and read back.
- */
-export const TOKEN_LIMITS = {
-  accessTokenChars: 8192,
-  tokenTypeChars: 64,
-  scopeChars: 2048,
-  /** One year: beyond it an upstream's expires_in is a schema issue (and dates would overflow). */
-  expiresInSeconds: 31_536_000,
-} as const;
 
 const sealedSchema = z.object({
   v: z.literal(2),

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { exchangeToCurl, exchangeToFetch, matchesMask, shellQuote } from "@/lib/client/code-export";
+import { exchangeToCurl, exchangeToFetch, matchesMask } from "@/lib/client/code-export";
 import { FULL_CARD, MASKED_CARD, giftExchange, tokenExchange } from "./fixtures";
 
 /** Runs a cURL snippet in bash with `curl` replaced by a function printing its arguments, one per line. */
@@ -43,10 +43,7 @@ async function runFetchSnippet(
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const TOKEN_TARGET = {
-  url: "http://localhost:3000/sandbox/reporting/v1/auth/token",
-  clientId: "demo-client",
-};
+const TOKEN_TARGET = { url: "http://localhost:3000/sandbox/reporting/v1/auth/token" };
 
 describe("copy as cURL", () => {
   it("replays method, URL, headers and body, with the token from $ACCESS_TOKEN", () => {
@@ -56,13 +53,13 @@ describe("copy as cURL", () => {
     expect(args.slice(0, 5)).toEqual([
       "-sS",
       "-i",
-      "-X",
-      "POST",
       "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",
+      "--request",
+      "POST",
     ]);
     expect(args).toContain("Authorization: Bearer tok-123");
     expect(args).toContain("Content-Type: application/json");
-    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as { data: { card_number: string } };
+    const body = JSON.parse(args[args.indexOf("--data") + 1]!) as { data: { card_number: string } };
     expect(body.data.card_number).toBe(FULL_CARD);
   });
 
@@ -83,7 +80,7 @@ describe("copy as cURL", () => {
     expect(snippet).toContain("CARD_NUMBER");
     expect(snippet).toContain(MASKED_CARD); // named in the comment, so the user knows which card
     const args = curlArguments(snippet, { ACCESS_TOKEN: "t", CARD_NUMBER: FULL_CARD });
-    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as { data: { card_number: string } };
+    const body = JSON.parse(args[args.indexOf("--data") + 1]!) as { data: { card_number: string } };
     expect(body.data.card_number).toBe(FULL_CARD);
   });
 
@@ -106,15 +103,15 @@ describe("copy as cURL", () => {
       ACCESS_TOKEN: "t",
     });
     expect(args).toContain(`X-Note: it's $(whoami) \`id\` "quoted"`);
-    expect(shellQuote("a'b")).toBe(`'a'\\''b'`);
   });
 
-  it("puts $CLIENT_SECRET in place of the redacted secret of a token request", () => {
+  it("puts $CLIENT_ID and $CLIENT_SECRET in place of the client's id and redacted secret of a token request", () => {
     const snippet = exchangeToCurl(tokenExchange());
     expect(snippet).not.toContain("[redacted]");
+    expect(snippet).not.toContain("demo-client");
     expect(snippet).not.toMatch(/Authorization/i);
-    const args = curlArguments(snippet, { CLIENT_SECRET: "from-env" });
-    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as Record<string, string>;
+    const args = curlArguments(snippet, { CLIENT_ID: "demo-client", CLIENT_SECRET: "from-env" });
+    const body = JSON.parse(args[args.indexOf("--data") + 1]!) as Record<string, string>;
     expect(body).toEqual({
       client_id: "demo-client",
       client_secret: "from-env",
@@ -126,7 +123,8 @@ describe("copy as cURL", () => {
     const snippet = exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD, token: TOKEN_TARGET });
     expect(snippet).toContain(TOKEN_TARGET.url);
     expect(snippet).toContain("CLIENT_SECRET");
-    expect(snippet).not.toContain("Needs ACCESS_TOKEN");
+    expect(snippet).toContain("CLIENT_ID");
+    expect(snippet).not.toMatch(/Reads.*ACCESS_TOKEN/);
   });
 });
 
@@ -154,13 +152,16 @@ describe("copy as fetch", () => {
   });
 
   it("uses process.env.CLIENT_SECRET for a token request", async () => {
-    const { init } = await runFetchSnippet(exchangeToFetch(tokenExchange()), { CLIENT_SECRET: "s3" });
+    const { init } = await runFetchSnippet(exchangeToFetch(tokenExchange()), {
+      CLIENT_ID: "demo-client",
+      CLIENT_SECRET: "s3",
+    });
     expect(JSON.parse(init.body ?? "")).toMatchObject({ client_secret: "s3" });
   });
 
   it("with the token request, fetches the token first and uses it", async () => {
     const snippet = exchangeToFetch(giftExchange(), { fullCardNumber: FULL_CARD, token: TOKEN_TARGET });
-    const { calls } = await runFetchSnippet(snippet, { CLIENT_SECRET: "s3" });
+    const { calls } = await runFetchSnippet(snippet, { CLIENT_ID: "demo-client", CLIENT_SECRET: "s3" });
     expect(calls.map((call) => call.url)).toEqual([
       TOKEN_TARGET.url,
       "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",

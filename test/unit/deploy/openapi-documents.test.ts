@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { consoleOpenApiDocument } from "@/lib/server/openapi/console-document";
-import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
+import { sandboxOpenApiDocument } from "@/lib/sandbox/openapi";
 import { OPERATION_SPECS } from "@/lib/shared/operations";
 import { OpenApiValidator } from "../../support/openapi-validator";
 
@@ -59,7 +59,7 @@ describe("the console's OpenAPI document", () => {
 });
 
 describe("the sandbox's OpenAPI document", () => {
-  const document = sandboxOpenApiDocument({ origin: "http://localhost:3000" });
+  const document = sandboxOpenApiDocument({ sandboxUrl: "http://localhost:3000/sandbox" });
 
   test("is OpenAPI 3.1 with token, both balance operations and lookup, whose schemas all compile", () => {
     expect(document.openapi).toBe("3.1.0");

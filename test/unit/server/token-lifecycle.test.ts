@@ -59,6 +59,16 @@ const balance = (jar: CookieJar, card = ACTIVE_CARD) =>
   );
 
 describe("token lifecycle", () => {
+  it("records a token asked for with POST /api/token as a 'requested' token event of its exchange", async () => {
+    const jar = await sessionWith({ profile: "demo" });
+    const answer = await readJson<{ token: { fingerprint: string }; exchange: ExchangeRecord }>(
+      await call(tokenRoute.POST, "POST", "/api/token", { body: {} }, jar),
+    );
+    expect(answer.exchange.token_events).toEqual([
+      expect.objectContaining({ type: "requested", fingerprint: answer.token.fingerprint }),
+    ]);
+  });
+
   it("renews a token that is within the renewal margin before using it", async () => {
     const jar = await sessionWith({ profile: "demo" });
     await call(tokenRoute.POST, "POST", "/api/token", { body: {} }, jar);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { consoleOpenApiDocument } from "@/lib/server/openapi/console-document";
-import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
+import { sandboxOpenApiDocument } from "@/lib/sandbox/openapi";
 import { OpenApiValidator } from "../../support/openapi-validator";
 
 type Operation = {
@@ -18,7 +18,7 @@ const operations = (document: Record<string, unknown>) =>
 
 describe("examples in the OpenAPI documents", () => {
   it("the sandbox's: every request body and parameter, with the demo client, a test card and a found Request Id", () => {
-    const document = sandboxOpenApiDocument({ origin: "https://console.example" });
+    const document = sandboxOpenApiDocument({ sandboxUrl: "https://console.example/sandbox" });
     const missing = operations(document).flatMap(({ path, method, operation }) => [
       ...(operation.parameters ?? [])
         .filter((parameter) => parameter.example === undefined)

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { sandboxOpenApiDocument } from "@/lib/server/openapi/sandbox-document";
+import { sandboxOpenApiDocument } from "@/lib/sandbox/openapi";
 import { postmanCollection } from "@/lib/server/postman/collection";
 import {
   convertOpenApi,
@@ -99,7 +99,7 @@ describe("the sandbox's OpenAPI document imported as Postman imports it", () => 
   it.each(["Schema", "Example"] as const)(
     "has every request work on the first Send once a token is fetched (%s resolution)",
     async (resolution) => {
-      const document = sandboxOpenApiDocument({ origin: sandbox.url });
+      const document = sandboxOpenApiDocument({ sandboxUrl: `${sandbox.url}/sandbox` });
       const collection = (await convertOpenApi(document, resolution)) as {
         auth: { type: string; oauth2: { key: string; value: string }[] };
       };

@@ -1,21 +1,31 @@
 /**
  * The OpenAPI 3.1 document of the sandbox (DESIGN.md §5): token, both balance operations and Lookup
- * Transaction by Request Id, served at GET /sandbox/openapi.json. Requests are described with the zod schemas
- * the sandbox validates with (lib/sandbox/schemas.ts), responses with the specification's shapes the console
- * checks upstream answers against (lib/server/card-api/schemas.ts).
+ * Transaction by Request Id, served at GET /sandbox/openapi.json in the console and GET /openapi.json by the
+ * standalone sandbox. Requests are described with the zod schemas the sandbox validates with (./schemas),
+ * responses with the specification's shapes the console checks upstream answers against
+ * (lib/shared/card-api-schemas.ts); each operation carries `x-codeSamples` from the one code generator.
  */
-import "server-only";
 import { z } from "zod";
 import {
   balanceResponseSchema,
   giftBalanceResponseSchema,
   tokenResponseSchema,
-} from "@/lib/server/card-api/schemas";
-import { OPERATION_SPECS } from "@/lib/shared/operations";
-import { cardRequestSchema, requestIdSchema, tokenRequestSchema } from "@/lib/sandbox/schemas";
-import { EXAMPLE_REQUEST_ID } from "@/lib/sandbox/fixtures";
+} from "@/lib/shared/card-api-schemas";
+import {
+  BEARER_STAND_IN,
+  CODE_LANGUAGES,
+  CODE_LANGUAGE_LABELS,
+  JSON_MEDIA_TYPE,
+  SAMPLE_VALUE,
+  codeSample,
+  tokenSampleRequest,
+  type SampleRequest,
+} from "@/lib/shared/code-samples";
+import { OPERATION_SPECS, type OperationName, type OperationSpec } from "@/lib/shared/operations";
+import { componentRef, jsonContent, jsonSchema } from "@/lib/shared/json-schema";
+import { cardRequestSchema, requestIdSchema, tokenRequestSchema } from "./schemas";
+import { EXAMPLE_REQUEST_ID } from "./fixtures";
 import { SANDBOX_EXAMPLES, cardRequestExample, exampleDemoSecret } from "./examples";
-import { componentRef, jsonContent, jsonSchema } from "./json-schema";
 
 /** `{"errors":[{"status","code","title","detail"}]}`: lib/sandbox/http.ts's one error shape. */
 const sandboxErrorSchema = z.object({
@@ -60,8 +70,8 @@ const schemaWithExample = (schema: Record<string, unknown>, example: string) => 
 const cardBody = { required: true, content: withExample("CardRequest", cardRequestExample) };
 
 export interface SandboxDocumentOptions {
-  /** The absolute origin the sandbox is reached at (the console's public or accepted origin). */
-  origin: string;
+  /** The absolute address of the sandbox: `{origin}/sandbox` in the console, the standalone server's own. */
+  sandboxUrl: string;
   /** SANDBOX_DEMO_SECRET, or undefined for the public default (only that one is shown as an example). */
   demoSecret?: string;
 }
@@ -173,8 +183,41 @@ function transactionLookupOperation() {
   };
 }
 
+/** The operation's example request, with the token, secrets and a Gift Balance Inquiry's Request Id left out. */
+function sampleRequest(sandboxUrl: string, operation: OperationName): SampleRequest {
+  const spec: OperationSpec = OPERATION_SPECS[operation];
+  if (operation === "token") return tokenSampleRequest(`${sandboxUrl}${spec.path}`);
+  const path = spec.path.replace("{request_id}", encodeURIComponent(EXAMPLE_REQUEST_ID));
+  const headers: Array<[string, string]> = [["Authorization", BEARER_STAND_IN]];
+  if (!spec.takesCard) return { method: spec.method, url: `${sandboxUrl}${path}`, headers, body: null };
+  headers.push(["Content-Type", JSON_MEDIA_TYPE]);
+  if (operation === "gift_balance_inquiry") headers.push(["X-Request-Id", SAMPLE_VALUE.requestId]);
+  const body = JSON.stringify(cardRequestExample, null, 2);
+  return { method: spec.method, url: `${sandboxUrl}${path}`, headers, body };
+}
+
+/** `x-codeSamples` (Redoc's and Scalar's convention) in every language of the generator. */
+function codeSamples(sandboxUrl: string, operation: OperationName) {
+  const request = sampleRequest(sandboxUrl, operation);
+  return CODE_LANGUAGES.map((lang) => ({
+    lang,
+    label: CODE_LANGUAGE_LABELS[lang],
+    source: codeSample(lang, request),
+  }));
+}
+
+/** Each path's one operation, given its code samples. */
+function withCodeSamples<Item extends Record<string, Record<string, unknown>>>(
+  sandboxUrl: string,
+  operation: OperationName,
+  item: Item,
+): Item {
+  const [method, body] = Object.entries(item)[0]!;
+  return { [method]: { ...body, "x-codeSamples": codeSamples(sandboxUrl, operation) } } as unknown as Item;
+}
+
 export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<string, unknown> {
-  const sandboxUrl = `${options.origin}/sandbox`;
+  const { sandboxUrl } = options;
   return {
     openapi: "3.1.0",
     info: {
@@ -186,12 +229,24 @@ export function sandboxOpenApiDocument(options: SandboxDocumentOptions): Record<
         "the server sets SANDBOX_DEMO_SECRET.",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    servers: [{ url: sandboxUrl, description: "The embedded sandbox" }],
+    servers: [{ url: sandboxUrl, description: "The Card Services sandbox" }],
     paths: {
-      [OPERATION_SPECS.token.path]: tokenOperation(options.demoSecret),
-      [OPERATION_SPECS.gift_balance_inquiry.path]: giftBalanceInquiryOperation(),
-      [OPERATION_SPECS.balance_inquiry.path]: balanceInquiryOperation(),
-      [OPERATION_SPECS.transaction_lookup.path]: transactionLookupOperation(),
+      [OPERATION_SPECS.token.path]: withCodeSamples(sandboxUrl, "token", tokenOperation(options.demoSecret)),
+      [OPERATION_SPECS.gift_balance_inquiry.path]: withCodeSamples(
+        sandboxUrl,
+        "gift_balance_inquiry",
+        giftBalanceInquiryOperation(),
+      ),
+      [OPERATION_SPECS.balance_inquiry.path]: withCodeSamples(
+        sandboxUrl,
+        "balance_inquiry",
+        balanceInquiryOperation(),
+      ),
+      [OPERATION_SPECS.transaction_lookup.path]: withCodeSamples(
+        sandboxUrl,
+        "transaction_lookup",
+        transactionLookupOperation(),
+      ),
     },
     security: [{ sandboxOAuth: ["read:transactions"] }],
     components: {

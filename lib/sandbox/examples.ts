@@ -3,7 +3,7 @@
  * document or the Postman collection works on its first Send: the demo client, the fully funded test card, and
  * a Request Id the sandbox always finds a transaction for.
  */
-import { DEFAULT_DEMO_SECRET, EXAMPLE_REQUEST_ID } from "@/lib/sandbox/fixtures";
+import { DEFAULT_DEMO_SECRET, EXAMPLE_REQUEST_ID } from "./fixtures";
 
 export const SANDBOX_EXAMPLES = {
   clientId: "demo-client",
