@@ -12,7 +12,7 @@ import { getJson, requestJson, type ApiClientError } from "@/lib/client/fetcher"
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
 
 /** The durations offered, in minutes (the server takes 1 to 43,200). */
-export const SUSPEND_FOR = [
+const SUSPEND_FOR = [
   { minutes: 15, label: "15 minutes" },
   { minutes: 60, label: "1 hour" },
   { minutes: 8 * 60, label: "8 hours" },

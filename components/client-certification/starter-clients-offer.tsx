@@ -10,7 +10,7 @@ interface StarterClientSummary {
 }
 
 /** The catalogue; each client is its `{language}.zip` below it. */
-export const STARTER_CLIENTS_LIST_URL = "/api/starter-clients";
+const STARTER_CLIENTS_LIST_URL = "/api/starter-clients";
 
 function useStarterClients(): StarterClientSummary[] {
   const { data } = useSWR<{ clients: StarterClientSummary[] }>(STARTER_CLIENTS_LIST_URL, getJson, {

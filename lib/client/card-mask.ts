@@ -3,8 +3,6 @@
  * isomorphic), first 6 + last 4, plus the small helpers the client needs.
  */
 export { maskCardNumber, maskCardNumbersInText } from "@/lib/shared/masking";
-/** The API's card-number rule (lib/shared/card-number.ts), by the name the pages use. */
-export { isCardNumber as isFullCardNumber } from "@/lib/shared/card-number";
 import { isCardNumber } from "@/lib/shared/card-number";
 
 /** True when `masked` (e.g. 600649******0001) is the mask of `full`. */

@@ -28,7 +28,3 @@ export const CODE_LANGUAGE_LABELS: Record<CodeLanguage, string> = {
 
 /** The languages whose sample can fetch its own token first ("with token request"). */
 export const TOKEN_PRELUDE_LANGUAGES: ReadonlySet<CodeLanguage> = new Set(["shell", "javascript", "node"]);
-
-export function isCodeLanguage(value: unknown): value is CodeLanguage {
-  return typeof value === "string" && (CODE_LANGUAGES as readonly string[]).includes(value);
-}

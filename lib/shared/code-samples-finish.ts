@@ -4,7 +4,7 @@
  */
 import { SAMPLE_VARIABLES, hasStandIn, splitStandIns, type SampleValue } from "./code-samples-values";
 
-export interface FinishInput {
+interface FinishInput {
   /** The library's code for the request. */
   code: string;
   /** The environment variables the finished code reads. */

@@ -21,7 +21,7 @@ import { SAMPLE_VALUE, type SampleValue } from "./code-samples-values";
 
 import { TOKEN_PRELUDE_LANGUAGES, type CodeLanguage } from "./code-languages";
 
-export { SAMPLE_VALUE, SAMPLE_VARIABLES, type SampleValue } from "./code-samples-values";
+export { SAMPLE_VALUE } from "./code-samples-values";
 export * from "./code-languages";
 
 interface Plugin {
@@ -68,7 +68,7 @@ export interface SampleOptions {
 export const BEARER_STAND_IN = `Bearer ${SAMPLE_VALUE.accessToken}`;
 
 /** The token request's body, with the client's id and secret from the environment. */
-export function tokenRequestBody(): string {
+function tokenRequestBody(): string {
   return JSON.stringify({
     client_id: SAMPLE_VALUE.clientId,
     client_secret: SAMPLE_VALUE.clientSecret,
@@ -100,7 +100,7 @@ function toHar(request: SampleRequest): HarRequest {
 }
 
 /** The variables a sample reads, in the order a reader sets them. */
-export function sampleVariables(text: string): SampleValue[] {
+function sampleVariables(text: string): SampleValue[] {
   return (Object.keys(SAMPLE_VALUE) as SampleValue[]).filter(
     (name) => name !== "requestId" && text.includes(SAMPLE_VALUE[name]),
   );

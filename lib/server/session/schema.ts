@@ -7,8 +7,6 @@ import { z } from "zod";
 import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
 import { TOKEN_LIMITS } from "@/lib/shared/card-api-schemas";
 
-export { TOKEN_LIMITS };
-
 /** A token as the console keeps it. Only the server ever reads `accessToken`. */
 export interface AccessToken {
   accessToken: string;

@@ -10,7 +10,7 @@ import { zipSync } from "fflate";
 import { ApiError } from "@/lib/server/util/errors";
 import { STARTER_CLIENTS, starterClient, type StarterClient } from "./catalogue";
 
-export interface StarterClientZip {
+interface StarterClientZip {
   fileName: string;
   zip: Uint8Array;
 }
