@@ -57,36 +57,33 @@ var positiveInteger = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
 
 // LoadConfig reads the CARD_API_ variables through getenv (os.Getenv in the command).
 func LoadConfig(getenv func(string) string) (Config, error) {
-	var missing error
-	need := func(name string) string {
-		value := getenv(name)
-		if value == "" && missing == nil {
-			missing = &ConfigError{name + " is not set"}
-		}
-		return value
-	}
-	config := Config{
-		AuthURL:      strings.TrimRight(need("CARD_API_AUTH_URL"), "/"),
-		BaseURL:      strings.TrimRight(need("CARD_API_BASE_URL"), "/"),
-		ClientID:     need("CARD_API_CLIENT_ID"),
-		ClientSecret: need("CARD_API_CLIENT_SECRET"),
-		CacheFile:    getenv("CARD_API_TOKEN_CACHE"),
-	}
-	if missing != nil {
-		return config, missing
-	}
 	timeout := getenv("CARD_API_TIMEOUT_MS")
 	if timeout == "" {
 		timeout = "10000"
 	}
 	if !positiveInteger.MatchString(timeout) {
-		return config, &ConfigError{"CARD_API_TIMEOUT_MS must be a positive integer"}
+		return Config{}, &ConfigError{"CARD_API_TIMEOUT_MS must be a positive integer"}
 	}
 	ms, _ := strconv.ParseInt(timeout, 10, 64)
-	config.Timeout = time.Duration(ms) * time.Millisecond
+	config := Config{Timeout: time.Duration(ms) * time.Millisecond, CacheFile: getenv("CARD_API_TOKEN_CACHE")}
 	if config.CacheFile == "" {
 		config.CacheFile = ".card-api-token.json"
 	}
+	for _, field := range []struct {
+		name string
+		into *string
+	}{
+		{"CARD_API_AUTH_URL", &config.AuthURL},
+		{"CARD_API_BASE_URL", &config.BaseURL},
+		{"CARD_API_CLIENT_ID", &config.ClientID},
+		{"CARD_API_CLIENT_SECRET", &config.ClientSecret},
+	} {
+		if *field.into = getenv(field.name); *field.into == "" {
+			return Config{}, &ConfigError{field.name + " is not set"}
+		}
+	}
+	config.AuthURL = strings.TrimRight(config.AuthURL, "/")
+	config.BaseURL = strings.TrimRight(config.BaseURL, "/")
 	return config, nil
 }
 
