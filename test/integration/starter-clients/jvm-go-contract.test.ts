@@ -221,7 +221,7 @@ describe.each(["java", "go"])("the %s starter client keeps the shared contract",
     if (!present()) return context.skip();
     await run("token");
     calls = [];
-    const id = `slow ${language}/${Date.now()}`;
+    const id = `slow/${language}?${Date.now()}`;
     const ran = await runWith({ CARD_API_TIMEOUT_MS: "700" }, "gift", SLOW, "--request-id", id);
     expect(ran.code).toBe(0);
     expect(ran.json).toMatchObject({ status: null, request_id: id, body: null, timed_out: true });
