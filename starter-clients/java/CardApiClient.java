@@ -371,7 +371,7 @@ public final class CardApiClient {
     }
 
     /** Runs one command; returns the exit code. */
-    static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) throws IOException {
+    static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) {
         try {
             Command command = parseArgs(argv);
             CardApiClient client = new CardApiClient(Config.fromEnv(env));
@@ -385,10 +385,13 @@ public final class CardApiClient {
         } catch (ConfigException | NoAnswerException error) {
             err.println("error: " + error.getMessage());
             return 1;
+        } catch (IOException error) {
+            err.println("error: the token cache: " + error);
+            return 1;
         }
     }
 
-    public static void main(String[] argv) throws IOException {
+    public static void main(String[] argv) {
         // exit explicitly: the HTTP client's threads must not keep the process alive after a timeout
         System.exit(run(argv, System.getenv(), System.out, System.err));
     }
