@@ -30,13 +30,15 @@ const nextConfig = {
   // Read at runtime from files, so not found by tracing imports: the SQL migrations (lib/server/database/migrate.ts) and
   // PGlite's wasm and data files (loaded by URL relative to its module).
   // The evidence reader's worker (lib/server/certification/evidence/read-bundle.ts) and the embedded database's
-  // initdb (lib/server/database/connection.ts) are started from their files.
+  // initdb (lib/server/database/connection.ts) are started from their files. The starter clients' folders are
+  // zipped from their files (lib/server/starter-clients).
   outputFileTracingIncludes: {
     "/**": [
       "./db/migrations/**/*",
       "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}",
       "./lib/server/certification/evidence/unzip-worker.mjs",
       "./lib/server/database/pglite-initdb.mjs",
+      "./starter-clients/**/*",
     ],
   },
   experimental: {

@@ -8,7 +8,8 @@ import { completeStandalone } from "./standalone.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-const sources = ["app", "components", "lib", "public", "db"];
+// starter-clients: the standalone output ships a copy of it (scripts/standalone.mjs).
+const sources = ["app", "components", "lib", "public", "db", "starter-clients"];
 const files = [
   "next.config.js",
   "proxy.ts",

@@ -28,6 +28,12 @@ export async function completeStandalone(distDir = process.env.NEXT_DIST_DIR || 
   }
   // Also traced by outputFileTracingIncludes; copied here so a build never ships without them.
   cpSync(path.join(root, "db/migrations"), path.join(standalone, "db/migrations"), { recursive: true });
+  // The tracer's globs skip dot files (each client's .env.example); what a run leaves behind is not shipped.
+  rmSync(path.join(standalone, "starter-clients"), { recursive: true, force: true });
+  cpSync(path.join(root, "starter-clients"), path.join(standalone, "starter-clients"), {
+    recursive: true,
+    filter: (source) => !/(^|[\\/])(\.env|\.card-api-token\.json|__pycache__)$/.test(source),
+  });
   await bundleSandbox(path.join(standalone, "sandbox.mjs"));
 }
 
@@ -52,6 +58,6 @@ async function bundleSandbox(outfile) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   await completeStandalone();
   console.log(
-    "[standalone] server.js → serve.mjs; healthcheck.mjs, sandbox.mjs, static files, public/ and db/migrations added",
+    "[standalone] server.js → serve.mjs; healthcheck.mjs, sandbox.mjs, static files, public/, db/migrations and starter-clients/ added",
   );
 }

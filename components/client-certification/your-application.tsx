@@ -21,6 +21,7 @@ import {
 } from "@/lib/shared/client-certification-contract";
 import { CallLog } from "./call-log";
 import { ClientChecks } from "./client-checks";
+import { StarterClientsOffer } from "./starter-clients-offer";
 
 /**
  * "Your application" (DESIGN.md §11): start a certification, hand the application its credentials, arm each
@@ -134,6 +135,7 @@ function Credentials({ started }: { started: StartedClientCertification }) {
       <div>
         <CopyButton text={snippet} label="Copy .env" />
       </div>
+      <StarterClientsOffer />
     </section>
   );
 }

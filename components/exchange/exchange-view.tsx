@@ -10,6 +10,7 @@ import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
 import { CodeExport, useTokenRequestTarget } from "./code-export";
+import { StarterClientsLinks } from "@/components/client-certification/starter-clients-offer";
 import { CopyButton } from "./copy-button";
 import { HeadersTable } from "./headers-table";
 import { JsonViewer } from "./json-viewer";
@@ -233,6 +234,7 @@ export function ExchangeView({
           withToken={withToken}
           onWithTokenChange={setWithToken}
         />
+        <StarterClientsLinks />
       </Section>
     </section>
   );

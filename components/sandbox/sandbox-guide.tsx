@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StarterClientsLinks } from "@/components/client-certification/starter-clients-offer";
 import type { ReactNode } from "react";
 import { CopyButton, CopyableValue } from "@/components/exchange/copy-button";
 import { Alert } from "@/components/ui/alert";
@@ -339,6 +340,7 @@ export function SandboxGuide({
             <InlineCode text="`newman run card-services-embedded.postman_collection.json --env-var client_id=demo-client --env-var client_secret=demo-secret`" />
             .
           </p>
+          <StarterClientsLinks />
         </div>
       </Panel>
 

@@ -48,6 +48,8 @@ export const API_ROUTES: readonly string[] = [
   "/api/support/batches/[id]",
   "/api/support/batches",
   "/api/support/lookups",
+  "/api/starter-clients/[file]",
+  "/api/starter-clients",
   "/api/token",
   "/api/transactions/request-id/[id]",
 ];

@@ -828,6 +828,68 @@ const PATHS = {
       },
     },
   },
+  "/api/starter-clients": {
+    get: {
+      operationId: "starterClients",
+      summary: "The starter clients: one small program per language that does every duty of a client",
+      description: "Public, like the documents. `run` is how the client's README runs one command.",
+      security: [],
+      responses: {
+        "200": {
+          description: "The catalogue.",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["clients"],
+                properties: {
+                  clients: {
+                    type: "array",
+                    items: {
+                      type: "object",
+                      required: ["language", "title", "run"],
+                      properties: {
+                        language: { type: "string", example: "node" },
+                        title: { type: "string", example: "JavaScript (Node 20+)" },
+                        run: { type: "string", example: "node client.mjs <command>" },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  "/api/starter-clients/{file}": {
+    get: {
+      operationId: "starterClientZip",
+      summary: "One starter client as a zip: its source, README.md and .env.example",
+      description: "Public, like the documents.",
+      security: [],
+      parameters: [
+        {
+          name: "file",
+          in: "path",
+          required: true,
+          description: "`{language}.zip`, a language of GET /api/starter-clients.",
+          schema: { type: "string", pattern: "^[a-z]{1,32}\\.zip$" },
+          example: "node.zip",
+        },
+      ],
+      responses: {
+        "200": {
+          description: "The zip, as an attachment.",
+          headers: { "Content-Disposition": { schema: { type: "string" } } },
+          content: zipContent,
+        },
+        "404": error("No starter client for that language in this build (`not_found`)."),
+        default: error("Any other error, in the one error shape."),
+      },
+    },
+  },
   "/api/metrics": {
     get: {
       operationId: "metrics",

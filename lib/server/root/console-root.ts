@@ -24,6 +24,10 @@ import { bindLogger, type ConsoleLogger } from "@/lib/server/util/logger";
 import { createProcessParts, type ProcessParts } from "./process-parts";
 import { openStorage, retried, type Services } from "./storage";
 import { createBackgroundSweep } from "./sweep";
+import {
+  createStarterClientsService,
+  type StarterClientsService,
+} from "@/lib/server/starter-clients/service";
 
 export interface ConsoleRoot {
   readonly config: ServerConfig;
@@ -45,6 +49,8 @@ export interface ConsoleRoot {
   services(): Promise<Services>;
   /** What a page render needs to know its caller (lib/server/identity/page-identity). */
   readonly page: PageIdentityDeps;
+  /** The starter clients' catalogue and zips (built once per root). */
+  readonly starterClients: StarterClientsService;
   /** What resolving a request's caller needs. */
   identity(): Promise<IdentityDeps>;
   /** Starts the background sweep (once). */
@@ -113,6 +119,7 @@ export function createConsoleRoot(
         return describeSession(deps, source, tokenDetails);
       },
     },
+    starterClients: createStarterClientsService(),
     startSweep: () => sweep.start(),
     parts,
     databases: parts.databases,

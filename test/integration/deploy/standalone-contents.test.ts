@@ -15,8 +15,16 @@ describe("the standalone output", () => {
     expect(existsSync(path.join(standalone, "server.js")), "no standalone build: run ensure-build").toBe(
       true,
     );
-    for (const needed of ["db/migrations", "lib/server/database/pglite-initdb.mjs"])
-      expect(existsSync(path.join(standalone, needed)), needed).toBe(true);
+    const files = [
+      "db/migrations",
+      "lib/server/database/pglite-initdb.mjs",
+      "starter-clients/README.md",
+      "starter-clients/node/client.mjs",
+      "starter-clients/node/.env.example",
+      "starter-clients/python/client.py",
+      "starter-clients/python/.env.example",
+    ];
+    for (const needed of files) expect(existsSync(path.join(standalone, needed)), needed).toBe(true);
     for (const project of ["test", "docs", "vitest.config.mts", "eslint.config.mjs"])
       expect(existsSync(path.join(standalone, project)), project).toBe(false);
   });

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { freePort } from "../../support/console-server";
@@ -92,6 +93,21 @@ describe("the standalone server (node .next/standalone/server.js)", () => {
     const robots = await fetch(`${server.url}/robots.txt`);
     expect(robots.status).toBe(200);
     expect(await robots.text()).toContain("Disallow: /");
+  });
+
+  test("serves the starter clients it ships: the list, and each shipped folder as a zip with its .env.example", async () => {
+    const list = await fetch(`${server.url}/api/starter-clients`);
+    expect(list.status).toBe(200);
+    const { clients } = (await list.json()) as { clients: { language: string }[] };
+    expect(clients.map((client) => client.language)).toEqual(["node", "python", "java", "go"]);
+    for (const language of ["node", "python"]) {
+      const response = await fetch(`${server.url}/api/starter-clients/${language}.zip`);
+      expect(response.status, language).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/zip");
+      const files = Object.keys(unzipSync(new Uint8Array(await response.arrayBuffer())));
+      expect(files).toContain(`card-api-client-${language}/.env.example`);
+      expect(files).toContain(`card-api-client-${language}/README.md`);
+    }
   });
 
   test("walks the main flow: demo credentials, token, both inquiries, lookup; every answer as documented", async () => {
