@@ -1,0 +1,3 @@
+module cardapiclient
+
+go 1.19
