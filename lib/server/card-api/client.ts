@@ -67,6 +67,22 @@ export interface BodyCheck<T> {
   issues: string[];
 }
 
+/**
+ * A free-form call of one card operation: the caller's headers and body as they are, to the console's address
+ * and path, with the console's token (the caller's headers have been checked: none of them is Authorization).
+ */
+export interface RawCardRequest {
+  operation: "gift_balance_inquiry" | "balance_inquiry" | "transaction_lookup";
+  accessToken: string | null;
+  headers: Record<string, string>;
+  /** Sent byte for byte; absent for the lookup (a GET). */
+  body?: string;
+  /** The lookup's path id. */
+  requestId?: string;
+  /** The body as the record shows it: the text itself (the record masks and redacts it). */
+  shownBody: unknown;
+}
+
 export interface ApiResult<T> {
   exchange: RawExchange;
   check: BodyCheck<T>;
@@ -112,6 +128,8 @@ export interface CardApiClient {
    * The body must not hold a secret unless it is JSON, whose client_secret is redacted in the copy kept.
    */
   requestTokenWithBody(body: string): Promise<ApiResult<TokenResponse>>;
+  /** A free-form request (DESIGN.md §4 `POST /api/requests`), its answer checked like the operation's. */
+  raw(request: RawCardRequest): Promise<ApiResult<unknown>>;
 }
 
 /** Parses a body and checks it against the schema for successful (2xx) answers only. */
@@ -228,6 +246,21 @@ function shownTokenBody(body: string): unknown {
   }
 }
 
+const RAW_SCHEMAS: Record<RawCardRequest["operation"], z.ZodType<unknown>> = {
+  gift_balance_inquiry: giftBalanceResponseSchema,
+  balance_inquiry: balanceResponseSchema,
+  transaction_lookup: transactionLookupResponseSchema,
+};
+
+/** The caller's headers, then the token: shown with it redacted, sent with it. */
+function rawHeaders(accessToken: string | null, headers: Record<string, string>) {
+  if (accessToken === null) return { sent: { ...headers }, shown: { ...headers } };
+  return {
+    sent: { ...headers, Authorization: `Bearer ${accessToken}` },
+    shown: { ...headers, Authorization: `Bearer ${REDACTED}` },
+  };
+}
+
 export function createCardApiClient(options: CardApiClientOptions): CardApiClient {
   const { authUrl, baseUrl } = options;
   const urls = {
@@ -274,6 +307,19 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     async balanceInquiry({ accessToken, card, requestId }) {
       const exchange = await sendCard(urls.balanceInquiry, accessToken, card, requestId);
       return { exchange, check: checkBody(exchange.response, balanceResponseSchema) };
+    },
+
+    async raw({ operation, accessToken, headers, body, requestId, shownBody }) {
+      const url =
+        operation === "transaction_lookup"
+          ? urls.transactionByRequestId(requestId ?? "")
+          : {
+              gift_balance_inquiry: urls.giftBalanceInquiry,
+              balance_inquiry: urls.balanceInquiry,
+            }[operation];
+      const { sent, shown } = rawHeaders(accessToken, headers);
+      const exchange = await send(url, sent, body, { headers: shown, body: shownBody });
+      return { exchange, check: checkBody(exchange.response, RAW_SCHEMAS[operation]) };
     },
 
     async transactionByRequestId({ accessToken, requestId }) {

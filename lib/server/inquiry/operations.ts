@@ -185,6 +185,32 @@ export async function runInquiry(
   return authorizedRecord(operation, source, started, done, requestId);
 }
 
+/** One authorized call whose request its caller shapes (a free-form request, lib/server/inquiry/free-form). */
+export interface AuthorizedCallSpec {
+  operation: OperationName;
+  /** The environment the page showed: 409 `environment_changed` when the session's is another. */
+  environment?: EnvironmentName;
+  requestId?: string;
+  url(client: CardApiClient): string;
+  send(client: CardApiClient, accessToken: string): Promise<ApiResult<unknown>>;
+}
+
+export async function runAuthorized(
+  deps: InquiryDeps,
+  source: TokenSource,
+  spec: AuthorizedCallSpec,
+): Promise<ExchangeRecord> {
+  const started = performance.now();
+  assertEnvironment(source, spec.environment);
+  const client = deps.clientFor(source.environment);
+  const url = spec.url(client);
+  const failureDetails = spec.requestId === undefined ? {} : { request_id: spec.requestId };
+  const send = (token: AccessToken) =>
+    callUpstream(() => spec.send(client, token.accessToken), spec.operation, url, failureDetails);
+  const done = await authorized(deps, source, client, send);
+  return authorizedRecord(spec.operation, source, started, done, spec.requestId);
+}
+
 /**
  * GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id (spec §4.3 item 3). A GET changes
  * nothing upstream, so the 401 retry of the driver is safe here too.

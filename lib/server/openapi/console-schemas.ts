@@ -146,6 +146,7 @@ export const exchangeRecordSchema = z.object({
     })
     .optional(),
   summary: exchangeBodySummarySchema.optional(),
+  free_form: z.boolean().optional(),
 }) satisfies z.ZodType<ExchangeRecord>;
 
 /** An inquiry's answer: the exchange record, and the session as GET /api/session would now answer it. */
