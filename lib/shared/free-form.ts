@@ -124,3 +124,16 @@ export function withoutHeader(headers: Record<string, string>, name: string): Re
 export function bodyBytes(body: string): number {
   return new TextEncoder().encode(body).length;
 }
+
+/**
+ * A request body as pages read it: a free-form request keeps the text it sent, read here as JSON when it is
+ * JSON (so that its card, fields and differences show as an inquiry's do), else as the text.
+ */
+export function readableRequestBody(body: unknown): unknown {
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}
