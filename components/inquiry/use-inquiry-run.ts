@@ -45,6 +45,33 @@ function typedCardOf(input: FreeFormRequestInput): string {
   }
 }
 
+/** The request editor's sends: shown where the form's runs are, a Gift Balance Inquiry in production confirmed. */
+function useFreeFormRun({
+  trigger,
+  production,
+  start,
+  setRun,
+  setError,
+}: {
+  trigger: (input: FreeFormRequestInput) => Promise<ExchangeRecord>;
+  production: boolean;
+  start: () => void;
+  setRun: (run: InquiryRun) => void;
+  setError: (error: ApiClientError) => void;
+}) {
+  return useGuardedRun<FreeFormRequestInput>({
+    needsConfirmation: (input) => production && input.operation === "gift_balance_inquiry",
+    run: async (input) => {
+      start();
+      try {
+        setRun({ exchange: await trigger(input), typedCard: typedCardOf(input) });
+      } catch (caught) {
+        setError(caught as ApiClientError);
+      }
+    },
+  });
+}
+
 /** "Use demo credentials" after a run failed for want of credentials: saves them and says so. */
 function useDemoConnection(setError: (error: ApiClientError | null) => void) {
   const saveCredentials = useSaveCredentials();
@@ -103,21 +130,17 @@ export function useInquiryRun({
     }
   }
 
-  async function executeFreeForm(input: FreeFormRequestInput) {
-    setRun(null);
-    setError(null);
-    demo.setConnectedNotice(false);
-    setLastSubmission(null);
-    try {
-      setRun({ exchange: await freeForm.trigger(input), typedCard: typedCardOf(input) });
-    } catch (caught) {
-      setError(caught as ApiClientError);
-    }
-  }
-
-  const freeFormGuard = useGuardedRun<FreeFormRequestInput>({
-    needsConfirmation: (input) => production && input.operation === "gift_balance_inquiry",
-    run: executeFreeForm,
+  const freeFormGuard = useFreeFormRun({
+    trigger: freeForm.trigger,
+    production,
+    start: () => {
+      setRun(null);
+      setError(null);
+      demo.setConnectedNotice(false);
+      setLastSubmission(null);
+    },
+    setRun,
+    setError,
   });
 
   // A Gift Balance Inquiry in production records a real transaction: ask first.

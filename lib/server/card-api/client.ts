@@ -261,6 +261,11 @@ function rawHeaders(accessToken: string | null, headers: Record<string, string>)
   };
 }
 
+function rawUrl(urls: CardApiClient["urls"], operation: RawCardRequest["operation"], requestId = ""): string {
+  if (operation === "transaction_lookup") return urls.transactionByRequestId(requestId);
+  return operation === "gift_balance_inquiry" ? urls.giftBalanceInquiry : urls.balanceInquiry;
+}
+
 export function createCardApiClient(options: CardApiClientOptions): CardApiClient {
   const { authUrl, baseUrl } = options;
   const urls = {
@@ -310,14 +315,8 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     },
 
     async raw({ operation, accessToken, headers, body, requestId, shownBody }) {
-      const url =
-        operation === "transaction_lookup"
-          ? urls.transactionByRequestId(requestId ?? "")
-          : {
-              gift_balance_inquiry: urls.giftBalanceInquiry,
-              balance_inquiry: urls.balanceInquiry,
-            }[operation];
       const { sent, shown } = rawHeaders(accessToken, headers);
+      const url = rawUrl(urls, operation, requestId);
       const exchange = await send(url, sent, body, { headers: shown, body: shownBody });
       return { exchange, check: checkBody(exchange.response, RAW_SCHEMAS[operation]) };
     },
