@@ -62,7 +62,15 @@ export function InquiryView() {
         title="Inquiry"
         description="Look up a card's balance with Gift Balance Inquiry or Balance Inquiry and see exactly what went over the wire."
       />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,25rem)_minmax(0,1fr)]">
+      <div
+        className={cx(
+          "grid items-start gap-6",
+          // The editor's header rows need room for a name and its value side by side.
+          draft
+            ? "lg:grid-cols-[minmax(0,34rem)_minmax(0,1fr)]"
+            : "lg:grid-cols-[minmax(0,25rem)_minmax(0,1fr)]",
+        )}
+      >
         <Panel title="Request" titleId="inquiry-form-title" className="lg:sticky lg:top-32">
           {draft ? (
             <FreeFormForm

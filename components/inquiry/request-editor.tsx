@@ -15,6 +15,11 @@ import { cx } from "@/components/ui/class-names";
 import { Field, fieldLabelClasses, inputClasses } from "@/components/ui/field";
 import { SelectField } from "@/components/ui/select-field";
 
+/** Name, value and remove side by side; on a phone the value goes below its name. */
+const ROW_GRID =
+  "grid grid-cols-[minmax(0,1fr)_2.25rem] gap-2 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)_2.25rem]";
+const VALUE_CELL = "order-3 sm:order-none";
+
 const OPERATION_LABELS: Record<FreeFormOperation, string> = {
   gift_balance_inquiry: "Gift Balance Inquiry · POST",
   balance_inquiry: "Balance Inquiry · POST",
@@ -65,7 +70,7 @@ function HeaderRows({
     onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
   return (
     <ul className="space-y-2" aria-label="Headers">
-      <li className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_2.25rem] gap-2">
+      <li className={ROW_GRID}>
         <input
           className={cx(inputClasses, "font-mono")}
           value="Authorization"
@@ -73,19 +78,19 @@ function HeaderRows({
           aria-label="Header name"
         />
         <input
-          className={cx(inputClasses, "font-mono")}
+          className={cx(inputClasses, VALUE_CELL, "font-mono")}
           value="Bearer (the console's token)"
           disabled
           aria-label="Authorization value: the console's token, not editable"
         />
-        <span aria-hidden="true" />
+        <span aria-hidden="true" className="order-2 sm:order-none" />
       </li>
       {rows.map((row, index) => {
         const problem = problems.get(row.key);
         const problemId = `${row.key}-problem`;
         return (
           <li key={row.key}>
-            <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)_2.25rem] gap-2">
+            <div className={ROW_GRID}>
               <input
                 className={cx(inputClasses, "font-mono")}
                 value={row.name}
@@ -97,7 +102,7 @@ function HeaderRows({
                 onChange={(event) => update(row.key, { name: event.target.value })}
               />
               <input
-                className={cx(inputClasses, "font-mono")}
+                className={cx(inputClasses, VALUE_CELL, "font-mono")}
                 value={row.value}
                 placeholder="Value"
                 spellCheck={false}
