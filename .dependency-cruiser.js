@@ -14,10 +14,10 @@ const SERVER_RANKS = [
   ["util"],
   ["config"],
   ["database"],
-  ["audit", "session", "card-api", "metrics"],
+  ["audit", "session", "card-api", "metrics", "token"],
   ["identity"],
   ["http"],
-  ["inquiry", "support", "certification", "client-certification", "openapi", "postman"],
+  ["inquiry", "lookup", "support", "certification", "client-certification", "openapi", "postman"],
   ["root"],
 ];
 

@@ -3,12 +3,12 @@
 import type { InquiryAnswer } from "@/lib/shared/contracts";
 import { freeFormOperationName } from "@/lib/shared/free-form";
 import { INQUIRY_AUDIT_EVENTS } from "@/lib/server/inquiry/inquiry-route";
-import { sessionCall } from "@/lib/server/inquiry/deps";
 import { bodyCard, readFreeFormInput, runFreeForm } from "@/lib/server/inquiry/free-form";
-import { describeSession, exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
+import { exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { can } from "@/lib/server/identity/roles";
+import { describeSession } from "@/lib/server/token/session-info";
 import { allowIn, apiRoute, defineRoute, json } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
@@ -19,26 +19,26 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     async (context) => {
       const input = await readFreeFormInput(context.request);
       const user = await context.user();
-      const { deps, source } = sessionCall(context.root.inquiry, await context.session());
+      const call = context.root.calls.ofSession(await context.session());
       const operation = freeFormOperationName(input.operation);
-      assertAllowed(user.roles, operation, source.environment.name);
+      assertAllowed(user.roles, operation, call.environment.name);
       const card = bodyCard(input.body);
       const record = await context.audited(
         {
           event: operation === "transaction_lookup" ? "transaction_lookup" : INQUIRY_AUDIT_EVENTS[operation],
           outcome: "success",
           operation,
-          environment: source.environment.name,
+          environment: call.environment.name,
           ...(card ? { card } : {}),
           details: { free_form: true },
         },
-        () => runFreeForm(deps, source, input),
+        () => runFreeForm(call, input),
         exchangeAuditFields,
       );
       context.annotate({ ...exchangeLogFields(record), free_form: true });
       const answer: InquiryAnswer = {
         ...record,
-        session: describeSession(deps, source, (where) => can(user.roles, "token_details", where)),
+        session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
       };
       const response = json(answer);
       if (operation !== "transaction_lookup") keepTeamRun(context, operation, card ?? "", record);

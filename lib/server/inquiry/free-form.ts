@@ -11,8 +11,8 @@ import { freeFormRequestInputSchema, type ExchangeRecord } from "@/lib/shared/co
 import { freeFormOperationName, headerProblems, headerValue, withoutHeader } from "@/lib/shared/free-form";
 import { ApiError } from "@/lib/server/util/errors";
 import { validateInput, validationError } from "@/lib/server/util/validation";
-import type { TokenSource } from "@/lib/server/card-api/token-source";
-import { runAuthorized, type InquiryDeps } from "./operations";
+import { callWithToken } from "@/lib/server/token/authorized";
+import { assertEnvironment, type CallContext } from "@/lib/server/token/call-context";
 
 export type FreeFormInput = z.output<typeof freeFormRequestInputSchema>;
 
@@ -100,24 +100,19 @@ export function shapeFreeForm(input: FreeFormInput) {
   return { operation, requestId: id, headers, body: input.body ?? "" };
 }
 
-export async function runFreeForm(
-  deps: InquiryDeps,
-  source: TokenSource,
-  input: FreeFormInput,
-): Promise<ExchangeRecord> {
+/** One free-form call on the call context: the authorized-call driver with a raw request of the operation. */
+export async function runFreeForm(call: CallContext, input: FreeFormInput): Promise<ExchangeRecord> {
+  const started = performance.now();
+  assertEnvironment(call, input.environment);
   const { operation, requestId, headers, body } = shapeFreeForm(input);
-  const record = await runAuthorized(deps, source, {
-    operation,
-    environment: input.environment,
-    requestId,
-    url: (client) =>
-      operation === "transaction_lookup"
-        ? client.urls.transactionByRequestId(requestId ?? "")
-        : operation === "gift_balance_inquiry"
-          ? client.urls.giftBalanceInquiry
-          : client.urls.balanceInquiry,
-    send: (client, accessToken) =>
-      client.raw({ operation, accessToken, headers, body, requestId, shownBody: body ?? null }),
-  });
+  const record = await callWithToken(
+    call,
+    {
+      operation,
+      ...(requestId === undefined ? {} : { requestId }),
+      raw: { headers, ...(body === undefined ? {} : { body }) },
+    },
+    started,
+  );
   return { ...record, free_form: true };
 }

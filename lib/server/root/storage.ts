@@ -24,7 +24,7 @@ import { recordAudit } from "@/lib/server/audit/record";
 import { auditCaller } from "@/lib/server/identity/audit-caller";
 import type { Role } from "@/lib/shared/contracts";
 import { createSupportServices, type SupportServices } from "@/lib/server/support/services";
-import type { BatchTokenSourceFactory, DetachedInquiry } from "@/lib/server/support/batch-runner";
+import type { BatchCallContext, DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
 import type { ProcessParts } from "./process-parts";
 import type { CertificationUpstream } from "@/lib/server/certification/environment";
@@ -54,7 +54,7 @@ export interface StorageDeps {
   config: ServerConfig;
   parts: ProcessParts;
   inquire: DetachedInquiry;
-  batchTokenSource: BatchTokenSourceFactory;
+  batchCallContext: BatchCallContext;
   certificationUpstream: CertificationUpstream;
   now: () => number;
 }
@@ -139,7 +139,7 @@ function proxySignIns(config: ServerConfig, auditLog: AuditLog) {
 }
 
 export async function openStorage(deps: StorageDeps) {
-  const { config, parts, inquire, batchTokenSource, certificationUpstream } = deps;
+  const { config, parts, inquire, batchCallContext, certificationUpstream } = deps;
   const hmacKey = loadOrCreateKey({
     name: "AUDIT_HMAC_KEY",
     value: config.auditHmacKey,
@@ -171,7 +171,7 @@ export async function openStorage(deps: StorageDeps) {
       rateLimiter,
       metrics,
       inquire,
-      tokenSource: batchTokenSource,
+      callContext: batchCallContext,
     }),
     clientCertification: createClientCertificationService({ db, hmacKey }),
     clientEvidenceKey: retried(() => loadClientEvidenceKey(config)),
