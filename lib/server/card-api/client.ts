@@ -255,6 +255,24 @@ function shownTokenBody(body: string): unknown {
   }
 }
 
+/** A card call's request as the specification shows it (spec §4.2). */
+function prepareCard(
+  urls: CardApiClient["urls"],
+  { operation, card, requestId }: CardCall,
+  accessToken: string | null,
+): PreparedRequest {
+  if (operation === "transaction_lookup") {
+    // The general form of spec §4.2, Content-Type included; the id goes in the path, not a header.
+    const { sent, shown } = cardHeaders(accessToken);
+    const url = urls.transactionByRequestId(requestId ?? "");
+    return { method: "GET", url, headers: sent, body: undefined, shown: { headers: shown, body: null } };
+  }
+  const { sent, shown } = cardHeaders(accessToken, requestId);
+  const body = { data: card };
+  const url = operation === "gift_balance_inquiry" ? urls.giftBalanceInquiry : urls.balanceInquiry;
+  return { method: "POST", url, headers: sent, body: JSON.stringify(body), shown: { headers: shown, body } };
+}
+
 /** A free-form request: the caller's headers, then the token; its body sent byte for byte, shown as text. */
 function prepareRaw(
   urls: CardApiClient["urls"],
@@ -289,28 +307,10 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     transactionByRequestId: (requestId: string) => baseUrl + operationPath("transaction_lookup", requestId),
   };
   const send = sender(options);
-  const prepare = (
-    { operation, card, requestId, raw }: CardCall,
-    accessToken: string | null,
-  ): PreparedRequest => {
-    if (raw) return prepareRaw(urls, { operation, requestId, raw }, accessToken);
-    if (operation === "transaction_lookup") {
-      // The general form of spec §4.2, Content-Type included; the id goes in the path, not a header.
-      const { sent, shown } = cardHeaders(accessToken);
-      const url = urls.transactionByRequestId(requestId ?? "");
-      return { method: "GET", url, headers: sent, body: undefined, shown: { headers: shown, body: null } };
-    }
-    const { sent, shown } = cardHeaders(accessToken, requestId);
-    const body = { data: card };
-    const url = operation === "gift_balance_inquiry" ? urls.giftBalanceInquiry : urls.balanceInquiry;
-    return {
-      method: "POST",
-      url,
-      headers: sent,
-      body: JSON.stringify(body),
-      shown: { headers: shown, body },
-    };
-  };
+  const prepare = (call: CardCall, accessToken: string | null): PreparedRequest =>
+    call.raw
+      ? prepareRaw(urls, { ...call, raw: call.raw }, accessToken)
+      : prepareCard(urls, call, accessToken);
   const post = (url: string, headers: Record<string, string>, body: string, shownBody: unknown) =>
     send({ method: "POST", url, headers, body, shown: { headers, body: shownBody } });
 
