@@ -8,7 +8,6 @@ import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
-import type { Database } from "@/lib/server/database";
 import {
   allowIn,
   defineRoute,
@@ -20,6 +19,7 @@ import {
 } from "@/lib/server/http/route";
 import { can } from "@/lib/server/identity/roles";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
+import type { TeamRunWriter } from "@/lib/server/inquiry/runs/writer";
 import type { CallContexts } from "@/lib/server/token/call-context";
 import { describeSession } from "@/lib/server/token/session-info";
 import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
@@ -28,7 +28,7 @@ import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations
 export interface InquiryRouteRoot extends RouteRoot {
   /** Each call's context, resolved once from the caller's session (lib/server/token/call-context). */
   calls: CallContexts;
-  services(): Promise<RouteServices & { db: Database }>;
+  services(): Promise<RouteServices & { teamRuns: TeamRunWriter }>;
 }
 
 const INPUT_SCHEMAS = {

@@ -23,6 +23,7 @@ import { createSuspensionStore, type SuspensionStore } from "@/lib/server/sessio
 import { recordAudit } from "@/lib/server/audit/record";
 import { auditCaller } from "@/lib/server/identity/audit-caller";
 import type { Role } from "@/lib/shared/contracts";
+import { createTeamRunWriter, type TeamRunWriter } from "@/lib/server/inquiry/runs/writer";
 import { createSupportServices, type SupportServices } from "@/lib/server/support/services";
 import type { BatchCallContext, DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
@@ -41,6 +42,8 @@ export interface Services {
   /** Users an administrator keeps out for a while, on every instance. */
   suspensions: SuspensionStore;
   rateLimiter: RateLimiter;
+  /** The team's inquiry runs, written in batches (lib/server/inquiry/runs/writer). */
+  teamRuns: TeamRunWriter;
   support: SupportServices;
   clientCertification: ClientCertificationService;
   /** The key that signs client certification bundles (loaded on first use). */
@@ -163,6 +166,7 @@ export async function openStorage(deps: StorageDeps) {
     sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
     suspensions: createSuspensionStore({ db }),
     rateLimiter,
+    teamRuns: createTeamRunWriter(db),
     support: createSupportServices({
       config,
       db,
