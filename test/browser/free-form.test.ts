@@ -1,8 +1,9 @@
 /**
  * The request editor of /inquiry in Chromium against the embedded sandbox: "Edit request" shows what the form
  * would send, a refused header is flagged before sending, a malformed body goes out and the sandbox's 400 shows
- * in the exchange view (the card masked), History keeps the run, a pasted cURL command fills the editor, and the
- * editor fits 1440 and 390 px in both themes (screenshots in /work/notes/shots/).
+ * in the exchange view (the card masked), History keeps the run and replays it as a free-form request, a
+ * pasted cURL command fills the editor, and the editor fits 1440 and 390 px in both themes (screenshots in
+ * /work/notes/shots/).
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -128,6 +129,28 @@ describe("the request editor", () => {
     await send();
     await result().getByText("201 Created").first().waitFor();
     expect(await result().textContent()).toContain("curl-req-1");
+  });
+
+  it("is replayed from History as a free-form request, with a fresh Request Id", async () => {
+    await page.goto(`${server.url}/history`);
+    const row = page.getByTestId("history-table").locator("tbody tr").first();
+    await row.getByText("free-form").waitFor();
+    await page.getByRole("button", { name: /^Replay Gift Balance Inquiry 600649\*{6}0001/ }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("as a free-form request").waitFor();
+    expect(await dialog.getByLabel(/Reuse the same Request Id/).isChecked()).toBe(false);
+    await dialog.getByLabel("Card number").fill(ACTIVE_CARD);
+    const sent = page.waitForRequest((request) => request.url().endsWith("/api/requests"));
+    await dialog.getByRole("button", { name: "Replay Gift Balance Inquiry" }).click();
+    const body = JSON.parse((await sent).postData() ?? "{}") as {
+      headers: Record<string, string>;
+      body: string;
+    };
+    expect(body.headers["X-Request-Id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.headers["Content-Type"]).toBe("application/json");
+    expect(body.body).toContain(`"card_number":"${ACTIVE_CARD}"`);
+    await dialog.getByTestId("replay-result").waitFor({ timeout: 20_000 });
+    expect(await dialog.getByTestId("replay-result").innerText()).toContain("201 Created");
   });
 
   it("fits 1440 and 390 px in both themes", async () => {
