@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
 import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import {
+  axeViolations,
   connectWithDemoCredentials,
   forceTheme,
   historyCount,
@@ -165,6 +166,7 @@ describe("the request editor", () => {
         await transitionsFinished(page);
         expect(await overflowsHorizontally(page), `${width} ${theme}`).toBe(false);
         await editor().screenshot({ path: path.join(SHOTS, `request-editor-${width}-${theme}.png`) });
+        expect(await axeViolations(page), `${width} ${theme}`).toEqual([]);
       }
     }
   });
