@@ -14,10 +14,19 @@ const SERVER_RANKS = [
   ["util"],
   ["config"],
   ["database"],
-  ["audit", "session", "card-api", "metrics"],
+  ["audit", "session", "card-api", "metrics", "token"],
   ["identity"],
   ["http"],
-  ["inquiry", "support", "certification", "client-certification", "openapi", "postman", "starter-clients"],
+  [
+    "inquiry",
+    "lookup",
+    "support",
+    "certification",
+    "client-certification",
+    "openapi",
+    "postman",
+    "starter-clients",
+  ],
   ["root"],
 ];
 

@@ -143,6 +143,11 @@ export function HistoryTable({
                 <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
                   <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-slate-900 dark:text-slate-100">
                     {operationLabel(exchange.operation)}
+                    {exchange.free_form ? (
+                      <span className="ml-1.5 text-xs font-normal text-slate-600 dark:text-slate-400">
+                        free-form
+                      </span>
+                    ) : null}
                   </span>
                   {/* The location on a line of its own, free to wrap: unbroken, it widened the table past its
                       card at 1440 px and pushed Reuse Id and Delete out of view. */}

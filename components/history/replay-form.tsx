@@ -12,6 +12,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CardNumberField, LocationIdField } from "@/components/exchange/card-fields";
 import { ProductionConfirmDialog, useGuardedRun } from "@/components/exchange/production-guard";
+import { maskedCardsIn } from "@/lib/client/free-form-draft";
 import { ReplayOutcome } from "./replay-outcome";
 import { useReplay } from "./use-replay";
 
@@ -43,6 +44,13 @@ export function ReplayForm({
   const isGift = exchange.operation === "gift_balance_inquiry";
   /** A lookup (or token request) needs no card: it is run again as recorded. */
   const isLookup = exchange.operation === "transaction_lookup";
+  // A free-form request is sent again as recorded: a card is asked for only when its body held one.
+  const freeFormCard =
+    exchange.free_form && typeof exchange.request.body === "string"
+      ? (maskedCardsIn(exchange.request.body)[0] ?? null)
+      : null;
+  const needsCard = !isToken && !isLookup && (!exchange.free_form || freeFormCard !== null);
+  const recordedMask = run.card?.masked ?? freeFormCard;
   const { entryMode, pinMode } = requestCardModes(exchange);
   const originalRequestId = exchange.request_id ?? null;
   const production = session?.environment === "production";
@@ -52,11 +60,11 @@ export function ReplayForm({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     let cardNumber = "";
-    if (!isToken && !isLookup) {
+    if (needsCard) {
       cardNumber = normalizeCardNumber(card);
       if (!isCardNumber(cardNumber)) return setCardError(`Enter the full card number: ${CARD_NUMBER_RULE}.`);
-      if (run.card && !matchesMask(run.card.masked, cardNumber)) {
-        return setCardError(`This is not ${run.card.masked}, the card of the original run.`);
+      if (recordedMask && !matchesMask(recordedMask, cardNumber)) {
+        return setCardError(`This is not ${recordedMask}, the card of the original run.`);
       }
     }
     setCardError(null);
@@ -83,6 +91,26 @@ export function ReplayForm({
           <p className="text-sm text-slate-700 dark:text-slate-300">
             Looks up Request Id <code className="font-mono break-all">{originalRequestId}</code> again.
           </p>
+        ) : exchange.free_form && !needsCard ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Sends the recorded headers and body again as a free-form request.
+          </p>
+        ) : exchange.free_form ? (
+          <div className="space-y-2">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              Sends the recorded headers and body again as a free-form request, with the card typed in place
+              of its mask.
+            </p>
+            <CardNumberField
+              id={ids.card}
+              value={card}
+              onChange={(event) => setCard(event.target.value)}
+              required
+              placeholder={recordedMask ?? CARD_NUMBER_RULE}
+              error={cardError}
+              hint={`History keeps only ${recordedMask ?? "the masked number"}: type the full number again.`}
+            />
+          </div>
         ) : (
           <div className="grid gap-4 sm:grid-cols-2">
             <CardNumberField

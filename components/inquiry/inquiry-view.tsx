@@ -1,9 +1,11 @@
 "use client";
 
-import { useRef, useSyncExternalStore, type FormEvent } from "react";
+import { useRef, useState, useSyncExternalStore, type FormEvent } from "react";
+import { errorDetails } from "@/lib/shared/error-details";
 import { INQUIRY_OPERATIONS, type InquiryOperation } from "@/lib/shared/operations";
 import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
 import { environmentLabel } from "@/lib/client/environments";
+import { draftFromForm, type FreeFormDraft } from "@/lib/client/free-form-draft";
 import { chooseOperation, storedOperation, subscribeOperation } from "@/lib/client/preferences";
 import { useSession } from "@/lib/client/use-session-api";
 import { Button } from "@/components/ui/button";
@@ -13,6 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { ProductionConfirmDialog } from "@/components/exchange/production-guard";
+import { FreeFormForm } from "./free-form-form";
 import { InquiryFields } from "./inquiry-fields";
 import { InquiryResultArea } from "./inquiry-result-area";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
@@ -34,6 +37,11 @@ export function InquiryView() {
   const inquiry = useInquiryRun({ production, onError: form.showServerErrors });
   const { guard } = inquiry;
   const runButton = useRef<HTMLButtonElement>(null);
+  // "Edit request" mode: the request the form would send, as the engineer now shapes it.
+  const [draft, setDraft] = useState<FreeFormDraft | null>(null);
+  const refusedHeader = inquiry.error ? errorDetails(inquiry.error, "header_not_allowed") : null;
+  const refused =
+    refusedHeader && inquiry.error ? { header: refusedHeader.header, message: inquiry.error.message } : null;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -54,56 +62,86 @@ export function InquiryView() {
         title="Inquiry"
         description="Look up a card's balance with Gift Balance Inquiry or Balance Inquiry and see exactly what went over the wire."
       />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,25rem)_minmax(0,1fr)]">
+      <div
+        className={cx(
+          "grid items-start gap-6",
+          // The editor's header rows need room for a name and its value side by side.
+          draft
+            ? "lg:grid-cols-[minmax(0,34rem)_minmax(0,1fr)]"
+            : "lg:grid-cols-[minmax(0,25rem)_minmax(0,1fr)]",
+        )}
+      >
         <Panel title="Request" titleId="inquiry-form-title" className="lg:sticky lg:top-32">
-          <form
-            data-run-shortcut
-            noValidate
-            onSubmit={submit}
-            className="space-y-4"
-            aria-labelledby="inquiry-form-title"
-          >
-            <OperationChoice value={operation} onChange={chooseOperation} />
-            <InquiryFields
-              operation={operation}
-              values={form.values}
-              errors={form.errors}
-              onChange={form.setValue}
-              cardInput={form.cardInput}
-              showTestCards={session?.environment === "embedded"}
+          {draft ? (
+            <FreeFormForm
+              draft={draft}
+              onChange={setDraft}
+              onLeave={() => setDraft(null)}
+              onSend={(input) => inquiry.freeFormGuard.start(input)}
+              busy={inquiry.running}
+              refused={refused}
+              production={production}
             />
-            <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
-              <Button
-                ref={runButton}
-                type="submit"
-                variant={production && operation === "gift_balance_inquiry" ? "danger" : "primary"}
-                size="lg"
-                busy={inquiry.running}
-                className="w-full"
-              >
-                {choice.run}
-                <RunShortcutHint />
-              </Button>
-              <p className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
-                {session ? (
-                  <>
-                    on{" "}
-                    <span
-                      className={cx(
-                        "font-medium",
-                        production ? "text-red-700 dark:text-red-300" : "text-slate-800 dark:text-slate-200",
-                      )}
-                    >
-                      {environmentLabel(session.environment)}
-                    </span>
-                    {production && operation === "gift_balance_inquiry" ? " · asks for confirmation" : ""}
-                  </>
-                ) : (
-                  " "
-                )}
-              </p>
-            </div>
-          </form>
+          ) : (
+            <form
+              data-run-shortcut
+              noValidate
+              onSubmit={submit}
+              className="space-y-4"
+              aria-labelledby="inquiry-form-title"
+            >
+              <OperationChoice value={operation} onChange={chooseOperation} />
+              <InquiryFields
+                operation={operation}
+                values={form.values}
+                errors={form.errors}
+                onChange={form.setValue}
+                cardInput={form.cardInput}
+                showTestCards={session?.environment === "embedded"}
+              />
+              <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
+                <Button
+                  ref={runButton}
+                  type="submit"
+                  variant={production && operation === "gift_balance_inquiry" ? "danger" : "primary"}
+                  size="lg"
+                  busy={inquiry.running}
+                  className="w-full"
+                >
+                  {choice.run}
+                  <RunShortcutHint />
+                </Button>
+                <p className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
+                  {session ? (
+                    <>
+                      on{" "}
+                      <span
+                        className={cx(
+                          "font-medium",
+                          production
+                            ? "text-red-700 dark:text-red-300"
+                            : "text-slate-800 dark:text-slate-200",
+                        )}
+                      >
+                        {environmentLabel(session.environment)}
+                      </span>
+                      {production && operation === "gift_balance_inquiry" ? " · asks for confirmation" : ""}
+                    </>
+                  ) : (
+                    " "
+                  )}
+                </p>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="mt-2 w-full"
+                  onClick={() => setDraft(draftFromForm({ operation, ...form.values }))}
+                >
+                  Edit request
+                </Button>
+              </div>
+            </form>
+          )}
         </Panel>
 
         <InquiryResultArea
@@ -135,6 +173,16 @@ export function InquiryView() {
         />
       </div>
 
+      <ProductionConfirmDialog
+        guard={inquiry.freeFormGuard}
+        title="Send a Gift Balance Inquiry in production?"
+        confirmLabel="Send in production"
+      >
+        <p>
+          A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
+          card&apos;s transaction history (spec §3, §4.3).
+        </p>
+      </ProductionConfirmDialog>
       <ProductionConfirmDialog
         guard={guard}
         title={`Run a ${OPERATION_CHOICES[guard.confirming?.operation ?? operation].label} in production?`}

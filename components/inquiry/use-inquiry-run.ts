@@ -1,11 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import type { ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
+import type { ExchangeRecord, FreeFormRequestInput, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
 import { storeLocationId } from "@/lib/client/preferences";
-import { useRunInquiry } from "@/lib/client/use-console-api";
+import { useRunFreeForm, useRunInquiry } from "@/lib/client/use-console-api";
 import { useSaveCredentials } from "@/lib/client/use-session-api";
 import { useGuardedRun } from "@/components/exchange/production-guard";
 import type { InquirySubmission } from "./use-inquiry-form";
@@ -25,11 +25,51 @@ export interface InquiryRun {
 function useInquiryRunners() {
   const gift = useRunInquiry("gift_balance_inquiry");
   const balance = useRunInquiry("balance_inquiry");
+  const freeForm = useRunFreeForm();
   const runners: Record<InquiryOperation, InquiryRunner> = {
     gift_balance_inquiry: gift,
     balance_inquiry: balance,
   };
-  return { runners, running: Object.values(runners).some((runner) => runner.isMutating) };
+  const running = freeForm.isMutating || Object.values(runners).some((runner) => runner.isMutating);
+  return { runners, freeForm, running };
+}
+
+/** The card of a free-form JSON body, as typed, for "include full card number" in the copied code. */
+function typedCardOf(input: FreeFormRequestInput): string {
+  try {
+    const card = (JSON.parse(input.body ?? "") as { data?: { card_number?: unknown } } | null)?.data
+      ?.card_number;
+    return typeof card === "string" ? card : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The request editor's sends: shown where the form's runs are, a Gift Balance Inquiry in production confirmed. */
+function useFreeFormRun({
+  trigger,
+  production,
+  start,
+  setRun,
+  setError,
+}: {
+  trigger: (input: FreeFormRequestInput) => Promise<ExchangeRecord>;
+  production: boolean;
+  start: () => void;
+  setRun: (run: InquiryRun) => void;
+  setError: (error: ApiClientError) => void;
+}) {
+  return useGuardedRun<FreeFormRequestInput>({
+    needsConfirmation: (input) => production && input.operation === "gift_balance_inquiry",
+    run: async (input) => {
+      start();
+      try {
+        setRun({ exchange: await trigger(input), typedCard: typedCardOf(input) });
+      } catch (caught) {
+        setError(caught as ApiClientError);
+      }
+    },
+  });
 }
 
 /** "Use demo credentials" after a run failed for want of credentials: saves them and says so. */
@@ -66,7 +106,7 @@ export function useInquiryRun({
   /** Called with each console error, e.g. to show a `validation_failed` answer's fields in the form. */
   onError: (error: ApiClientError) => void;
 }) {
-  const { runners, running } = useInquiryRunners();
+  const { runners, freeForm, running } = useInquiryRunners();
   const [run, setRun] = useState<InquiryRun | null>(null);
   const [error, setError] = useState<ApiClientError | null>(null);
   /** The last submission, for "Retry with the same Request Id" after no answer. */
@@ -90,6 +130,19 @@ export function useInquiryRun({
     }
   }
 
+  const freeFormGuard = useFreeFormRun({
+    trigger: freeForm.trigger,
+    production,
+    start: () => {
+      setRun(null);
+      setError(null);
+      demo.setConnectedNotice(false);
+      setLastSubmission(null);
+    },
+    setRun,
+    setError,
+  });
+
   // A Gift Balance Inquiry in production records a real transaction: ask first.
   const guard = useGuardedRun<InquirySubmission>({
     needsConfirmation: (submission) => production && submission.operation === "gift_balance_inquiry",
@@ -103,6 +156,7 @@ export function useInquiryRun({
 
   return {
     guard,
+    freeFormGuard,
     run,
     error,
     running,

@@ -12,6 +12,8 @@ export const apiKeys = {
   giftBalanceInquiry: "/api/inquiries/gift-balance",
   balanceInquiry: "/api/inquiries/balance",
   transactionLookupPrefix: "/api/transactions/request-id/",
+  /** A free-form call of one card operation (the request editor of /inquiry, History's replay of one). */
+  freeFormRequests: "/api/requests",
   certificationRuns: "/api/certification/runs",
   certificationVerify: "/api/certification/verify",
   /** Integration certification of the user's own application (DESIGN.md §11). */

@@ -42,6 +42,7 @@ const exchangeSchema = z.object({
   }),
   token_events: z.array(tokenEventSchema),
   timings: timingsSchema.optional(),
+  free_form: z.boolean().optional(),
 });
 
 const tokenMetadataSchema = z.object({

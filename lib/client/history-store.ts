@@ -4,6 +4,7 @@
  * (card numbers masked, secrets redacted) plus what the UI needs. It never holds a full card number or
  * an access token: `addRun` and `importRuns` clean every record again before writing it.
  */
+import { readableRequestBody } from "@/lib/shared/free-form";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { cardLast4, maskCardNumbersInText } from "./card-mask";
 import { sanitizeExchange } from "./sanitize-exchange";
@@ -57,11 +58,12 @@ export function recordedCardFields(exchange: ExchangeRecord): {
   cardNumber: string | null;
   locationId: string | null;
 } {
+  const requestBody = readableRequestBody(exchange.request.body);
   return {
     cardNumber:
-      stringAt(exchange.request.body, ["data", "card_number"]) ??
+      stringAt(requestBody, ["data", "card_number"]) ??
       stringAt(exchange.response.body, ["data", "card_number"]),
-    locationId: stringAt(exchange.request.body, ["data", "originator", "location_id"]),
+    locationId: stringAt(requestBody, ["data", "originator", "location_id"]),
   };
 }
 

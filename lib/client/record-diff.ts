@@ -7,6 +7,7 @@
  * - `fields`: a flat field-by-field diff of the request and response, where volatile fields (identifiers,
  *   timestamps, durations, dates in headers) are hidden unless asked for, since they differ on every run.
  */
+import { readableRequestBody } from "@/lib/shared/free-form";
 import { isOutcomeUnknown } from "./outcome-unknown";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { exchangeSummary, responseData } from "@/lib/shared/exchange-summary";
@@ -49,7 +50,7 @@ export function recordCard(record: ExchangeRecord): string | null {
   const summary = exchangeSummary(record);
   const fromResponse = summary && "card_number" in summary ? summary.card_number : null;
   if (fromResponse) return fromResponse;
-  const requestBody = record.request.body;
+  const requestBody = readableRequestBody(record.request.body);
   if (!isObject(requestBody)) return null;
   const requestData = isObject(requestBody.data) ? requestBody.data : requestBody;
   return stringAt(requestData, "card_number");
@@ -169,7 +170,7 @@ function recordLeaves(record: ExchangeRecord): Leaves {
   collectLeaves(request.method, ["request", "method"], leaves);
   collectLeaves(request.url, ["request", "url"], leaves);
   collectLeaves(lowercaseHeaders(request.headers), ["request", "headers"], leaves);
-  collectLeaves(request.body, ["request", "body"], leaves);
+  collectLeaves(readableRequestBody(request.body), ["request", "body"], leaves);
   collectLeaves(response.status, ["response", "status"], leaves);
   collectLeaves(lowercaseHeaders(response.headers), ["response", "headers"], leaves);
   collectLeaves(response.body, ["response", "body"], leaves);

@@ -8,6 +8,7 @@ import useSWRMutation from "swr/mutation";
 import type {
   BalanceInquiryInput,
   ExchangeRecord,
+  FreeFormRequestInput,
   GiftBalanceInquiryInput,
   InquiryAnswer,
   TokenResult,
@@ -111,6 +112,34 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
         }
         throw error;
       }
+    },
+    {
+      onSuccess: () => void mutate(apiKeys.history),
+      onError: (error) => {
+        if (error.code === "environment_changed") void mutate(apiKeys.session);
+      },
+    },
+  );
+}
+
+/**
+ * A free-form request (`POST /api/requests`): the caller's headers and raw body for one card operation. Like an
+ * inquiry it names the environment the page shows, answers the exchange record whatever the upstream said, and
+ * is kept in history (masked).
+ */
+export function useRunFreeForm() {
+  const { mutate } = useSWRConfig();
+  const shownEnvironment = useSession().data?.environment;
+  const post = sendJson<InquiryAnswer, FreeFormRequestInput>("POST");
+  return useSWRMutation<ExchangeRecord, ApiClientError, string, FreeFormRequestInput>(
+    apiKeys.freeFormRequests,
+    async (url, { arg }) => {
+      const shown = shownEnvironment;
+      const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
+      const { session, ...exchange } = await post(url, { arg: input });
+      void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
+      await saveToHistory({ exchange });
+      return exchange;
     },
     {
       onSuccess: () => void mutate(apiKeys.history),

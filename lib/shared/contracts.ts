@@ -5,6 +5,12 @@
 import { LOCATION_ID_MAX_LENGTH } from "./sandbox-demo";
 import { z } from "zod";
 import { CARD_NUMBER_PATTERN, CARD_NUMBER_RULE } from "./card-number";
+import {
+  bodyBytes,
+  FREE_FORM_OPERATIONS,
+  MAX_FREE_FORM_BODY_BYTES,
+  MAX_FREE_FORM_HEADERS,
+} from "./free-form";
 
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
@@ -81,6 +87,38 @@ export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSche
 export const transactionLookupParamsSchema = z
   .object({ id: printable(128), environment: expectedEnvironmentSchema })
   .strict();
+
+/** Line breaks and tabs, never other controls (a NUL cannot be stored) or a lone surrogate (no UTF-8 for it). */
+const FREE_FORM_BODY =
+  /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+/**
+ * `POST /api/requests`: one card operation with the caller's headers and body (DESIGN.md §4). Header names and
+ * values are checked by lib/shared/free-form's rules in the route (400 `header_not_allowed` names the header).
+ */
+export const freeFormRequestInputSchema = z
+  .object({
+    operation: z.enum(FREE_FORM_OPERATIONS),
+    environment: expectedEnvironmentSchema,
+    headers: z
+      .record(z.string().max(256), z.string().max(4096))
+      .refine((headers) => Object.keys(headers).length <= MAX_FREE_FORM_HEADERS, {
+        message: `at most ${MAX_FREE_FORM_HEADERS} headers`,
+      })
+      .optional(),
+    body: z
+      .string()
+      .refine((body) => bodyBytes(body) <= MAX_FREE_FORM_BODY_BYTES, {
+        message: `must be at most ${MAX_FREE_FORM_BODY_BYTES} bytes (UTF-8)`,
+      })
+      .refine((body) => FREE_FORM_BODY.test(body), {
+        message: "may hold line breaks and tabs but no other control characters",
+      })
+      .optional(),
+    request_id: printable(128).optional(),
+  })
+  .strict();
+export type FreeFormRequestInput = z.input<typeof freeFormRequestInputSchema>;
 
 // ---------- response bodies ----------
 // One zod schema per shape: the OpenAPI document (lib/server/openapi) is generated from these, and the types
@@ -238,6 +276,11 @@ export const exchangeRecordSchema = z.object({
   timings: exchangeTimingsSchema.optional(),
   /** Present when the answer succeeded and matched the spec's schema (absent in older stored records). */
   summary: exchangeBodySummarySchema.optional(),
+  /**
+   * A free-form request (`POST /api/requests`): `request.body` is the text sent (cards masked), whatever it
+   * held, and `request.headers` what the caller chose plus the console's token.
+   */
+  free_form: z.boolean().optional(),
 });
 export type ExchangeRecord = z.infer<typeof exchangeRecordSchema>;
 

@@ -17,6 +17,11 @@ export interface ValidationErrorDetails {
   max_cards?: number;
 }
 
+/** 400 `header_not_allowed`: the header of a free-form request the console will not send. */
+export interface HeaderNotAllowedDetails {
+  header: string;
+}
+
 /** 409 `environment_changed`: the page showed one environment, the session is on another. */
 export interface EnvironmentChangedDetails {
   session_environment: EnvironmentName;
@@ -87,6 +92,7 @@ interface UserSuspendedDetails {
 export interface ErrorDetailsByCode {
   not_signed_in: NotSignedInDetails;
   validation_failed: ValidationErrorDetails;
+  header_not_allowed: HeaderNotAllowedDetails;
   environment_unavailable: EnvironmentUnavailableDetails;
   forbidden_by_role: ForbiddenByRoleDetails;
   user_suspended: UserSuspendedDetails;

@@ -25,6 +25,15 @@ const bodyText = (body: unknown): string | undefined =>
       ? body
       : JSON.stringify(body, null, 2);
 
+/** The Content-Type the request was sent with (a free-form request may send any). */
+function contentTypeOf(exchange: ExchangeRecord): string {
+  const found = Object.entries(exchange.request.headers).find(
+    ([name]) => name.toLowerCase() === "content-type",
+  );
+  return found?.[1] ?? "application/json";
+}
+
+/** The body as sent: a free-form request's text as it is (raw), a recorded JSON body pretty-printed. */
 function sentBody(exchange: ExchangeRecord): string | undefined {
   return bodyText(exchange.request.body)?.replace(JSON.stringify(REDACTED), '"{{client_secret}}"');
 }
@@ -37,8 +46,11 @@ const event = (listen: "prerequest", source: string) => ({
   script: { type: "text/javascript", exec: source.trim().split("\n") },
 });
 
-/** A masked card number as the history keeps it (first 6, last 4), in a JSON body. */
-const MASKED_CARD = /"card_number": "\d{6}\*+(\d{4})"/g;
+/**
+ * A masked card number as the history keeps it (first 6, last 4), in a JSON body: pretty-printed by the
+ * console, or spaced as the engineer wrote a free-form body.
+ */
+const MASKED_CARD = /("card_number"\s*:\s*")(\d{6}\*+(\d{4}))"/g;
 
 /** The Postman variable standing for the full number of a masked card: the API refuses the masked one. */
 const cardVariable = (last4: string) => `card_${last4}`;
@@ -47,7 +59,7 @@ function maskedCardsOf(exchanges: readonly ExchangeRecord[]): Map<string, string
   const cards = new Map<string, string>();
   for (const exchange of exchanges) {
     for (const match of (sentBody(exchange) ?? "").matchAll(MASKED_CARD)) {
-      cards.set(cardVariable(match[1] ?? ""), match[0].slice('"card_number": "'.length, -1));
+      cards.set(cardVariable(match[3] ?? ""), match[2] ?? "");
     }
   }
   return cards;
@@ -62,14 +74,15 @@ function postmanItem(exchange: ExchangeRecord) {
     .map(({ name, value }) => ({ key: name, value }));
   const raw = sentBody(exchange)?.replace(
     MASKED_CARD,
-    (_match, last4: string) => `"card_number": "{{${cardVariable(last4)}}}"`,
+    (_match, prefix: string, _masked: string, last4: string) => `${prefix}{{${cardVariable(last4)}}}"`,
   );
+  const language = /json/i.test(contentTypeOf(exchange)) ? "json" : "text";
   const request = {
     method: exchange.request.method,
     header,
     url: exchange.request.url,
     ...(bearer ? {} : { auth: { type: "noauth" } }),
-    ...(raw === undefined ? {} : { body: { mode: "raw", raw, options: { raw: { language: "json" } } } }),
+    ...(raw === undefined ? {} : { body: { mode: "raw", raw, options: { raw: { language } } } }),
   };
   // A Request Id is single-use (409 on a second send): each send gets a new one.
   const freshId = sent.some(({ name }) => isRequestId(name));
@@ -163,7 +176,7 @@ function harEntry(exchange: ExchangeRecord) {
       cookies: [],
       headers: headerList(exchange.request.headers),
       queryString: queryOf(exchange.request.url),
-      ...(text === undefined ? {} : { postData: { mimeType: "application/json", text } }),
+      ...(text === undefined ? {} : { postData: { mimeType: contentTypeOf(exchange), text } }),
       headersSize: -1,
       bodySize: text === undefined ? 0 : new TextEncoder().encode(text).length,
     },

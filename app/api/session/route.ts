@@ -1,8 +1,7 @@
 // GET /api/session: environment, credential source and client_id, token metadata (for roles that may see token
 // details). DELETE: forget it all, and end the session on every instance (a copied cookie no longer works).
 import { can } from "@/lib/server/identity/roles";
-import { sessionCall } from "@/lib/server/inquiry/deps";
-import { describeSession } from "@/lib/server/inquiry/operations";
+import { describeSession } from "@/lib/server/token/session-info";
 import { SIGNED_IN, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
 export const dynamic = "force-dynamic";
@@ -11,9 +10,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(SIGNED_IN, async (context) => {
     const user = await context.user();
     const session = await context.session();
-    const { deps, source } = sessionCall(context.root.inquiry, session);
+    const call = context.root.calls.ofSession(session);
     return json(
-      describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)),
+      describeSession(context.config, call, (environment) => can(user.roles, "token_details", environment)),
     );
   }),
   DELETE: apiRoute(SIGNED_IN, async (context) => {
@@ -29,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       reason: "forgotten",
       details: { credentials_forgotten: heldCredentials, was_live: ended },
     });
-    const { deps, source } = sessionCall(context.root.inquiry, session);
-    return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
+    const call = context.root.calls.ofSession(session);
+    return json(describeSession(context.config, call, (where) => can(user.roles, "token_details", where)));
   }),
 });

@@ -1,7 +1,7 @@
 // POST /api/token: request a token now; token metadata (never the token) and the exchange record.
 import { z } from "zod";
-import { sessionCall } from "@/lib/server/inquiry/deps";
-import { exchangeAuditFields, exchangeLogFields, requestTokenNow } from "@/lib/server/inquiry/operations";
+import { exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
+import { requestTokenNow } from "@/lib/server/token/request";
 import { readBodyText, parseJsonBody } from "@/lib/server/http/guards";
 import { allowIn, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 
@@ -14,15 +14,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       // No input: the body may be empty or `{}`.
       const text = await readBodyText(context.request);
       if (text.trim() !== "") parseJsonBody(text, z.object({}).strict());
-      const { deps, source } = sessionCall(context.root.inquiry, await context.session());
+      const call = context.root.calls.ofSession(await context.session());
       const result = await context.audited(
         {
           event: "token_request",
           outcome: "success",
           operation: "token",
-          environment: source.environment.name,
+          environment: call.environment.name,
         },
-        () => requestTokenNow(deps, source),
+        () => requestTokenNow(call),
         (answered) => exchangeAuditFields(answered.exchange),
       );
       context.annotate({ ...exchangeLogFields(result.exchange), token_issued: result.token !== null });

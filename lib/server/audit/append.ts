@@ -163,6 +163,8 @@ export function createAuditAppender(
 
 const NUL = /\u0000/g;
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Either kind of character the two above look for: text without one (nearly all) is stored as it is. */
+const MAYBE_UNSTORABLE = /[\u0000\uD800-\uDFFF]/;
 
 /**
  * Text PostgreSQL can store as it is hashed: NUL (which text and jsonb refuse) and lone surrogates (which have
@@ -170,7 +172,9 @@ const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])
  */
 function storable<T>(value: T): T {
   return (
-    typeof value === "string" ? value.replace(NUL, "\uFFFD").replace(LONE_SURROGATES, "\uFFFD") : value
+    typeof value === "string" && MAYBE_UNSTORABLE.test(value)
+      ? value.replace(NUL, "\uFFFD").replace(LONE_SURROGATES, "\uFFFD")
+      : value
   ) as T;
 }
 

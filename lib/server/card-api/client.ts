@@ -67,6 +67,29 @@ export interface BodyCheck<T> {
   issues: string[];
 }
 
+/** A call of a card operation: the client turns it into its request (spec §4.2). */
+export interface CardCall {
+  operation: "gift_balance_inquiry" | "balance_inquiry" | "transaction_lookup";
+  /** The card of both inquiries; a lookup has none. */
+  card?: CardRequest;
+  /** X-Request-Id of a Gift Balance Inquiry, or the id a lookup looks up. */
+  requestId?: string;
+  /**
+   * A free-form request (DESIGN.md §4 `POST /api/requests`): these headers and this body as they are, to the
+   * operation's address and path, with the token; the caller checked the headers (none is Authorization).
+   */
+  raw?: { headers: Record<string, string>; body?: string };
+}
+
+/** A request ready to send, and the copy of it its record keeps (secrets redacted). */
+export interface PreparedRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  shown: { headers: Record<string, string>; body: unknown };
+}
+
 export interface ApiResult<T> {
   exchange: RawExchange;
   check: BodyCheck<T>;
@@ -88,6 +111,10 @@ export interface CardApiClient {
     balanceInquiry: string;
     transactionByRequestId(requestId: string): string;
   };
+  /** The request of a card call with `accessToken` (null sends no Authorization header). */
+  prepare(call: CardCall, accessToken: string | null): PreparedRequest;
+  /** Sends a prepared request: the answer whatever its status, or UpstreamFailure when none came. */
+  send(request: PreparedRequest): Promise<RawExchange>;
   requestToken(
     credentials: ClientCredentials,
   ): Promise<ApiResult<TokenResponse> & { grant: TokenGrant | null }>;
@@ -131,6 +158,17 @@ export function checkBody<T>(response: UpstreamResponse, schema: z.ZodType<T>): 
   return { isJson: true, value, data: null, issues: [...truncated, ...describeIssues(parsed.error)] };
 }
 
+const CARD_SCHEMAS = {
+  gift_balance_inquiry: giftBalanceResponseSchema,
+  balance_inquiry: balanceResponseSchema,
+  transaction_lookup: transactionLookupResponseSchema,
+} satisfies Record<CardCall["operation"], z.ZodType>;
+
+/** A card call's answer checked against its operation's schema. */
+export function checkCardAnswer(operation: CardCall["operation"], response: UpstreamResponse) {
+  return checkBody<unknown>(response, CARD_SCHEMAS[operation]);
+}
+
 /** Extracts a usable token from a 2xx token answer, even one with minor shape issues; null otherwise. */
 function tokenGrant(response: UpstreamResponse, check: BodyCheck<TokenResponse>): TokenGrant | null {
   if (response.status < 200 || response.status >= 300 || !check.isJson) return null;
@@ -147,56 +185,45 @@ function tokenGrant(response: UpstreamResponse, check: BodyCheck<TokenResponse>)
   };
 }
 
-/** What a request looked like, as kept in its record (secrets redacted). */
-interface ShownRequest {
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** Sends one request with the timeout; resolves with the answer or rejects with UpstreamFailure. */
-async function sendWithTimeout(
-  { transport, timeoutMs }: Pick<CardApiClientOptions, "transport" | "timeoutMs">,
-  url: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  shown: ShownRequest,
-): Promise<RawExchange> {
-  const method = body === undefined ? "GET" : "POST";
-  const controller = new AbortController();
-  const startedAt = Date.now();
-  const started = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  // A transport that ignores the signal still cannot hold the caller past the timeout.
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const failure = new UpstreamFailure(
-        "timeout",
-        undefined,
-        `The upstream did not answer within ${timeoutMs} ms.`,
-      );
-      controller.abort(failure);
-      reject(failure);
-    }, timeoutMs);
-  });
-  const sending = transport({ method, url, headers, body, signal: controller.signal });
-  sending.catch(() => undefined);
-  try {
-    const response = await Promise.race([sending, timedOut]);
-    return {
-      request: { method, url, ...shown },
-      response,
-      startedAt,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    };
-  } catch (error) {
-    if (controller.signal.aborted && controller.signal.reason instanceof UpstreamFailure) {
-      throw controller.signal.reason;
+/** The client's `send`: one request with the timeout, resolved with the answer or rejected with UpstreamFailure. */
+const sender =
+  ({ transport, timeoutMs }: Pick<CardApiClientOptions, "transport" | "timeoutMs">) =>
+  async ({ method, url, headers, body, shown }: PreparedRequest): Promise<RawExchange> => {
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    const started = performance.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A transport that ignores the signal still cannot hold the caller past the timeout.
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        const failure = new UpstreamFailure(
+          "timeout",
+          undefined,
+          `The upstream did not answer within ${timeoutMs} ms.`,
+        );
+        controller.abort(failure);
+        reject(failure);
+      }, timeoutMs);
+    });
+    const sending = transport({ method, url, headers, body, signal: controller.signal });
+    sending.catch(() => undefined);
+    try {
+      const response = await Promise.race([sending, timedOut]);
+      return {
+        request: { method, url, ...shown },
+        response,
+        startedAt,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+    } catch (error) {
+      if (controller.signal.aborted && controller.signal.reason instanceof UpstreamFailure) {
+        throw controller.signal.reason;
+      }
+      throw classifyTransportError(error);
+    } finally {
+      clearTimeout(timer);
     }
-    throw classifyTransportError(error);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+  };
 
 /** A null token sends no Authorization header at all (certification's "no token" case). */
 function cardHeaders(accessToken: string | null, requestId?: string) {
@@ -228,6 +255,49 @@ function shownTokenBody(body: string): unknown {
   }
 }
 
+/** A card call's request as the specification shows it (spec §4.2). */
+function prepareCard(
+  urls: CardApiClient["urls"],
+  { operation, card, requestId }: CardCall,
+  accessToken: string | null,
+): PreparedRequest {
+  if (operation === "transaction_lookup") {
+    // The general form of spec §4.2, Content-Type included; the id goes in the path, not a header.
+    const { sent, shown } = cardHeaders(accessToken);
+    const url = urls.transactionByRequestId(requestId ?? "");
+    return { method: "GET", url, headers: sent, body: undefined, shown: { headers: shown, body: null } };
+  }
+  const { sent, shown } = cardHeaders(accessToken, requestId);
+  const body = { data: card };
+  const url = operation === "gift_balance_inquiry" ? urls.giftBalanceInquiry : urls.balanceInquiry;
+  return { method: "POST", url, headers: sent, body: JSON.stringify(body), shown: { headers: shown, body } };
+}
+
+/** A free-form request: the caller's headers, then the token; its body sent byte for byte, shown as text. */
+function prepareRaw(
+  urls: CardApiClient["urls"],
+  { operation, requestId = "", raw }: CardCall & { raw: NonNullable<CardCall["raw"]> },
+  accessToken: string | null,
+): PreparedRequest {
+  const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
+  const headers = { ...raw.headers, ...(accessToken === null ? {} : bearer(accessToken)) };
+  const shown = { ...raw.headers, ...(accessToken === null ? {} : bearer(REDACTED)) };
+  const lookup = operation === "transaction_lookup";
+  const url = lookup
+    ? urls.transactionByRequestId(requestId)
+    : operation === "gift_balance_inquiry"
+      ? urls.giftBalanceInquiry
+      : urls.balanceInquiry;
+  const body = lookup ? undefined : (raw.body ?? "");
+  return {
+    method: lookup ? "GET" : "POST",
+    url,
+    headers,
+    body,
+    shown: { headers: shown, body: body ?? null },
+  };
+}
+
 export function createCardApiClient(options: CardApiClientOptions): CardApiClient {
   const { authUrl, baseUrl } = options;
   const urls = {
@@ -236,51 +306,46 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     balanceInquiry: baseUrl + operationPath("balance_inquiry"),
     transactionByRequestId: (requestId: string) => baseUrl + operationPath("transaction_lookup", requestId),
   };
-  const send = (
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    shown: ShownRequest,
-  ) => sendWithTimeout(options, url, headers, body, shown);
-  const sendCard = (url: string, accessToken: string | null, card: CardRequest, requestId?: string) => {
-    const { sent, shown } = cardHeaders(accessToken, requestId);
-    const body = { data: card };
-    return send(url, sent, JSON.stringify(body), { headers: shown, body });
-  };
+  const send = sender(options);
+  const prepare = (call: CardCall, accessToken: string | null): PreparedRequest =>
+    call.raw
+      ? prepareRaw(urls, { ...call, raw: call.raw }, accessToken)
+      : prepareCard(urls, call, accessToken);
+  const post = (url: string, headers: Record<string, string>, body: string, shownBody: unknown) =>
+    send({ method: "POST", url, headers, body, shown: { headers, body: shownBody } });
 
   return {
     urls,
+    prepare,
+    send,
 
     async requestToken({ clientId, clientSecret }) {
-      const headers = tokenHeaders();
       const body = { client_id: clientId, client_secret: clientSecret, grant_type: "client_credentials" };
-      const shown = { headers, body: { ...body, client_secret: REDACTED } };
-      const exchange = await send(urls.token, headers, JSON.stringify(body), shown);
+      const shown = { ...body, client_secret: REDACTED };
+      const exchange = await post(urls.token, tokenHeaders(), JSON.stringify(body), shown);
       const check = checkBody(exchange.response, tokenResponseSchema);
       return { exchange, check, grant: tokenGrant(exchange.response, check) };
     },
 
     async giftBalanceInquiry({ accessToken, requestId, card }) {
-      const exchange = await sendCard(urls.giftBalanceInquiry, accessToken, card, requestId);
+      const exchange = await send(
+        prepare({ operation: "gift_balance_inquiry", card, requestId }, accessToken),
+      );
       return { exchange, check: checkBody(exchange.response, giftBalanceResponseSchema) };
     },
 
     async requestTokenWithBody(body) {
-      const headers = tokenHeaders();
-      const exchange = await send(urls.token, headers, body, { headers, body: shownTokenBody(body) });
+      const exchange = await post(urls.token, tokenHeaders(), body, shownTokenBody(body));
       return { exchange, check: checkBody(exchange.response, tokenResponseSchema) };
     },
 
     async balanceInquiry({ accessToken, card, requestId }) {
-      const exchange = await sendCard(urls.balanceInquiry, accessToken, card, requestId);
+      const exchange = await send(prepare({ operation: "balance_inquiry", card, requestId }, accessToken));
       return { exchange, check: checkBody(exchange.response, balanceResponseSchema) };
     },
 
     async transactionByRequestId({ accessToken, requestId }) {
-      // The general form of spec §4.2, Content-Type included.
-      const { sent, shown } = cardHeaders(accessToken);
-      const url = urls.transactionByRequestId(requestId);
-      const exchange = await send(url, sent, undefined, { headers: shown, body: null });
+      const exchange = await send(prepare({ operation: "transaction_lookup", requestId }, accessToken));
       return { exchange, check: checkBody(exchange.response, transactionLookupResponseSchema) };
     },
   };

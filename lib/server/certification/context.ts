@@ -8,10 +8,10 @@ import { randomUUID } from "node:crypto";
 import type { EnvironmentName, ExchangeRecord, OperationName, TokenEvent } from "@/lib/shared/contracts";
 import type { ApiResult, CardApiClient, CardRequest, TokenGrant } from "@/lib/server/card-api/client";
 import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
-import { ensureToken } from "@/lib/server/card-api/authorized-call";
-import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
-import { tokenFingerprint } from "@/lib/server/card-api/token-metadata";
-import { sourceCredentials, tokenContext, type TokenSource } from "@/lib/server/card-api/token-source";
+import { TokenBroker } from "@/lib/server/token/broker";
+import { memoryToken, type CallContext, type TokenPlace } from "@/lib/server/token/call-context";
+import { bound } from "@/lib/server/token/credentials";
+import { tokenFingerprint } from "@/lib/server/token/metadata";
 import type { AccessToken } from "@/lib/server/session";
 import { CheckList, get } from "./checks";
 import type { CertificationClient, CertificationProfile } from "./profile";
@@ -223,36 +223,29 @@ export class CaseContext {
   }
 
   /**
-   * `client`'s credentials against the run's environment as a token source (lib/server/card-api/token-source);
-   * `holder` keeps its token (the run's one token for the primary client, none for the others).
+   * `client`'s credentials against the run's environment as a call context (lib/server/token/call-context),
+   * every token exchange recorded for `purpose`; `place` keeps its token (the run's one token for the primary
+   * client, a fresh one of its own otherwise).
    */
-  tokenSource(
-    client: CertificationClient,
-    holder: Pick<TokenSource, "current" | "keep"> = { current: () => undefined, keep: () => undefined },
-  ): TokenSource {
+  callContext(client: CertificationClient, purpose: string, place: TokenPlace = memoryToken()): CallContext {
     const { name, authUrl, baseUrl, transport } = this.env;
     const environment = { name, authUrl, baseUrl, transport };
-    const credentials = {
-      source: "server" as const,
-      clientId: client.clientId,
-      clientSecret: client.clientSecret,
-    };
+    const { clientId, clientSecret } = client;
     return {
       environment,
-      credentials: sourceCredentials({ ok: true, credentials }, environment),
-      current: () => holder.current(),
-      keep: (token) => holder.keep(token),
+      client: this.recordingClient(client, purpose),
+      broker: this.ledger.broker,
+      credentials: bound({ source: "server", clientId, clientSecret }, environment),
+      shown: { source: "server", client_id: clientId },
+      current: place.current,
+      keep: place.keep,
     };
   }
 
-  tokenContext(client: CertificationClient, purpose: string): TokenContext {
-    return tokenContext(this.tokenSource(client), this.recordingClient(client, purpose));
-  }
-
-  /** The run's one token (spec §5.7) as a token source: the ledger holds it across cases. */
-  private runTokenSource(): TokenSource {
+  /** The run's one token (spec §5.7) in a call context: the ledger holds it across cases. */
+  private runCallContext(): CallContext {
     const { ledger } = this;
-    return this.tokenSource(this.profile.primary, {
+    return this.callContext(this.profile.primary, "session", {
       current: () => ledger.sessionToken,
       keep: (token) => {
         ledger.sessionToken = token;
@@ -275,10 +268,10 @@ export class CaseContext {
    * The run's first token, requested outright (its token response is TOK-01's and VER-01's evidence), kept in
    * the ledger; a refusal stops the case.
    */
-  private async acquireRunToken(source: TokenSource, context: TokenContext): Promise<AccessToken> {
+  private async acquireRunToken(call: CallContext): Promise<AccessToken> {
     const { ledger } = this;
     ledger.sessionTokenRequests.acquired += 1;
-    const obtained = await ledger.broker.requestNow({ ...context, client: this.env.client });
+    const obtained = await ledger.broker.requestNow({ ...call, client: this.env.client });
     const record = this.record("token", obtained);
     if (obtained.grant) this.noteToken(obtained.grant, this.profile.primary, "session");
     ledger.sessionTokenResult = {
@@ -297,19 +290,19 @@ export class CaseContext {
       throw new CaseStopped();
     }
     this.sending(obtained.token.accessToken);
-    source.keep(obtained.token);
+    call.keep(obtained.token);
     return obtained.token;
   }
 
   /**
    * The run's one token for the primary client (spec §5.7): requested once, then kept fresh by the console's
-   * own driver (lib/server/card-api/authorized-call `ensureToken`), renewals recorded.
+   * own broker, renewals recorded.
    */
   async sessionToken(): Promise<AccessToken> {
-    const source = this.runTokenSource();
-    const context = tokenContext(source, this.recordingClient(this.profile.primary, "session"));
-    if (!source.current()) return this.acquireRunToken(source, context);
-    const ensured = await ensureToken(this.ledger.broker, source, context);
+    const call = this.runCallContext();
+    if (!call.current()) return this.acquireRunToken(call);
+    const ensured = await call.broker.ensure(call, call.current());
+    call.keep(ensured.token);
     if (ensured.event) {
       this.ledger.sessionTokenRequests.renewed += 1;
       this.pendingEvents.push(ensured.event);

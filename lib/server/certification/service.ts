@@ -19,7 +19,7 @@ import { countCertificationEvent, type ConsoleMetrics } from "@/lib/server/metri
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import type { SessionState } from "@/lib/server/session";
-import { resolveCredentials } from "@/lib/server/session/credentials";
+import { resolveCredentials } from "@/lib/server/token/credentials";
 import {
   MAX_EXPIRY_WAIT_SECONDS,
   runView,
@@ -215,9 +215,9 @@ export class CertificationService {
       );
     }
     const caseIds = selectedCaseIds(input.cases);
-    const resolution = resolveCredentials(state, config, environmentConfig);
-    if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
-    const { clientId, clientSecret } = resolution.credentials;
+    const resolved = resolveCredentials(state, config, environmentConfig);
+    if (typeof resolved === "string") throw new ApiError("no_credentials", resolved);
+    const { clientId, clientSecret } = resolved;
     try {
       return {
         profile: profileFor(config, environmentConfig, { clientId, clientSecret }, this.env),

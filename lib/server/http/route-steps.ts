@@ -183,27 +183,6 @@ async function spendRateLimit(call: RouteCall<RouteRoot>, user: SignedInUser): P
   }
 }
 
-/** `call` audited: its result's row, or a failure row for an ApiError (then not audited again as a refusal). */
-async function audited<T>(
-  call: RouteCall<RouteRoot>,
-  fields: AuditFields,
-  run: () => Promise<T>,
-  describe: (result: T) => Partial<AuditFields>,
-): Promise<T> {
-  let result: T;
-  try {
-    result = await run();
-  } catch (error) {
-    if (error instanceof ApiError) {
-      await call.audit({ ...fields, outcome: "failure", reason: error.code });
-      auditedErrors.add(error);
-    }
-    throw error;
-  }
-  await call.audit({ ...fields, ...describe(result) });
-  return result;
-}
-
 function routeContext<R extends RouteRoot>(call: RouteCall<R>): RouteContext<R> {
   return {
     request: call.request,
@@ -222,7 +201,22 @@ function routeContext<R extends RouteRoot>(call: RouteCall<R>): RouteContext<R> 
       call.annotations = { ...call.annotations, ...fields };
     },
     audit: (fields) => call.audit(fields),
-    audited: (fields, run, describe) => audited(call, fields, run, describe),
+    // Its result's row, or a failure row for an ApiError (then not audited again as a refusal). Written here,
+    // not in a helper, so that a proxied call passes one frame fewer on its way to the upstream.
+    audited: async (fields, run, describe) => {
+      let result;
+      try {
+        result = await run();
+      } catch (error) {
+        if (error instanceof ApiError) {
+          await call.audit({ ...fields, outcome: "failure", reason: error.code });
+          auditedErrors.add(error);
+        }
+        throw error;
+      }
+      await call.audit({ ...fields, ...describe(result) });
+      return result;
+    },
   };
 }
 

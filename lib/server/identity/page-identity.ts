@@ -28,7 +28,7 @@ export interface PageIdentity {
 export interface PageIdentityDeps {
   config: ServerConfig;
   identity(): Promise<IdentityDeps>;
-  /** GET /api/session's answer for a session (lib/server/inquiry/operations `describeSession`). */
+  /** GET /api/session's answer for a session (lib/server/token/session-info `describeSession`). */
   describeSession(session: Session, tokenDetails: (environment: EnvironmentName) => boolean): SessionInfo;
 }
 

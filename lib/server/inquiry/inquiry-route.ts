@@ -8,7 +8,6 @@ import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import * as contracts from "@/lib/shared/contracts";
 import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
-import type { Database } from "@/lib/server/database";
 import {
   allowIn,
   defineRoute,
@@ -20,19 +19,16 @@ import {
 } from "@/lib/server/http/route";
 import { can } from "@/lib/server/identity/roles";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
-import { sessionCall } from "./deps";
-import {
-  describeSession,
-  exchangeAuditFields,
-  exchangeLogFields,
-  runInquiry,
-  type InquiryDeps,
-} from "./operations";
+import type { TeamRunWriter } from "@/lib/server/inquiry/runs/writer";
+import type { CallContexts } from "@/lib/server/token/call-context";
+import { describeSession } from "@/lib/server/token/session-info";
+import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
 
 /** What an inquiry route needs of the root it is bound to (lib/server/root/route). */
 export interface InquiryRouteRoot extends RouteRoot {
-  inquiry: InquiryDeps;
-  services(): Promise<RouteServices & { db: Database }>;
+  /** Each call's context, resolved once from the caller's session (lib/server/token/call-context). */
+  calls: CallContexts;
+  services(): Promise<RouteServices & { teamRuns: TeamRunWriter }>;
 }
 
 const INPUT_SCHEMAS = {
@@ -56,22 +52,22 @@ export function inquiryRoute<R extends InquiryRouteRoot>(
       const input = await context.body(INPUT_SCHEMAS[operation]);
       const user = await context.user();
       const session = await context.session();
-      const { deps, source } = sessionCall(context.root.inquiry, session);
+      const call = context.root.calls.ofSession(session);
       const record = await context.audited(
         {
           event: INQUIRY_AUDIT_EVENTS[operation],
           outcome: "success",
           operation,
-          environment: source.environment.name,
+          environment: call.environment.name,
           card: input.card_number,
         },
-        () => runInquiry(deps, source, operation, input),
+        () => runInquiry(call, operation, input),
         exchangeAuditFields,
       );
       context.annotate(exchangeLogFields(record));
       const answer: contracts.InquiryAnswer = {
         ...record,
-        session: describeSession(deps, source, (where) => can(user.roles, "token_details", where)),
+        session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
       };
       const response = json(answer);
       keepTeamRun(context, operation, input.card_number, record);

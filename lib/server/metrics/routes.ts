@@ -36,6 +36,7 @@ export const API_ROUTES: readonly string[] = [
   "/api/openapi.json",
   "/api/postman-collection.json",
   "/api/postman-environment.json",
+  "/api/requests",
   "/api/ready",
   "/api/runs/[id]",
   "/api/runs",

@@ -12,6 +12,7 @@ import {
   credentialsInputSchema,
   environmentInputSchema,
   giftBalanceInquiryInputSchema,
+  freeFormRequestInputSchema,
   transactionLookupParamsSchema,
 } from "@/lib/shared/contracts";
 import { meResponseSchema } from "@/lib/server/identity/me";
@@ -78,6 +79,7 @@ const COMPONENTS = {
   EnvironmentInput: jsonSchema(environmentInputSchema, "input"),
   BalanceInquiryInput: jsonSchema(balanceInquiryInputSchema, "input"),
   GiftBalanceInquiryInput: jsonSchema(giftBalanceInquiryInputSchema, "input"),
+  FreeFormRequestInput: jsonSchema(freeFormRequestInputSchema, "input"),
   PublicJwk: jsonSchema(publicJwkSchema, "output"),
   StartRunInput: jsonSchema(startRunInputSchema, "input"),
   StartRunResult: jsonSchema(startRunResultSchema, "output"),
@@ -162,6 +164,19 @@ const BODY_EXAMPLES: Partial<Record<ComponentName, unknown>> = {
   EnvironmentInput: { environment: "embedded" },
   GiftBalanceInquiryInput: { ...card, environment: "embedded" },
   BalanceInquiryInput: { ...card, environment: "embedded" },
+  FreeFormRequestInput: {
+    operation: "balance_inquiry",
+    environment: "embedded",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({
+      data: {
+        entry_mode: "keyed",
+        card_number: SANDBOX_EXAMPLES.cardNumber,
+        pin_mode: "none",
+        originator: { location_id: SANDBOX_EXAMPLES.locationId },
+      },
+    }),
+  },
   StartRunInput: { environment: "embedded" },
   StartClientCertificationInput: { environment: "embedded" },
   EmptyInput: {},
@@ -392,6 +407,30 @@ const PATHS = {
       responses: {
         "200": ok(
           "The upstream answered, whatever its status: the exchange record, with the session as it now stands.",
+          "InquiryAnswer",
+        ),
+        ...ERRORS,
+        ...UPSTREAM_ERRORS,
+      },
+    },
+  },
+  "/api/requests": {
+    post: {
+      operationId: "freeFormRequest",
+      summary:
+        "A free-form call of one card operation: your headers and body, the console's address and token",
+      description:
+        "`body` (at most 16 KiB) is sent byte for byte with the `Content-Type` of `headers` (default " +
+        "`application/json`); `Host`, `Authorization`, `Content-Length`, `Transfer-Encoding`, `Connection`, " +
+        "`Cookie` and hop-by-hop headers are refused with 400 `header_not_allowed`. For a lookup, `request_id` " +
+        "is the path's id. " +
+        requires("raw_exchange", "in the session's environment") +
+        " The operation itself needs its own action too (an engineer's Gift Balance Inquiry in production: 403).",
+      requestBody: jsonBody("FreeFormRequestInput"),
+      responses: {
+        "200": ok(
+          "The upstream answered, whatever its status: the exchange record (`free_form: true`, cards masked " +
+            "in the body too), with the session as it now stands.",
           "InquiryAnswer",
         ),
         ...ERRORS,

@@ -5,7 +5,7 @@
  */
 import "server-only";
 import type { Sandbox } from "@/lib/sandbox";
-import { TokenBroker } from "@/lib/server/card-api/token-broker";
+import { TokenBroker } from "@/lib/server/token/broker";
 import type { CardApiClient } from "@/lib/server/card-api/client";
 import { createUpstreamClients } from "@/lib/server/card-api/environments";
 import type { CertificationUpstream } from "@/lib/server/certification/environment";
@@ -16,8 +16,9 @@ import { buildAuthSettings } from "@/lib/server/identity/auth-settings";
 import type { IdentityDeps } from "@/lib/server/identity/request-identity";
 import type { AuthSettings } from "@/lib/server/identity/settings";
 import type { PageIdentityDeps } from "@/lib/server/identity/page-identity";
-import { batchBalanceInquiry, batchTokenSource, sessionCall } from "@/lib/server/inquiry/deps";
-import { describeSession, type InquiryDeps } from "@/lib/server/inquiry/operations";
+import { batchBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { callContexts, type CallContexts } from "@/lib/server/token/call-context";
+import { describeSession } from "@/lib/server/token/session-info";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { bindLogger, type ConsoleLogger } from "@/lib/server/util/logger";
@@ -40,8 +41,8 @@ export interface ConsoleRoot {
   upstream(environment: EnvironmentConfig): CardApiClient;
   /** The console's own sandbox, mounted at /sandbox. */
   embeddedSandbox(): Sandbox;
-  /** What the inquiry operations need (lib/server/inquiry/operations). */
-  readonly inquiry: InquiryDeps;
+  /** Each call's context: who pays, for which environment, and where its token lives. */
+  readonly calls: CallContexts;
   readonly certificationUpstream: CertificationUpstream;
   /** A Balance Inquiry outside a request (support batch cards). */
   readonly detachedInquiry: DetachedInquiry;
@@ -87,14 +88,14 @@ export function createConsoleRoot(
     embeddedSandbox: parts.embeddedSandbox,
   });
   const tokenBroker = new TokenBroker(config.tokenRenewSkewSeconds);
-  const inquiry: InquiryDeps = { config, broker: tokenBroker, clientFor: upstream };
+  const calls = callContexts({ config, broker: tokenBroker, clientFor: upstream });
   const certificationUpstream: CertificationUpstream = {
     client: upstream,
     revokeEmbeddedTokens: () => parts.embeddedSandbox().revokeTokens(),
   };
-  const inquire = batchBalanceInquiry(inquiry);
+  const inquire = batchBalanceInquiry;
   const storageDeps = { config, parts, inquire, certificationUpstream, now: options.now ?? Date.now };
-  const services = retried(() => openStorage({ ...storageDeps, batchTokenSource: batchTokenSource(config) }));
+  const services = retried(() => openStorage({ ...storageDeps, batchCallContext: calls.fromState }));
   parts.useClientPort(embeddedClientPort(async () => (await services()).clientCertification));
   const authSettings = buildAuthSettings(config);
   const identity = identityDeps(authSettings, services);
@@ -106,7 +107,7 @@ export function createConsoleRoot(
     tokenBroker,
     upstream,
     embeddedSandbox: parts.embeddedSandbox,
-    inquiry,
+    calls,
     certificationUpstream,
     detachedInquiry: inquire,
     services: () => services(),
@@ -114,10 +115,8 @@ export function createConsoleRoot(
     page: {
       config,
       identity,
-      describeSession: (session, tokenDetails) => {
-        const { deps, source } = sessionCall(inquiry, session);
-        return describeSession(deps, source, tokenDetails);
-      },
+      describeSession: (session, tokenDetails) =>
+        describeSession(config, calls.ofSession(session), tokenDetails),
     },
     starterClients: createStarterClientsService(),
     startSweep: () => sweep.start(),

@@ -23,8 +23,9 @@ import { createSuspensionStore, type SuspensionStore } from "@/lib/server/sessio
 import { recordAudit } from "@/lib/server/audit/record";
 import { auditCaller } from "@/lib/server/identity/audit-caller";
 import type { Role } from "@/lib/shared/contracts";
+import { createTeamRunWriter, type TeamRunWriter } from "@/lib/server/inquiry/runs/writer";
 import { createSupportServices, type SupportServices } from "@/lib/server/support/services";
-import type { BatchTokenSourceFactory, DetachedInquiry } from "@/lib/server/support/batch-runner";
+import type { BatchCallContext, DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
 import type { ProcessParts } from "./process-parts";
 import type { CertificationUpstream } from "@/lib/server/certification/environment";
@@ -41,6 +42,8 @@ export interface Services {
   /** Users an administrator keeps out for a while, on every instance. */
   suspensions: SuspensionStore;
   rateLimiter: RateLimiter;
+  /** The team's inquiry runs, written in batches (lib/server/inquiry/runs/writer). */
+  teamRuns: TeamRunWriter;
   support: SupportServices;
   clientCertification: ClientCertificationService;
   /** The key that signs client certification bundles (loaded on first use). */
@@ -54,7 +57,7 @@ export interface StorageDeps {
   config: ServerConfig;
   parts: ProcessParts;
   inquire: DetachedInquiry;
-  batchTokenSource: BatchTokenSourceFactory;
+  batchCallContext: BatchCallContext;
   certificationUpstream: CertificationUpstream;
   now: () => number;
 }
@@ -139,7 +142,7 @@ function proxySignIns(config: ServerConfig, auditLog: AuditLog) {
 }
 
 export async function openStorage(deps: StorageDeps) {
-  const { config, parts, inquire, batchTokenSource, certificationUpstream } = deps;
+  const { config, parts, inquire, batchCallContext, certificationUpstream } = deps;
   const hmacKey = loadOrCreateKey({
     name: "AUDIT_HMAC_KEY",
     value: config.auditHmacKey,
@@ -163,6 +166,7 @@ export async function openStorage(deps: StorageDeps) {
     sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
     suspensions: createSuspensionStore({ db }),
     rateLimiter,
+    teamRuns: createTeamRunWriter(db),
     support: createSupportServices({
       config,
       db,
@@ -171,7 +175,7 @@ export async function openStorage(deps: StorageDeps) {
       rateLimiter,
       metrics,
       inquire,
-      tokenSource: batchTokenSource,
+      callContext: batchCallContext,
     }),
     clientCertification: createClientCertificationService({ db, hmacKey }),
     clientEvidenceKey: retried(() => loadClientEvidenceKey(config)),

@@ -3,8 +3,8 @@
  * claimed from the database (batch-store), a 429 answered by deferring that card for its Retry-After (a bounded
  * number of attempts, each wait capped, within a deadline per card), one audit row per card. The owner's
  * per-user rate limit is shared with their single lookups: when it is used up the batch pauses (no card fails
- * for it) and goes on when the window ends. A batch's cards share one token, kept in memory by the run (a token
- * source over the batch's environment and credentials; no session is involved). A batch this instance is not
+ * for it) and goes on when the window ends. A batch's cards share one token, kept in memory by the run (a call
+ * context over the batch's environment and credentials; no session is involved). A batch this instance is not
  * running is taken over when its runner's lease has lapsed (`ensureRunning`, called whenever someone looks at
  * the batch), so a batch whose instance died is finished by another.
  */
@@ -16,8 +16,7 @@ import type { Database } from "@/lib/server/database";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import type { SessionState } from "@/lib/server/session";
-import type { TokenSource } from "@/lib/server/card-api/token-source";
-import { memoryTokenHolder, type TokenHolder } from "@/lib/server/session/token-source";
+import { memoryToken, type CallContext, type TokenPlace } from "@/lib/server/token/call-context";
 import type { InquiryInput } from "@/lib/server/inquiry/operations";
 import { lookupAuditEntry, writeSupportAudit, type AuditActor } from "./audit-rows";
 import {
@@ -39,24 +38,24 @@ import { supportInquiryInput } from "./lookup";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import { classifyNoAnswer, classifyRecord, type ClassifiedLookup } from "./outcome";
 
-/** A Balance Inquiry of one batch card, with the batch's token source (lib/server/inquiry/operations `runInquiry`). */
-export type DetachedInquiry = (source: TokenSource, input: InquiryInput) => Promise<ExchangeRecord>;
+/** A Balance Inquiry of one batch card in the batch's call context (lib/server/inquiry/operations). */
+export type DetachedInquiry = (call: CallContext, input: InquiryInput) => Promise<ExchangeRecord>;
 
 /** How a batch's cards are looked up: its environment and credentials, as a session would hold them. */
 type BatchCredentialsState = Pick<SessionState, "environment" | "credentials">;
 
 /**
- * A token source for a batch card: the batch's environment and credentials, resolved for that card, and the
- * token its cards share (lib/server/session/token-source `stateTokenSource`).
+ * A batch card's call context: the batch's environment and credentials, resolved for that card, and the token
+ * its cards share (lib/server/token/call-context `fromState`).
  */
-export type BatchTokenSourceFactory = (state: BatchCredentialsState, tokens: TokenHolder) => TokenSource;
+export type BatchCallContext = (state: BatchCredentialsState, tokens: TokenPlace) => CallContext;
 
 export interface BatchRunnerOptions {
   db: Database;
   auditLog: Pick<AuditLog, "append">;
   vault: CardVault;
   inquire: DetachedInquiry;
-  tokenSource: BatchTokenSourceFactory;
+  callContext: BatchCallContext;
   /** The process's metrics (none in tests that build a runner alone). */
   metrics?: ConsoleMetrics;
   /** SUPPORT_BATCH_CONCURRENCY. */
@@ -113,7 +112,7 @@ interface BatchRun {
   actor: AuditActor;
   credentials: BatchCredentialsState;
   /** The token every card of this run shares (in memory only). */
-  tokens: TokenHolder;
+  tokens: TokenPlace;
   /** Until when the owner's rate limit holds the batch back (epoch ms). */
   paused: { until: number };
 }
@@ -187,10 +186,10 @@ async function lookUp(
   try {
     const heldMs = await admitted(settings, run.actor);
     if (heldMs !== null) return { heldMs };
-    // The source is resolved per card, so that an environment or credentials gone since fail that card only.
-    const source = settings.tokenSource(run.credentials, run.tokens);
+    // The context is resolved per card, so that an environment or credentials gone since fail that card only.
+    const call = settings.callContext(run.credentials, run.tokens);
     const environment = run.batch.environment as EnvironmentName;
-    return classifyRecord(await settings.inquire(source, supportInquiryInput(cardNumber, environment)));
+    return classifyRecord(await settings.inquire(call, supportInquiryInput(cardNumber, environment)));
   } catch (error) {
     return failedLookup(run.batch, card, error);
   }
@@ -304,7 +303,7 @@ function startRun(settings: RunnerSettings, batch: BatchRow): BatchRun {
     batch,
     actor: { userId: batch.userId, roles: batch.roles as Role[], clientAddress: batch.clientAddress },
     credentials: credentialsStateFor(batch, settings.vault),
-    tokens: memoryTokenHolder(),
+    tokens: memoryToken(),
     paused: { until: 0 },
   };
 }

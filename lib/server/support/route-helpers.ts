@@ -1,10 +1,10 @@
 /**
- * What the support routes share: a batch's credentials from the session's token source, the batch id from the
+ * What the support routes share: a batch's credentials from the session's call context, the batch id from the
  * URL, and the batch body, JSON or a CSV upload.
  */
 import "server-only";
 import { z } from "zod";
-import type { TokenSource } from "@/lib/server/card-api/token-source";
+import { paying, type CallContext } from "@/lib/server/token/call-context";
 import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { bodyMediaType, validateInput } from "@/lib/server/http/guards";
@@ -13,13 +13,11 @@ import type { StoredCredentials } from "./batch-runner";
 import { RESULT_FILTERS, supportBatchInputSchema, type ResultFilter } from "@/lib/shared/support-contract";
 
 /**
- * How a batch will look its cards up, from the session's token source (the credentials it resolved for its
+ * How a batch will look its cards up, from the session's call context (the credentials it resolved for its
  * environment): 401 `no_credentials` now rather than a batch of failures later.
  */
-export function batchCredentials(source: TokenSource): StoredCredentials {
-  const resolution = source.credentials;
-  if (!resolution.ok) throw new ApiError("no_credentials", resolution.message);
-  const { credentials } = resolution;
+export function batchCredentials(call: CallContext): StoredCredentials {
+  const credentials = paying(call);
   if (credentials.source === "server") return { kind: "server" };
   if (credentials.profile === "demo") return { kind: "demo" };
   return { kind: "user", clientId: credentials.clientId, clientSecret: credentials.clientSecret };

@@ -8,7 +8,7 @@ import type { ServerConfig } from "@/lib/server/config";
 import type { Database } from "@/lib/server/database";
 import { spendUpstreamCall, type RateLimiter } from "@/lib/server/http/rate-limit";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
-import { createBatchRunner, type BatchTokenSourceFactory, type DetachedInquiry } from "./batch-runner";
+import { createBatchRunner, type BatchCallContext, type DetachedInquiry } from "./batch-runner";
 import type { SupportBatchDeps } from "./batches";
 import { createCardVault } from "./card-vault";
 
@@ -22,18 +22,18 @@ export interface SupportServiceDeps {
   rateLimiter: RateLimiter;
   metrics: ConsoleMetrics;
   inquire: DetachedInquiry;
-  tokenSource: BatchTokenSourceFactory;
+  callContext: BatchCallContext;
 }
 
 export function createSupportServices(deps: SupportServiceDeps): SupportServices {
-  const { config, db, auditLog, hmacKey, rateLimiter, metrics, inquire, tokenSource } = deps;
+  const { config, db, auditLog, hmacKey, rateLimiter, metrics, inquire, callContext } = deps;
   const vault = createCardVault(hmacKey);
   const runner = createBatchRunner({
     db,
     auditLog,
     vault,
     inquire,
-    tokenSource,
+    callContext,
     metrics,
     concurrency: config.supportBatch.concurrency,
     // A card's claim outlives the upstream timeout, a token request and a retry after 401.

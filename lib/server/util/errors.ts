@@ -12,6 +12,7 @@ const ERROR_STATUS = {
   request_aborted: 400,
   validation_failed: 400,
   environment_unavailable: 400,
+  header_not_allowed: 400,
   no_credentials: 401,
   token_refused: 401,
   not_signed_in: 401,

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
+import { batchBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
 import type { RunState } from "@/lib/shared/certification-contract";
 import { consoleRoot, setConfigForTests } from "@/lib/server/root";
@@ -72,8 +72,8 @@ describe.each(BACKENDS)("the sweep on %s", (kind) => {
       db,
       auditLog,
       vault,
-      inquire: batchBalanceInquiry(consoleRoot().inquiry),
-      tokenSource: batchTokenSource(consoleRoot().config),
+      inquire: batchBalanceInquiry,
+      callContext: consoleRoot().calls.fromState,
       concurrency: 2,
     });
     const result = await sweepAbandonedWork({ db, runner: survivor, runs: createDatabaseRunStore({ db }) });

@@ -10,7 +10,6 @@ import { createAuditLog } from "@/lib/server/audit";
 import { consoleRoot, setConfigForTests } from "@/lib/server/root";
 import { queryRows } from "@/lib/server/database/rows";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
-import { batchTokenSource } from "@/lib/server/inquiry/deps";
 import {
   ownedBatch,
   readBatch,
@@ -64,7 +63,7 @@ describe("a support batch against an upstream that always says 429, Retry-After:
       auditLog,
       vault: createCardVault(HMAC_KEY),
       inquire: hostile,
-      tokenSource: batchTokenSource(consoleRoot().config),
+      callContext: consoleRoot().calls.fromState,
       concurrency: 1,
       now,
       cardLeaseMs: 3_600_000,

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog } from "@/lib/server/audit";
-import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
+import { batchBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { consoleRoot, setConfigForTests } from "@/lib/server/root";
 import { createRateLimiter, spendUpstreamCall } from "@/lib/server/http/rate-limit";
 import { createBatchRunner, type DetachedInquiry } from "@/lib/server/support/batch-runner";
@@ -40,7 +40,7 @@ describe.each(BACKENDS)("a support batch under the per-user rate limit on %s", (
     const counting: DetachedInquiry = async (source, input) => {
       const window = Math.floor(fakeNow / 60_000);
       callsPerWindow.set(window, (callsPerWindow.get(window) ?? 0) + 1);
-      return batchBalanceInquiry(consoleRoot().inquiry)(source, input);
+      return batchBalanceInquiry(source, input);
     };
     const auditLog = createAuditLog({ db, hmacKey: HMAC_KEY });
     const runner = createBatchRunner({
@@ -48,7 +48,7 @@ describe.each(BACKENDS)("a support batch under the per-user rate limit on %s", (
       auditLog,
       vault: createCardVault(HMAC_KEY),
       inquire: counting,
-      tokenSource: batchTokenSource(consoleRoot().config),
+      callContext: consoleRoot().calls.fromState,
       concurrency: 4,
       now,
       // The test clock stands still during calls: no lease may lapse on it.

@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAuditLog, type AuditLog } from "@/lib/server/audit";
-import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
+import { batchBalanceInquiry } from "@/lib/server/inquiry/operations";
 import { consoleRoot, setConfigForTests } from "@/lib/server/root";
 import type { Database } from "@/lib/server/database";
 import { auditLog as auditTable, supportBatchCards } from "@/lib/server/database/schema";
@@ -39,7 +39,7 @@ function deps(db: Database, auditLog: AuditLog, runner: BatchRunner): SupportBat
 function runnerOn(
   db: Database,
   auditLog: AuditLog,
-  inquire: DetachedInquiry = batchBalanceInquiry(consoleRoot().inquiry),
+  inquire: DetachedInquiry = batchBalanceInquiry,
   extra = {},
 ) {
   return createBatchRunner({
@@ -47,7 +47,7 @@ function runnerOn(
     auditLog,
     vault: createCardVault(HMAC_KEY),
     inquire,
-    tokenSource: batchTokenSource(consoleRoot().config),
+    callContext: consoleRoot().calls.fromState,
     concurrency: 4,
     ...extra,
   });
@@ -201,7 +201,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     const calls = new Map<string, number>();
     const counting: DetachedInquiry = async (source, input) => {
       calls.set(input.card_number, (calls.get(input.card_number) ?? 0) + 1);
-      return batchBalanceInquiry(consoleRoot().inquiry)(source, input);
+      return batchBalanceInquiry(source, input);
     };
     // The first runner takes the batch; the second finds its lease lapsed (a clock ahead) and joins.
     // (Its clock is 31 s ahead: past the 30 s runner lease, well inside the 120 s card lease.)
@@ -245,7 +245,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
     await early.settled(started.id);
     expect((await readBatch(deps(db, audit, early), started.id, OWNER)).done).toBe(0);
 
-    const later = runnerOn(db, audit, batchBalanceInquiry(consoleRoot().inquiry), {
+    const later = runnerOn(db, audit, batchBalanceInquiry, {
       now: () => Date.now() + 31_000,
     });
     const progress = await readBatch(deps(db, audit, later), started.id, OWNER);
@@ -274,7 +274,7 @@ describe.each(BACKENDS)("support batches on %s", (kind) => {
         release();
       }
       if (looked > 5) await gate;
-      return batchBalanceInquiry(consoleRoot().inquiry)(source, input);
+      return batchBalanceInquiry(source, input);
     };
     const runner = runnerOn(db, audit, gated, { concurrency: 1 });
     const support = deps(db, audit, runner);

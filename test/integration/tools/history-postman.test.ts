@@ -70,4 +70,32 @@ describe("history's Postman export in newman", () => {
       expect(execution.request.headers.get("Authorization")).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
     }
   }, 60_000);
+
+  it("runs a free-form Gift Balance Inquiry as its raw body, with a new Request Id", async () => {
+    const client = new ConsoleClient(server.url);
+    expect((await client.send("PUT", "/api/session/credentials", { body: { profile: "demo" } })).status).toBe(
+      200,
+    );
+    const body =
+      `{"data": {"entry_mode":"keyed", "card_number":"${ACTIVE_CARD}","pin_mode":"none",` +
+      `"originator":{"location_id":"store-001"}, "note": "free form"}}`;
+    const sent = await client.json<ExchangeRecord>("POST", "/api/requests", {
+      body: { operation: "gift_balance_inquiry", environment: "embedded", headers: { "X-Trace": "1" }, body },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ free_form: true, response: { status: 201 } });
+    const collection = runsAsPostmanCollection([sent.body], "history");
+    expect(collection.item[0]?.request.body?.raw).toContain('"card_number":"{{card_0001}}"');
+    const summary = await runNewman(collection, {
+      client_id: "demo-client",
+      client_secret: "demo-secret",
+      card_0001: ACTIVE_CARD,
+    });
+    expect(summary.run.failures.map((failure) => failure.error.message)).toEqual([]);
+    const [execution] = [...new Map(summary.run.executions.map((run) => [run.item.id, run])).values()];
+    expect(execution?.response?.code).toBe(201);
+    expect(execution?.request.headers.get("X-Trace")).toBe("1");
+    expect(execution?.request.headers.get("X-Request-Id")).not.toBe(sent.body.request_id);
+    expect(execution?.request.body?.toString()).toBe(body);
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CardApiClient } from "@/lib/server/card-api/client";
-import { TokenBroker, type TokenContext } from "@/lib/server/card-api/token-broker";
+import { TokenBroker } from "@/lib/server/token/broker";
 import type { AccessToken } from "@/lib/server/session";
 
 const HOUR = 3_600_000;
@@ -50,11 +50,15 @@ function setup() {
   let clock = 10 * HOUR;
   const scripted = scriptedClient();
   const broker = new TokenBroker(120, () => clock);
-  const context: TokenContext = {
+  const context = {
     client: scripted.client,
-    environment: "sandbox",
-    credentials: { source: "session", clientId: "c", clientSecret: "s" },
-    credentialsKey: "key-1",
+    environment: {
+      name: "sandbox" as const,
+      authUrl: "http://auth",
+      baseUrl: "http://base",
+      transport: "http" as const,
+    },
+    credentials: { source: "session" as const, clientId: "c", clientSecret: "s", key: "key-1" },
   };
   return {
     broker,

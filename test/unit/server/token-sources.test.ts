@@ -6,8 +6,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { consoleRoot } from "@/lib/server/root";
-import { batchBalanceInquiry, batchTokenSource } from "@/lib/server/inquiry/deps";
-import { memoryTokenHolder } from "@/lib/server/session/token-source";
+import { batchBalanceInquiry } from "@/lib/server/inquiry/operations";
+import { memoryToken } from "@/lib/server/token/call-context";
 import { supportInquiryInput } from "@/lib/server/support/lookup";
 import { configure } from "./support";
 
@@ -21,13 +21,10 @@ beforeEach(() => {
 
 /** A batch on the embedded sandbox with the demo credentials: its inquiry, its shared token, a source per card. */
 function demoBatch() {
-  const inquire = batchBalanceInquiry(consoleRoot().inquiry);
-  const tokens = memoryTokenHolder();
+  const inquire = batchBalanceInquiry;
+  const tokens = memoryToken();
   const source = () =>
-    batchTokenSource(consoleRoot().config)(
-      { environment: "embedded", credentials: { kind: "demo" } },
-      tokens,
-    );
+    consoleRoot().calls.fromState({ environment: "embedded", credentials: { kind: "demo" } }, tokens);
   return { inquire, tokens, source };
 }
 
@@ -59,10 +56,10 @@ describe("a support batch's token source", () => {
   });
 
   it("sends nothing without credentials", async () => {
-    const source = batchTokenSource(consoleRoot().config)({ environment: "embedded" }, memoryTokenHolder());
+    const source = consoleRoot().calls.fromState({ environment: "embedded" }, memoryToken());
     const before = sandbox().stats().tokenRequests;
     await expect(
-      batchBalanceInquiry(consoleRoot().inquiry)(source, supportInquiryInput(ACTIVE_CARD, "embedded")),
+      batchBalanceInquiry(source, supportInquiryInput(ACTIVE_CARD, "embedded")),
     ).rejects.toMatchObject({ code: "no_credentials" });
     expect(sandbox().stats().tokenRequests).toBe(before);
   });

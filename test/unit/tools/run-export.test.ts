@@ -78,6 +78,41 @@ describe("history exports", () => {
   });
 });
 
+describe("a free-form request in the exports", () => {
+  const body = '{"data":{"card_number":"600649******0001","extra":true},\n "x": 1}';
+  const freeForm: ExchangeRecord = {
+    ...record,
+    id: "run-3",
+    operation: "gift_balance_inquiry",
+    free_form: true,
+    request_id: "rid-9",
+    request: {
+      ...record.request,
+      url: "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",
+      headers: {
+        "Content-Type": "text/plain",
+        "X-Trace": "7",
+        Authorization: "Bearer [REDACTED]",
+        "X-Request-Id": "rid-9",
+      },
+      body,
+    },
+  };
+
+  it("keeps the body raw, as sent, with its card a variable and a fresh Request Id per send", () => {
+    const [item] = runsAsPostmanCollection([freeForm], "runs").item;
+    expect(item?.request.body).toEqual({
+      mode: "raw",
+      raw: '{"data":{"card_number":"{{card_0001}}","extra":true},\n "x": 1}',
+      options: { raw: { language: "text" } },
+    });
+    expect(item?.request.header).toContainEqual({ key: "X-Trace", value: "7" });
+    expect(item?.event?.[0]?.script.exec.join("\n")).toContain('upsert({ key: "X-Request-Id"');
+    const har = runsAsHar([freeForm], "test");
+    expect(har.log.entries[0]?.request.postData).toEqual({ mimeType: "text/plain", text: body });
+  });
+});
+
 describe("a Gift Balance Inquiry that got no answer", () => {
   const upstream = "http://127.0.0.1:3412/sandbox/transaction/v1/gift/balance-inquiry";
   const error = new ApiClientError("upstream_timeout", 504, "The upstream did not answer within 1500 ms.", {

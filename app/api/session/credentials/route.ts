@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { credentialsInputSchema } from "@/lib/shared/contracts";
 import { can } from "@/lib/server/identity/roles";
-import { sessionCall } from "@/lib/server/inquiry/deps";
-import { describeSession } from "@/lib/server/inquiry/operations";
+import { describeSession } from "@/lib/server/token/session-info";
 import { ApiError } from "@/lib/server/util/errors";
 import { validateInput } from "@/lib/server/http/guards";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
@@ -44,9 +43,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
           ? { profile: "demo" }
           : { profile: "user", client_id: input.client_id.slice(0, 200) },
     });
-    const { deps, source } = sessionCall(context.root.inquiry, session);
+    const call = context.root.calls.ofSession(session);
     return json(
-      describeSession(deps, source, (environment) => can(user.roles, "token_details", environment)),
+      describeSession(context.config, call, (environment) => can(user.roles, "token_details", environment)),
     );
   }),
 });

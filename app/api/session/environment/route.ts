@@ -2,8 +2,7 @@
 import { environmentInputSchema } from "@/lib/shared/contracts";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import { can } from "@/lib/server/identity/roles";
-import { sessionCall } from "@/lib/server/inquiry/deps";
-import { describeSession } from "@/lib/server/inquiry/operations";
+import { describeSession } from "@/lib/server/token/session-info";
 import { ApiError } from "@/lib/server/util/errors";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { SIGNED_IN, apiRoute, canActIn, json, defineRoute } from "@/lib/server/root/route";
@@ -28,7 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     const session = await context.session();
     // The token stays: it is bound to its token endpoint and credentials, and used only where they match.
     session.update({ environment });
-    const { deps, source } = sessionCall(context.root.inquiry, session);
-    return json(describeSession(deps, source, (where) => can(user.roles, "token_details", where)));
+    const call = context.root.calls.ofSession(session);
+    return json(describeSession(context.config, call, (where) => can(user.roles, "token_details", where)));
   }),
 });

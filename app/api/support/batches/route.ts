@@ -1,7 +1,6 @@
 // GET /api/support/batches: the caller's batches (everyone's for an admin), newest first, with progress.
 // POST /api/support/batches: starts a support batch from `{cards, reason?}`, `{csv, reason?}` or a `text/csv`
 // upload (`?reason=`); 202 with its progress. The cards run on the server (lib/server/support/batch-runner).
-import { sessionCall } from "@/lib/server/inquiry/deps";
 import { allowIn, allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { listBatches, startBatch } from "@/lib/server/support/batches";
 import { supportCaller } from "@/lib/server/support/caller";
@@ -19,8 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(
     allowIn("support_batch"),
     async (context) => {
-      const { source } = sessionCall(context.root.inquiry, await context.session());
-      const environment = source.environment.name;
+      const call = context.root.calls.ofSession(await context.session());
+      const environment = call.environment.name;
       const { actor } = supportCaller(
         context.config,
         context.request,
@@ -33,7 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         input,
         actor,
         environment,
-        credentials: batchCredentials(source),
+        credentials: batchCredentials(call),
       });
       context.annotate({ environment, batch: progress.id, cards: progress.total });
       return json(progress, 202);

@@ -1,6 +1,5 @@
 // POST /api/support/lookups: one Balance Inquiry for the support desk (never a Gift Balance Inquiry), answered in
 // the support shape and masked for the caller's role; one audit row.
-import { sessionCall } from "@/lib/server/inquiry/deps";
 import { runInquiry } from "@/lib/server/inquiry/operations";
 import { allowIn, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { supportCaller } from "@/lib/server/support/caller";
@@ -14,8 +13,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     allowIn("support_lookup"),
     async (context) => {
       const input = await context.body(supportLookupInputSchema);
-      const { deps, source } = sessionCall(context.root.inquiry, await context.session());
-      const environment = source.environment.name;
+      const call = context.root.calls.ofSession(await context.session());
+      const environment = call.environment.name;
       const { actor } = supportCaller(
         context.config,
         context.request,
@@ -25,7 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       );
       const { auditLog } = (await context.services()).support;
       const result = await supportLookup({
-        send: (inquiry) => runInquiry(deps, source, "balance_inquiry", inquiry),
+        send: (inquiry) => runInquiry(call, "balance_inquiry", inquiry),
         cardNumber: input.card_number,
         environment,
         reason: input.reason,

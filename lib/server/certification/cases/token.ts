@@ -2,8 +2,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { decodeJwt } from "jose";
-import { TokenBroker } from "@/lib/server/card-api/token-broker";
-import { tokenFingerprint } from "@/lib/server/card-api/token-metadata";
+import { TokenBroker } from "@/lib/server/token/broker";
+import { paying } from "@/lib/server/token/call-context";
+import { tokenFingerprint } from "@/lib/server/token/metadata";
 import type { TokenEvent } from "@/lib/shared/contracts";
 import type { AccessToken } from "@/lib/server/session";
 import { describe, get } from "../checks";
@@ -261,7 +262,7 @@ const renewalBeforeExpiry: CaseDefinition = {
     // same requests it would see after the wait, while the old token is still valid.
     let shift = 0;
     const broker = new TokenBroker(context.settings.renewSkewSeconds, () => now() + shift);
-    const tokens = context.tokenContext(client, context.caseId);
+    const tokens = context.callContext(client, context.caseId);
     const first = await broker.ensure(tokens, undefined);
     const old = first.token;
     shift = Math.max(0, broker.renewAt(old) - now());
@@ -302,8 +303,8 @@ const renewAfter401: CaseDefinition = {
     const giftAllowed = context.env.name !== "production" || context.settings.allowProductionGift;
     // A broker of its own: the renewal must be a real token request, not the run's cached token.
     const broker = new TokenBroker(context.settings.renewSkewSeconds, context.settings.now);
-    const tokens = context.tokenContext(context.profile.primary, context.caseId);
-    const valid = await unbrokeredToken(context, tokens.credentialsKey);
+    const tokens = context.callContext(context.profile.primary, context.caseId);
+    const valid = await unbrokeredToken(context, paying(tokens).key);
     if (!valid) {
       context.checks.add("a token for the case", "a token", "the token endpoint issued none", false);
       return;

@@ -1,20 +1,19 @@
 /**
- * Keeps a finished inquiry in the team's runs, off the response path: the insert starts once the answer is
- * composed and nobody waits for it. A failure is logged (the run is then only in the user's browser), never
+ * Keeps a finished inquiry in the team's runs, off the response path: the run is handed to the batched writer
+ * (./writer) once the answer is composed and nobody waits for it. A failure is logged (the run is then only in the user's browser), never
  * silently dropped and never turned into a failed inquiry that did reach the upstream.
  */
 import "server-only";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { maskCardNumber } from "@/lib/shared/masking";
 import type { InquiryOperation } from "@/lib/shared/operations";
-import type { Database } from "@/lib/server/database";
 import type { RouteContext, RouteRoot, RouteServices } from "@/lib/server/http/route";
 import { logger } from "@/lib/server/util/logger";
-import { recordTeamRun } from "./store";
+import type { TeamRunWriter } from "./writer";
 
 export function keepTeamRun(
   context: Pick<
-    RouteContext<RouteRoot & { services(): Promise<RouteServices & { db: Database }> }>,
+    RouteContext<RouteRoot & { services(): Promise<RouteServices & { teamRuns: TeamRunWriter }> }>,
     "config" | "user" | "services"
   >,
   operation: InquiryOperation,
@@ -25,7 +24,7 @@ export function keepTeamRun(
   if (context.config.authMode === "none") return;
   const keep = async () => {
     const [user, services] = await Promise.all([context.user(), context.services()]);
-    await recordTeamRun(services.db, {
+    await services.teamRuns({
       user: { id: user.id, name: user.name },
       operation,
       card: maskCardNumber(cardNumber),

@@ -44,22 +44,30 @@ export interface TeamRunFilter {
 }
 
 export async function recordTeamRun(db: Database, input: RecordRunInput): Promise<void> {
-  const { exchange } = input;
+  await recordTeamRuns(db, [input]);
+}
+
+/** Several runs in one statement; a run already kept (a retried insert) is kept once. */
+export async function recordTeamRuns(db: Database, inputs: readonly RecordRunInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const recordedAt = new Date();
   await db
     .insert(inquiryRuns)
-    .values({
-      id: exchange.id,
-      userId: input.user.id,
-      userName: input.user.name,
-      environment: exchange.environment,
-      operation: input.operation,
-      requestId: exchange.request_id ?? null,
-      card: input.card,
-      status: exchange.response.status,
-      startedAt: new Date(exchange.started_at),
-      recordedAt: input.now ?? new Date(),
-      exchange,
-    })
+    .values(
+      inputs.map(({ exchange, ...input }) => ({
+        id: exchange.id,
+        userId: input.user.id,
+        userName: input.user.name,
+        environment: exchange.environment,
+        operation: input.operation,
+        requestId: exchange.request_id ?? null,
+        card: input.card,
+        status: exchange.response.status,
+        startedAt: new Date(exchange.started_at),
+        recordedAt: input.now ?? recordedAt,
+        exchange,
+      })),
+    )
     .onConflictDoNothing();
 }
 

@@ -2,8 +2,8 @@
 // answered (a 404 upstream included). A caller who may not see raw exchanges (support) gets the summary instead.
 import type { z } from "zod";
 import { transactionLookupParamsSchema } from "@/lib/shared/contracts";
-import { sessionCall } from "@/lib/server/inquiry/deps";
-import { exchangeAuditFields, exchangeLogFields, lookupTransaction } from "@/lib/server/inquiry/operations";
+import { exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
+import { lookupTransaction } from "@/lib/server/lookup/transaction";
 import { can } from "@/lib/server/identity/roles";
 import { ApiError } from "@/lib/server/util/errors";
 import { zodFieldErrors } from "@/lib/server/http/guards";
@@ -42,8 +42,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     allowIn("transaction_lookup"),
     async (context) => {
       const { id, environment } = lookupParams(context.request);
-      const { deps, source } = sessionCall(context.root.inquiry, await context.session());
-      const sessionEnvironment = source.environment.name;
+      const call = context.root.calls.ofSession(await context.session());
+      const sessionEnvironment = call.environment.name;
       const record = await context.audited(
         {
           event: "transaction_lookup",
@@ -52,7 +52,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
           environment: sessionEnvironment,
           requestId: id,
         },
-        () => lookupTransaction(deps, source, id, environment),
+        () => lookupTransaction(call, id, environment),
         exchangeAuditFields,
       );
       context.annotate(exchangeLogFields(record));

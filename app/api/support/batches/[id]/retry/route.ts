@@ -2,7 +2,6 @@
 // answer, from the numbers the server kept sealed; 202 with the new batch's progress.
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
-import { sessionCall } from "@/lib/server/inquiry/deps";
 import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { retryFailedCards } from "@/lib/server/support/batches";
 import { batchCaller } from "@/lib/server/support/caller";
@@ -21,8 +20,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       services,
       id,
     );
-    const { source } = sessionCall(context.root.inquiry, await context.session());
-    const environment = source.environment.name;
+    const call = context.root.calls.ofSession(await context.session());
+    const environment = call.environment.name;
     // The new batch runs with this session's credentials, so only in the environment the first one ran in.
     if (environment !== batch.environment) {
       throw new ApiError(
@@ -37,7 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     const progress = await retryFailedCards(services, batch, {
       actor,
       environment,
-      credentials: batchCredentials(source),
+      credentials: batchCredentials(call),
     });
     context.annotate({ environment, batch: progress.id, retry_of: id, cards: progress.total });
     return json(progress, 202);

@@ -1,5 +1,5 @@
 /**
- * Which client credentials a session uses: its own (entered by the user, or the demo profile of the
+ * Which client credentials pay for a call: the session's own (entered by the user, or the demo profile of the
  * embedded sandbox), else the server's (CARD_API_CLIENT_ID/_SECRET), else none. Only the source and the
  * client_id ever leave the server.
  */
@@ -7,66 +7,61 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
+import type { SessionState } from "@/lib/server/session";
 import { LruCache } from "@/lib/server/util/lru-cache";
-import type { SessionState } from "./schema";
 
 const DEMO_CLIENT_ID = "demo-client";
 
-export interface ResolvedCredentials {
+/** The client credentials of a call, with the key that binds its tokens to them and their token endpoint. */
+export interface Credentials {
   source: "server" | "session";
   profile?: "demo";
   clientId: string;
   clientSecret: string;
+  key: string;
 }
 
-export type CredentialsResolution =
-  { ok: true; credentials: ResolvedCredentials } | { ok: false; message: string };
+type CredentialsState = Pick<SessionState, "credentials">;
 
+/** The credentials `state` uses in `environment`, or why it has none (the message of 400 `no_credentials`). */
 export function resolveCredentials(
-  state: SessionState,
+  state: CredentialsState,
   config: ServerConfig,
   environment: EnvironmentConfig,
-): CredentialsResolution {
+): Credentials | string {
   const { credentials } = state;
   if (credentials?.kind === "demo") {
     if (environment.transport !== "embedded") {
-      return {
-        ok: false,
-        message: `The demo profile works only with the embedded sandbox; enter client credentials for ${environment.name}.`,
-      };
+      return `The demo profile works only with the embedded sandbox; enter client credentials for ${environment.name}.`;
     }
-    return {
-      ok: true,
-      credentials: {
+    return bound(
+      {
         source: "session",
         profile: "demo",
         clientId: DEMO_CLIENT_ID,
         clientSecret: config.sandboxDemoSecret,
       },
-    };
+      environment,
+    );
   }
   if (credentials?.kind === "user") {
-    return {
-      ok: true,
-      credentials: {
-        source: "session",
-        clientId: credentials.clientId,
-        clientSecret: credentials.clientSecret,
-      },
-    };
+    const { clientId, clientSecret } = credentials;
+    return bound({ source: "session", clientId, clientSecret }, environment);
   }
-  if (config.serverCredentials) {
-    return { ok: true, credentials: { source: "server", ...config.serverCredentials } };
-  }
-  return {
-    ok: false,
-    message:
-      'No client credentials: PUT /api/session/credentials with {client_id, client_secret} or {"profile":"demo"}.',
-  };
+  if (config.serverCredentials) return bound({ source: "server", ...config.serverCredentials }, environment);
+  return 'No client credentials: PUT /api/session/credentials with {client_id, client_secret} or {"profile":"demo"}.';
+}
+
+/** Credentials with the key binding their tokens to `environment`'s token endpoint. */
+export function bound(credentials: Omit<Credentials, "key">, environment: EnvironmentConfig): Credentials {
+  return { ...credentials, key: credentialsKey(credentials, environment) };
 }
 
 /** What GET /api/session shows about credentials: the source and the client_id, never the secret. */
-export function describeCredentials(state: SessionState, config: ServerConfig): SessionInfo["credentials"] {
+export function describeCredentials(
+  state: CredentialsState,
+  config: ServerConfig,
+): SessionInfo["credentials"] {
   const { credentials } = state;
   if (credentials?.kind === "demo") return { source: "session", client_id: DEMO_CLIENT_ID, profile: "demo" };
   if (credentials?.kind === "user") return { source: "session", client_id: credentials.clientId };
@@ -78,7 +73,10 @@ export function describeCredentials(state: SessionState, config: ServerConfig): 
  * Binds a token to the credentials and token endpoint that obtained it. A hash, so that the session cookie
  * and in-memory keys never repeat the secret itself.
  */
-export function credentialsKey(credentials: ResolvedCredentials, environment: EnvironmentConfig): string {
+function credentialsKey(
+  credentials: Pick<Credentials, "clientId" | "clientSecret">,
+  environment: EnvironmentConfig,
+): string {
   const material = [
     environment.transport,
     environment.authUrl,

@@ -8,26 +8,22 @@
  * same secret can be handed the same token.
  */
 import "server-only";
-import type { EnvironmentName, TokenEvent, TokenEventType } from "@/lib/shared/contracts";
+import type { TokenEvent, TokenEventType } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
 import { LruCache } from "@/lib/server/util/lru-cache";
 import type { AccessToken } from "@/lib/server/session";
-import type { ResolvedCredentials } from "@/lib/server/session/credentials";
-import type { CardApiClient, TokenGrant } from "./client";
-import { buildExchangeRecord } from "./exchange-record";
-import { tokenFingerprint } from "./token-metadata";
+import type { TokenGrant } from "@/lib/server/card-api/client";
+import { buildExchangeRecord } from "@/lib/server/card-api/exchange-record";
+import { paying, type CallContext } from "./call-context";
+import { tokenFingerprint } from "./metadata";
 
 /** meta and jsonapi of a token response are kept only when small: the session cookie has 4 KB in all. */
 const MAX_KEPT_OBJECT_CHARS = 400;
 /** How long a freshly obtained token is offered to other calls with the same credentials. */
 const SHARED_TOKEN_MAX_AGE_MS = 5 * 60_000;
 
-export interface TokenContext {
-  client: CardApiClient;
-  environment: EnvironmentName;
-  credentials: ResolvedCredentials;
-  credentialsKey: string;
-}
+/** What the broker uses of a call: its token endpoint's client, its environment and who pays. */
+type TokenCall = Pick<CallContext, "client" | "environment" | "credentials">;
 
 export interface ObtainedToken {
   token: AccessToken;
@@ -67,18 +63,19 @@ export class TokenBroker {
   }
 
   /** The session's token when still fresh; otherwise a renewed one (single-flight). */
-  async ensure(context: TokenContext, current: AccessToken | undefined): Promise<ObtainedToken> {
-    if (current && this.isFresh(current, context.credentialsKey)) return { token: current, tokenMs: 0 };
-    const usable = current?.credentialsKey === context.credentialsKey ? current : undefined;
+  async ensure(call: TokenCall, current: AccessToken | undefined): Promise<ObtainedToken> {
+    const { key } = paying(call);
+    if (current && this.isFresh(current, key)) return { token: current, tokenMs: 0 };
+    const usable = current?.credentialsKey === key ? current : undefined;
     if (!usable) {
-      return this.obtain(context, {
+      return this.obtain(call, {
         type: "acquired",
         detail: "The session had no token for these credentials: requested one.",
       });
     }
     const expiresAt = usable.issuedAt + usable.expiresIn * 1000;
     const expired = this.now() >= expiresAt;
-    return this.obtain(context, {
+    return this.obtain(call, {
       type: "renewed_before_expiry",
       detail: expired
         ? `The session's token had expired at ${new Date(expiresAt).toISOString()}: requested a new one before use.`
@@ -95,11 +92,11 @@ export class TokenBroker {
    * revoked together with the rejected one, and the one retry would be wasted on it.
    */
   async renewAfterRejection(
-    context: TokenContext,
+    call: TokenCall,
     rejected: AccessToken,
     rejectedCallStartedAt: number,
   ): Promise<ObtainedToken> {
-    return this.obtain(context, {
+    return this.obtain(call, {
       type: "renewed_after_401",
       detail:
         `The upstream answered 401 to token ${tokenFingerprint(rejected.accessToken)}: ` +
@@ -110,16 +107,17 @@ export class TokenBroker {
   }
 
   /** POST /api/token: a token request now, outside single-flight; the result is shared when it succeeds. */
-  async requestNow(context: TokenContext) {
+  async requestNow(call: TokenCall) {
     const requestedAt = this.now();
-    const result = await context.client.requestToken(context.credentials);
-    const token = result.grant ? this.toAccessToken(result.grant, context.credentialsKey) : null;
-    if (token) this.recent.set(context.credentialsKey, { token, requestedAt });
+    const credentials = paying(call);
+    const result = await call.client.requestToken(credentials);
+    const token = result.grant ? this.toAccessToken(result.grant, credentials.key) : null;
+    if (token) this.recent.set(credentials.key, { token, requestedAt });
     return { ...result, token };
   }
 
   private async obtain(
-    context: TokenContext,
+    call: TokenCall,
     why: {
       type: TokenEventType;
       detail: string;
@@ -129,7 +127,7 @@ export class TokenBroker {
     },
   ): Promise<ObtainedToken> {
     const started = performance.now();
-    const key = context.credentialsKey;
+    const key = paying(call).key;
     const { replacing, notRequestedBefore = -Infinity } = why;
     const shared = this.recent.get(key);
     let detail = why.detail;
@@ -148,7 +146,7 @@ export class TokenBroker {
       let flight = this.inflight.get(key);
       if (!flight || flight.requestedAt < notRequestedBefore) {
         const requestedAt = this.now();
-        const pending = this.fetchToken(context, replacing, requestedAt).finally(() => {
+        const pending = this.fetchToken(call, replacing, requestedAt).finally(() => {
           if (this.inflight.get(key)?.pending === pending) this.inflight.delete(key);
         });
         flight = { pending, requestedAt };
@@ -166,23 +164,24 @@ export class TokenBroker {
   }
 
   private async fetchToken(
-    context: TokenContext,
+    call: TokenCall,
     replacing: AccessToken | undefined,
     requestedAt: number,
   ): Promise<AccessToken> {
-    const result = await context.client.requestToken(context.credentials);
+    const credentials = paying(call);
+    const result = await call.client.requestToken(credentials);
     if (!result.grant) {
       const exchange = buildExchangeRecord({
         operation: "token",
-        environment: context.environment,
+        environment: call.environment.name,
         exchange: result.exchange,
         check: result.check,
-        secrets: [context.credentials.clientSecret, replacing?.accessToken],
+        secrets: [credentials.clientSecret, replacing?.accessToken],
       });
       throw new ApiError("token_refused", tokenRefusal(result.exchange.response, result.check), { exchange });
     }
-    const token = this.toAccessToken(result.grant, context.credentialsKey);
-    this.recent.set(context.credentialsKey, { token, requestedAt });
+    const token = this.toAccessToken(result.grant, credentials.key);
+    this.recent.set(credentials.key, { token, requestedAt });
     return token;
   }
 
