@@ -73,7 +73,7 @@ export function draftFromCurl(curl: CurlRequest): FreeFormDraft {
 const isRequestIdRow = (row: HeaderRow) => row.name.trim().toLowerCase() === "x-request-id";
 
 /** The editor's rows as the request's headers (blank rows left out); the last of a repeated name wins. */
-export function draftHeaders(draft: FreeFormDraft): Record<string, string> {
+function draftHeaders(draft: FreeFormDraft): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const row of draft.headers) if (row.name.trim()) headers[row.name.trim()] = row.value;
   return headers;

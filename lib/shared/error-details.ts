@@ -18,7 +18,7 @@ export interface ValidationErrorDetails {
 }
 
 /** 400 `header_not_allowed`: the header of a free-form request the console will not send. */
-export interface HeaderNotAllowedDetails {
+interface HeaderNotAllowedDetails {
   header: string;
 }
 

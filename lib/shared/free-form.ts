@@ -27,8 +27,8 @@ export function asFreeFormOperation(operation: OperationName): FreeFormOperation
 /** The body is sent as it is; past this many UTF-8 bytes it is refused. */
 export const MAX_FREE_FORM_BODY_BYTES = 16 * 1024;
 export const MAX_FREE_FORM_HEADERS = 32;
-export const MAX_HEADER_NAME_LENGTH = 128;
-export const MAX_HEADER_VALUE_LENGTH = 2048;
+const MAX_HEADER_NAME_LENGTH = 128;
+const MAX_HEADER_VALUE_LENGTH = 2048;
 
 /**
  * Headers the console owns: the address and token stay its own, the framing is the transport's, and hop-by-hop

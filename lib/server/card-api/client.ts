@@ -82,7 +82,7 @@ export interface CardCall {
 }
 
 /** A request ready to send, and the copy of it its record keeps (secrets redacted). */
-export interface PreparedRequest {
+interface PreparedRequest {
   method: "GET" | "POST";
   url: string;
   headers: Record<string, string>;

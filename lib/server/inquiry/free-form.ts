@@ -58,7 +58,7 @@ export function bodyCard(body: string | undefined): string | undefined {
 }
 
 /** 400 `header_not_allowed` for a header the console owns; 400 `validation_failed` for malformed ones. */
-export function assertHeadersAllowed(headers: Record<string, string>): void {
+function assertHeadersAllowed(headers: Record<string, string>): void {
   const problems = headerProblems(headers);
   const refused = problems.find((problem) => problem.code === "header_not_allowed");
   if (refused) throw new ApiError("header_not_allowed", refused.message, { header: refused.name });
@@ -81,7 +81,7 @@ function requestIdOf(input: FreeFormInput, headers: Record<string, string>): str
 }
 
 /** What goes out: headers with the default Content-Type and the Request Id; the lookup's id in its path. */
-export function shapeFreeForm(input: FreeFormInput) {
+function shapeFreeForm(input: FreeFormInput) {
   const given = input.headers ?? {};
   assertHeadersAllowed(given);
   const operation = freeFormOperationName(input.operation);
