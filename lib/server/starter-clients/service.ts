@@ -22,7 +22,13 @@ export interface StarterClientsService {
 }
 
 // What running a client leaves in its folder: never shipped (the token cache holds a live token).
-const LEFT_BY_RUNS = new Set([".env", ".card-api-token.json", "__pycache__", "node_modules"]);
+const LEFT_BY_RUNS = new Set([
+  ".env",
+  ".card-api-token.json",
+  "__pycache__",
+  "node_modules",
+  "cardapiclient",
+]);
 // Fixed, so the same sources always give the same bytes.
 const ZIP_MTIME = new Date("2026-01-01T00:00:00Z");
 
@@ -30,7 +36,7 @@ async function filesOf(folder: string, below = ""): Promise<string[]> {
   const entries = await readdir(path.join(folder, below), { withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (LEFT_BY_RUNS.has(entry.name) || entry.name.endsWith(".tmp")) continue;
+    if (LEFT_BY_RUNS.has(entry.name) || /\.(tmp|class)$/.test(entry.name)) continue;
     const relative = below ? `${below}/${entry.name}` : entry.name;
     if (entry.isDirectory()) files.push(...(await filesOf(folder, relative)));
     else if (entry.isFile()) files.push(relative);

@@ -91,7 +91,7 @@ describe("the starter clients service", () => {
     for (const client of clients) expect(Object.keys(client).sort()).toEqual(["language", "run", "title"]);
   });
 
-  test("zips a folder's files below one top folder, without what a run leaves (token cache, .env, bytecode)", async () => {
+  test("zips a folder's files below one top folder, without what a run or a build leaves (token cache, .env, bytecode, a binary)", async () => {
     const appDir = path.join(scratch, "app");
     const folder = path.join(appDir, "starter-clients/node");
     mkdirSync(path.join(folder, "__pycache__"), { recursive: true });
@@ -102,6 +102,8 @@ describe("the starter clients service", () => {
     writeFileSync(path.join(folder, ".env"), "CARD_API_CLIENT_SECRET=real\n");
     writeFileSync(path.join(folder, ".card-api-token.json"), '{"access_token":"live"}');
     writeFileSync(path.join(folder, "__pycache__/client.pyc"), "x");
+    writeFileSync(path.join(folder, "CardApiClient.class"), "x");
+    writeFileSync(path.join(folder, "cardapiclient"), "x");
     const service = createStarterClientsService(appDir);
     const { zip, fileName } = await service.zip("node");
     expect(fileName).toBe("card-api-client-node.zip");
