@@ -200,7 +200,7 @@ export function createMonitorStore(db: Database) {
     async deliveryProblems(): Promise<DeliveryRow[]> {
       const rows = await queryRows<{ id: string }>(
         db,
-        sql`select distinct on (monitor_id) id, state from alert_deliveries order by monitor_id, created_at desc`,
+        sql`select distinct on (monitor_id) id, state from alert_deliveries order by monitor_id, created_at desc, (state = 'delivered')`,
       );
       const ids = rows
         .filter((row) => (row as { state?: string }).state !== "delivered")
