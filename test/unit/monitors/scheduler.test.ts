@@ -9,6 +9,8 @@ import { getServices, setEmbeddedSandboxForTests } from "@/lib/server/root";
 import { MonitorService } from "@/lib/server/monitors/service";
 import { createMonitorStore } from "@/lib/server/monitors/store";
 import type { MonitorDetailResponse } from "@/lib/shared/monitors-api";
+import { createMetrics } from "@/lib/server/metrics";
+import { refreshGauges } from "@/lib/server/metrics/scrape";
 import { configure } from "../server/support";
 
 const SECRET = "monitor-webhook-secret-for-tests";
@@ -29,9 +31,10 @@ const fakeFetch = (async (_url: string | URL | Request, init?: RequestInit) => {
 }) as typeof fetch;
 
 let service: MonitorService;
+let config: ReturnType<typeof configure>;
 
 beforeAll(async () => {
-  const config = configure({
+  config = configure({
     ALERT_WEBHOOK_URL: "https://hooks.example.com/T1",
     ALERT_WEBHOOK_SECRET: SECRET,
   });
@@ -125,6 +128,7 @@ describe("the scheduler", () => {
 
   it("alerts once, signed, when it breaks; not while it stays broken; once when it recovers", async () => {
     broken = true;
+    advance(1000);
     await service.runNow(id);
     let detail = await settled(id, 5);
     expect(detail.runs[0]).toMatchObject({ status: "done", failed: 1, failed_cases: ["BI-01"] });
@@ -145,12 +149,14 @@ describe("the scheduler", () => {
         .digest("hex")}`,
     );
 
+    advance(1000);
     await service.runNow(id);
     await settled(id, 6);
     await service.tick();
     expect(received).toHaveLength(1);
 
     broken = false;
+    advance(1000);
     await service.runNow(id);
     detail = await settled(id, 7);
     expect(detail.monitor.state).toBe("passing");
@@ -164,6 +170,7 @@ describe("the scheduler", () => {
   it("retries a delivery that failed with backoff, shows it on the monitor, and gives up after an hour", async () => {
     webhookUp = false;
     broken = true;
+    advance(1000);
     advance(1000);
     await service.runNow(id);
     await settled(id, 8);
@@ -201,6 +208,14 @@ describe("the scheduler", () => {
     await service.tick();
     const detail = await settled(id, before + 1);
     expect(detail.runs[0]).toMatchObject({ scheduled: true, late: false });
+  });
+
+  it("reports each monitor's state and last run in the metrics, labelled by its id", async () => {
+    const metrics = createMetrics();
+    await refreshGauges(await getServices(), config, metrics);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain(`console_monitor_up{monitor="${id}"} 1`);
+    expect(text).toMatch(new RegExp(`console_monitor_last_run_timestamp_seconds\\{monitor="${id}"\\} \\d+`));
   });
 
   it("refuses an environment it cannot certify, and allow_production_gift from anyone but an admin", async () => {
