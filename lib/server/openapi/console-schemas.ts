@@ -43,6 +43,12 @@ import type {
   VerifyResponse,
 } from "@/lib/shared/certification-api";
 import type { RunSummary } from "@/lib/shared/certification-contract";
+import type {
+  MonitorDetailResponse,
+  MonitorListResponse,
+  MonitorRunResponse,
+  MonitorView,
+} from "@/lib/shared/monitors-api";
 import {
   BATCH_STATUSES,
   LOOKUP_OUTCOMES,
@@ -601,3 +607,66 @@ export const auditUserListSchema = z.object({
   users: z.array(z.string()),
   more: z.boolean(),
 }) satisfies z.ZodType<AuditUserList>;
+
+// ---------- monitors (DESIGN.md §13) ----------
+
+const monitorStateSchema = z.enum(["passing", "failing", "unknown"]);
+
+export const monitorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: z.enum(ENVIRONMENTS),
+  cases: z.array(z.string()).nullable(),
+  every_minutes: z.number().int(),
+  allow_production_gift: z.boolean(),
+  paused: z.boolean(),
+  created_by: z.string(),
+  created_at: z.string(),
+  next_run_at: z.string(),
+  last_run: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      passed: z.number().int(),
+      failed: z.number().int(),
+      finished_at: z.string().nullable(),
+    })
+    .nullable(),
+  state: monitorStateSchema,
+  running: z.boolean(),
+  delivery_problem: z
+    .object({
+      event: z.string(),
+      state: z.enum(["pending", "failed"]),
+      attempts: z.number().int(),
+      last_error: z.string().nullable(),
+      next_attempt_at: z.string().nullable(),
+    })
+    .nullable(),
+}) satisfies z.ZodType<MonitorView>;
+
+export const monitorListSchema = z.object({
+  monitors: z.array(monitorSchema),
+}) satisfies z.ZodType<MonitorListResponse>;
+
+export const monitorDetailSchema = z.object({
+  monitor: monitorSchema,
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      status: z.string(),
+      passed: z.number().int(),
+      failed: z.number().int(),
+      failed_cases: z.array(z.string()),
+      started_at: z.string(),
+      finished_at: z.string().nullable(),
+      scheduled: z.boolean(),
+      late: z.boolean(),
+    }),
+  ),
+}) satisfies z.ZodType<MonitorDetailResponse>;
+
+export const monitorRunResultSchema = z.object({
+  run_id: z.string(),
+}) satisfies z.ZodType<MonitorRunResponse>;
+export const monitorDeletedSchema = z.object({ deleted: z.string() });
