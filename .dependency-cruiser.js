@@ -17,7 +17,7 @@ const SERVER_RANKS = [
   ["audit", "session", "card-api", "metrics"],
   ["identity"],
   ["http"],
-  ["inquiry", "support", "certification", "client-certification", "openapi", "postman"],
+  ["inquiry", "support", "certification", "client-certification", "openapi", "postman", "monitors"],
   ["root"],
 ];
 

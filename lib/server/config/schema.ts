@@ -108,7 +108,10 @@ const webhookAddress = z.preprocess(
       (url) => url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname)),
       "must use https:// (plain http:// is allowed only for a loopback address)",
     )
-    .refine((url) => !url.username && !url.password && !url.hash, "must not contain a user name or a fragment")
+    .refine(
+      (url) => !url.username && !url.password && !url.hash,
+      "must not contain a user name or a fragment",
+    )
     .transform((url) => url.href)
     .optional(),
 );
@@ -304,7 +307,11 @@ const envSchema = z.object({
   ALERT_WEBHOOK_URL: webhookAddress,
   ALERT_WEBHOOK_SECRET: z.preprocess(
     blankToUndefined,
-    z.string().min(16, "must be at least 16 characters").max(500, "must be at most 500 characters").optional(),
+    z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .max(500, "must be at most 500 characters")
+      .optional(),
   ),
   ...certificationEnvShape,
 });

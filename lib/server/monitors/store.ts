@@ -22,7 +22,8 @@ const CREATE_LOCK = 0x6d6f6e69;
 
 const unclaimed = (now: Date) => or(isNull(monitors.busyUntil), lt(monitors.busyUntil, now));
 
-export function createMonitorStore(db: Database) {
+/** The monitors themselves: create under the caps, read, change, delete. */
+function monitorRows(db: Database) {
   return {
     /** Inserts a monitor unless the console's or the user's cap is reached (409 `monitor_limit`). */
     async insert(row: MonitorRow): Promise<void> {
@@ -64,7 +65,12 @@ export function createMonitorStore(db: Database) {
       const [row] = await db.delete(monitors).where(eq(monitors.id, id)).returning();
       return row;
     },
+  };
+}
 
+/** The claims: a due run, a run now, the lease while it runs, the state it leaves. */
+function monitorClaims(db: Database) {
+  return {
     /**
      * Claims every due, unpaused monitor nobody is running: its next run moves one period past `now` (missed slots
      * are not made up), the time it was due is kept in `scheduled_for`, and `busy_until` leases it to the caller.
@@ -124,7 +130,12 @@ export function createMonitorStore(db: Database) {
       }
       return null;
     },
+  };
+}
 
+/** A monitor's runs, kept to the newest RUNS_KEPT_PER_MONITOR. */
+function monitorRunRows(db: Database) {
+  return {
     async addRun(row: typeof monitorRuns.$inferInsert): Promise<void> {
       await db.insert(monitorRuns).values(row);
     },
@@ -170,7 +181,12 @@ export function createMonitorStore(db: Database) {
         ),
       );
     },
+  };
+}
 
+/** Alert deliveries: queued, claimed for an attempt, settled. */
+function deliveryRows(db: Database) {
+  return {
     async addDelivery(row: DeliveryRow): Promise<void> {
       await db.insert(alertDeliveries).values(row);
     },
@@ -212,6 +228,10 @@ export function createMonitorStore(db: Database) {
         .where(and(inArray(alertDeliveries.id, ids), ne(alertDeliveries.attempts, 0)));
     },
   };
+}
+
+export function createMonitorStore(db: Database) {
+  return { ...monitorRows(db), ...monitorClaims(db), ...monitorRunRows(db), ...deliveryRows(db) };
 }
 
 export type MonitorStore = ReturnType<typeof createMonitorStore>;

@@ -106,7 +106,7 @@ describe("alerts to a webhook", () => {
     expect(detail.monitor.state).toBe("passing");
 
     broken = true;
-    expect((await client.json("POST", `/api/monitors/${monitor.id}/run`)).status).toBe(202);
+    expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     detail = await settled(client, monitor.id, 2);
     expect(detail.monitor.state).toBe("failing");
     await expect.poll(() => alerts.length, { timeout: 30_000 }).toBe(1);
@@ -128,10 +128,10 @@ describe("alerts to a webhook", () => {
       .digest("hex");
     expect(failing?.signature).toBe(`sha256=${expected}`);
 
-    expect((await client.json("POST", `/api/monitors/${monitor.id}/run`)).status).toBe(202);
+    expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     await settled(client, monitor.id, 3);
     broken = false;
-    expect((await client.json("POST", `/api/monitors/${monitor.id}/run`)).status).toBe(202);
+    expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     detail = await settled(client, monitor.id, 4);
     expect(detail.monitor.state).toBe("passing");
     // A failing alert for the third run would have been queued, and delivered, before this one.
