@@ -113,9 +113,12 @@ export interface MonitorRunResponse {
   run_id: string;
 }
 
+/** What an alert says happened (not an audit event: alerts go to the webhook). */
+export type MonitorAlertEvent = "monitor_failing" | "monitor_recovered";
+
 /** The alert's JSON (DESIGN.md §13). */
 export interface MonitorAlert {
-  event: "monitor_failing" | "monitor_recovered";
+  event: MonitorAlertEvent;
   monitor: { id: string; name: string; environment: EnvironmentName };
   run: { id: string; status: string; passed: number; failed: number; failed_cases: string[]; url: string };
   text: string;

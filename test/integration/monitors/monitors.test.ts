@@ -142,7 +142,7 @@ describe("alerts to a webhook", () => {
     ]);
   }, 240_000);
 
-  it("refuses an environment it cannot certify, and a second run while one is under way", async () => {
+  it("refuses an environment it cannot certify, and a period out of bounds", async () => {
     const refused = await client.json<{ error: { code: string } }>("POST", "/api/monitors", {
       body: { name: "P", environment: "production", every_minutes: 5 },
     });
