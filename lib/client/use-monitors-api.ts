@@ -28,9 +28,16 @@ export function useMonitors() {
   });
 }
 
+/** One monitor's runs: followed closely while the list says it runs, or its own answer shows a run not yet ended. */
 export function useMonitor(id: string, running: boolean) {
   return useSWR<MonitorDetailResponse, ApiClientError>(monitorKey(id), getJson, {
-    refreshInterval: running ? POLL_MS : IDLE_POLL_MS,
+    refreshInterval: (data) =>
+      running ||
+      !data ||
+      data.monitor.state === "unknown" ||
+      data.runs.some((run) => run.status === "running")
+        ? POLL_MS
+        : IDLE_POLL_MS,
   });
 }
 
