@@ -152,14 +152,12 @@ function monitorRunRows(db: Database) {
         .orderBy(desc(monitorRuns.startedAt), desc(monitorRuns.runId))
         .limit(limit),
 
-    /** The newest run of each monitor. */
+    /** The newest run of each monitor (typed by drizzle: raw rows would hold timestamps as text). */
     lastRuns: (): Promise<MonitorRunRow[]> =>
-      queryRows<MonitorRunRow>(
-        db,
-        sql`select distinct on (monitor_id) run_id as "runId", monitor_id as "monitorId", status, passed, failed,
-              finished_at as "finishedAt", started_at as "startedAt"
-            from monitor_runs order by monitor_id, started_at desc`,
-      ),
+      db
+        .selectDistinctOn([monitorRuns.monitorId])
+        .from(monitorRuns)
+        .orderBy(monitorRuns.monitorId, desc(monitorRuns.startedAt), desc(monitorRuns.runId)),
 
     /** Drops a monitor's runs past RUNS_KEPT_PER_MONITOR, their §8 runs with them. */
     async prune(monitorId: string): Promise<void> {

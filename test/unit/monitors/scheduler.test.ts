@@ -98,6 +98,12 @@ describe("the scheduler", () => {
     expect(first.monitor.next_run_at).toBe("2026-03-01T10:15:00.000Z");
     await service.tick();
     expect((await service.detail(id)).runs).toHaveLength(1);
+    const [listed] = await service.list();
+    expect(listed).toMatchObject({
+      id,
+      state: "passing",
+      last_run: { id: first.runs[0]?.id, status: "done" },
+    });
     // The first run passed: nothing to alert.
     expect(received).toHaveLength(0);
   });
