@@ -26,6 +26,7 @@ const SERVER_RANKS = [
     "openapi",
     "postman",
     "starter-clients",
+    "monitors",
   ],
   ["root"],
 ];

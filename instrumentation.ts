@@ -12,4 +12,13 @@ export async function register(): Promise<void> {
   await openServicesAtStart(root);
   // Batches and runs left by an instance that died are finished or marked interrupted, even if nobody looks.
   root.startSweep();
+  // Due monitor runs and their alerts (DESIGN.md §13); a database not open yet is retried by the next start.
+  await root
+    .startMonitors()
+    .catch((error: unknown) =>
+      root.logger.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        "monitors not started",
+      ),
+    );
 }

@@ -27,6 +27,7 @@ const CONSOLE_PAGES: readonly ConsolePage[] = [
   { href: "/compare", label: "Compare", allowed: rule("rawExchange") },
   { href: "/history", label: "History", allowed: rule("rawExchange") },
   { href: "/certification", label: "Certification", allowed: rule("certification") },
+  { href: "/monitors", label: "Monitors", allowed: rule("monitors") },
   { href: "/support", label: "Support desk", allowed: rule("support") },
   { href: "/audit", label: "Audit log", allowed: rule("audit") },
   { href: "/admin/sessions", label: "Sessions", allowed: rule("admin") },

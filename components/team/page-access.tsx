@@ -21,6 +21,11 @@ export const PAGE_ACCESS = {
     title: "certification runs",
     allowed: (allows: MeAllows) => allowsSomewhere(allows, "certification_run"),
   },
+  monitors: {
+    what: "Monitors",
+    title: "monitors",
+    allowed: (allows: MeAllows) => allowsGlobal(allows, "monitor_read"),
+  },
   support: {
     what: "The support desk",
     title: "the support desk",

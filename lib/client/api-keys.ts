@@ -33,6 +33,8 @@ export const apiKeys = {
   adminSuspensions: "/api/admin/suspensions",
   /** Admin: the user ids the audit log knows, searched (`auditUsersKey`). */
   auditUsers: "/api/audit/users",
+  /** Monitors: certification on a schedule (DESIGN.md §13). */
+  monitors: "/api/monitors",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
 } as const;
@@ -52,6 +54,11 @@ export function inquiryKey(operation: InquiryOperation): string {
 /** Lookup Transaction by Request Id: the Request Id is one path segment, so it is percent-encoded. */
 export function transactionLookupKey(requestId: string): string {
   return apiKeys.transactionLookupPrefix + encodeURIComponent(requestId);
+}
+
+/** One monitor and its last runs; `${key}/run` runs it now. */
+export function monitorKey(id: string): string {
+  return `${apiKeys.monitors}/${encodeURIComponent(id)}`;
 }
 
 /** One certification run (progress and results); its evidence bundle is `${key}/evidence`. */

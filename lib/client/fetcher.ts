@@ -85,7 +85,7 @@ export function getJson<T>(url: string): Promise<T> {
 }
 
 /** A `useSWRMutation` fetcher sending `arg` as a JSON body with the given method. */
-export function sendJson<T, A = unknown>(method: "POST" | "PUT" | "DELETE") {
+export function sendJson<T, A = unknown>(method: "POST" | "PUT" | "PATCH" | "DELETE") {
   return (url: string, { arg }: { arg: A }): Promise<T> =>
     requestJson<T>(url, {
       method,

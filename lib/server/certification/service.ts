@@ -170,7 +170,7 @@ export class CertificationService {
     input: StartRunInput,
     operator: Operator,
     onExchange?: (...args: [...Parameters<NonNullable<RunSettings["onExchange"]>>, runId: string]) => void,
-  ): Promise<{ id: string }> {
+  ): Promise<{ id: string; finished: Promise<void> }> {
     const plan = this.plan(caller.state, input);
     const queued = queuedRun(plan, input, operator);
     await this.store.save(queued);
@@ -195,13 +195,15 @@ export class CertificationService {
         onExchange: onExchange && ((record, caseId) => onExchange(record, caseId, queued.id)),
         onEvent: (event) => countCertificationEvent(this.runtime.metrics, event),
       });
+    let finished: Promise<void>;
     if (plan.environment.transport === "embedded") {
-      const turn = this.embeddedTurn.then(execute);
-      this.embeddedTurn = turn.catch(() => undefined);
+      finished = this.embeddedTurn.then(execute);
+      this.embeddedTurn = finished.catch(() => undefined);
     } else {
-      void execute();
+      finished = execute();
     }
-    return { id: queued.id };
+    // Settles when the run has ended and its bundle is signed (monitors judge it then); never rejects.
+    return { id: queued.id, finished: finished.catch(() => undefined) };
   }
 
   /** What a run will use, checked before anything is stored: its environment, test data, client and cases. */

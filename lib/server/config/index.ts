@@ -25,6 +25,9 @@ export function registerConfigSecrets(config: ServerConfig, log: ConsoleLogger):
   log.registerSecret(config.serverCredentials?.clientSecret);
   log.registerSecret(config.oidc?.clientSecret);
   log.registerSecret(config.proxyAuth.sharedSecret);
+  // A Slack or Teams webhook address is itself the credential that posts to the channel.
+  log.registerSecret(config.alerts.webhookUrl);
+  log.registerSecret(config.alerts.webhookSecret);
   if (config.sessionSecretGenerated) {
     log.warn(
       { variable: "SESSION_SECRET" },

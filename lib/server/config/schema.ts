@@ -71,6 +71,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   tokenRenewSkewSeconds: number;
   certification: CertificationSettings;
+  /** ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET: where monitors (DESIGN.md §13) post their alerts, and the HMAC key. */
+  alerts: { webhookUrl: string | undefined; webhookSecret: string | undefined };
   /** In display order; the first is the default environment. */
   environments: EnvironmentConfig[];
 }
@@ -93,6 +95,25 @@ const baseAddress = z.preprocess(
 const secureBaseAddress = baseAddress.refine(
   (value) => value === undefined || value.startsWith("https:") || isLoopbackHost(new URL(value).hostname),
   "must use https:// (plain http:// is allowed only for a loopback address such as http://127.0.0.1:4010)",
+);
+
+/** Where alerts go: https (plain http only to this machine); a query is kept (some webhooks carry a token there). */
+const webhookAddress = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .refine((value) => URL.canParse(value), "must be an absolute https:// URL")
+    .transform((value) => new URL(value))
+    .refine(
+      (url) => url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname)),
+      "must use https:// (plain http:// is allowed only for a loopback address)",
+    )
+    .refine(
+      (url) => !url.username && !url.password && !url.hash,
+      "must not contain a user name or a fragment",
+    )
+    .transform((url) => url.href)
+    .optional(),
 );
 
 const printableSecret = (what: string) =>
@@ -283,6 +304,15 @@ const envSchema = z.object({
   SUPPORT_BATCH_CONCURRENCY: integer(1, 64, 4),
   LOG_LEVEL: logLevelSchema,
   TOKEN_RENEW_SKEW_SECONDS: integer(0, 3600, 120),
+  ALERT_WEBHOOK_URL: webhookAddress,
+  ALERT_WEBHOOK_SECRET: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .max(500, "must be at most 500 characters")
+      .optional(),
+  ),
   ...certificationEnvShape,
 });
 
@@ -299,6 +329,8 @@ const SECRET_VARIABLES = new Set([
   "DATABASE_URL",
   "AUDIT_HMAC_KEY",
   "EVIDENCE_SIGNING_KEY",
+  "ALERT_WEBHOOK_URL",
+  "ALERT_WEBHOOK_SECRET",
 ]);
 
 export function parseServerConfig(
@@ -454,6 +486,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     logLevel: env.LOG_LEVEL,
     tokenRenewSkewSeconds: env.TOKEN_RENEW_SKEW_SECONDS,
     certification: certificationSettings(env),
+    alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, webhookSecret: env.ALERT_WEBHOOK_SECRET },
     environments,
   };
 }

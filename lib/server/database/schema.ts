@@ -17,6 +17,7 @@ import {
   timestamp,
 } from "drizzle-orm/pg-core";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { sql } from "drizzle-orm";
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 
@@ -324,5 +325,86 @@ export const inquiryRuns = pgTable(
     index("inquiry_runs_recorded_at").on(table.recordedAt),
     index("inquiry_runs_request_id").on(table.requestId),
     index("inquiry_runs_user_id").on(table.userId),
+  ],
+);
+
+// ---------- monitors (DESIGN.md §13) ----------
+
+/**
+ * A certification on a schedule. `next_run_at` is claimed by an atomic UPDATE (moved one period on, the old value
+ * kept in `scheduled_for`), so one instance of many runs each due run; `busy_until` is the lease of the instance
+ * running one of its runs (renewed while it runs), so a second run of the monitor is refused meanwhile.
+ */
+export const monitors = pgTable(
+  "monitors",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    environment: text("environment").notNull(),
+    /** null: every case of the catalogue. */
+    caseIds: text("case_ids").array(),
+    everyMinutes: integer("every_minutes").notNull(),
+    allowProductionGift: boolean("allow_production_gift").notNull(),
+    paused: boolean("paused").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    nextRunAt: timestamptz("next_run_at").notNull(),
+    scheduledFor: timestamptz("scheduled_for"),
+    busyUntil: timestamptz("busy_until"),
+    /** `passing`, `failing` or `unknown` (no finished run yet). */
+    state: text("state").notNull(),
+  },
+  (table) => [
+    index("monitors_next_run").on(table.nextRunAt),
+    index("monitors_created_by").on(table.createdBy),
+  ],
+);
+
+/** One row per run of a monitor: the §8 run it started, whether it was scheduled or late, and its outcome. */
+export const monitorRuns = pgTable(
+  "monitor_runs",
+  {
+    runId: text("run_id").primaryKey(),
+    monitorId: text("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
+    scheduled: boolean("scheduled").notNull(),
+    late: boolean("late").notNull(),
+    startedAt: timestamptz("started_at").notNull(),
+    finishedAt: timestamptz("finished_at"),
+    /** `running`, then the §8 run's end status (`done`, `interrupted`, `cancelled`) or `broken` (never started). */
+    status: text("status").notNull(),
+    passed: integer("passed").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    failedCases: text("failed_cases")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+  },
+  (table) => [index("monitor_runs_monitor").on(table.monitorId, table.startedAt)],
+);
+
+/** Alerts to ALERT_WEBHOOK_URL: the exact body signed, and how its delivery went (retried with backoff for an hour). */
+export const alertDeliveries = pgTable(
+  "alert_deliveries",
+  {
+    id: text("id").primaryKey(),
+    monitorId: text("monitor_id")
+      .notNull()
+      .references(() => monitors.id, { onDelete: "cascade" }),
+    runId: text("run_id").notNull(),
+    event: text("event").notNull(),
+    body: text("body").notNull(),
+    /** `pending`, `delivered` or `failed` (given up after an hour). */
+    state: text("state").notNull(),
+    attempts: integer("attempts").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+    nextAttemptAt: timestamptz("next_attempt_at"),
+    claimedUntil: timestamptz("claimed_until"),
+    lastError: text("last_error"),
+  },
+  (table) => [
+    index("alert_deliveries_due").on(table.state, table.nextAttemptAt),
+    index("alert_deliveries_monitor").on(table.monitorId, table.createdAt),
   ],
 );

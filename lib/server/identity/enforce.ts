@@ -32,6 +32,8 @@ const ACTION_LABELS: Record<Action, string> = {
   audit_read: "reading the audit log",
   audit_export: "exporting the audit log",
   session_admin: "seeing and ending people's sessions",
+  monitor_read: "seeing monitors",
+  monitor_write: "creating, changing, running or deleting monitors",
 };
 
 /** `a`, `a or b`, `a, b or c`. */

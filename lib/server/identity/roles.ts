@@ -43,8 +43,17 @@ export const ENVIRONMENT_ACTIONS = [
 ] as const;
 export type EnvironmentAction = (typeof ENVIRONMENT_ACTIONS)[number];
 
-/** Actions not tied to an environment: the audit log, and seeing and ending other people's sessions. */
-export const GLOBAL_ACTIONS = ["audit_read", "audit_export", "session_admin"] as const;
+/**
+ * Actions not tied to an environment: the audit log, seeing and ending other people's sessions, and monitors
+ * (DESIGN.md §13: seeing them, and creating, changing, running or deleting them).
+ */
+export const GLOBAL_ACTIONS = [
+  "audit_read",
+  "audit_export",
+  "session_admin",
+  "monitor_read",
+  "monitor_write",
+] as const;
 export type GlobalAction = (typeof GLOBAL_ACTIONS)[number];
 
 export type Action = EnvironmentAction | GlobalAction;
@@ -94,8 +103,8 @@ const ENVIRONMENT_GRANTS: Record<Role, Grants> = {
 
 const GLOBAL_GRANTS: Record<Role, ReadonlySet<GlobalAction>> = {
   support: new Set(),
-  engineer: new Set(),
-  tester: new Set(),
+  engineer: new Set(["monitor_read"]),
+  tester: new Set(["monitor_read", "monitor_write"]),
   admin: new Set(GLOBAL_ACTIONS),
 };
 

@@ -19,6 +19,9 @@ export interface ConsoleMetrics {
   auditRows: Counter<"outcome">;
   auditBatchRows: Histogram;
   dbPool: Gauge<"database" | "state">;
+  /** Per monitor (DESIGN.md §13; labels bounded by the monitor cap): 1 passing, 0 failing; its last run's end. */
+  monitorUp: Gauge<"monitor">;
+  monitorLastRun: Gauge<"monitor">;
 }
 
 /** A fresh registry with every series the console reports (tests make their own). */
@@ -101,6 +104,18 @@ function workSeries(registers: Registry[]) {
       name: "console_db_pool_connections",
       help: "Database connections of this instance: the pool's size (max) and queries in flight (in_use).",
       labelNames: ["database", "state"],
+      registers,
+    }),
+    monitorUp: new Gauge({
+      name: "console_monitor_up",
+      help: "Each monitor's state: 1 passing, 0 failing (a monitor with no finished run has no sample).",
+      labelNames: ["monitor"],
+      registers,
+    }),
+    monitorLastRun: new Gauge({
+      name: "console_monitor_last_run_timestamp_seconds",
+      help: "When each monitor's last run ended (Unix seconds).",
+      labelNames: ["monitor"],
       registers,
     }),
   };

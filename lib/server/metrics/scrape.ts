@@ -37,8 +37,26 @@ async function readOpenConnections(services: Services): Promise<number> {
   return Number(rows[0]?.open ?? 0);
 }
 
-async function refreshGauges(services: Services, config: ServerConfig, metrics: ConsoleMetrics) {
+/** Every monitor's state and last run's end, as the database holds them (shared by every instance). */
+async function refreshMonitorGauges(services: Services, metrics: ConsoleMetrics): Promise<void> {
+  const rows = await queryRows<{ id: string; state: string; last: number | null }>(
+    services.db,
+    sql`select m.id, m.state,
+          (select extract(epoch from max(r.finished_at))::float8 from monitor_runs r where r.monitor_id = m.id) as last
+        from monitors m`,
+  );
+  // A deleted monitor's series go with it.
+  metrics.monitorUp.reset();
+  metrics.monitorLastRun.reset();
+  for (const row of rows) {
+    if (row.state !== "unknown") metrics.monitorUp.set({ monitor: row.id }, row.state === "passing" ? 1 : 0);
+    if (row.last !== null) metrics.monitorLastRun.set({ monitor: row.id }, Number(row.last));
+  }
+}
+
+export async function refreshGauges(services: Services, config: ServerConfig, metrics: ConsoleMetrics) {
   metrics.batchQueueDepth.set(await readQueueDepth(services));
+  await refreshMonitorGauges(services, metrics);
   const database = config.databaseUrl ? "postgres" : "pglite";
   metrics.dbPool.set({ database, state: "max" }, config.databaseUrl ? POSTGRES_POOL_MAX : 1);
   metrics.dbPool.set(

@@ -59,7 +59,13 @@ import {
   teamRunSchema,
   tokenResultSchema,
   verifyResultSchema,
+  monitorDeletedSchema,
+  monitorDetailSchema,
+  monitorListSchema,
+  monitorRunResultSchema,
+  monitorSchema,
 } from "./console-schemas";
+import { createMonitorSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
 import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { teamRunQuerySchema } from "@/lib/server/inquiry/runs/api";
 
@@ -107,6 +113,13 @@ const COMPONENTS = {
   AdminLifted: jsonSchema(adminLiftedSchema, "output"),
   AuditUserList: jsonSchema(auditUserListSchema, "output"),
   SupportTransactionLookup: jsonSchema(supportTransactionLookupSchema, "output"),
+  CreateMonitorInput: jsonSchema(createMonitorSchema, "input"),
+  UpdateMonitorInput: jsonSchema(updateMonitorSchema, "input"),
+  Monitor: jsonSchema(monitorSchema, "output"),
+  MonitorList: jsonSchema(monitorListSchema, "output"),
+  MonitorDetail: jsonSchema(monitorDetailSchema, "output"),
+  MonitorRunResult: jsonSchema(monitorRunResultSchema, "output"),
+  MonitorDeleted: jsonSchema(monitorDeletedSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -182,6 +195,8 @@ const BODY_EXAMPLES: Partial<Record<ComponentName, unknown>> = {
   EmptyInput: {},
   SupportLookupInput: { card_number: SANDBOX_EXAMPLES.cardNumber },
   AdminSuspendInput: { user_id: "sam", minutes: 60, reason: "TICKET-1" },
+  CreateMonitorInput: { name: "Embedded, hourly", environment: "embedded", every_minutes: 60 },
+  UpdateMonitorInput: { paused: true },
 };
 
 const jsonBody = (name: ComponentName) => ({
@@ -323,8 +338,79 @@ const clientCertificationPaths = {
   },
 };
 
+const MONITOR_READ =
+  "Needs `monitor_read` (`engineer`, `tester`, `admin`); 403 `forbidden_by_role` otherwise.";
+const MONITOR_WRITE = "Needs `monitor_write` (`tester`, `admin`); 403 `forbidden_by_role` otherwise.";
+const monitorIdParameter = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The monitor's id (the `id` of the 201 that created it).",
+  schema: { type: "string" },
+};
+const MONITOR_NOT_FOUND = { "404": error("No such monitor (`not_found`).") };
+
+const monitorPaths = {
+  "/api/monitors": {
+    get: {
+      operationId: "listMonitors",
+      summary: "Every monitor with its state, next run and last run",
+      description: MONITOR_READ,
+      responses: { "200": ok("The monitors.", "MonitorList"), ...ERRORS },
+    },
+    post: {
+      operationId: "createMonitor",
+      summary: "Create a monitor: certification on a schedule (its first run starts at once)",
+      description:
+        `${MONITOR_WRITE} \`allow_production_gift\` only an admin may set. An environment the console cannot ` +
+        "certify: 400 `environment_unavailable`; past the console's or the user's cap: 409 `monitor_limit`.",
+      requestBody: jsonBody("CreateMonitorInput"),
+      responses: { "201": ok("Created.", "Monitor"), "409": error("`monitor_limit`."), ...ERRORS },
+    },
+  },
+  "/api/monitors/{id}": {
+    get: {
+      operationId: "getMonitor",
+      summary: "One monitor and its last 50 runs",
+      description: MONITOR_READ,
+      parameters: [monitorIdParameter],
+      responses: { "200": ok("The monitor and its runs.", "MonitorDetail"), ...ERRORS, ...MONITOR_NOT_FOUND },
+    },
+    patch: {
+      operationId: "updateMonitor",
+      summary: "Pause, resume or change a monitor",
+      description: MONITOR_WRITE,
+      parameters: [monitorIdParameter],
+      requestBody: jsonBody("UpdateMonitorInput"),
+      responses: { "200": ok("The monitor as changed.", "Monitor"), ...ERRORS, ...MONITOR_NOT_FOUND },
+    },
+    delete: {
+      operationId: "deleteMonitor",
+      summary: "Delete a monitor and its run list (a run under way ends on its own)",
+      description: MONITOR_WRITE,
+      parameters: [monitorIdParameter],
+      responses: { "200": ok("Deleted.", "MonitorDeleted"), ...ERRORS, ...MONITOR_NOT_FOUND },
+    },
+  },
+  "/api/monitors/{id}/run": {
+    post: {
+      operationId: "runMonitorNow",
+      summary: "Run a monitor now; its schedule does not move",
+      description: `${MONITOR_WRITE} While a run of it is under way: 409 \`run_in_progress\`.`,
+      parameters: [monitorIdParameter],
+      responses: {
+        "202": ok("Started: the certification run's id.", "MonitorRunResult"),
+        "409": error("`run_in_progress`."),
+        ...ERRORS,
+        ...MONITOR_NOT_FOUND,
+      },
+    },
+  },
+};
+
 const PATHS = {
   ...clientCertificationPaths,
+  ...monitorPaths,
   "/api/runs": {
     get: {
       operationId: "listTeamRuns",

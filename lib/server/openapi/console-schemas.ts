@@ -129,3 +129,11 @@ export const teamRunListSchema = z.object({
 export const teamRunSchema = teamRunSummarySchema.extend({ exchange: exchangeRecordSchema });
 
 export const adminLiftedSchema = z.object({ lifted: z.string() });
+
+export {
+  monitorDeletedSchema,
+  monitorDetailSchema,
+  monitorSchema,
+  monitorListSchema,
+  monitorRunResultSchema,
+} from "@/lib/shared/monitors-api";

@@ -24,7 +24,7 @@ import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
 import { bindLogger, type ConsoleLogger } from "@/lib/server/util/logger";
 import { createProcessParts, type ProcessParts } from "./process-parts";
 import { openStorage, retried, type Services } from "./storage";
-import { createBackgroundSweep } from "./sweep";
+import { createBackgroundSweep, SWEEP_EVERY_MS } from "./sweep";
 import {
   createStarterClientsService,
   type StarterClientsService,
@@ -56,6 +56,8 @@ export interface ConsoleRoot {
   identity(): Promise<IdentityDeps>;
   /** Starts the background sweep (once). */
   startSweep(): void;
+  /** Starts this instance's monitor scheduler (once; stopped when the databases close). */
+  startMonitors(): Promise<void>;
   /** What outlives this configuration (tests that reconfigure build a new root over the same parts). */
   readonly parts: ProcessParts;
   readonly databases: DatabaseRegistry;
@@ -66,6 +68,23 @@ export interface ConsoleRoot {
 /** What resolving a caller needs, once the storage services are open. */
 function identityDeps(authSettings: AuthSettings, services: () => Promise<Services>) {
   return () => services().then(({ sessions, suspensions }) => ({ authSettings, sessions, suspensions }));
+}
+
+/** Starts the monitor scheduler once the database is open; a database that is not there yet is tried again. */
+function startMonitors(services: () => Promise<Services>, parts: ProcessParts): Promise<void> {
+  let closed = false;
+  parts.databases.beforeClose(() => {
+    closed = true;
+  });
+  const attempt = (): Promise<void> =>
+    services().then(
+      ({ monitors }) => monitors.start(),
+      () => {
+        if (closed) return;
+        setTimeout(() => void attempt(), SWEEP_EVERY_MS).unref();
+      },
+    );
+  return attempt();
 }
 
 /** What a root may be given instead of the real thing (tests). */
@@ -120,6 +139,7 @@ export function createConsoleRoot(
     },
     starterClients: createStarterClientsService(),
     startSweep: () => sweep.start(),
+    startMonitors: () => startMonitors(services, parts),
     parts,
     databases: parts.databases,
     close: () => parts.databases.close(),

@@ -29,6 +29,8 @@ import type { BatchCallContext, DetachedInquiry } from "@/lib/server/support/bat
 import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
 import type { ProcessParts } from "./process-parts";
 import type { CertificationUpstream } from "@/lib/server/certification/environment";
+import { MonitorService } from "@/lib/server/monitors/service";
+import { createMonitorStore } from "@/lib/server/monitors/store";
 
 export interface Services {
   db: Database;
@@ -50,6 +52,8 @@ export interface Services {
   clientEvidenceKey(): Promise<EvidenceSigningKey>;
   /** Certification runs (built on first use: it loads the signing key); a failed start is retried. */
   certification(): Promise<CertificationService>;
+  /** Monitors (DESIGN.md §13): the routes' service and this instance's scheduler (started by the root). */
+  monitors: MonitorService;
 }
 
 /** What the storage services need from the rest of the root. */
@@ -141,6 +145,27 @@ function proxySignIns(config: ServerConfig, auditLog: AuditLog) {
     });
 }
 
+/** The monitor service; its scheduler stops before the database closes (a late pass would only fail). */
+async function openMonitors(
+  deps: StorageDeps,
+  handle: DatabaseHandle,
+  auditLog: AuditLog,
+  certification: () => Promise<CertificationService>,
+): Promise<MonitorService> {
+  const store = createMonitorStore(handle.db);
+  // PGlite is single-process: a lease left in it is a dead process's.
+  if (handle.kind === "pglite") await store.releaseAll();
+  const monitors = new MonitorService({
+    config: deps.config,
+    store,
+    certification,
+    auditLog,
+    now: () => new Date(deps.now()),
+  });
+  deps.parts.databases.beforeClose(() => monitors.stop());
+  return monitors;
+}
+
 export async function openStorage(deps: StorageDeps) {
   const { config, parts, inquire, batchCallContext, certificationUpstream } = deps;
   const hmacKey = loadOrCreateKey({
@@ -157,6 +182,10 @@ export async function openStorage(deps: StorageDeps) {
   const sessionStore = sessionStoreFor(config, handle);
   const rateLimiter = rateLimiterFor(config, parts, db);
   const metrics = parts.metrics;
+  const certification = retried(() =>
+    createCertificationService(config, handle, { upstream: certificationUpstream, metrics }),
+  );
+  const monitors = await openMonitors(deps, handle, auditLog, certification);
   const services: Services = {
     db,
     hmacKey,
@@ -179,9 +208,8 @@ export async function openStorage(deps: StorageDeps) {
     }),
     clientCertification: createClientCertificationService({ db, hmacKey }),
     clientEvidenceKey: retried(() => loadClientEvidenceKey(config)),
-    certification: retried(() =>
-      createCertificationService(config, handle, { upstream: certificationUpstream, metrics }),
-    ),
+    certification,
+    monitors,
   };
   return services;
 }

@@ -16,7 +16,7 @@ import { abandonedBatchIds } from "@/lib/server/support/batch-store";
 import type { Services } from "./storage";
 
 /** How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (60 s) lapses first anyway. */
-const SWEEP_EVERY_MS = 30_000;
+export const SWEEP_EVERY_MS = 30_000;
 
 export interface SweepDeps {
   db: Database;

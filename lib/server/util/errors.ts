@@ -25,6 +25,8 @@ const ERROR_STATUS = {
   identity_changed: 409,
   run_not_finished: 409,
   certification_finished: 409,
+  run_in_progress: 409,
+  monitor_limit: 409,
   payload_too_large: 413,
   bundle_too_large: 413,
   rate_limited: 429,

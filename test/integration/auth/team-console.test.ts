@@ -73,7 +73,13 @@ describe.each<Backend>(["pglite", "postgres"])("team console on %s", (backend) =
       allows: { global: string[] };
     }>(url, admin, "GET", "/api/me");
     expect(me.body.user).toMatchObject({ name: "Alice Admin", roles: ["admin"] });
-    expect(me.body.allows.global).toEqual(["audit_read", "audit_export", "session_admin"]);
+    expect(me.body.allows.global).toEqual([
+      "audit_read",
+      "audit_export",
+      "session_admin",
+      "monitor_read",
+      "monitor_write",
+    ]);
   });
 
   it("refuses support a Gift Balance Inquiry and raw exchanges, and shows it no token details", async () => {

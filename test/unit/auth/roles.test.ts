@@ -66,7 +66,11 @@ describe("role matrix", () => {
         }
       }
       for (const action of GLOBAL_ACTIONS) {
-        expect(can(roles, action), action).toBe(roles.includes("admin"));
+        const monitors =
+          action === "monitor_read" ? ["engineer", "tester"] : action === "monitor_write" ? ["tester"] : [];
+        expect(can(roles, action), action).toBe(
+          roles.some((role) => role === "admin" || monitors.includes(role)),
+        );
       }
     });
   }
@@ -239,6 +243,8 @@ describe("GET /api/me body", () => {
       "audit_read",
       "audit_export",
       "session_admin",
+      "monitor_read",
+      "monitor_write",
     ]);
     expect(describeAllows([], ["embedded"]).environments).toEqual({ embedded: [] });
   });

@@ -1,0 +1,22 @@
+// POST /api/monitors/{id}/run: runs the monitor now (its schedule does not move); 202 {run_id}, 409 run_in_progress.
+import type { MonitorRunResponse } from "@/lib/shared/monitors-api";
+import { allowGlobal, apiRoute, defineRoute } from "@/lib/server/root/route";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
+  POST: apiRoute(allowGlobal("monitor_write"), async (context) => {
+    const id = new URL(context.request.url).pathname.split("/")[3] ?? "";
+    const body: MonitorRunResponse = await (await context.services()).monitors.runNow(id);
+    await context.audit({
+      event: "certification_run_started",
+      outcome: "success",
+      operation: "certification_run",
+      details: { monitor_id: id, run_id: body.run_id },
+    });
+    return Response.json(body, {
+      status: 202,
+      headers: { Location: `/api/certification/runs/${body.run_id}` },
+    });
+  }),
+});

@@ -1,0 +1,24 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { RunDetail } from "./run-detail";
+
+/** One §8 run on a page of its own (a monitor's alert links here): the same view the certification page shows. */
+export function RunPage({ id }: { id: string }) {
+  const [baselineId, setBaselineId] = useState<string | null>(null);
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <p className="text-sm">
+        <Link href="/certification" className="text-indigo-700 underline dark:text-indigo-300">
+          All certification runs
+        </Link>
+        {" · "}
+        <Link href="/monitors" className="text-indigo-700 underline dark:text-indigo-300">
+          Monitors
+        </Link>
+      </p>
+      <RunDetail id={id} baselineId={baselineId} onBaseline={setBaselineId} />
+    </div>
+  );
+}

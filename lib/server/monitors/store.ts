@@ -1,0 +1,235 @@
+/**
+ * Monitors, their runs and their alert deliveries in the console's database (PGlite or PostgreSQL, one code path).
+ * Every claim is one atomic UPDATE whose WHERE is re-checked on the row it locks, so of N instances exactly one
+ * wins a due run, a run now, or a delivery attempt.
+ */
+import "server-only";
+import { and, desc, eq, inArray, isNull, lt, lte, ne, notInArray, or, sql } from "drizzle-orm";
+import type { Database } from "@/lib/server/database";
+import { queryRows } from "@/lib/server/database/rows";
+import { alertDeliveries, certificationRuns, monitorRuns, monitors } from "@/lib/server/database/schema";
+import { ApiError } from "@/lib/server/util/errors";
+import { MAX_MONITORS, MAX_MONITORS_PER_USER, type MonitorState } from "@/lib/shared/monitors-api";
+
+export type MonitorRow = typeof monitors.$inferSelect;
+export type MonitorRunRow = typeof monitorRuns.$inferSelect;
+export type DeliveryRow = typeof alertDeliveries.$inferSelect;
+
+/** Runs kept per monitor (with their §8 runs and evidence): a monitor every minute must not fill the database. */
+const RUNS_KEPT_PER_MONITOR = 200;
+/** Any instance serialises creations on this advisory lock, so the caps hold under concurrency. */
+const CREATE_LOCK = 0x6d6f6e69;
+
+const unclaimed = (now: Date) => or(isNull(monitors.busyUntil), lt(monitors.busyUntil, now));
+
+/** The monitors themselves: create under the caps, read, change, delete. */
+function monitorRows(db: Database) {
+  return {
+    /** Inserts a monitor unless the console's or the user's cap is reached (409 `monitor_limit`). */
+    async insert(row: MonitorRow): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_LOCK})`);
+        const [counts] = await queryRows<{ all: number; mine: number }>(
+          tx,
+          sql`select count(*)::int as all, count(*) filter (where created_by = ${row.createdBy})::int as mine from monitors`,
+        );
+        if ((counts?.all ?? 0) >= MAX_MONITORS) {
+          throw new ApiError(
+            "monitor_limit",
+            `This console keeps at most ${MAX_MONITORS} monitors; delete one first.`,
+          );
+        }
+        if ((counts?.mine ?? 0) >= MAX_MONITORS_PER_USER) {
+          throw new ApiError(
+            "monitor_limit",
+            `One user may keep at most ${MAX_MONITORS_PER_USER} monitors; delete one of yours first.`,
+          );
+        }
+        await tx.insert(monitors).values(row);
+      });
+    },
+
+    list: (): Promise<MonitorRow[]> => db.select().from(monitors).orderBy(monitors.createdAt, monitors.id),
+
+    async get(id: string): Promise<MonitorRow | undefined> {
+      const [row] = await db.select().from(monitors).where(eq(monitors.id, id));
+      return row;
+    },
+
+    async update(id: string, changes: Partial<MonitorRow>): Promise<MonitorRow | undefined> {
+      const [row] = await db.update(monitors).set(changes).where(eq(monitors.id, id)).returning();
+      return row;
+    },
+
+    async remove(id: string): Promise<MonitorRow | undefined> {
+      const [row] = await db.delete(monitors).where(eq(monitors.id, id)).returning();
+      return row;
+    },
+  };
+}
+
+/** The claims: a due run, a run now, the lease while it runs, the state it leaves. */
+function monitorClaims(db: Database) {
+  return {
+    /**
+     * Claims every due, unpaused monitor nobody is running: its next run moves one period past `now` (missed slots
+     * are not made up), the time it was due is kept in `scheduled_for`, and `busy_until` leases it to the caller.
+     */
+    claimDue: (now: Date, leaseUntil: Date): Promise<MonitorRow[]> =>
+      db
+        .update(monitors)
+        .set({
+          scheduledFor: sql`${monitors.nextRunAt}`,
+          nextRunAt: sql`${now.toISOString()}::timestamptz + make_interval(mins => ${monitors.everyMinutes})`,
+          busyUntil: leaseUntil,
+        })
+        .where(and(eq(monitors.paused, false), lte(monitors.nextRunAt, now), unclaimed(now)))
+        .returning(),
+
+    /** Leases a monitor for a run now; undefined when a run of it is under way. */
+    async claimNow(id: string, now: Date, leaseUntil: Date): Promise<MonitorRow | undefined> {
+      const [row] = await db
+        .update(monitors)
+        .set({ busyUntil: leaseUntil })
+        .where(and(eq(monitors.id, id), unclaimed(now)))
+        .returning();
+      return row;
+    },
+
+    /** The running instance is alive: its leases go on. */
+    async renew(ids: readonly string[], leaseUntil: Date): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(monitors)
+        .set({ busyUntil: leaseUntil })
+        .where(inArray(monitors.id, [...ids]));
+    },
+
+    async releaseAll(): Promise<void> {
+      await db
+        .update(monitors)
+        .set({ busyUntil: null })
+        .where(sql`${monitors.busyUntil} is not null`);
+    },
+
+    async release(id: string): Promise<void> {
+      await db.update(monitors).set({ busyUntil: null }).where(eq(monitors.id, id));
+    },
+
+    /** Sets the state; answers what it was when it changed (one atomic UPDATE per possible previous state). */
+    async changeState(id: string, next: Exclude<MonitorState, "unknown">): Promise<MonitorState | null> {
+      const previousStates: MonitorState[] =
+        next === "passing" ? ["failing", "unknown"] : ["passing", "unknown"];
+      for (const previous of previousStates) {
+        const changed = await db
+          .update(monitors)
+          .set({ state: next })
+          .where(and(eq(monitors.id, id), eq(monitors.state, previous)))
+          .returning({ id: monitors.id });
+        if (changed.length > 0) return previous;
+      }
+      return null;
+    },
+  };
+}
+
+/** A monitor's runs, kept to the newest RUNS_KEPT_PER_MONITOR. */
+function monitorRunRows(db: Database) {
+  return {
+    async addRun(row: typeof monitorRuns.$inferInsert): Promise<void> {
+      await db.insert(monitorRuns).values(row);
+    },
+
+    async finishRun(runId: string, changes: Partial<MonitorRunRow>): Promise<void> {
+      await db.update(monitorRuns).set(changes).where(eq(monitorRuns.runId, runId));
+    },
+
+    runs: (monitorId: string, limit: number): Promise<MonitorRunRow[]> =>
+      db
+        .select()
+        .from(monitorRuns)
+        .where(eq(monitorRuns.monitorId, monitorId))
+        .orderBy(desc(monitorRuns.startedAt), desc(monitorRuns.runId))
+        .limit(limit),
+
+    /** The newest run of each monitor (typed by drizzle: raw rows would hold timestamps as text). */
+    lastRuns: (): Promise<MonitorRunRow[]> =>
+      db
+        .selectDistinctOn([monitorRuns.monitorId])
+        .from(monitorRuns)
+        .orderBy(monitorRuns.monitorId, desc(monitorRuns.startedAt), desc(monitorRuns.runId)),
+
+    /** Drops a monitor's runs past RUNS_KEPT_PER_MONITOR, their §8 runs with them. */
+    async prune(monitorId: string): Promise<void> {
+      const kept = db
+        .select({ id: monitorRuns.runId })
+        .from(monitorRuns)
+        .where(eq(monitorRuns.monitorId, monitorId))
+        .orderBy(desc(monitorRuns.startedAt))
+        .limit(RUNS_KEPT_PER_MONITOR);
+      const dropped = await db
+        .delete(monitorRuns)
+        .where(and(eq(monitorRuns.monitorId, monitorId), notInArray(monitorRuns.runId, kept)))
+        .returning({ id: monitorRuns.runId });
+      if (dropped.length === 0) return;
+      await db.delete(certificationRuns).where(
+        inArray(
+          certificationRuns.id,
+          dropped.map((run) => run.id),
+        ),
+      );
+    },
+  };
+}
+
+/** Alert deliveries: queued, claimed for an attempt, settled. */
+function deliveryRows(db: Database) {
+  return {
+    async addDelivery(row: DeliveryRow): Promise<void> {
+      await db.insert(alertDeliveries).values(row);
+    },
+
+    /** Claims the deliveries due now (pending, unclaimed or with a lapsed claim). */
+    claimDeliveries: (now: Date, leaseUntil: Date): Promise<DeliveryRow[]> =>
+      db
+        .update(alertDeliveries)
+        .set({ claimedUntil: leaseUntil })
+        .where(
+          and(
+            eq(alertDeliveries.state, "pending"),
+            lte(alertDeliveries.nextAttemptAt, now),
+            or(isNull(alertDeliveries.claimedUntil), lt(alertDeliveries.claimedUntil, now)),
+          ),
+        )
+        .returning(),
+
+    async settleDelivery(id: string, changes: Partial<DeliveryRow>): Promise<void> {
+      await db
+        .update(alertDeliveries)
+        .set({ ...changes, claimedUntil: null })
+        .where(eq(alertDeliveries.id, id));
+    },
+
+    /** The newest delivery of each monitor that was not delivered (being retried, or given up). */
+    async deliveryProblems(): Promise<DeliveryRow[]> {
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select distinct on (monitor_id) id, state from alert_deliveries order by monitor_id, created_at desc, (state = 'delivered')`,
+      );
+      const ids = rows
+        .filter((row) => (row as { state?: string }).state !== "delivered")
+        .map((row) => row.id);
+      if (ids.length === 0) return [];
+      return db
+        .select()
+        .from(alertDeliveries)
+        .where(and(inArray(alertDeliveries.id, ids), ne(alertDeliveries.attempts, 0)));
+    },
+  };
+}
+
+export function createMonitorStore(db: Database) {
+  return { ...monitorRows(db), ...monitorClaims(db), ...monitorRunRows(db), ...deliveryRows(db) };
+}
+
+export type MonitorStore = ReturnType<typeof createMonitorStore>;

@@ -1,0 +1,152 @@
+/**
+ * The monitor routes' bodies and answers (DESIGN.md §13), shared by the route handlers, the OpenAPI document and
+ * the /monitors page. Isomorphic: no secrets, no Node APIs.
+ */
+import { z } from "zod";
+import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
+
+/** A week: the longest period between two scheduled runs. */
+export const MAX_EVERY_MINUTES = 10_080;
+/** The most monitors a console keeps, and one user may create: nobody grows storage or metric labels unbounded. */
+export const MAX_MONITORS = 50;
+export const MAX_MONITORS_PER_USER = 10;
+/** Runs `GET /api/monitors/{id}` answers. */
+export const MONITOR_RUNS_SHOWN = 50;
+
+const caseIds = z
+  .array(z.string().regex(/^[A-Za-z]{2,5}-\d{2}$/, "must be a case id such as TOK-01"))
+  .max(100);
+const name = z.string().trim().min(1, "must not be empty").max(80, "must be at most 80 characters");
+const everyMinutes = z
+  .number()
+  .int("must be a whole number of minutes")
+  .min(1, "must be at least 1")
+  .max(MAX_EVERY_MINUTES, `must be at most ${MAX_EVERY_MINUTES} (a week)`);
+
+export const createMonitorSchema = z
+  .object({
+    name,
+    environment: z.enum(ENVIRONMENTS),
+    /** Case ids; the whole catalogue when absent or empty. */
+    cases: caseIds.optional(),
+    every_minutes: everyMinutes,
+    /** Production only, and only an admin may set it: Gift Balance Inquiry cases record real transactions. */
+    allow_production_gift: z.boolean().default(false),
+  })
+  .strict()
+  .refine((input) => !input.allow_production_gift || input.environment === "production", {
+    path: ["allow_production_gift"],
+    message: "applies only to production (Gift Balance Inquiry cases always run elsewhere)",
+  });
+export type CreateMonitorInput = z.input<typeof createMonitorSchema>;
+
+export const updateMonitorSchema = z
+  .object({
+    name: name.optional(),
+    cases: caseIds.optional(),
+    every_minutes: everyMinutes.optional(),
+    paused: z.boolean().optional(),
+    allow_production_gift: z.boolean().optional(),
+  })
+  .strict();
+export type UpdateMonitorInput = z.input<typeof updateMonitorSchema>;
+
+const monitorStateSchema = z.enum(["passing", "failing", "unknown"]);
+export type MonitorState = z.infer<typeof monitorStateSchema>;
+
+export const monitorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: z.enum(ENVIRONMENTS),
+  cases: z.array(z.string()).nullable(),
+  every_minutes: z.number().int(),
+  allow_production_gift: z.boolean(),
+  paused: z.boolean(),
+  created_by: z.string(),
+  created_at: z.string(),
+  next_run_at: z.string(),
+  last_run: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      passed: z.number().int(),
+      failed: z.number().int(),
+      finished_at: z.string().nullable(),
+    })
+    .nullable(),
+  state: monitorStateSchema,
+  /** Whether a run is under way now (run now answers 409 `run_in_progress` meanwhile). */
+  running: z.boolean(),
+  /** The newest alert that could not be delivered (given up, or still being retried). */
+  delivery_problem: z
+    .object({
+      event: z.string(),
+      state: z.enum(["pending", "failed"]),
+      attempts: z.number().int(),
+      last_error: z.string().nullable(),
+      next_attempt_at: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type MonitorView = z.infer<typeof monitorSchema>;
+
+const monitorRunSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  failed_cases: z.array(z.string()),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  scheduled: z.boolean(),
+  late: z.boolean(),
+});
+export type MonitorRunView = z.infer<typeof monitorRunSchema>;
+
+export const monitorListSchema = z.object({ monitors: z.array(monitorSchema) });
+export type MonitorListResponse = z.infer<typeof monitorListSchema>;
+
+export const monitorDetailSchema = z.object({ monitor: monitorSchema, runs: z.array(monitorRunSchema) });
+export type MonitorDetailResponse = z.infer<typeof monitorDetailSchema>;
+
+export const monitorRunResultSchema = z.object({ run_id: z.string() });
+export type MonitorRunResponse = z.infer<typeof monitorRunResultSchema>;
+
+export const monitorDeletedSchema = z.object({ deleted: z.string() });
+
+/** What an alert says happened (not an audit event: alerts go to the webhook). */
+type MonitorAlertEvent = "monitor_failing" | "monitor_recovered";
+
+/** The alert's JSON (DESIGN.md §13). */
+export interface MonitorAlert {
+  event: MonitorAlertEvent;
+  monitor: { id: string; name: string; environment: EnvironmentName };
+  run: { id: string; status: string; passed: number; failed: number; failed_cases: string[]; url: string };
+  text: string;
+}
+
+/**
+ * The cases that changed between the last good run and the first bad one after it (newest first in `runs`):
+ * what broke. Empty when there is no such pair.
+ */
+export function casesThatBroke(
+  runs: readonly MonitorRunView[],
+): { good: string; bad: string; cases: string[] } | null {
+  for (let index = 0; index < runs.length - 1; index += 1) {
+    const bad = runs[index];
+    const good = runs[index + 1];
+    if (bad && good && isPassing(good) && !isPassing(bad)) {
+      return {
+        good: good.id,
+        bad: bad.id,
+        cases: bad.failed_cases.filter((id) => !good.failed_cases.includes(id)),
+      };
+    }
+  }
+  return null;
+}
+
+/** A run passes when it ended on its own with no failed case; one that could not finish counts as failing. */
+export function isPassing(run: { status: string; failed: number }): boolean {
+  return run.status === "done" && run.failed === 0;
+}
