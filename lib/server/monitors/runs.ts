@@ -114,6 +114,13 @@ interface RunOutcome {
   failed_cases: string[];
 }
 
+/** Judges the runs an instance that died left "running", so their monitor's state and alerts go on. */
+export async function settleOrphanedRuns(deps: RunDeps): Promise<void> {
+  for (const { runId, monitor } of await deps.store.orphanedRuns(deps.now())) {
+    if (await deps.store.takeOrphan(runId)) await settle(deps, monitor, runId);
+  }
+}
+
 async function settle(deps: RunDeps, monitor: MonitorRow, runId: string): Promise<void> {
   const service = await deps.certification();
   const outcome = outcomeOf(await service.store.get(runId));

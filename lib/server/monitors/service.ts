@@ -22,7 +22,7 @@ import {
   type UpdateMonitorInput,
 } from "@/lib/shared/monitors-api";
 import { deliverDue } from "./deliveries";
-import { startMonitorRun, type RunDeps } from "./runs";
+import { settleOrphanedRuns, startMonitorRun, type RunDeps } from "./runs";
 import { isLate, nextRunAfter } from "./schedule";
 import type { DeliveryRow, MonitorRow, MonitorRunRow, MonitorStore } from "./store";
 
@@ -306,6 +306,7 @@ export class MonitorService {
     const now = this.now();
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     await store.renew([...this.running], leaseUntil);
+    await settleOrphanedRuns(this.runDeps);
     for (const monitor of await store.claimDue(now, leaseUntil)) {
       await this.startScheduled(monitor, now);
     }

@@ -133,6 +133,39 @@ function monitorClaims(db: Database) {
   };
 }
 
+/** Runs an instance that died left "running", found and taken for judging by one instance. */
+function orphanRows(db: Database) {
+  return {
+    /**
+     * Runs left "running" by an instance that died mid-run: no instance holds their monitor's lease, and their §8
+     * run has ended (marked interrupted by §8's own recovery).
+     */
+    orphanedRuns: (now: Date): Promise<{ runId: string; monitor: MonitorRow }[]> =>
+      db
+        .select({ runId: monitorRuns.runId, monitor: monitors })
+        .from(monitorRuns)
+        .innerJoin(monitors, eq(monitors.id, monitorRuns.monitorId))
+        .innerJoin(certificationRuns, eq(certificationRuns.id, monitorRuns.runId))
+        .where(
+          and(
+            eq(monitorRuns.status, "running"),
+            unclaimed(now),
+            inArray(certificationRuns.status, ["done", "cancelled", "interrupted"]),
+          ),
+        ),
+
+    /** Takes an orphaned run for judging: true for exactly one instance. */
+    async takeOrphan(runId: string): Promise<boolean> {
+      const taken = await db
+        .update(monitorRuns)
+        .set({ status: "interrupted" })
+        .where(and(eq(monitorRuns.runId, runId), eq(monitorRuns.status, "running")))
+        .returning({ runId: monitorRuns.runId });
+      return taken.length > 0;
+    },
+  };
+}
+
 /** A monitor's runs, kept to the newest RUNS_KEPT_PER_MONITOR. */
 function monitorRunRows(db: Database) {
   return {
@@ -229,7 +262,13 @@ function deliveryRows(db: Database) {
 }
 
 export function createMonitorStore(db: Database) {
-  return { ...monitorRows(db), ...monitorClaims(db), ...monitorRunRows(db), ...deliveryRows(db) };
+  return {
+    ...monitorRows(db),
+    ...monitorClaims(db),
+    ...monitorRunRows(db),
+    ...orphanRows(db),
+    ...deliveryRows(db),
+  };
 }
 
 export type MonitorStore = ReturnType<typeof createMonitorStore>;

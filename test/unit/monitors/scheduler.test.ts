@@ -8,6 +8,8 @@ import { createSandbox } from "@/lib/sandbox";
 import { getServices, setEmbeddedSandboxForTests } from "@/lib/server/root";
 import { MonitorService } from "@/lib/server/monitors/service";
 import { createMonitorStore } from "@/lib/server/monitors/store";
+import { monitorRuns, monitors } from "@/lib/server/database/schema";
+import { eq } from "drizzle-orm";
 import type { MonitorDetailResponse } from "@/lib/shared/monitors-api";
 import { createMetrics } from "@/lib/server/metrics";
 import { refreshGauges } from "@/lib/server/metrics/scrape";
@@ -234,5 +236,28 @@ describe("the scheduler", () => {
         tester,
       ),
     ).rejects.toMatchObject({ code: "forbidden_by_role" });
+  });
+
+  it("judges a run an instance left running when it died, once its certification run has ended", async () => {
+    const { db } = await getServices();
+    const orphan = (
+      await service.create(
+        { name: "Orphan", environment: "embedded", cases: ["BI-01"], every_minutes: 60 },
+        tester,
+      )
+    ).id;
+    await service.tick();
+    const [run] = (await settled(orphan, 1)).runs;
+    // The instance died after the run ended but before judging it: the row still says running, no lease is held.
+    await db
+      .update(monitorRuns)
+      .set({ status: "running", finishedAt: null })
+      .where(eq(monitorRuns.runId, run!.id));
+    await db.update(monitors).set({ state: "unknown", busyUntil: null }).where(eq(monitors.id, orphan));
+    expect((await service.detail(orphan)).runs[0]?.status).toBe("running");
+    await service.tick();
+    const detail = await service.detail(orphan);
+    expect(detail.runs[0]).toMatchObject({ id: run!.id, status: "done", passed: 1 });
+    expect(detail.monitor.state).toBe("passing");
   });
 });
