@@ -16,7 +16,7 @@ import {
   useHandOverSecret,
   useStartClientCertification,
 } from "@/lib/client/use-client-certification-api";
-import { envSnippet, type ClientCertificationView } from "@/lib/shared/client-certification-contract";
+import type { ClientCertificationView } from "@/lib/shared/client-certification-contract";
 import { CallLog } from "./call-log";
 import { ClientCertificationList } from "./client-certification-list";
 import { ClientChecks } from "./client-checks";
@@ -213,4 +213,15 @@ function CallCounters({ view }: { view: ClientCertificationView }) {
       ) : null}
     </ul>
   );
+}
+
+/** The .env lines an application reads its configuration from. */
+function envSnippet(view: { auth_url: string; base_url: string; client_id: string }, secret: string): string {
+  return [
+    `CARD_API_AUTH_URL=${view.auth_url}`,
+    `CARD_API_BASE_URL=${view.base_url}`,
+    `CARD_API_CLIENT_ID=${view.client_id}`,
+    `CARD_API_CLIENT_SECRET=${secret}`,
+    "",
+  ].join("\n");
 }

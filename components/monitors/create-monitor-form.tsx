@@ -11,7 +11,7 @@ import { environmentLabel } from "@/lib/client/environments";
 import { useRuns } from "@/lib/client/use-certification-api";
 import { useCreateMonitor } from "@/lib/client/use-monitors-api";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import { MAX_EVERY_MINUTES } from "@/lib/shared/monitors-api";
+import { MAX_EVERY_MINUTES } from "@/lib/shared/monitor-rules";
 
 /** "BI-01, gbi-02" → ["BI-01", "GBI-02"]; empty: every case. */
 function parseCaseList(text: string): string[] {

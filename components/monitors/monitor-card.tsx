@@ -14,7 +14,8 @@ import {
   useRunMonitorNow,
   useUpdateMonitor,
 } from "@/lib/client/use-monitors-api";
-import { casesThatBroke, MAX_EVERY_MINUTES, type MonitorView } from "@/lib/shared/monitors-api";
+import type { MonitorView } from "@/lib/shared/monitors-api";
+import { casesThatBroke, MAX_EVERY_MINUTES } from "@/lib/shared/monitor-rules";
 import { RunStrip } from "./run-strip";
 
 const STATE_TONES: Record<MonitorView["state"], BadgeTone> = {

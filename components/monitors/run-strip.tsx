@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { cx } from "@/components/ui/class-names";
-import { isPassing, type MonitorRunView } from "@/lib/shared/monitors-api";
+import type { MonitorRunView } from "@/lib/shared/monitors-api";
+import { isPassing } from "@/lib/shared/monitor-rules";
 
 function describe(run: MonitorRunView): string {
   const when = new Date(run.started_at).toLocaleString();

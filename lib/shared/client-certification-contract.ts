@@ -193,17 +193,3 @@ export const clientCallPageSchema = z
   .strict();
 
 export const clientCertificationIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "must be a certification id");
-
-/** The .env lines an application reads its configuration from. */
-export function envSnippet(
-  view: { auth_url: string; base_url: string; client_id: string },
-  secret: string,
-): string {
-  return [
-    `CARD_API_AUTH_URL=${view.auth_url}`,
-    `CARD_API_BASE_URL=${view.base_url}`,
-    `CARD_API_CLIENT_ID=${view.client_id}`,
-    `CARD_API_CLIENT_SECRET=${secret}`,
-    "",
-  ].join("\n");
-}

@@ -3,7 +3,8 @@
  * tested alone: when a claimed run is late, what a finished run makes of the monitor's state, which alert a
  * change sends, and when a failed delivery is tried again.
  */
-import { isPassing, type MonitorState } from "@/lib/shared/monitors-api";
+import type { MonitorState } from "@/lib/shared/monitors-api";
+import { isPassing } from "@/lib/shared/monitor-rules";
 
 /** A due run started this long after its time was missed (every instance was down), not merely picked up late. */
 const LATE_AFTER_MS = 60_000;

@@ -12,8 +12,8 @@ import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import type { EnvironmentName, Role } from "@/lib/shared/contracts";
+import { MONITOR_RUNS_SHOWN } from "@/lib/shared/monitor-rules";
 import {
-  MONITOR_RUNS_SHOWN,
   type CreateMonitorInput,
   type MonitorDetailResponse,
   type MonitorRunView,

@@ -9,7 +9,8 @@ import type { Database } from "@/lib/server/database";
 import { queryRows } from "@/lib/server/database/rows";
 import { alertDeliveries, certificationRuns, monitorRuns, monitors } from "@/lib/server/database/schema";
 import { ApiError } from "@/lib/server/util/errors";
-import { MAX_MONITORS, MAX_MONITORS_PER_USER, type MonitorState } from "@/lib/shared/monitors-api";
+import type { MonitorState } from "@/lib/shared/monitors-api";
+import { MAX_MONITORS, MAX_MONITORS_PER_USER } from "@/lib/shared/monitor-rules";
 
 export type MonitorRow = typeof monitors.$inferSelect;
 export type MonitorRunRow = typeof monitorRuns.$inferSelect;

@@ -9,7 +9,8 @@ import {
   nextRunAfter,
   stateAfter,
 } from "@/lib/server/monitors/schedule";
-import { casesThatBroke, type MonitorRunView } from "@/lib/shared/monitors-api";
+import type { MonitorRunView } from "@/lib/shared/monitors-api";
+import { casesThatBroke } from "@/lib/shared/monitor-rules";
 
 const at = (iso: string) => new Date(iso);
 
