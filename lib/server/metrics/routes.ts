@@ -54,6 +54,8 @@ export const API_ROUTES: readonly string[] = [
   "/api/support/lookups",
   "/api/starter-clients/[file]",
   "/api/starter-clients",
+  "/api/test-cards/[id]",
+  "/api/test-cards",
   "/api/token",
   "/api/transactions/request-id/[id]",
 ];

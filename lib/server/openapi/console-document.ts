@@ -68,6 +68,7 @@ import {
 import { createMonitorSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
 import { componentRef, jsonContent, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { teamRunQuerySchema } from "@/lib/server/inquiry/runs/api";
+import { testCardListSchema, testCardNumberSchema } from "@/lib/shared/test-cards";
 
 const COMPONENTS = {
   ErrorBody: jsonSchema(errorBodySchema, "output"),
@@ -120,6 +121,8 @@ const COMPONENTS = {
   MonitorDetail: jsonSchema(monitorDetailSchema, "output"),
   MonitorRunResult: jsonSchema(monitorRunResultSchema, "output"),
   MonitorDeleted: jsonSchema(monitorDeletedSchema, "output"),
+  TestCardList: jsonSchema(testCardListSchema, "output"),
+  TestCardNumber: jsonSchema(testCardNumberSchema, "output"),
 } satisfies Record<string, JsonSchema>;
 
 type ComponentName = keyof typeof COMPONENTS;
@@ -537,7 +540,11 @@ const PATHS = {
           schema: jsonSchema(transactionLookupParamsSchema.shape.id, "input"),
           example: SANDBOX_EXAMPLES.lookupRequestId,
         },
-        { ...environmentQuery, example: "embedded" },
+        {
+          ...environmentQuery,
+          description: "Whose cards; the session's environment when absent.",
+          example: "embedded",
+        },
       ],
       responses: {
         "200": {
@@ -950,6 +957,50 @@ const PATHS = {
       parameters: [{ ...environmentQuery, required: true, example: "embedded" }],
       responses: {
         "200": { description: "Postman environment.", content: { "application/json": {} } },
+        ...ERRORS,
+      },
+    },
+  },
+  "/api/test-cards": {
+    get: {
+      operationId: "testCards",
+      summary: "The test cards a user may try in an environment, masked, each saying what it does",
+      description:
+        "On `embedded` the sandbox's test cards; on `sandbox` the cards of the server's CERTIFICATION_PROFILE " +
+        "file; elsewhere an empty list. Needs `raw_exchange` in that environment (`engineer`, `tester`, `admin`).",
+      parameters: [
+        {
+          ...environmentQuery,
+          description: "Whose cards; the session's environment when absent.",
+          example: "embedded",
+        },
+      ],
+      responses: { "200": ok("The cards, masked (first 6 + last 4).", "TestCardList"), ...ERRORS },
+    },
+  },
+  "/api/test-cards/{id}": {
+    get: {
+      operationId: "testCardNumber",
+      summary: "One test card's full number, to fill the card field with",
+      description: "Same roles as GET /api/test-cards; `Cache-Control: no-store`.",
+      parameters: [
+        {
+          name: "id",
+          in: "path",
+          required: true,
+          description: "An `id` of GET /api/test-cards in the same environment.",
+          schema: { type: "string", pattern: "^[a-z][a-z0-9-]{0,31}$" },
+          example: "sandbox-1",
+        },
+        {
+          ...environmentQuery,
+          description: "Whose cards; the session's environment when absent.",
+          example: "embedded",
+        },
+      ],
+      responses: {
+        "200": ok("The full card number.", "TestCardNumber"),
+        "404": error("No such card in that environment (`not_found`)."),
         ...ERRORS,
       },
     },
