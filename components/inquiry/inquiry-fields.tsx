@@ -3,10 +3,12 @@
 import Link from "next/link";
 import type { Ref } from "react";
 import type { InquiryOperation } from "@/lib/client/api-keys";
+import type { EnvironmentName } from "@/lib/shared/contracts";
 import { Button } from "@/components/ui/button";
 import { cx } from "@/components/ui/class-names";
 import { Field } from "@/components/ui/field";
 import { CardNumberField, LocationIdField } from "@/components/exchange/card-fields";
+import { TestCardsChoice } from "./test-cards-choice";
 import type { InquiryFieldErrors, InquiryFormValues } from "./use-inquiry-form";
 
 const fieldProps = { autoComplete: "off", spellCheck: false, mono: true } as const;
@@ -18,13 +20,13 @@ const MODE_FIELDS = [
 ] as const;
 
 /**
- * Where a first-time engineer finds a card to type: the sandbox reference's test cards. Their numbers stay on that
- * page, the one page allowed to show full card numbers (they are the sandbox's published fixtures).
+ * The sandbox reference's test cards, for what each one does in full. Their numbers stay on that page, the one page
+ * allowed to show full card numbers (they are the sandbox's published fixtures).
  */
 function TestCardsLink() {
   return (
     <p className="text-xs text-slate-600 dark:text-slate-400">
-      Which card?{" "}
+      More on{" "}
       <Link
         href="/sandbox#sandbox-cards"
         className="font-medium text-indigo-700 underline dark:text-indigo-300"
@@ -43,14 +45,15 @@ export function InquiryFields({
   errors,
   onChange,
   cardInput,
-  showTestCards = false,
+  environment,
 }: {
   operation: InquiryOperation;
   values: InquiryFormValues;
   errors: InquiryFieldErrors;
   onChange: (key: keyof InquiryFormValues, value: string) => void;
   cardInput: Ref<HTMLInputElement>;
-  showTestCards?: boolean;
+  /** The session's: the test cards offered are this environment's (none while unknown). */
+  environment?: EnvironmentName;
 }) {
   const change = (key: keyof InquiryFormValues) => (event: { target: { value: string } }) =>
     onChange(key, event.target.value);
@@ -64,7 +67,10 @@ export function InquiryFields({
         onChange={change("cardNumber")}
         error={errors.cardNumber}
       />
-      {showTestCards ? <TestCardsLink /> : null}
+      {environment ? (
+        <TestCardsChoice environment={environment} onChoose={(number) => onChange("cardNumber", number)} />
+      ) : null}
+      {environment === "embedded" ? <TestCardsLink /> : null}
       <LocationIdField
         id="location-id"
         labelAside={

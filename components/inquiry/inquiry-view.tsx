@@ -97,7 +97,7 @@ export function InquiryView() {
                 errors={form.errors}
                 onChange={form.setValue}
                 cardInput={form.cardInput}
-                showTestCards={session?.environment === "embedded"}
+                environment={session?.environment}
               />
               <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
                 <Button

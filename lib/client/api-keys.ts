@@ -51,6 +51,16 @@ export function inquiryKey(operation: InquiryOperation): string {
   return INQUIRY_KEYS[operation];
 }
 
+/** The test cards offered beside the card field in `environment`, masked (DESIGN.md §5). */
+export function testCardsKey(environment: string): string {
+  return `/api/test-cards?environment=${encodeURIComponent(environment)}`;
+}
+
+/** One test card's full number, fetched when it is chosen. */
+export function testCardNumberUrl(id: string, environment: string): string {
+  return `/api/test-cards/${encodeURIComponent(id)}?environment=${encodeURIComponent(environment)}`;
+}
+
 /** Lookup Transaction by Request Id: the Request Id is one path segment, so it is percent-encoded. */
 export function transactionLookupKey(requestId: string): string {
   return apiKeys.transactionLookupPrefix + encodeURIComponent(requestId);
