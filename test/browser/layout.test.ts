@@ -105,6 +105,8 @@ const PAGES: { name: string; route: () => string; prepare?: (page: Page) => Prom
     route: () => "/inquiry",
     prepare: async (page) => {
       await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
+      // The test card choice comes after the page, from its own request: measured too.
+      await page.getByRole("combobox", { name: "Test cards" }).waitFor();
       await page.getByRole("textbox", { name: "Card number" }).fill(SLOW_CARD);
       await page.getByRole("button", { name: "Run Gift Balance Inquiry" }).click();
       await page.getByRole("button", { name: "Retry with the same Request Id" }).waitFor();
