@@ -48,8 +48,10 @@ describe("test cards beside the card field", () => {
 
     const answered = page.waitForResponse((candidate) => candidate.url().endsWith("/api/inquiries/balance"));
     await page.getByRole("button", { name: "Run Balance Inquiry" }).click();
-    const answer = (await (await answered).json()) as { exchange: { response: { status: number } } };
-    expect(answer.exchange.response.status).toBe(200);
+    const response = await answered;
+    const answer = (await response.json()) as { response: { status: number } };
+    expect(response.status(), JSON.stringify(answer)).toBe(200);
+    expect(answer.response.status).toBe(200);
     await page.getByRole("region", { name: "Balance Inquiry" }).waitFor();
   });
 
