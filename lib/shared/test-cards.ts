@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { environmentNameSchema } from "./contracts";
 
-export const TEST_CARD_BEHAVIOURS = [
+const TEST_CARD_BEHAVIOURS = [
   "active",
   "inactive",
   "declined",
@@ -17,7 +17,7 @@ export const TEST_CARD_BEHAVIOURS = [
 
 export const testCardIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, "is not a test card id");
 
-export const testCardSchema = z
+const testCardSchema = z
   .object({
     id: testCardIdSchema,
     /** What the card does, in a few words ("inactive: declined"). */
