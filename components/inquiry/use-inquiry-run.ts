@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ExchangeRecord, FreeFormRequestInput, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
+import { freeFormHeadersWithRequestId } from "@/lib/client/outcome-unknown";
 import { storeLocationId } from "@/lib/client/preferences";
 import { useRunFreeForm, useRunInquiry } from "@/lib/client/use-console-api";
 import { useSaveCredentials } from "@/lib/client/use-session-api";
@@ -55,14 +56,14 @@ function useFreeFormRun({
 }: {
   trigger: (input: FreeFormRequestInput) => Promise<ExchangeRecord>;
   production: boolean;
-  start: () => void;
+  start: (input: FreeFormRequestInput) => void;
   setRun: (run: InquiryRun) => void;
   setError: (error: ApiClientError) => void;
 }) {
   return useGuardedRun<FreeFormRequestInput>({
     needsConfirmation: (input) => production && input.operation === "gift_balance_inquiry",
     run: async (input) => {
-      start();
+      start(input);
       try {
         setRun({ exchange: await trigger(input), typedCard: typedCardOf(input) });
       } catch (caught) {
@@ -70,6 +71,11 @@ function useFreeFormRun({
       }
     },
   });
+}
+
+/** The inquiry operation of a free-form send, for the answer's wording; null for a lookup. */
+function lastFreeFormOperation(input: FreeFormRequestInput | null): InquiryOperation | null {
+  return input?.operation === "gift_balance_inquiry" ? "gift_balance_inquiry" : null;
 }
 
 /** "Use demo credentials" after a run failed for want of credentials: saves them and says so. */
@@ -111,6 +117,8 @@ export function useInquiryRun({
   const [error, setError] = useState<ApiClientError | null>(null);
   /** The last submission, for "Retry with the same Request Id" after no answer. */
   const [lastSubmission, setLastSubmission] = useState<InquirySubmission | null>(null);
+  /** The last request editor send, for the same retry: its headers and body again. */
+  const [lastFreeForm, setLastFreeForm] = useState<FreeFormRequestInput | null>(null);
   const demo = useDemoConnection(setError);
 
   async function execute(submission: InquirySubmission) {
@@ -120,6 +128,7 @@ export function useInquiryRun({
     setError(null);
     demo.setConnectedNotice(false);
     setLastSubmission(submission);
+    setLastFreeForm(null);
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
@@ -133,11 +142,12 @@ export function useInquiryRun({
   const freeFormGuard = useFreeFormRun({
     trigger: freeForm.trigger,
     production,
-    start: () => {
+    start: (input) => {
       setRun(null);
       setError(null);
       demo.setConnectedNotice(false);
       setLastSubmission(null);
+      setLastFreeForm(input);
     },
     setRun,
     setError,
@@ -150,6 +160,12 @@ export function useInquiryRun({
   });
 
   function retrySameRequestId(requestId: string) {
+    if (lastFreeForm) {
+      const headers = freeFormHeadersWithRequestId(lastFreeForm.headers, requestId);
+      const { request_id: _given, ...rest } = lastFreeForm;
+      freeFormGuard.start({ ...rest, headers });
+      return;
+    }
     if (!lastSubmission) return;
     guard.start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
   }
@@ -160,7 +176,7 @@ export function useInquiryRun({
     run,
     error,
     running,
-    lastOperation: lastSubmission?.operation ?? null,
+    lastOperation: lastSubmission?.operation ?? lastFreeFormOperation(lastFreeForm),
     connectedNotice: demo.connectedNotice,
     connecting: demo.connecting,
     retrySameRequestId,
