@@ -158,19 +158,19 @@ describe("the request editor", () => {
     const codeOfResult = async () => {
       await openEditor();
       await send();
-      await result().getByText("cURL, Python, Java, Go and more").click();
-      return result().getByTestId("code-snippet");
+      await page.getByText("cURL, Python, Java, Go and more").click();
+      return page.getByTestId("code-snippet");
     };
     let snippet = await codeOfResult();
-    await result().getByRole("combobox", { name: "Language" }).selectOption("python");
+    await page.getByRole("combobox", { name: "Language" }).selectOption("python");
     await expect.poll(() => snippet.getAttribute("data-language")).toBe("python");
     await page.reload();
     snippet = await codeOfResult();
     await expect.poll(() => snippet.getAttribute("data-language")).toBe("python");
     expect(await snippet.textContent()).toContain("import http.client");
-    expect(await result().getByRole("combobox", { name: "Language" }).inputValue()).toBe("python");
+    expect(await page.getByRole("combobox", { name: "Language" }).inputValue()).toBe("python");
     // Back to the default for the tests after this one.
-    await result().getByRole("combobox", { name: "Language" }).selectOption("shell");
+    await page.getByRole("combobox", { name: "Language" }).selectOption("shell");
   });
 
   it("fits 1440 and 390 px in both themes", async () => {
