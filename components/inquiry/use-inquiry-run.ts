@@ -73,9 +73,24 @@ function useFreeFormRun({
   });
 }
 
-/** The inquiry operation of a free-form send, for the answer's wording; null for a lookup. */
-function lastFreeFormOperation(input: FreeFormRequestInput | null): InquiryOperation | null {
-  return input?.operation === "gift_balance_inquiry" ? "gift_balance_inquiry" : null;
+type LastSent = { submission: InquirySubmission } | { freeForm: FreeFormRequestInput };
+
+/** The inquiry operation of the last send (a free-form lookup has none): it decides whether a retry is offered. */
+function lastOperationOf(last: LastSent | null): InquiryOperation | null {
+  if (!last) return null;
+  if ("submission" in last) return last.submission.operation;
+  return last.freeForm.operation === "gift_balance_inquiry" ? "gift_balance_inquiry" : null;
+}
+
+/** The same form submission again under the Request Id it was first sent with. */
+function formRetry(submission: InquirySubmission, requestId: string): InquirySubmission {
+  return { ...submission, input: { ...submission.input, request_id: requestId } };
+}
+
+/** The same free-form request again, its headers and body, under the Request Id it was first sent with. */
+function freeFormRetry(input: FreeFormRequestInput, requestId: string): FreeFormRequestInput {
+  const { request_id: _given, ...rest } = input;
+  return { ...rest, headers: freeFormHeadersWithRequestId(input.headers, requestId) };
 }
 
 /** "Use demo credentials" after a run failed for want of credentials: saves them and says so. */
@@ -115,10 +130,8 @@ export function useInquiryRun({
   const { runners, freeForm, running } = useInquiryRunners();
   const [run, setRun] = useState<InquiryRun | null>(null);
   const [error, setError] = useState<ApiClientError | null>(null);
-  /** The last submission, for "Retry with the same Request Id" after no answer. */
-  const [lastSubmission, setLastSubmission] = useState<InquirySubmission | null>(null);
-  /** The last request editor send, for the same retry: its headers and body again. */
-  const [lastFreeForm, setLastFreeForm] = useState<FreeFormRequestInput | null>(null);
+  /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
+  const [last, setLast] = useState<LastSent | null>(null);
   const demo = useDemoConnection(setError);
 
   async function execute(submission: InquirySubmission) {
@@ -127,8 +140,7 @@ export function useInquiryRun({
     setRun(null);
     setError(null);
     demo.setConnectedNotice(false);
-    setLastSubmission(submission);
-    setLastFreeForm(null);
+    setLast({ submission });
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
@@ -146,8 +158,7 @@ export function useInquiryRun({
       setRun(null);
       setError(null);
       demo.setConnectedNotice(false);
-      setLastSubmission(null);
-      setLastFreeForm(input);
+      setLast({ freeForm: input });
     },
     setRun,
     setError,
@@ -160,14 +171,8 @@ export function useInquiryRun({
   });
 
   function retrySameRequestId(requestId: string) {
-    if (lastFreeForm) {
-      const headers = freeFormHeadersWithRequestId(lastFreeForm.headers, requestId);
-      const { request_id: _given, ...rest } = lastFreeForm;
-      freeFormGuard.start({ ...rest, headers });
-      return;
-    }
-    if (!lastSubmission) return;
-    guard.start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
+    if (last && "freeForm" in last) freeFormGuard.start(freeFormRetry(last.freeForm, requestId));
+    else if (last) guard.start(formRetry(last.submission, requestId));
   }
 
   return {
@@ -176,7 +181,7 @@ export function useInquiryRun({
     run,
     error,
     running,
-    lastOperation: lastSubmission?.operation ?? lastFreeFormOperation(lastFreeForm),
+    lastOperation: lastOperationOf(last),
     connectedNotice: demo.connectedNotice,
     connecting: demo.connecting,
     retrySameRequestId,
