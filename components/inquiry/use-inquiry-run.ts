@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ExchangeRecord, FreeFormRequestInput, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
+import { freeFormHeadersWithRequestId } from "@/lib/client/outcome-unknown";
 import { storeLocationId } from "@/lib/client/preferences";
 import { useRunFreeForm, useRunInquiry } from "@/lib/client/use-console-api";
 import { useSaveCredentials } from "@/lib/client/use-session-api";
@@ -55,14 +56,14 @@ function useFreeFormRun({
 }: {
   trigger: (input: FreeFormRequestInput) => Promise<ExchangeRecord>;
   production: boolean;
-  start: () => void;
+  start: (input: FreeFormRequestInput) => void;
   setRun: (run: InquiryRun) => void;
   setError: (error: ApiClientError) => void;
 }) {
   return useGuardedRun<FreeFormRequestInput>({
     needsConfirmation: (input) => production && input.operation === "gift_balance_inquiry",
     run: async (input) => {
-      start();
+      start(input);
       try {
         setRun({ exchange: await trigger(input), typedCard: typedCardOf(input) });
       } catch (caught) {
@@ -70,6 +71,26 @@ function useFreeFormRun({
       }
     },
   });
+}
+
+type LastSent = { submission: InquirySubmission } | { freeForm: FreeFormRequestInput };
+
+/** The inquiry operation of the last send (a free-form lookup has none): it decides whether a retry is offered. */
+function lastOperationOf(last: LastSent | null): InquiryOperation | null {
+  if (!last) return null;
+  if ("submission" in last) return last.submission.operation;
+  return last.freeForm.operation === "gift_balance_inquiry" ? "gift_balance_inquiry" : null;
+}
+
+/** The same form submission again under the Request Id it was first sent with. */
+function formRetry(submission: InquirySubmission, requestId: string): InquirySubmission {
+  return { ...submission, input: { ...submission.input, request_id: requestId } };
+}
+
+/** The same free-form request again, its headers and body, under the Request Id it was first sent with. */
+function freeFormRetry(input: FreeFormRequestInput, requestId: string): FreeFormRequestInput {
+  const { request_id: _given, ...rest } = input;
+  return { ...rest, headers: freeFormHeadersWithRequestId(input.headers, requestId) };
 }
 
 /** "Use demo credentials" after a run failed for want of credentials: saves them and says so. */
@@ -109,8 +130,8 @@ export function useInquiryRun({
   const { runners, freeForm, running } = useInquiryRunners();
   const [run, setRun] = useState<InquiryRun | null>(null);
   const [error, setError] = useState<ApiClientError | null>(null);
-  /** The last submission, for "Retry with the same Request Id" after no answer. */
-  const [lastSubmission, setLastSubmission] = useState<InquirySubmission | null>(null);
+  /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
+  const [last, setLast] = useState<LastSent | null>(null);
   const demo = useDemoConnection(setError);
 
   async function execute(submission: InquirySubmission) {
@@ -119,7 +140,7 @@ export function useInquiryRun({
     setRun(null);
     setError(null);
     demo.setConnectedNotice(false);
-    setLastSubmission(submission);
+    setLast({ submission });
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
@@ -133,11 +154,11 @@ export function useInquiryRun({
   const freeFormGuard = useFreeFormRun({
     trigger: freeForm.trigger,
     production,
-    start: () => {
+    start: (input) => {
       setRun(null);
       setError(null);
       demo.setConnectedNotice(false);
-      setLastSubmission(null);
+      setLast({ freeForm: input });
     },
     setRun,
     setError,
@@ -150,8 +171,8 @@ export function useInquiryRun({
   });
 
   function retrySameRequestId(requestId: string) {
-    if (!lastSubmission) return;
-    guard.start({ ...lastSubmission, input: { ...lastSubmission.input, request_id: requestId } });
+    if (last && "freeForm" in last) freeFormGuard.start(freeFormRetry(last.freeForm, requestId));
+    else if (last) guard.start(formRetry(last.submission, requestId));
   }
 
   return {
@@ -160,7 +181,7 @@ export function useInquiryRun({
     run,
     error,
     running,
-    lastOperation: lastSubmission?.operation ?? null,
+    lastOperation: lastOperationOf(last),
     connectedNotice: demo.connectedNotice,
     connecting: demo.connecting,
     retrySameRequestId,

@@ -6,11 +6,11 @@ import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
-import { SANDBOX_CHOICES, SANDBOX_PATHS, curlGiftStep, curlTokenStep } from "@/lib/sandbox/docs";
+import { SANDBOX_CHOICES, SANDBOX_PATHS, workedExamples } from "@/lib/sandbox/docs";
 import { DEMO_CLIENTS, PURSES, TEST_CARDS, type CardBehaviour, type TestCard } from "@/lib/sandbox/fixtures";
 import { formatCents } from "@/lib/sandbox/money";
-import { CodeBlock } from "./code-block";
 import { InlineCode } from "./inline-code";
+import { WorkedExample } from "./worked-example";
 
 export interface SandboxGuideProps {
   enabled: boolean;
@@ -116,11 +116,10 @@ export function SandboxGuide({
   publicDemoSecret,
   slowResponseSeconds,
 }: SandboxGuideProps) {
-  const secret = publicDemoSecret
-    ? { literal: publicDemoSecret }
-    : { environmentVariable: "SANDBOX_DEMO_SECRET" };
-  const tokenStep = curlTokenStep({ baseUrl: mountedUrl, secret });
-  const giftStep = curlGiftStep();
+  const examples = workedExamples(
+    mountedUrl,
+    publicDemoSecret ?? "the value of SANDBOX_DEMO_SECRET on the server",
+  );
   const faultCards = TEST_CARDS.filter(
     (card) => card.behaviour !== "active" && card.behaviour !== "inactive",
   );
@@ -296,18 +295,17 @@ export function SandboxGuide({
       </Panel>
 
       <Panel
-        title="Try it with curl"
+        title="Try it"
         titleId="sandbox-curl"
         description={
-          <InlineCode text="Request a token, then run a Gift Balance Inquiry with it: expect `201 Created` and `response_status` `approved` with `balance` `25.00`. Step 1 needs `jq`; each run sends a new `X-Request-Id`, made from the clock and a random number." />
+          <InlineCode text="Request a token, then run a Gift Balance Inquiry with it: expect `201 Created` and `response_status` `approved` with `balance` `25.00`. Each run sends a new `X-Request-Id`. The code comes from the same generator as the Code panel, in the language you pick there." />
         }
       >
         <div className="space-y-4">
-          <CodeBlock title="1. Request an access token" code={tokenStep} copyLabel="Copy step 1" />
-          <CodeBlock title="2. Gift Balance Inquiry" code={giftStep} copyLabel="Copy step 2" />
+          <WorkedExample examples={examples} />
           <p className="text-sm text-slate-700 dark:text-slate-300">
             <InlineCode
-              text={`Against \`npm run sandbox\`, set \`BASE=${standaloneUrl}\` instead. Find the transaction again with \`curl -sS "$BASE${SANDBOX_PATHS.transactionByRequestId.replace("{request_id}", "<X-Request-Id>")}" -H "Authorization: Bearer $TOKEN"\`.`}
+              text={`Against \`npm run sandbox\`, use \`${standaloneUrl}\` in place of \`${mountedUrl}\`. Find the transaction again with \`curl -sS "${mountedUrl}${SANDBOX_PATHS.transactionByRequestId.replace("{request_id}", "<X-Request-Id>")}" -H "Authorization: Bearer $ACCESS_TOKEN"\`.`}
             />
           </p>
           <p className="text-sm text-slate-700 dark:text-slate-300">

@@ -4,10 +4,15 @@
  * keeps it as a record with status 0 ("no answer") and the Request Id sent, so that it can be looked up or
  * retried with the same id later, instead of vanishing.
  */
-import type { EnvironmentName, ExchangeRecord, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
+import type {
+  EnvironmentName,
+  ExchangeRecord,
+  FreeFormRequestInput,
+  GiftBalanceInquiryInput,
+} from "@/lib/shared/contracts";
 import type { ErrorDetailsByCode, ErrorWithDetails, NoAnswerCode } from "@/lib/shared/error-details";
 import { REDACTED } from "@/lib/shared/redaction";
-import { maskCardNumber } from "./card-mask";
+import { maskCardNumber, maskCardNumbersInText } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
 /** The status of a record that got no answer. */
@@ -46,21 +51,19 @@ export function isNoAnswerError(error: ApiClientError): boolean {
   return isNoAnswerStatus(error.status);
 }
 
-export function outcomeUnknownRecord({
-  input,
-  requestId,
-  error,
-  environment,
-  startedAt,
-  durationMs,
-}: {
-  input: GiftBalanceInquiryInput;
+interface NoAnswer {
   requestId: string;
   error: ApiClientError;
   environment: EnvironmentName;
   startedAt: Date;
   durationMs: number;
-}): ExchangeRecord | null {
+}
+
+/** The record of a Gift Balance Inquiry sent as `request` that got no answer; null without its upstream address. */
+function noAnswerRecord(
+  { requestId, error, environment, startedAt, durationMs }: NoAnswer,
+  request: Omit<ExchangeRecord["request"], "method" | "url">,
+): ExchangeRecord | null {
   // The record names the upstream address, as a record with an answer does: without one it cannot be re-sent.
   const url = upstreamUrlOfError(error);
   if (url === null) return null;
@@ -71,25 +74,7 @@ export function outcomeUnknownRecord({
     started_at: startedAt.toISOString(),
     duration_ms: Math.round(durationMs),
     request_id: requestId,
-    request: {
-      method: "POST",
-      url,
-      // As the console's card API client sends a Gift Balance Inquiry, the token redacted as in every record.
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        Authorization: `Bearer ${REDACTED}`,
-        "X-Request-Id": requestId,
-      },
-      body: {
-        data: {
-          entry_mode: input.entry_mode ?? "keyed",
-          card_number: maskCardNumber(input.card_number),
-          pin_mode: input.pin_mode ?? "none",
-          originator: { location_id: input.location_id },
-        },
-      },
-    },
+    request: { method: "POST", url, ...request },
     response: {
       status: NO_ANSWER_STATUS,
       headers: {},
@@ -97,4 +82,56 @@ export function outcomeUnknownRecord({
     },
     token_events: [],
   };
+}
+
+export function outcomeUnknownRecord({
+  input,
+  ...noAnswer
+}: NoAnswer & { input: GiftBalanceInquiryInput }): ExchangeRecord | null {
+  return noAnswerRecord(noAnswer, {
+    // As the console's card API client sends a Gift Balance Inquiry, the token redacted as in every record.
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      Authorization: `Bearer ${REDACTED}`,
+      "X-Request-Id": noAnswer.requestId,
+    },
+    body: {
+      data: {
+        entry_mode: input.entry_mode ?? "keyed",
+        card_number: maskCardNumber(input.card_number),
+        pin_mode: input.pin_mode ?? "none",
+        originator: { location_id: input.location_id },
+      },
+    },
+  });
+}
+
+/** Header names compared as HTTP does. */
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([key]) => key.toLowerCase() !== name.toLowerCase()),
+  );
+}
+
+/** The free-form request's headers as sent: the Request Id it went with, the default Content-Type. */
+export function freeFormHeadersWithRequestId(
+  headers: Record<string, string> | undefined,
+  requestId: string,
+): Record<string, string> {
+  const given = withoutHeader(headers ?? {}, "X-Request-Id");
+  const hasType = Object.keys(given).some((name) => name.toLowerCase() === "content-type");
+  return { ...(hasType ? {} : { "Content-Type": "application/json" }), ...given, "X-Request-Id": requestId };
+}
+
+/** A free-form Gift Balance Inquiry without an answer, its headers and raw body kept (card numbers masked). */
+export function outcomeUnknownFreeFormRecord({
+  input,
+  ...noAnswer
+}: NoAnswer & { input: FreeFormRequestInput }): ExchangeRecord | null {
+  const record = noAnswerRecord(noAnswer, {
+    headers: freeFormHeadersWithRequestId(input.headers, noAnswer.requestId),
+    body: maskCardNumbersInText(input.body ?? ""),
+  });
+  return record && { ...record, free_form: true };
 }

@@ -19,7 +19,12 @@ import { getJson, sendJson, type ApiClientError } from "./fetcher";
 import type { NewRun } from "./history-run";
 import { historyStore, recordedCardFields } from "./history-store";
 import { reportHistorySaveFailure } from "./history-save-status";
-import { isNoAnswerError, outcomeUnknownRecord, requestIdOfError } from "./outcome-unknown";
+import {
+  isNoAnswerError,
+  outcomeUnknownFreeFormRecord,
+  outcomeUnknownRecord,
+  requestIdOfError,
+} from "./outcome-unknown";
 import { useSession } from "./use-session-api";
 
 /**
@@ -122,6 +127,22 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
   );
 }
 
+/** A free-form Gift Balance Inquiry that got no answer, kept in history as "outcome unknown" like the form's. */
+async function keepFreeFormWithoutAnswer(input: FreeFormRequestInput, error: ApiClientError, started: Date) {
+  const requestId = requestIdOfError(error);
+  if (input.operation !== "gift_balance_inquiry" || !isNoAnswerError(error) || !requestId) return;
+  if (!input.environment) return;
+  const exchange = outcomeUnknownFreeFormRecord({
+    input,
+    requestId,
+    error,
+    environment: input.environment,
+    startedAt: started,
+    durationMs: Date.now() - started.getTime(),
+  });
+  if (exchange) await saveToHistory({ exchange });
+}
+
 /**
  * A free-form request (`POST /api/requests`): the caller's headers and raw body for one card operation. Like an
  * inquiry it names the environment the page shows, answers the exchange record whatever the upstream said, and
@@ -136,10 +157,17 @@ export function useRunFreeForm() {
     async (url, { arg }) => {
       const shown = shownEnvironment;
       const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
-      const { session, ...exchange } = await post(url, { arg: input });
-      void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
-      await saveToHistory({ exchange });
-      return exchange;
+      const started = new Date();
+      try {
+        const { session, ...exchange } = await post(url, { arg: input });
+        void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
+        await saveToHistory({ exchange });
+        return exchange;
+      } catch (caught) {
+        await keepFreeFormWithoutAnswer(input, caught as ApiClientError, started);
+        void mutate(apiKeys.history);
+        throw caught;
+      }
     },
     {
       onSuccess: () => void mutate(apiKeys.history),

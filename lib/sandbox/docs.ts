@@ -1,10 +1,20 @@
 /**
  * What the sandbox's page (app/sandbox) and the README tell users: the choices made where the specification is
- * silent, and the worked curl example. Kept next to the implementation so that both change together.
+ * silent, and the worked example (written by the one code generator, lib/shared/code-samples.ts). Kept next to the implementation so that both change together.
  */
 import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
 import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
+import {
+  BEARER_STAND_IN,
+  CODE_LANGUAGES,
+  SAMPLE_VALUE,
+  TOKEN_PRELUDE_LANGUAGES,
+  codeSample,
+  tokenSampleRequest,
+  type CodeLanguage,
+  type SampleRequest,
+} from "@/lib/shared/code-samples";
 
 /** The path templates of the operation registry, as the sandbox page shows them. */
 export const SANDBOX_PATHS = {
@@ -79,44 +89,55 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
   },
 ];
 
-export interface CurlExampleOptions {
-  /** {auth_url} = {base_url}, e.g. http://localhost:3000/sandbox */
-  baseUrl: string;
-  /** What to put in the JSON string of client_secret: the literal demo secret or a shell expansion. */
-  secret: { literal: string } | { environmentVariable: string };
-  cardNumber?: string;
-}
+/** The demo client the worked examples use. */
+export const EXAMPLE_CLIENT_ID = "demo-client";
+export const EXAMPLE_CARD_NUMBER = "6006491000000001";
 
-/** Step 1: the token request, keeping the access token in $TOKEN (needs jq). */
-export function curlTokenStep({ baseUrl, secret }: CurlExampleOptions): string {
-  const secretJson =
-    "literal" in secret ? JSON.stringify(secret.literal) : `"'"$${secret.environmentVariable}"'"`;
-  return [
-    `BASE=${baseUrl}`,
-    `TOKEN=$(curl -sS "$BASE${SANDBOX_PATHS.token}" \\`,
-    `  -H 'Content-Type: application/json; charset=utf-8' \\`,
-    `  -d '{"client_id":"demo-client","client_secret":${secretJson},"grant_type":"client_credentials"}' \\`,
-    `  | jq -r .data.attributes.access_token)`,
-  ].join("\n");
-}
-
-/** Step 2: a Gift Balance Inquiry with a fresh X-Request-Id, showing status and headers. */
-export function curlGiftStep({
-  cardNumber = "6006491000000001",
-}: Pick<CurlExampleOptions, "cardNumber"> = {}): string {
-  const body = JSON.stringify({
+/** The worked example's Gift Balance Inquiry against `baseUrl` ({base_url}), for the one code generator. */
+export function exampleGiftRequest(baseUrl: string, cardNumber = EXAMPLE_CARD_NUMBER): SampleRequest {
+  const body = {
     data: {
       entry_mode: "keyed",
       card_number: cardNumber,
       pin_mode: "none",
       originator: { location_id: DEMO_LOCATION_ID },
     },
-  });
-  return [
-    `curl -sS -i "$BASE${SANDBOX_PATHS.giftBalanceInquiry}" \\`,
-    `  -H "Authorization: Bearer $TOKEN" \\`,
-    `  -H 'Content-Type: application/json' \\`,
-    `  -H "X-Request-Id: curl-$(date +%s)-$RANDOM" \\`,
-    `  -d '${body}'`,
-  ].join("\n");
+  };
+  return {
+    method: "POST",
+    url: `${baseUrl}${SANDBOX_PATHS.giftBalanceInquiry}`,
+    headers: [
+      ["Authorization", BEARER_STAND_IN],
+      ["Content-Type", "application/json"],
+      ["X-Request-Id", SAMPLE_VALUE.requestId],
+    ],
+    body: JSON.stringify(body, null, 2),
+  };
+}
+
+/** One language's worked example: the token request on its own where the inquiry cannot fetch it first. */
+export interface WorkedExample {
+  token: string | null;
+  inquiry: string;
+}
+
+/**
+ * The worked example in `language`, written by the Code panel's generator: a token for the demo client, then a
+ * Gift Balance Inquiry with a fresh X-Request-Id. `secretNote` tells where CLIENT_SECRET's value comes from.
+ */
+export function workedExample(language: CodeLanguage, baseUrl: string, secretNote: string): WorkedExample {
+  const tokenUrl = `${baseUrl}${SANDBOX_PATHS.token}`;
+  const notes = [`CLIENT_ID=${EXAMPLE_CLIENT_ID}; CLIENT_SECRET: ${secretNote}`];
+  const prelude = TOKEN_PRELUDE_LANGUAGES.has(language);
+  return {
+    token: prelude ? null : codeSample(language, tokenSampleRequest(tokenUrl), { notes }),
+    inquiry: codeSample(language, exampleGiftRequest(baseUrl), prelude ? { tokenUrl, notes } : {}),
+  };
+}
+
+/** The worked example in every language of the generator. */
+export function workedExamples(baseUrl: string, secretNote: string): Record<CodeLanguage, WorkedExample> {
+  return Object.fromEntries(
+    CODE_LANGUAGES.map((language) => [language, workedExample(language, baseUrl, secretNote)]),
+  ) as Record<CodeLanguage, WorkedExample>;
 }

@@ -3,6 +3,7 @@
  */
 import path from "node:path";
 import type { Page } from "playwright-core";
+import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
 
@@ -104,6 +105,25 @@ export async function storedRuns(page: Page): Promise<StoredRun[]> {
       status: run.exchange.response.status,
       card: run.card,
     }));
+  });
+}
+
+/** The exchange records of the console's run history, as IndexedDB holds them. */
+export async function storedExchanges(page: Page): Promise<ExchangeRecord[]> {
+  return page.evaluate(async () => {
+    const database = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("card-services-console");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    if (!database.objectStoreNames.contains("runs")) return [];
+    const runs = await new Promise<Array<{ exchange: ExchangeRecord }>>((resolve, reject) => {
+      const request = database.transaction("runs", "readonly").objectStore("runs").getAll();
+      request.onsuccess = () => resolve(request.result as Array<{ exchange: ExchangeRecord }>);
+      request.onerror = () => reject(request.error);
+    });
+    database.close();
+    return runs.map((run) => run.exchange);
   });
 }
 

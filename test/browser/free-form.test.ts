@@ -154,6 +154,25 @@ describe("the request editor", () => {
     expect(await dialog.getByTestId("replay-result").innerText()).toContain("201 Created");
   });
 
+  it("remembers the Code panel's language across a reload", async () => {
+    const codeOfResult = async () => {
+      await openEditor();
+      await send();
+      await page.getByText("cURL, Python, Java, Go and more").click();
+      return page.getByTestId("code-snippet");
+    };
+    let snippet = await codeOfResult();
+    await page.getByRole("combobox", { name: "Language" }).selectOption("python");
+    await expect.poll(() => snippet.getAttribute("data-language")).toBe("python");
+    await page.reload();
+    snippet = await codeOfResult();
+    await expect.poll(() => snippet.getAttribute("data-language")).toBe("python");
+    expect(await snippet.textContent()).toContain("import http.client");
+    expect(await page.getByRole("combobox", { name: "Language" }).inputValue()).toBe("python");
+    // Back to the default for the tests after this one.
+    await page.getByRole("combobox", { name: "Language" }).selectOption("shell");
+  });
+
   it("fits 1440 and 390 px in both themes", async () => {
     mkdirSync(SHOTS, { recursive: true });
     await openEditor();

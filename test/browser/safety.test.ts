@@ -14,7 +14,7 @@ import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { axeViolations, connectWithDemoCredentials, storedRuns } from "./console-support";
+import { axeViolations, connectWithDemoCredentials, storedExchanges, storedRuns } from "./console-support";
 
 const run = promisify(execFile);
 
@@ -163,6 +163,50 @@ describe("no answer, and answers that cannot be read", () => {
     await alert.getByRole("button", { name: "Retry with the same Request Id" }).click();
     await expect.poll(() => sent.length).toBe(2);
     expect(sent[1]!.body.request_id).toBe(requestId);
+    await page.getByTestId("api-error").getByText("The upstream did not answer in time").waitFor();
+
+    await page.goto(`${server.url}/history`);
+    const row = page.locator("tr", { hasText: "600649******0043" }).first();
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/No answer[\s\S]*outcome unknown/);
+  });
+
+  it("keeps a free-form Gift Balance Inquiry without an answer as outcome unknown and retries it with the same Request Id", async () => {
+    await page.goto(`${server.url}/inquiry`);
+    const sent: Array<{ headers: Record<string, string>; body: string }> = [];
+    page.on("request", (request: Request) => {
+      if (request.method() === "POST" && request.url().endsWith("/api/requests"))
+        sent.push(JSON.parse(request.postData() ?? "{}") as (typeof sent)[number]);
+    });
+    const before = (await storedExchanges(page)).length;
+    await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
+    await page.getByRole("textbox", { name: "Card number" }).fill(SLOW_CARD);
+    await page.getByRole("button", { name: "Edit request" }).click();
+    const editor = page.getByRole("form", { name: "Request editor" });
+    await editor.getByRole("button", { name: "Send request" }).click();
+    const alert = page.getByTestId("api-error");
+    await alert.getByText("The upstream did not answer in time").waitFor();
+    const requestId = sent[0]!.headers["X-Request-Id"]!;
+    expect(requestId).toMatch(UUID);
+    expect(await alert.innerText()).toContain(requestId);
+
+    await expect.poll(async () => (await storedExchanges(page)).length).toBe(before + 1);
+    const kept = (await storedExchanges(page)).find((exchange) => exchange.request_id === requestId);
+    expect(kept).toMatchObject({
+      operation: "gift_balance_inquiry",
+      free_form: true,
+      response: { status: 0 },
+      request: {
+        method: "POST",
+        url: expect.stringMatching(/^http:\/\/[^/]+(\/sandbox)?\/transaction\/v1\/gift\/balance-inquiry$/),
+        headers: { "X-Request-Id": requestId },
+      },
+    });
+    expect(kept!.request.body).toBe(sent[0]!.body.replace(SLOW_CARD, "600649******0043"));
+
+    await alert.getByRole("button", { name: "Retry with the same Request Id" }).click();
+    await expect.poll(() => sent.length).toBe(2);
+    expect(sent[1]).toEqual(sent[0]);
     await page.getByTestId("api-error").getByText("The upstream did not answer in time").waitFor();
 
     await page.goto(`${server.url}/history`);

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workedExample } from "@/lib/sandbox/docs";
 import { DEMO_CLIENTS, TEST_CARDS } from "@/lib/sandbox/fixtures";
 import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
@@ -70,24 +71,37 @@ describe("sandbox page and mount, default configuration", () => {
     await context.close();
   });
 
-  it("copies the curl example and a card number to the clipboard", async () => {
+  it("copies the worked example, written by the Code panel's generator, and a card number", async () => {
     const context = await browser.newContext({ permissions: ["clipboard-read", "clipboard-write"] });
     const page = await context.newPage();
     await page.goto(`${server.url}/sandbox`);
     const readClipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    const base = `http://localhost:${server.port}/sandbox`;
 
     // Located by its code block: the button's accessible name changes to "Copied" while it confirms.
-    const copyStep1 = page.locator("figure", { hasText: "1. Request an access token" }).getByRole("button");
+    const copyExample = page
+      .locator("figure", { hasText: "Token, then Gift Balance Inquiry (cURL)" })
+      .getByRole("button");
     // Clicks until the button confirms: a click before hydration does nothing.
     await expect
       .poll(async () => {
-        await copyStep1.click();
-        return copyStep1.locator('[role="status"]').textContent();
+        await copyExample.click();
+        return copyExample.locator('[role="status"]').textContent();
       })
       .toBe("Copied");
-    const copied = await readClipboard();
-    expect(copied).toContain(`BASE=http://localhost:${server.port}/sandbox`);
-    expect(copied).toContain('"client_id":"demo-client","client_secret":"demo-secret"');
+    expect(await readClipboard()).toBe(workedExample("shell", base, "demo-secret").inquiry);
+
+    await page.getByLabel("Language").selectOption("python");
+    const python = workedExample("python", base, "demo-secret");
+    const step1 = page.locator("figure", { hasText: "1. Request an access token (Python)" });
+    await expect(step1.locator("code").textContent()).resolves.toBe(python.token);
+    const step2 = page.locator("figure", {
+      hasText: "2. Gift Balance Inquiry with ACCESS_TOKEN set (Python)",
+    });
+    await expect(step2.locator("code").textContent()).resolves.toBe(python.inquiry);
+    // The choice is the Code panel's: remembered across a reload.
+    await page.reload();
+    await page.locator("figure", { hasText: "(Python)" }).first().waitFor();
 
     await page.getByRole("button", { name: "Copy card number 6006491000000043" }).click();
     expect(await readClipboard()).toBe("6006491000000043");

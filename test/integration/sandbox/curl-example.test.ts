@@ -1,13 +1,13 @@
-/** Runs the worked curl example that the sandbox page (and README) shows, against a real sandbox server. */
+/** Runs the worked cURL example that the sandbox page shows (the one generator's), against a real sandbox server. */
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
-import { curlGiftStep, curlTokenStep } from "@/lib/sandbox/docs";
+import { workedExample } from "@/lib/sandbox/docs";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 
 const run = promisify(execFile);
-const hasTools = ["curl", "jq", "bash"].every((tool) => {
+const hasTools = ["curl", "sed", "bash"].every((tool) => {
   try {
     execFileSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" });
     return true;
@@ -26,18 +26,20 @@ describe.skipIf(!hasTools)("the sandbox page's curl example", () => {
     await server.close();
   });
 
-  async function runExample(
-    secret: Parameters<typeof curlTokenStep>[0]["secret"],
-    env: Record<string, string>,
-  ) {
-    const script = `set -euo pipefail\n${curlTokenStep({ baseUrl: server.url, secret })}\n${curlGiftStep()}\n`;
+  async function runExample(env: Record<string, string>) {
+    const { token, inquiry } = workedExample("shell", server.url, "custom-secret-for-curl");
+    expect(token).toBeNull();
+    const script = `set -euo pipefail\n${inquiry}\n`;
     const { stdout } = await run("bash", ["-c", script], { env: { ...process.env, ...env } });
     const [head = "", body = ""] = stdout.split(/\r?\n\r?\n/);
     return { head, body: JSON.parse(body) as { data: Record<string, unknown> } };
   }
 
   it("gets a token, then a 201 approved Gift Balance Inquiry of 25.00", async () => {
-    const { head, body } = await runExample({ literal: "custom-secret-for-curl" }, {});
+    const { head, body } = await runExample({
+      CLIENT_ID: "demo-client",
+      CLIENT_SECRET: "custom-secret-for-curl",
+    });
     expect(head).toMatch(/^HTTP\/1\.1 201/);
     expect(body.data).toMatchObject({
       response_status: "approved",
@@ -47,11 +49,9 @@ describe.skipIf(!hasTools)("the sandbox page's curl example", () => {
     expect(sandbox.stats().transactions).toBe(1);
   });
 
-  it("works with the secret taken from SANDBOX_DEMO_SECRET in the shell", async () => {
-    const { head } = await runExample(
-      { environmentVariable: "SANDBOX_DEMO_SECRET" },
-      { SANDBOX_DEMO_SECRET: "custom-secret-for-curl" },
+  it("stops with a message when CLIENT_SECRET is not set", async () => {
+    await expect(runExample({ CLIENT_ID: "demo-client", CLIENT_SECRET: "" })).rejects.toThrow(
+      /set CLIENT_SECRET/,
     );
-    expect(head).toMatch(/^HTTP\/1\.1 201/);
   });
 });
