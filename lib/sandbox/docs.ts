@@ -90,8 +90,8 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
 ];
 
 /** The demo client the worked examples use. */
-export const EXAMPLE_CLIENT_ID = "demo-client";
-export const EXAMPLE_CARD_NUMBER = "6006491000000001";
+const EXAMPLE_CLIENT_ID = "demo-client";
+const EXAMPLE_CARD_NUMBER = "6006491000000001";
 
 /** The worked example's Gift Balance Inquiry against `baseUrl` ({base_url}), for the one code generator. */
 export function exampleGiftRequest(baseUrl: string, cardNumber = EXAMPLE_CARD_NUMBER): SampleRequest {
