@@ -1,27 +1,15 @@
 "use client";
 
-import { useId, useState, useSyncExternalStore } from "react";
+import { useId } from "react";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { operationPath } from "@/lib/shared/operations";
 import type { CodeExportOptions, TokenRequestTarget } from "@/lib/client/code-export";
-import {
-  CODE_LANGUAGES,
-  CODE_LANGUAGE_LABELS,
-  TOKEN_PRELUDE_LANGUAGES,
-  type CodeLanguage,
-} from "@/lib/shared/code-languages";
-import { storeCodeLanguage, storedCodeLanguage } from "@/lib/client/preferences";
+import { CODE_LANGUAGE_LABELS, TOKEN_PRELUDE_LANGUAGES } from "@/lib/shared/code-languages";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { useSession } from "@/lib/client/use-session-api";
 import { codeGenerator } from "./code-generator";
+import { CodeLanguagePicker, useCodeLanguage } from "./code-language-picker";
 import { CopyButton } from "./copy-button";
-
-const readStoredLanguage = () => storedCodeLanguage(CODE_LANGUAGES);
-
-function subscribeStorage(onChange: () => void): () => void {
-  window.addEventListener("storage", onChange);
-  return () => window.removeEventListener("storage", onChange);
-}
 
 /**
  * The token request copied code can make first: the environment's token address and the session's client_id;
@@ -53,11 +41,7 @@ export function CodeExport({
   withToken: boolean;
   onWithTokenChange: (withToken: boolean) => void;
 }) {
-  // The server renders the default; the browser's remembered choice is read after hydration.
-  const stored = useSyncExternalStore(subscribeStorage, readStoredLanguage, () => null);
-  const [picked, setLanguage] = useState<CodeLanguage | null>(null);
-  const language = picked ?? stored ?? "shell";
-  const languageId = useId();
+  const [language, setLanguage] = useCodeLanguage();
   const withTokenId = useId();
   const isToken = exchange.operation === "token";
   const tokenTarget = useTokenRequestTarget(exchange);
@@ -72,28 +56,7 @@ export function CodeExport({
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-        <label
-          htmlFor={languageId}
-          className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300"
-        >
-          Language
-          <select
-            id={languageId}
-            value={language}
-            onChange={(event) => {
-              const chosen = event.target.value as CodeLanguage;
-              setLanguage(chosen);
-              storeCodeLanguage(chosen);
-            }}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100"
-          >
-            {CODE_LANGUAGES.map((option) => (
-              <option key={option} value={option}>
-                {CODE_LANGUAGE_LABELS[option]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CodeLanguagePicker language={language} onChange={setLanguage} />
         {tokenTarget && TOKEN_PRELUDE_LANGUAGES.has(language) ? (
           <label
             htmlFor={withTokenId}
