@@ -64,7 +64,15 @@ describe("exports for other tools", () => {
     await page.goto(`${server.url}/sandbox`);
     const sandboxLink = page.getByRole("link", { name: /Postman collection with the specification/ });
     expect(await sandboxLink.getAttribute("href")).toBe("/api/postman-collection.json?environment=embedded");
-    await sandboxLink.scrollIntoViewIfNeeded();
+    // Hydration may replace the server-rendered link once; scroll to the one that stays.
+    await expect
+      .poll(() =>
+        sandboxLink.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
     await page.screenshot({ path: screenshotPath("sandbox-postman-link") });
 
     await page.goto(`${server.url}/certification`);
