@@ -7,7 +7,10 @@
  */
 import "server-only";
 
-/** The channel of session ends; payloads are the SHA-256 (hex) of the session id, never the id itself. */
+/**
+ * The channel of session ends (payload: the SHA-256, hex, of the session id, never the id itself) and of
+ * suspension changes (payload: `suspension:` and a fresh UUID).
+ */
 export const SESSION_ENDED_CHANNEL = "csc_session_ended";
 
 export interface ChangeFeed {

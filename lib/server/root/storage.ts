@@ -193,7 +193,7 @@ export async function openStorage(deps: StorageDeps) {
     anonymousRefusals,
     sessionStore,
     sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
-    suspensions: createSuspensionStore({ db }),
+    suspensions: createSuspensionStore({ db, feed: handle.sessionFeed }),
     rateLimiter,
     teamRuns: createTeamRunWriter(db),
     support: createSupportServices({

@@ -5,10 +5,12 @@
  * refuses the user (403 `user_suspended`) until it ends or is lifted; suspending also ends the user's sessions.
  */
 import "server-only";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
+import { SESSION_ENDED_CHANNEL, type ChangeFeed } from "@/lib/server/database/change-feed";
 import { userSuspensions } from "@/lib/server/database/schema";
 import { ApiError } from "@/lib/server/util/errors";
+import { createSuspensionCache, suspensionNotice } from "./suspension-cache";
 
 export interface Suspension {
   userId: string;
@@ -21,9 +23,46 @@ export interface Suspension {
 export interface SuspensionStoreOptions {
   db: Database;
   now?: () => Date;
+  /** With a feed, each user's answer is kept in memory and every change is announced on it. */
+  feed?: ChangeFeed;
 }
 
-export function createSuspensionStore({ db, now = () => new Date() }: SuspensionStoreOptions) {
+/**
+ * Runs `change` and announces it on the feed: on PostgreSQL the NOTIFY commits with the change, and the call
+ * returns once this instance's LISTEN connection delivered it (every instance was sent it by then).
+ */
+async function announced<T>(
+  db: Database,
+  feed: ChangeFeed | undefined,
+  change: (tx: Database) => Promise<T>,
+) {
+  const notice = suspensionNotice();
+  if (feed?.kind !== "notify") {
+    const result = await change(db);
+    feed?.publishLocally(notice);
+    return result;
+  }
+  const result = await db.transaction(async (tx) => {
+    const changed = await change(tx as unknown as Database);
+    await tx.execute(sql`select pg_notify(${SESSION_ENDED_CHANNEL}, ${notice})`);
+    return changed;
+  });
+  feed.publishLocally(notice);
+  await feed.delivered(notice, 500);
+  return result;
+}
+
+export function createSuspensionStore({ db, now = () => new Date(), feed }: SuspensionStoreOptions) {
+  const cache = feed ? createSuspensionCache(feed) : undefined;
+  const readActive = async (userId: string): Promise<Suspension | null> => {
+    const [row] = await db
+      .select()
+      .from(userSuspensions)
+      .where(and(eq(userSuspensions.userId, userId), gt(userSuspensions.until, now())));
+    return row ?? null;
+  };
+  const inForce = (suspension: Suspension | null) =>
+    suspension && suspension.until.getTime() > now().getTime() ? suspension : null;
   return {
     /** Suspends (or suspends again, replacing the earlier one) for `minutes` from now. */
     async suspend(input: {
@@ -40,32 +79,35 @@ export function createSuspensionStore({ db, now = () => new Date() }: Suspension
         suspendedBy: input.by,
         suspendedAt: at,
       };
-      await db
-        .insert(userSuspensions)
-        .values(row)
-        .onConflictDoUpdate({
-          target: userSuspensions.userId,
-          set: { until: row.until, reason: row.reason, suspendedBy: row.suspendedBy, suspendedAt: at },
-        });
+      await announced(db, feed, (tx) =>
+        tx
+          .insert(userSuspensions)
+          .values(row)
+          .onConflictDoUpdate({
+            target: userSuspensions.userId,
+            set: { until: row.until, reason: row.reason, suspendedBy: row.suspendedBy, suspendedAt: at },
+          }),
+      );
       return row;
     },
 
     /** Lifts a suspension in force; true when there was one. */
     async lift(userId: string): Promise<boolean> {
-      const lifted = await db
-        .delete(userSuspensions)
-        .where(and(eq(userSuspensions.userId, userId), gt(userSuspensions.until, now())))
-        .returning({ userId: userSuspensions.userId });
+      const lifted = await announced(db, feed, (tx) =>
+        tx
+          .delete(userSuspensions)
+          .where(and(eq(userSuspensions.userId, userId), gt(userSuspensions.until, now())))
+          .returning({ userId: userSuspensions.userId }),
+      );
       return lifted.length > 0;
     },
 
     /** The user's suspension in force, or null. */
     async activeFor(userId: string): Promise<Suspension | null> {
-      const [row] = await db
-        .select()
-        .from(userSuspensions)
-        .where(and(eq(userSuspensions.userId, userId), gt(userSuspensions.until, now())));
-      return row ?? null;
+      if (!cache) return readActive(userId);
+      const cached = cache.get(userId);
+      if (cached) return inForce(cached.suspension);
+      return inForce(await cache.read(userId, () => readActive(userId)));
     },
 
     /** The suspensions in force, soonest end first. */

@@ -123,6 +123,9 @@ describe("AUTH_MODE=proxy: ending a session, suspending a user", () => {
 
   it("a suspension refuses the user on every instance until it is lifted, all of it audited", async () => {
     const jar = await sessionOf(SAM);
+    // Each instance has now seen Sam allowed: the suspension must reach what they remember.
+    for (const server of [first, second])
+      expect((await api(server.url, null, "GET", "/api/me", undefined, SAM)).status).toBe(200);
     const bad = await api(
       first.url,
       null,
