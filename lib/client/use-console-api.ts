@@ -7,6 +7,7 @@ import { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
 import type {
   BalanceInquiryInput,
+  EnvironmentName,
   ExchangeRecord,
   FreeFormRequestInput,
   GiftBalanceInquiryInput,
@@ -67,23 +68,21 @@ export type InquiryInput<O extends InquiryOperation> = O extends "gift_balance_i
   : BalanceInquiryInput;
 
 /**
- * Runs one inquiry. The exchange record comes back whatever the upstream answered (2xx, 4xx, 5xx, not
- * JSON); an ApiClientError means the console could not get an answer (no credentials, timeout, …).
- *
- * Every run names the environment the page shows (DESIGN.md §6): when another tab switched it, the server
- * answers 409 `environment_changed` and sends nothing; the session is then read again so that the page shows
- * the new one. A Gift Balance Inquiry that got no answer (502/504) is kept in history as "outcome unknown"
- * with the Request Id that was sent. The answer carries the session as it now stands (a run may have acquired
- * or renewed the token): the page's session view takes it from there, without asking GET /api/session again.
+ * One send of an exchange from the page: names the environment the page shows when the input does not, posts it,
+ * takes the session the answer carries, and keeps the exchange in History; a send that got no answer is handed
+ * to `keepWithoutAnswer` (kept as "outcome unknown" when it may have reached the upstream).
  */
-export function useRunInquiry<O extends InquiryOperation>(operation: O) {
+function useExchangeMutation<I extends { environment?: EnvironmentName }>(
+  key: string,
+  keepWithoutAnswer: (input: I, error: ApiClientError, started: Date) => Promise<void>,
+) {
   const { mutate } = useSWRConfig();
   // The session as the page shows it, the server-rendered fallback included (the cache alone may not hold it
   // yet on a page that has not revalidated the session). useSWRMutation calls the latest render's fetcher.
   const shownEnvironment = useSession().data?.environment;
-  const post = sendJson<InquiryAnswer, InquiryInput<O>>("POST");
-  return useSWRMutation<ExchangeRecord, ApiClientError, string, InquiryInput<O>>(
-    inquiryKey(operation),
+  const post = sendJson<InquiryAnswer, I>("POST");
+  return useSWRMutation<ExchangeRecord, ApiClientError, string, I>(
+    key,
     async (url, { arg }) => {
       const shown = shownEnvironment;
       const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
@@ -94,28 +93,9 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
         await saveToHistory({ exchange });
         return exchange;
       } catch (caught) {
-        const error = caught as ApiClientError;
-        const requestId = requestIdOfError(error);
-        if (
-          operation === "gift_balance_inquiry" &&
-          isNoAnswerError(error) &&
-          requestId &&
-          input.environment
-        ) {
-          const exchange = outcomeUnknownRecord({
-            input,
-            requestId,
-            error,
-            environment: input.environment,
-            startedAt: started,
-            durationMs: Date.now() - started.getTime(),
-          });
-          if (exchange) {
-            await saveToHistory({ exchange });
-            void mutate(apiKeys.history);
-          }
-        }
-        throw error;
+        await keepWithoutAnswer(input, caught as ApiClientError, started);
+        void mutate(apiKeys.history);
+        throw caught;
       }
     },
     {
@@ -125,6 +105,43 @@ export function useRunInquiry<O extends InquiryOperation>(operation: O) {
       },
     },
   );
+}
+
+/**
+ * Runs one inquiry. The exchange record comes back whatever the upstream answered (2xx, 4xx, 5xx, not
+ * JSON); an ApiClientError means the console could not get an answer (no credentials, timeout, …).
+ *
+ * Every run names the environment the page shows (DESIGN.md §6): when another tab switched it, the server
+ * answers 409 `environment_changed` and sends nothing; the session is then read again so that the page shows
+ * the new one. A Gift Balance Inquiry that got no answer (502/504) is kept in history as "outcome unknown"
+ * with the Request Id that was sent. The answer carries the session as it now stands (a run may have acquired
+ * or renewed the token): the page's session view takes it from there, without asking GET /api/session again.
+ */
+export function useRunInquiry<O extends InquiryOperation>(operation: O) {
+  return useExchangeMutation<InquiryInput<O>>(inquiryKey(operation), (input, error, started) =>
+    keepInquiryWithoutAnswer(operation, input, error, started),
+  );
+}
+
+/** A Gift Balance Inquiry that got no answer, kept in history as "outcome unknown". */
+async function keepInquiryWithoutAnswer<O extends InquiryOperation>(
+  operation: O,
+  input: InquiryInput<O>,
+  error: ApiClientError,
+  started: Date,
+) {
+  const requestId = requestIdOfError(error);
+  if (operation !== "gift_balance_inquiry" || !isNoAnswerError(error) || !requestId) return;
+  if (!input.environment) return;
+  const exchange = outcomeUnknownRecord({
+    input,
+    requestId,
+    error,
+    environment: input.environment,
+    startedAt: started,
+    durationMs: Date.now() - started.getTime(),
+  });
+  if (exchange) await saveToHistory({ exchange });
 }
 
 /** A free-form Gift Balance Inquiry that got no answer, kept in history as "outcome unknown" like the form's. */
@@ -149,33 +166,7 @@ async function keepFreeFormWithoutAnswer(input: FreeFormRequestInput, error: Api
  * is kept in history (masked).
  */
 export function useRunFreeForm() {
-  const { mutate } = useSWRConfig();
-  const shownEnvironment = useSession().data?.environment;
-  const post = sendJson<InquiryAnswer, FreeFormRequestInput>("POST");
-  return useSWRMutation<ExchangeRecord, ApiClientError, string, FreeFormRequestInput>(
-    apiKeys.freeFormRequests,
-    async (url, { arg }) => {
-      const shown = shownEnvironment;
-      const input = { ...arg, ...(shown && !arg.environment ? { environment: shown } : {}) };
-      const started = new Date();
-      try {
-        const { session, ...exchange } = await post(url, { arg: input });
-        void (session ? mutate(apiKeys.session, session, { revalidate: false }) : mutate(apiKeys.session));
-        await saveToHistory({ exchange });
-        return exchange;
-      } catch (caught) {
-        await keepFreeFormWithoutAnswer(input, caught as ApiClientError, started);
-        void mutate(apiKeys.history);
-        throw caught;
-      }
-    },
-    {
-      onSuccess: () => void mutate(apiKeys.history),
-      onError: (error) => {
-        if (error.code === "environment_changed") void mutate(apiKeys.session);
-      },
-    },
-  );
+  return useExchangeMutation<FreeFormRequestInput>(apiKeys.freeFormRequests, keepFreeFormWithoutAnswer);
 }
 
 /**
