@@ -52,15 +52,16 @@ async function announced<T>(
   return result;
 }
 
+async function readActive(db: Database, userId: string, at: Date): Promise<Suspension | null> {
+  const [row] = await db
+    .select()
+    .from(userSuspensions)
+    .where(and(eq(userSuspensions.userId, userId), gt(userSuspensions.until, at)));
+  return row ?? null;
+}
+
 export function createSuspensionStore({ db, now = () => new Date(), feed }: SuspensionStoreOptions) {
   const cache = feed ? createSuspensionCache(feed) : undefined;
-  const readActive = async (userId: string): Promise<Suspension | null> => {
-    const [row] = await db
-      .select()
-      .from(userSuspensions)
-      .where(and(eq(userSuspensions.userId, userId), gt(userSuspensions.until, now())));
-    return row ?? null;
-  };
   const inForce = (suspension: Suspension | null) =>
     suspension && suspension.until.getTime() > now().getTime() ? suspension : null;
   return {
@@ -104,10 +105,10 @@ export function createSuspensionStore({ db, now = () => new Date(), feed }: Susp
 
     /** The user's suspension in force, or null. */
     async activeFor(userId: string): Promise<Suspension | null> {
-      if (!cache) return readActive(userId);
+      if (!cache) return readActive(db, userId, now());
       const cached = cache.get(userId);
       if (cached) return inForce(cached.suspension);
-      return inForce(await cache.read(userId, () => readActive(userId)));
+      return inForce(await cache.read(userId, () => readActive(db, userId, now())));
     },
 
     /** The suspensions in force, soonest end first. */
