@@ -111,7 +111,6 @@ console.log(`audit append throughput, ${ROWS} rows per writer`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-audit-"));
 const cluster = await startPostgres();
 try {
-  // PGlite
   const pglite = { dataDir };
   await databases.open(pglite);
   let started = performance.now();
@@ -125,7 +124,6 @@ try {
   console.log(`PGlite      ${CALLERS} concurrent callers, one audit log: ${rate(ROWS, started)}`);
   await verify(pglite, 4 * ROWS);
 
-  // PostgreSQL
   const postgres = { databaseUrl: cluster.createDatabase("bench") };
   await databases.open(postgres);
   started = performance.now();

@@ -50,7 +50,7 @@ const FORWARDED_HEADERS = [
   "x-forwarded-port",
   "forwarded",
 ];
-// Read by lib/server/http/peer-address.ts: the header is this server's, not the client's.
+// Read by lib/server/util/peer-address.ts: the header is this server's, not the client's.
 globalThis[Symbol.for("card-services-console.peer-address-stamped")] = true;
 
 const { default: next } = await import("next");

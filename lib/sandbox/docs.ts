@@ -89,7 +89,6 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = [
   },
 ];
 
-/** The demo client the worked examples use. */
 const EXAMPLE_CLIENT_ID = "demo-client";
 const EXAMPLE_CARD_NUMBER = "6006491000000001";
 

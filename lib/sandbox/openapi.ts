@@ -94,7 +94,7 @@ function oauthScheme(sandboxUrl: string) {
   };
 }
 
-/** Request an access token: the one operation without a bearer token. */
+/** The one operation without a bearer token. */
 function tokenOperation(demoSecret: string | undefined) {
   const tokenExample = {
     client_id: SANDBOX_EXAMPLES.clientId,

@@ -40,7 +40,7 @@ export function auditEntry(caller: AuditCaller, fields: AuditFields): AuditEntry
   };
 }
 
-/** Appends `entry`; resolves once it is committed. */
+/** Resolves once the row is committed. */
 export async function appendAudit(auditLog: AuditSink, entry: AuditEntryInput): Promise<void> {
   try {
     await auditLog.append(entry);
@@ -63,7 +63,6 @@ export async function appendAudit(auditLog: AuditSink, entry: AuditEntryInput): 
   }
 }
 
-/** Writes the caller's row of `fields`. */
 export function recordAudit(auditLog: AuditSink, caller: AuditCaller, fields: AuditFields): Promise<void> {
   return appendAudit(auditLog, auditEntry(caller, fields));
 }

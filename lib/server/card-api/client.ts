@@ -164,7 +164,6 @@ const CARD_SCHEMAS = {
   transaction_lookup: transactionLookupResponseSchema,
 } satisfies Record<CardCall["operation"], z.ZodType>;
 
-/** A card call's answer checked against its operation's schema. */
 export function checkCardAnswer(operation: CardCall["operation"], response: UpstreamResponse) {
   return checkBody<unknown>(response, CARD_SCHEMAS[operation]);
 }

@@ -102,7 +102,6 @@ export function get(value: unknown, ...path: string[]): unknown {
   return current;
 }
 
-/** A field of an answer's `data` object. */
 export function dataField(body: unknown, name: string): unknown {
   return get(body, "data", name);
 }

@@ -32,7 +32,6 @@ export interface CallFacts {
   declined: boolean;
   /** Where the client secret appeared (e.g. "header x-client-secret", "query", "body"). */
   secret_in: string[];
-  /** What was not well formed. */
   malformed: string[];
 }
 

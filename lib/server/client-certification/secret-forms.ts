@@ -53,7 +53,6 @@ function containsForm(text: string, forms: SecretForms): boolean {
   return text.toLowerCase().includes(forms.hex);
 }
 
-/** Whether `text` carries the secret in any form. */
 export function containsSecret(text: string, forms: SecretForms): boolean {
   if (containsForm(text, forms)) return true;
   const unescaped = unescapeText(text);

@@ -1,8 +1,7 @@
 /**
  * The databases a process opens: each opened and migrated on first use and shared by every caller of the same
  * registry. The console's one registry belongs to its composition root (lib/server/root); scripts make their own.
- * The console's settings come from lib/server/config (`storageSettingsFromConfig`); `storageSettingsFromEnv`
- * reads the same two variables for scripts without it.
+ * The console's settings come from lib/server/config (`storageSettingsFromConfig`).
  */
 import "server-only";
 import { openDatabase, resolveDataDir, type DatabaseHandle, type StorageSettings } from "./connection";

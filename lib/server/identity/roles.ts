@@ -118,9 +118,7 @@ export function isEnvironmentAction(action: Action): action is EnvironmentAction
   return (ENVIRONMENT_ACTIONS as readonly string[]).includes(action);
 }
 
-/** May a user with `roles` do `action` in `environment`? */
 export function can(roles: readonly Role[], action: EnvironmentAction, environment: EnvironmentName): boolean;
-/** May a user with `roles` do the environment-free `action`? */
 export function can(roles: readonly Role[], action: GlobalAction): boolean;
 export function can(roles: readonly Role[], action: Action, environment?: EnvironmentName): boolean {
   return rolesAllowing(action, environment).some((role) => roles.includes(role));
@@ -160,7 +158,6 @@ function maskCardNumberLast4(cardNumber: string): string {
   return "*".repeat(cardNumber.length - 4) + cardNumber.slice(-4);
 }
 
-/** A card number as a user with `roles` may see it. */
 export function maskCardNumberForRoles(cardNumber: string, roles: readonly Role[]): string {
   return cardNumberDisplay(roles) === "last4" ? maskCardNumberLast4(cardNumber) : maskCardNumber(cardNumber);
 }

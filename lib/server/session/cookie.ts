@@ -14,7 +14,6 @@ export function cookieName(secure: boolean): string {
   return secure ? SECURE_COOKIE_NAME : PLAIN_COOKIE_NAME;
 }
 
-/** The value of one cookie from the Cookie header, or null. */
 export function readCookie(request: Pick<Request, "headers">, name: string): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;

@@ -277,7 +277,6 @@ export function emptySession(
   );
 }
 
-/** The request's session. */
 export async function getSession(
   request: Pick<Request, "headers" | "url">,
   context: SessionContext,

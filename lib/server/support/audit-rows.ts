@@ -25,7 +25,6 @@ export const SUPPORT_AUDIT_EVENTS = {
   batchCancelled: "support_batch_cancelled",
 } as const satisfies Record<string, AuditEventName>;
 
-/** The row of `fields` done by `actor`. */
 function actorEntry(actor: AuditActor, fields: AuditFields): AuditEntryInput {
   return auditEntry(auditCaller({ id: actor.userId, roles: actor.roles }, actor.clientAddress), fields);
 }

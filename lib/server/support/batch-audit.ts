@@ -31,7 +31,6 @@ export async function auditedBatchCaller(
   }
 }
 
-/** The row of a results download. */
 export function auditResultsDownload(
   context: RouteContext,
   batch: BatchRow,

@@ -280,7 +280,6 @@ export interface CardResult {
   error: string | null;
 }
 
-/** Records a card's final result and forgets its number. Only a card this worker still holds is written. */
 /** Outcomes that are answers (the card has balances, or does not exist): nothing to run again. */
 const ANSWERED: ReadonlySet<LookupOutcome> = new Set(["found", "not_found"]);
 
@@ -299,6 +298,7 @@ export async function failedSealedCards(
   return rows.flatMap((row) => (row.sealed ? [{ line: row.line, sealed: row.sealed }] : []));
 }
 
+/** Records a card's final result (an answered card forgets its number); false when it is no longer held. */
 export async function finishCard(
   db: Database,
   id: string,
@@ -433,7 +433,6 @@ export type ResultRow = Pick<
   "position" | "line" | "last4" | "cardHmac" | "state" | "outcome" | "balances" | "error" | "extra"
 >;
 
-/** Results in input order from `fromPosition`, at most `limit`. */
 /** The SQL condition of each results filter (`?show=`): "not found" is a valid answer, apart from failures. */
 function shownCards(show: ResultFilter | undefined) {
   const { state, outcome } = supportBatchCards;
@@ -453,6 +452,7 @@ function shownCards(show: ResultFilter | undefined) {
   }
 }
 
+/** Results in input order from `fromPosition`, at most `limit`. */
 export async function resultRows(
   db: Database,
   id: string,

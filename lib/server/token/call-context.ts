@@ -74,7 +74,6 @@ export function memoryToken(initial?: AccessToken): TokenPlace {
 export interface CallContextDeps {
   config: ServerConfig;
   broker: TokenBroker;
-  /** The card API client of an environment. */
   clientFor(environment: EnvironmentConfig): CardApiClient;
 }
 

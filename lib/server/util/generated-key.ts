@@ -40,7 +40,6 @@ export function loadOrCreateKey(source: KeySource): string {
   return loadKey(source).value;
 }
 
-/** The key and where it came from. */
 export function loadKey({ name, value, dataDir, generate, file: relative, warn }: KeySource): LoadedKey {
   if (value && value.length > 0) return { value, source: "environment" };
   const file = path.join(resolveDataDir(dataDir), relative ?? path.join("keys", name.toLowerCase()));

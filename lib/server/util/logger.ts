@@ -129,7 +129,7 @@ const current = (): ConsoleLogger => (bound ??= createConsoleLogger());
 /** The logger this module writes through: the process's first root adopts it, so nothing logged is lost. */
 export const currentLogger = (): ConsoleLogger => current();
 
-/** The application logger. Pass fields first, then a short message. */
+/** Pass fields first, then a short message. */
 export const logger = {
   debug: (fields: LogFields, message: string) => current().debug(fields, message),
   info: (fields: LogFields, message: string) => current().info(fields, message),
