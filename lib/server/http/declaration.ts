@@ -13,7 +13,7 @@ export const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
 
 /** A JSON body the wrapper validates before the handler sees it. */
-export interface BodyDeclaration<S extends z.ZodType = z.ZodType> {
+interface BodyDeclaration<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** A body a client can send as it stands (the sandbox's demo data). */
   example: unknown;
@@ -26,12 +26,12 @@ export interface BodyDeclaration<S extends z.ZodType = z.ZodType> {
 }
 
 /** A body the handler reads itself as bytes (an evidence zip). */
-export interface UploadDeclaration {
+interface UploadDeclaration {
   media: Exclude<BodyMediaType, "application/json">;
   description: string;
 }
 
-export type AnswerMedia = "application/json" | "text/csv" | "application/zip" | "text/plain";
+type AnswerMedia = "application/json" | "text/csv" | "application/zip" | "text/plain";
 
 export interface AnswerDeclaration {
   description: string;
@@ -43,7 +43,7 @@ export interface AnswerDeclaration {
 }
 
 /** Notes on a path or query parameter beyond its schema. */
-export interface ParameterNote {
+interface ParameterNote {
   description?: string;
   example?: unknown;
 }

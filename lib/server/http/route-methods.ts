@@ -10,7 +10,7 @@ import { REFUSAL, ROUTE_ACCESS, type RouteAccess } from "./access";
 import { ROUTE_METHODS, type DeclaredMethod, type DeclaredRoute, type RouteMethod } from "./declaration";
 
 /** The property of a handler made by `apiRoute`: the declaration it serves. */
-export const ROUTE_DECLARATION = Symbol.for("card-services-console.route-declaration");
+const ROUTE_DECLARATION = Symbol.for("card-services-console.route-declaration");
 
 export type RouteHandler = ((request: Request) => Promise<Response>) & {
   [ROUTE_ACCESS]: RouteAccess;
@@ -56,8 +56,6 @@ function optionsHandler(allowed: readonly string[]): RouteHandler {
     async () => new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } }),
   );
 }
-
-export type { RouteMethod };
 
 export type RouteExports = Record<RouteMethod | "OPTIONS", RouteHandler>;
 

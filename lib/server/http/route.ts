@@ -24,9 +24,7 @@ import type { RateLimiter } from "./rate-limit";
 import { declare, type RouteHandler } from "./route-methods";
 import { runRoute } from "./route-steps";
 
-export { PUBLIC, SIGNED_IN, allowGlobal, allowIn, allowSomewhere } from "./access";
 export { defineRoute, type RouteExports } from "./route-methods";
-export type { RouteOptions } from "./declaration";
 /** What the wrapper needs of the storage-backed services. */
 export interface RouteServices {
   auditLog: AuditSink;

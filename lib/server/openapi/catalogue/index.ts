@@ -7,6 +7,7 @@
 import { declareRoutes } from "@/lib/server/http/declaration";
 import { adminRoutes } from "./admin";
 import { certificationRoutes } from "./certification";
+import { monitorRoutes } from "./monitors";
 import { CATCH_ALL, platformRoutes } from "./platform";
 import { sessionRoutes } from "./session";
 import { supportRoutes } from "./support";
@@ -16,6 +17,7 @@ export { CATCH_ALL };
 export const ROUTES = declareRoutes({
   ...sessionRoutes,
   ...certificationRoutes,
+  ...monitorRoutes,
   ...supportRoutes,
   ...adminRoutes,
   ...platformRoutes,

@@ -5,14 +5,14 @@
  */
 import { z } from "zod";
 import { SANDBOX_EXAMPLES } from "@/lib/sandbox/examples";
+import * as contracts from "@/lib/shared/contracts";
 import {
-  balanceInquiryInputSchema,
   credentialsInputSchema,
   environmentInputSchema,
   freeFormRequestInputSchema,
-  giftBalanceInquiryInputSchema,
   transactionLookupParamsSchema,
 } from "@/lib/shared/contracts";
+import { OPERATION_SPECS, type InquiryOperation } from "@/lib/shared/operations";
 import {
   testCardIdSchema,
   testCardListSchema,
@@ -56,16 +56,15 @@ const ANSWERED =
   "The upstream answered, whatever its status: the exchange record, with the session as it now stands.";
 
 /** An inquiry route: its access is the operation itself plus raw exchange (its answer is the exchange record). */
-const inquiry = <S extends z.ZodType>(
-  operation: "gift_balance_inquiry" | "balance_inquiry",
-  operationId: string,
-  summary: string,
-  schema: S,
-) => ({
+const inquiry = <O extends InquiryOperation>(operation: O, operationId: string, summary: string) => ({
   operationId,
   summary,
   access: allowIn(operation, "raw_exchange"),
-  body: { schema, example: { ...card, environment: "embedded" } },
+  // The input schema the operation registry names.
+  body: {
+    schema: contracts[OPERATION_SPECS[operation].inputSchema],
+    example: { ...card, environment: "embedded" },
+  },
   answers: { 200: { description: ANSWERED, schema: inquiryAnswerSchema } },
   errors: UPSTREAM_ERRORS,
   options: { upstream: true },
@@ -134,16 +133,10 @@ export const sessionRoutes = {
       "gift_balance_inquiry",
       "giftBalanceInquiry",
       "Gift Balance Inquiry (records a transaction upstream)",
-      giftBalanceInquiryInputSchema,
     ),
   },
   "/api/inquiries/balance": {
-    POST: inquiry(
-      "balance_inquiry",
-      "balanceInquiry",
-      "Balance Inquiry (read-only, every purse)",
-      balanceInquiryInputSchema,
-    ),
+    POST: inquiry("balance_inquiry", "balanceInquiry", "Balance Inquiry (read-only, every purse)"),
   },
   "/api/requests": {
     POST: {
