@@ -1,12 +1,15 @@
 // GET /api/audit?user=&event=&card=&from=&to=&cursor=&limit= (admin): one page of the audit log, newest first.
 // The read is itself an audit row.
 import { auditQueryFromUrl, auditRowJson, describeFilters } from "@/lib/server/audit/http";
-import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("audit_read"), async (context) => {
+const route = ROUTES["/api/audit"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const query = auditQueryFromUrl(new URL(context.request.url), true);
     const { auditLog } = await context.services();
     await context.audit({ event: "audit_read", outcome: "success", details: describeFilters(query) });

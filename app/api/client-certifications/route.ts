@@ -4,18 +4,20 @@ import { operatorOf } from "@/lib/server/certification/operator";
 import { viewerOf } from "@/lib/server/client-certification";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { requestOrigin } from "@/lib/server/config/host-trust";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { startClientCertificationSchema } from "@/lib/shared/client-certification-contract";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/client-certifications"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const service = (await context.services()).clientCertification;
     return json({ certifications: await service.list(viewerOf(await context.user())) });
   }),
-  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
-    const input = await context.body(startClientCertificationSchema);
+  POST: apiRoute(route.POST, async (context) => {
+    const input = await context.body();
     const user = await context.user();
     assertAllowed(user.roles, "certification_run", input.environment);
     const origin = requestOrigin(context.request, context.config) ?? context.config.publicOrigins[0]!;

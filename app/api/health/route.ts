@@ -1,8 +1,11 @@
 // GET /api/health: liveness, and the empty route of `npm run bench`.
-import { PUBLIC, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(PUBLIC, async () => json({ status: "ok" }), { quiet: true }),
+const route = ROUTES["/api/health"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async () => json({ status: "ok" })),
 });

@@ -1,16 +1,19 @@
 // GET /api/monitors: every monitor with its state, next run and last run. POST: creates one (tester, admin); it runs at once.
-import { createMonitorSchema, type MonitorListResponse } from "@/lib/shared/monitors-api";
-import { allowGlobal, apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { type MonitorListResponse } from "@/lib/shared/monitors-api";
+import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("monitor_read"), async (context) => {
+const route = ROUTES["/api/monitors"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const body: MonitorListResponse = { monitors: await (await context.services()).monitors.list() };
     return json(body);
   }),
-  POST: apiRoute(allowGlobal("monitor_write"), async (context) => {
-    const input = await context.body(createMonitorSchema);
+  POST: apiRoute(route.POST, async (context) => {
+    const input = await context.body();
     const user = await context.user();
     const monitor = await (await context.services()).monitors.create(input, user);
     context.annotate({ monitor_id: monitor.id, environment: monitor.environment });

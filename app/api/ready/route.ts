@@ -3,34 +3,33 @@
 import type { ErrorBody } from "@/lib/shared/contracts";
 import { storageSettingsFromConfig } from "@/lib/server/database";
 import { checkReadiness, sharedSettingProblems } from "@/lib/server/database/readiness";
-import { PUBLIC, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(
-    PUBLIC,
-    async (context) => {
-      const { config, databases } = context.root;
-      // The root's own database: the same open the services wait for (one handle per process).
-      const readiness = await checkReadiness(
-        databases,
-        storageSettingsFromConfig(config),
-        sharedSettingProblems(config),
-      );
-      if (readiness.ready) return json({ status: "ready", database: readiness.database });
-      const body: ErrorBody = {
-        error: {
-          code: "not_ready",
-          message: `The console is not ready: ${readiness.reasons.join("; ")}.`,
-          details: {
-            reasons: readiness.reasons,
-            ...(readiness.pending ? { pending_migrations: readiness.pending } : {}),
-          },
+const route = ROUTES["/api/ready"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
+    const { config, databases } = context.root;
+    // The root's own database: the same open the services wait for (one handle per process).
+    const readiness = await checkReadiness(
+      databases,
+      storageSettingsFromConfig(config),
+      sharedSettingProblems(config),
+    );
+    if (readiness.ready) return json({ status: "ready", database: readiness.database });
+    const body: ErrorBody = {
+      error: {
+        code: "not_ready",
+        message: `The console is not ready: ${readiness.reasons.join("; ")}.`,
+        details: {
+          reasons: readiness.reasons,
+          ...(readiness.pending ? { pending_migrations: readiness.pending } : {}),
         },
-      };
-      return json(body, 503);
-    },
-    { quiet: true },
-  ),
+      },
+    };
+    return json(body, 503);
+  }),
 });

@@ -9,41 +9,40 @@ import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { can } from "@/lib/server/identity/roles";
 import { describeSession } from "@/lib/server/token/session-info";
-import { allowIn, apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(
-    allowIn("raw_exchange"),
-    async (context) => {
-      const input = await readFreeFormInput(context.request);
-      const user = await context.user();
-      const call = context.root.calls.ofSession(await context.session());
-      const operation = freeFormOperationName(input.operation);
-      assertAllowed(user.roles, operation, call.environment.name);
-      const card = bodyCard(input.body);
-      const record = await context.audited(
-        {
-          event: operation === "transaction_lookup" ? "transaction_lookup" : INQUIRY_AUDIT_EVENTS[operation],
-          outcome: "success",
-          operation,
-          environment: call.environment.name,
-          ...(card ? { card } : {}),
-          details: { free_form: true },
-        },
-        () => runFreeForm(call, input),
-        exchangeAuditFields,
-      );
-      context.annotate({ ...exchangeLogFields(record), free_form: true });
-      const answer: InquiryAnswer = {
-        ...record,
-        session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
-      };
-      const response = json(answer);
-      if (operation !== "transaction_lookup") keepTeamRun(context, operation, card ?? "", record);
-      return response;
-    },
-    { upstream: true },
-  ),
+const route = ROUTES["/api/requests"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
+    const input = await readFreeFormInput(context.request);
+    const user = await context.user();
+    const call = context.root.calls.ofSession(await context.session());
+    const operation = freeFormOperationName(input.operation);
+    assertAllowed(user.roles, operation, call.environment.name);
+    const card = bodyCard(input.body);
+    const record = await context.audited(
+      {
+        event: operation === "transaction_lookup" ? "transaction_lookup" : INQUIRY_AUDIT_EVENTS[operation],
+        outcome: "success",
+        operation,
+        environment: call.environment.name,
+        ...(card ? { card } : {}),
+        details: { free_form: true },
+      },
+      () => runFreeForm(call, input),
+      exchangeAuditFields,
+    );
+    context.annotate({ ...exchangeLogFields(record), free_form: true });
+    const answer: InquiryAnswer = {
+      ...record,
+      session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
+    };
+    const response = json(answer);
+    if (operation !== "transaction_lookup") keepTeamRun(context, operation, card ?? "", record);
+    return response;
+  }),
 });

@@ -2,12 +2,15 @@
 // details). DELETE: forget it all, and end the session on every instance (a copied cookie no longer works).
 import { can } from "@/lib/server/identity/roles";
 import { describeSession } from "@/lib/server/token/session-info";
-import { SIGNED_IN, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(SIGNED_IN, async (context) => {
+const route = ROUTES["/api/session"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const user = await context.user();
     const session = await context.session();
     const call = context.root.calls.ofSession(session);
@@ -15,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       describeSession(context.config, call, (environment) => can(user.roles, "token_details", environment)),
     );
   }),
-  DELETE: apiRoute(SIGNED_IN, async (context) => {
+  DELETE: apiRoute(route.DELETE, async (context) => {
     const user = await context.user();
     const session = await context.session();
     const environment = await context.environment();

@@ -1,9 +1,12 @@
 // GET /api/starter-clients: the starter clients of DESIGN.md §12, `{clients: [{language, title, run}]}`.
-import { PUBLIC, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
+const route = ROUTES["/api/starter-clients"];
+
 // Public, like the OpenAPI documents: an integrator's CI fetches them without a session; they hold no secret.
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(PUBLIC, async ({ root }) => json(root.starterClients.list()), { quiet: true }),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async ({ root }) => json(root.starterClients.list())),
 });

@@ -17,11 +17,13 @@ import { ApiError, internalError } from "@/lib/server/util/errors";
 import { assertAcceptableUrl } from "@/lib/server/util/validation";
 import { logger } from "@/lib/server/util/logger";
 import type { RouteAccess } from "./access";
-import { assertBodyType, assertSameOrigin, parseJsonBody, readBodyText } from "./guards";
+import { bodyTypesOf, type DeclaredMethod, type RouteOptions } from "./declaration";
+import { declaredBody, declaredParams, declaredQuery } from "./declared-input";
+import { assertBodyType, assertSameOrigin, readBodyText } from "./guards";
 import { assertAcceptedHost } from "@/lib/server/config/host-trust";
 import { clientAddress } from "@/lib/server/util/peer-address";
 import { spendUpstreamCall } from "./rate-limit";
-import type { RouteContext, RouteOptions, RouteRoot, ServicesOf } from "./route";
+import type { RouteContext, RouteRoot, ServicesOf } from "./route";
 import { namedEnvironment, WITH_BODY } from "./named-environment";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -57,6 +59,7 @@ class RouteCall<R extends RouteRoot> {
   constructor(
     readonly root: R,
     readonly request: Request,
+    readonly declaration: DeclaredMethod,
   ) {
     this.client = clientAddress(request, root.config.trustedProxies);
     this.path = new URL(request.url).pathname;
@@ -103,14 +106,14 @@ class RouteCall<R extends RouteRoot> {
 }
 
 /** Host, a URL the console can store, Origin and content type, before anything else is done. */
-function checkGuards(call: RouteCall<RouteRoot>, options: RouteOptions): void {
-  const { request, config } = call;
+function checkGuards(call: RouteCall<RouteRoot>): void {
+  const { request, config, declaration } = call;
   assertAcceptedHost(request, config);
   const url = new URL(request.url);
-  assertAcceptableUrl(url, (index) => segmentName(url.pathname, index));
+  assertAcceptableUrl(url, (index) => segmentName(declaration.template, index));
   if (!MUTATING.has(request.method)) return;
   assertSameOrigin(request, config);
-  if (WITH_BODY.has(request.method)) assertBodyType(request, options.bodyType ?? "application/json");
+  if (WITH_BODY.has(request.method)) assertBodyType(request, bodyTypesOf(declaration));
 }
 
 /** The signed-in caller of a route that is not public (401 otherwise); null for public routes. */
@@ -196,7 +199,10 @@ function routeContext<R extends RouteRoot>(call: RouteCall<R>): RouteContext<R> 
     },
     environment: () => call.environment(),
     services: () => call.services(),
-    body: async (schema) => parseJsonBody(await call.readBody(), schema),
+    body: async () => declaredBody(call.declaration, await call.readBody()) as never,
+    query: () => declaredQuery(call.declaration, new URL(call.request.url)) as never,
+    params: () =>
+      declaredParams(call.declaration, call.declaration.template, new URL(call.request.url)) as never,
     annotate: (fields) => {
       call.annotations = { ...call.annotations, ...fields };
     },
@@ -298,7 +304,7 @@ function finish(call: RouteCall<RouteRoot>, response: Response, options: RouteOp
   const { request, root, errorCode } = call;
   response.headers.set("Cache-Control", "no-store");
   root.metrics.requests.inc({
-    route: routeLabel(call.path),
+    route: routeLabel(call.declaration.template),
     method: methodLabel(request.method),
     status: statusLabel(response.status),
   });
@@ -320,14 +326,14 @@ function finish(call: RouteCall<RouteRoot>, response: Response, options: RouteOp
 export async function runRoute<R extends RouteRoot>(
   root: R,
   request: Request,
-  access: RouteAccess,
+  declaration: DeclaredMethod,
   handler: (context: RouteContext<R>) => Promise<Response>,
-  options: RouteOptions,
 ): Promise<Response> {
-  const call = new RouteCall(root, request);
+  const call = new RouteCall(root, request, declaration);
+  const { access, options = {} } = declaration;
   let response: Response;
   try {
-    checkGuards(call, options);
+    checkGuards(call);
     if (options.throttleByAddress) await throttleAddress(call);
     const user = await resolveCaller(call, access);
     if (user) await checkAccess(call, access, user);

@@ -10,7 +10,6 @@
  * import the bound `apiRoute` from there. Each request runs the steps of ./route-steps in order.
  */
 import "server-only";
-import type { z } from "zod";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import type { AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
 import type { AuditFields, AuditSink } from "@/lib/server/audit/record";
@@ -20,13 +19,11 @@ import type { IdentityDeps, RequestIdentity } from "@/lib/server/identity/reques
 import { can, ENVIRONMENT_ACTIONS } from "@/lib/server/identity/roles";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import type { Session } from "@/lib/server/session";
-import type { RouteAccess } from "./access";
-import type { BodyMediaType } from "./guards";
+import type { BodyOf, DeclaredMethod, ParamsOf, QueryOf, RouteDeclaration } from "./declaration";
 import type { RateLimiter } from "./rate-limit";
 import { declare, type RouteHandler } from "./route-methods";
 import { runRoute } from "./route-steps";
 
-export { PUBLIC, SIGNED_IN, allowGlobal, allowIn, allowSomewhere } from "./access";
 export { defineRoute, type RouteExports } from "./route-methods";
 /** What the wrapper needs of the storage-backed services. */
 export interface RouteServices {
@@ -45,7 +42,10 @@ export interface RouteRoot {
 
 export type ServicesOf<R extends RouteRoot> = Awaited<ReturnType<R["services"]>>;
 
-export interface RouteContext<R extends RouteRoot = RouteRoot> {
+export interface RouteContext<
+  R extends RouteRoot = RouteRoot,
+  D extends RouteDeclaration = RouteDeclaration,
+> {
   request: Request;
   /** The composition root the route was bound to: configuration, services, upstream clients. */
   root: R;
@@ -59,8 +59,12 @@ export interface RouteContext<R extends RouteRoot = RouteRoot> {
   /** The environment the call acts on: the session's. */
   environment(): Promise<EnvironmentName>;
   services(): Promise<ServicesOf<R>>;
-  /** The JSON body validated with `schema` (400 with field details otherwise). */
-  body<S extends z.ZodType>(schema: S): Promise<z.output<S>>;
+  /** The JSON body validated with the declared schema (400 with field details otherwise). */
+  body(): Promise<BodyOf<D>>;
+  /** The query validated with the declared schema (an empty parameter as absent). */
+  query(): QueryOf<D>;
+  /** The path's `[name]` segments, decoded, validated with the declared schema when there is one. */
+  params(): ParamsOf<D>;
   /** Adds fields to this call's one log line (never secrets; card numbers are masked anyway). */
   annotate(fields: Record<string, unknown>): void;
   /**
@@ -79,32 +83,19 @@ export interface RouteContext<R extends RouteRoot = RouteRoot> {
   ): Promise<T>;
 }
 
-export interface RouteOptions {
-  /** Log at debug instead of info (the health check). */
-  quiet?: boolean;
-  /** The call reaches the upstream: the per-user rate limit applies (RATE_LIMIT_PER_MINUTE). */
-  upstream?: boolean;
-  /** The media types a body may have: JSON unless a route takes an upload (an evidence zip, a CSV). */
-  bodyType?: BodyMediaType | readonly BodyMediaType[];
-  /**
-   * A 404 counts as a refusal of the caller's address, as an anonymous caller's refusals do
-   * (audit/anonymous-refusals), and past the address's limit the call is answered 429 before the handler: the
-   * catch-all, which anyone can reach with endless paths. No session is looked up for such a call.
-   */
-  throttleByAddress?: boolean;
-}
-
-export type ApiRoute<R extends RouteRoot> = (
-  access: RouteAccess,
-  handler: (context: RouteContext<R>) => Promise<Response>,
-  options?: RouteOptions,
+/** A route method's handler, made from its catalogue declaration (lib/server/openapi/catalogue). */
+export type ApiRoute<R extends RouteRoot> = <D extends DeclaredMethod>(
+  declaration: D,
+  handler: (context: RouteContext<R, D>) => Promise<Response>,
 ) => RouteHandler;
 
 /** `apiRoute` bound to the root `root()` returns when a request arrives. */
 export function createRouteKit<R extends RouteRoot>(root: () => R): { apiRoute: ApiRoute<R> } {
   return {
-    apiRoute: (access, handler, options = {}) =>
-      declare(access, (request) => runRoute(root(), request, access, handler, options)),
+    apiRoute: (declaration, handler) =>
+      declare(declaration, (request) =>
+        runRoute(root(), request, declaration, handler as (context: RouteContext<R>) => Promise<Response>),
+      ),
   };
 }
 

@@ -1,110 +1,24 @@
 /**
- * Route labels of console_http_requests_total: the route's template, never the path a caller sent, so that no
- * request can add a series. test/unit/tools/metrics.test.ts checks the list against the route files of app/api.
+ * Route labels of console_http_requests_total: the template of the catalogue entry the call was served by
+ * (lib/server/openapi/catalogue), never the path a caller sent, so that no request can add a series.
  */
 
-/** Every app/api route folder but the catch-all, as Next matches it. */
-export const API_ROUTES: readonly string[] = [
-  "/api/admin/sessions/[id]",
-  "/api/admin/sessions",
-  "/api/admin/suspensions/[user]",
-  "/api/admin/suspensions",
-  "/api/audit/export.csv",
-  "/api/audit",
-  "/api/audit/verify",
-  "/api/audit/users",
-  "/api/auth/callback",
-  "/api/auth/login",
-  "/api/auth/logout",
-  "/api/certification/public-key",
-  "/api/certification/runs/[id]/cancel",
-  "/api/certification/runs/[id]/evidence",
-  "/api/certification/runs/[id]/exchanges/[exchangeId]",
-  "/api/certification/runs/[id]",
-  "/api/certification/runs",
-  "/api/certification/verify",
-  "/api/client-certifications/[id]/evidence",
-  "/api/client-certifications/[id]/finish",
-  "/api/client-certifications/[id]",
-  "/api/client-certifications/[id]/steps/[step]",
-  "/api/client-certifications",
-  "/api/health",
-  "/api/inquiries/balance",
-  "/api/inquiries/gift-balance",
-  "/api/me",
-  "/api/metrics",
-  "/api/monitors/[id]/run",
-  "/api/monitors/[id]",
-  "/api/monitors",
-  "/api/openapi.json",
-  "/api/postman-collection.json",
-  "/api/postman-environment.json",
-  "/api/requests",
-  "/api/ready",
-  "/api/runs/[id]",
-  "/api/runs",
-  "/api/session/credentials",
-  "/api/session/environment",
-  "/api/session",
-  "/api/support/batches/[id]/results.csv",
-  "/api/support/batches/[id]/results",
-  "/api/support/batches/[id]/retry",
-  "/api/support/batches/[id]",
-  "/api/support/batches",
-  "/api/support/lookups",
-  "/api/starter-clients/[file]",
-  "/api/starter-clients",
-  "/api/test-cards/[id]",
-  "/api/test-cards",
-  "/api/token",
-  "/api/transactions/request-id/[id]",
-];
-
-/** The label of every path no route above serves (the catch-all's 404). */
+/** The label of every path no declared route serves (the catch-all's 404). */
 const UNKNOWN_ROUTE = "unknown";
 
-interface Template {
-  /** A segment's literal text, or null for a dynamic one. */
-  segments: (string | null)[];
-  /** A dynamic segment's parameter name (`id` for `[id]`), by position. */
-  names: (string | null)[];
-  label: string;
-  dynamic: number;
-}
-
 const DYNAMIC = /^\[(\w+)\]$/;
+const CATCH_ALL = /^\[\.\.\.\w+\]$/;
 
-function compile(route: string): Template {
-  const parts = route.split("/");
-  const segments = parts.map((part) => (DYNAMIC.test(part) ? null : part));
-  return {
-    segments,
-    names: parts.map((part) => DYNAMIC.exec(part)?.[1] ?? null),
-    label: parts.map((part) => part.replace(DYNAMIC, ":$1")).join("/"),
-    dynamic: segments.filter((segment) => segment === null).length,
-  };
+/** `/api/runs/:id` for the template `/api/runs/[id]`; UNKNOWN_ROUTE for the catch-all. */
+export function routeLabel(template: string): string {
+  const parts = template.split("/");
+  if (parts.some((part) => CATCH_ALL.test(part))) return UNKNOWN_ROUTE;
+  return parts.map((part) => part.replace(DYNAMIC, ":$1")).join("/");
 }
 
-// Static segments win over dynamic ones, as in Next's matching: fewer dynamic segments are tried first.
-const TEMPLATES = API_ROUTES.map(compile).sort((a, b) => a.dynamic - b.dynamic);
-
-function templateOf(pathname: string): Template | undefined {
-  const parts = pathname.split("/");
-  return TEMPLATES.find(
-    ({ segments }) =>
-      segments.length === parts.length &&
-      segments.every((segment, index) => (segment === null ? parts[index] !== "" : segment === parts[index])),
-  );
-}
-
-/** `/api/runs/:id` for `/api/runs/<anything>`; UNKNOWN_ROUTE for a path no route serves. */
-export function routeLabel(pathname: string): string {
-  return templateOf(pathname)?.label ?? UNKNOWN_ROUTE;
-}
-
-/** The parameter a path segment (by its position) stands for (`id` in `/api/runs/[id]`), or `(path)`. */
-export function segmentName(pathname: string, index: number): string {
-  return templateOf(pathname)?.names[index] ?? "(path)";
+/** The parameter a path segment (by its position) stands for in `template` (`id` in `/api/runs/[id]`), or `(path)`. */
+export function segmentName(template: string, index: number): string {
+  return DYNAMIC.exec(template.split("/")[index] ?? "")?.[1] ?? "(path)";
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

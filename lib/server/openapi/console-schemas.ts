@@ -137,3 +137,17 @@ export {
   monitorListSchema,
   monitorRunResultSchema,
 } from "@/lib/shared/monitors-api";
+
+/** `GET /api/starter-clients`: the catalogue of DESIGN.md §12 (lib/server/starter-clients). */
+export const starterClientListSchema = z.object({
+  clients: z.array(
+    z.object({
+      language: z.string().meta({ examples: ["node"] }),
+      title: z.string().meta({ examples: ["JavaScript (Node 20+)"] }),
+      run: z.string().meta({ examples: ["node client.mjs <command>"] }),
+    }),
+  ),
+});
+
+/** A body that carries nothing: `{}` (the routes that act on their path alone). */
+export const emptyInputSchema = z.object({}).strict();

@@ -6,15 +6,6 @@ import "server-only";
 import { createRouteKit } from "@/lib/server/http/route";
 import { consoleRoot } from "./process";
 
-export {
-  PUBLIC,
-  SIGNED_IN,
-  allowGlobal,
-  allowIn,
-  allowSomewhere,
-  canActIn,
-  defineRoute,
-  json,
-} from "@/lib/server/http/route";
+export { canActIn, defineRoute, json } from "@/lib/server/http/route";
 
 export const { apiRoute } = createRouteKit(consoleRoot);

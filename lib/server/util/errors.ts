@@ -43,6 +43,11 @@ const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The HTTP status a code is answered with (the OpenAPI document groups codes by it). */
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
 // Compile-time check: every code the details map names is a code this server answers with.
 const _detailsNameRealCodes: [Exclude<CodeWithDetails, ErrorCode>] extends [never] ? true : false = true;
 // Every upstream_* code is one after which the upstream did not answer (the browser reads them alike).

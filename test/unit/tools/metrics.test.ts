@@ -5,10 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { Transport } from "@/lib/server/card-api/transport";
 import { configuredMetricsToken, hasMetricsToken } from "@/lib/server/metrics/access";
-import { readdirSync } from "node:fs";
-import path from "node:path";
-import { createMetrics, methodLabel, routeLabel, statusLabel } from "@/lib/server/metrics";
-import { API_ROUTES } from "@/lib/server/metrics/routes";
+import { createMetrics, methodLabel, routeLabel, segmentName, statusLabel } from "@/lib/server/metrics";
+import { CATCH_ALL, ROUTES } from "@/lib/server/openapi/catalogue";
 import { metricsResponse } from "@/lib/server/metrics/scrape";
 import { meteredTransport } from "@/lib/server/metrics/upstream";
 import type { ServerConfig } from "@/lib/server/config";
@@ -73,39 +71,24 @@ describe("console metrics", () => {
     );
   });
 
-  it("labels routes by their template: ids as :id, every unknown path as one label", () => {
-    expect(routeLabel("/api/certification/runs/6f1c0e3a-1b2c-4d5e-8f90-123456789abc/evidence")).toBe(
-      "/api/certification/runs/:id/evidence",
-    );
-    expect(routeLabel("/api/transactions/request-id/req-12345678-abc")).toBe(
-      "/api/transactions/request-id/:id",
-    );
-    // Any text in a dynamic segment, not only id-like text.
-    expect(routeLabel("/api/runs/abc")).toBe("/api/runs/:id");
-    expect(routeLabel("/api/certification/runs/x/exchanges/y")).toBe(
+  it("labels routes by the catalogue template they were served under: ids as :id, the catch-all as one label", () => {
+    expect(routeLabel("/api/certification/runs/[id]/evidence")).toBe("/api/certification/runs/:id/evidence");
+    expect(routeLabel("/api/transactions/request-id/[id]")).toBe("/api/transactions/request-id/:id");
+    expect(routeLabel("/api/certification/runs/[id]/exchanges/[exchangeId]")).toBe(
       "/api/certification/runs/:id/exchanges/:exchangeId",
     );
     expect(routeLabel("/api/inquiries/gift-balance")).toBe("/api/inquiries/gift-balance");
-    expect(routeLabel("/api/postman-collection.json")).toBe("/api/postman-collection.json");
-    // A static segment wins over a dynamic one, as in Next.
-    expect(routeLabel("/api/support/batches")).toBe("/api/support/batches");
-    const unknown = ["/api/nope", "/api/runs/a/b", "/api/health/x", "/api/", "/api/runs/", "/x", ""];
-    const sent = Array.from({ length: 500 }, (_, index) => `/api/probe-${index}/x${index}`);
-    expect(new Set([...unknown, ...sent].map(routeLabel))).toEqual(new Set(["unknown"]));
+    expect(routeLabel(CATCH_ALL)).toBe("unknown");
+    // One series per route at most, whatever callers send: the labels are the catalogue's, each its own.
+    const labels = Object.keys(ROUTES).map(routeLabel);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.filter((label) => /[[\]{}]/.test(label))).toEqual([]);
   });
 
-  it("knows every route folder of app/api", () => {
-    const root = path.resolve(__dirname, "../../../app/api");
-    const folders = (folder: string): string[] =>
-      readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-        const full = path.join(folder, entry.name);
-        if (entry.isDirectory()) return folders(full);
-        return entry.name === "route.ts" ? [path.dirname(full)] : [];
-      });
-    const routes = folders(root)
-      .map((folder) => `/api${folder.slice(root.length)}`.replace(/\\/g, "/").replace(/\/$/, ""))
-      .filter((route) => route !== "/api/[...path]");
-    expect([...API_ROUTES].sort()).toEqual(routes.sort());
+  it("names a bad path segment by the parameter it stands for in the template", () => {
+    expect(segmentName("/api/runs/[id]", 3)).toBe("id");
+    expect(segmentName("/api/runs/[id]", 2)).toBe("(path)");
+    expect(segmentName(CATCH_ALL, 4)).toBe("(path)");
   });
 
   it("labels methods and statuses from a fixed set", () => {

@@ -2,21 +2,24 @@
 // sessions, audited.
 import { z } from "zod";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { listSessions } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
 
+const route = ROUTES["/api/admin/sessions"];
+
 const userQuery = z.string().min(1).max(256);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("session_admin"), async (context) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const { sessionStore } = await context.services();
     const body: AdminSessionList = { sessions: await listSessions(sessionStore) };
     return json(body);
   }),
-  DELETE: apiRoute(allowGlobal("session_admin"), async (context) => {
+  DELETE: apiRoute(route.DELETE, async (context) => {
     const parsed = userQuery.safeParse(new URL(context.request.url).searchParams.get("user") ?? undefined);
     if (!parsed.success) {
       throw new ApiError("validation_failed", "Name the user whose sessions end: ?user=ID.", {

@@ -1,13 +1,16 @@
 // GET /api/admin/suspensions: the suspensions in force (admin). POST {user_id, minutes, reason?}: suspends a user
 // on every instance and ends their sessions, audited `user_suspended`.
-import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { shownSuspension, suspendInputSchema, suspendUser } from "@/lib/server/session/admin-suspensions";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { shownSuspension, suspendUser } from "@/lib/server/session/admin-suspensions";
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("session_admin"), async (context) => {
+const route = ROUTES["/api/admin/suspensions"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const { suspensions } = await context.services();
     const body: AdminSuspensionList = {
       suspensions: (await suspensions.list()).map(shownSuspension),
@@ -15,8 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     };
     return json(body);
   }),
-  POST: apiRoute(allowGlobal("session_admin"), async (context) => {
-    const input = await context.body(suspendInputSchema);
+  POST: apiRoute(route.POST, async (context) => {
+    const input = await context.body();
     const admin = await context.user();
     const services = await context.services();
     const { suspension, sessionsEnded } = await suspendUser(services, input, admin.id);

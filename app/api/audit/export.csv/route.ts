@@ -1,12 +1,15 @@
 // GET /api/audit/export.csv?<filters> (admin): the filtered log as a CSV attachment, streamed page by page.
 // The export is itself an audit row.
 import { auditQueryFromUrl, describeFilters } from "@/lib/server/audit/http";
-import { allowGlobal, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("audit_read", "audit_export"), async (context) => {
+const route = ROUTES["/api/audit/export.csv"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const query = auditQueryFromUrl(new URL(context.request.url), false);
     const { auditLog } = await context.services();
     await context.audit({ event: "audit_export", outcome: "success", details: describeFilters(query) });

@@ -2,12 +2,15 @@
 // row 1 or from the last checkpoint an earlier verify found intact; {ok: true, rows, …} or where it first breaks,
 // with what was checked. Audited.
 import { verifyFromUrl } from "@/lib/server/audit/http";
-import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("audit_read"), async (context) => {
+const route = ROUTES["/api/audit/verify"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const from = verifyFromUrl(new URL(context.request.url));
     const { auditLog } = await context.services();
     const result = await auditLog.verify(from);

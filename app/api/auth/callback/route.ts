@@ -6,9 +6,12 @@ import {
   signInFlowOptions,
   signedOutPath,
 } from "@/lib/server/identity/sign-in-routes";
-import { PUBLIC, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
+
+const route = ROUTES["/api/auth/callback"];
 
 function redirect(location: string, cookie: string): Response {
   const headers = new Headers({ Location: location });
@@ -16,8 +19,8 @@ function redirect(location: string, cookie: string): Response {
   return new Response(null, { status: 302, headers });
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(PUBLIC, async (context) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const settings = oidcSettingsOrNotFound(context.config, context.root.authSettings);
     const result = await finishSignIn(
       settings,

@@ -3,12 +3,15 @@ import { oidcSettingsOrNotFound, signInFlowOptions } from "@/lib/server/identity
 import { startSignIn } from "@/lib/server/identity/sign-in-flow";
 import { SignInError } from "@/lib/server/identity/oidc";
 import { ApiError } from "@/lib/server/util/errors";
-import { PUBLIC, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(PUBLIC, async (context) => {
+const route = ROUTES["/api/auth/login"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const settings = oidcSettingsOrNotFound(context.config, context.root.authSettings);
     let started: Response;
     try {

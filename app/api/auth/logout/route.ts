@@ -3,12 +3,15 @@
 import { signOutUrl } from "@/lib/server/identity/oidc";
 import { signedOutPath } from "@/lib/server/identity/sign-in-routes";
 import { logger } from "@/lib/server/util/logger";
-import { PUBLIC, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(PUBLIC, async (context) => {
+const route = ROUTES["/api/auth/logout"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
     const { session, user } = await context.identity();
     const ownerId = session.ownerId;
     const ended = await session.end("signed_out");

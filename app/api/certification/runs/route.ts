@@ -1,18 +1,17 @@
 // GET /api/certification/runs: the runs kept, newest first, and which environments can be certified. POST: starts a run in the background, 202 {id}.
-import {
-  startRunInputSchema,
-  type RunListResponse,
-  type StartRunResponse,
-} from "@/lib/shared/certification-api";
+import { type RunListResponse, type StartRunResponse } from "@/lib/shared/certification-api";
 import { operatorOf } from "@/lib/server/certification/operator";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { can } from "@/lib/server/identity/roles";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/certification/runs"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const service = await (await context.services()).certification();
     // Runs in an environment where the caller may not run certification are left out (an engineer: production).
     const { roles } = await context.user();
@@ -20,8 +19,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     const body: RunListResponse = { runs, environments: service.environments() };
     return json(body);
   }),
-  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
-    const input = await context.body(startRunInputSchema);
+  POST: apiRoute(route.POST, async (context) => {
+    const input = await context.body();
     // The run acts on the environment it names, not the session's: the role must allow it there.
     const user = await context.user();
     assertAllowed(user.roles, "certification_run", input.environment);

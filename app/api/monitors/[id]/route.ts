@@ -1,17 +1,19 @@
 // GET /api/monitors/{id}: {monitor, runs} (the last 50). PATCH: pause, resume or change (tester, admin). DELETE: removes it.
-import { updateMonitorSchema } from "@/lib/shared/monitors-api";
-import { allowGlobal, apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
+const route = ROUTES["/api/monitors/[id]"];
+
 const monitorId = (request: Request) => new URL(request.url).pathname.split("/")[3] ?? "";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("monitor_read"), async (context) =>
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) =>
     json(await (await context.services()).monitors.detail(monitorId(context.request))),
   ),
-  PATCH: apiRoute(allowGlobal("monitor_write"), async (context) => {
-    const input = await context.body(updateMonitorSchema);
+  PATCH: apiRoute(route.PATCH, async (context) => {
+    const input = await context.body();
     const user = await context.user();
     const monitor = await (await context.services()).monitors.update(monitorId(context.request), input, user);
     await context.audit({
@@ -22,7 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     });
     return json(monitor);
   }),
-  DELETE: apiRoute(allowGlobal("monitor_write"), async (context) => {
+  DELETE: apiRoute(route.DELETE, async (context) => {
     const monitor = await (await context.services()).monitors.remove(monitorId(context.request));
     await context.audit({
       event: "monitor_deleted",

@@ -1,13 +1,16 @@
 // GET /api/runs/{id}: one run of the team, with its exchange record (masked and redacted as recorded).
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import type { TeamRunResponse } from "@/lib/server/inquiry/runs/api";
 import { getTeamRun } from "@/lib/server/inquiry/runs/store";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("raw_exchange"), async (context) => {
+const route = ROUTES["/api/runs/[id]"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const id = decodeURIComponent(new URL(context.request.url).pathname.split("/")[3] ?? "");
     const { db } = await context.services();
     const run: TeamRunResponse | null = await getTeamRun(db, id);

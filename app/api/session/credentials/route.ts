@@ -1,22 +1,18 @@
 // PUT /api/session/credentials: {client_id, client_secret} or {"profile": "demo"}; kept in the session only.
-import { z } from "zod";
-import { credentialsInputSchema } from "@/lib/shared/contracts";
 import { can } from "@/lib/server/identity/roles";
 import { describeSession } from "@/lib/server/token/session-info";
 import { ApiError } from "@/lib/server/util/errors";
-import { validateInput } from "@/lib/server/http/guards";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-const [demoProfileSchema, clientCredentialsSchema] = credentialsInputSchema.options;
+const route = ROUTES["/api/session/credentials"];
 
 // Credentials are for requesting tokens: a role that may do that in some environment may set them.
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  PUT: apiRoute(allowSomewhere("token_request"), async (context) => {
-    const raw = await context.body(z.looseObject({}));
-    // Validate against the form the body means, so that field errors name that form's fields.
-    const input = validateInput(raw, "profile" in raw ? demoProfileSchema : clientCredentialsSchema);
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  PUT: apiRoute(route.PUT, async (context) => {
+    const input = await context.body();
     const session = await context.session();
     if ("profile" in input) {
       if (!context.config.embeddedSandbox) {

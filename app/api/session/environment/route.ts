@@ -1,17 +1,19 @@
 // PUT /api/session/environment: {environment}; only configured environments can be chosen.
-import { environmentInputSchema } from "@/lib/shared/contracts";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import { can } from "@/lib/server/identity/roles";
 import { describeSession } from "@/lib/server/token/session-info";
 import { ApiError } from "@/lib/server/util/errors";
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { SIGNED_IN, apiRoute, canActIn, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, canActIn, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  PUT: apiRoute(SIGNED_IN, async (context) => {
-    const { environment } = await context.body(environmentInputSchema);
+const route = ROUTES["/api/session/environment"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  PUT: apiRoute(route.PUT, async (context) => {
+    const { environment } = await context.body();
     const config = context.config;
     if (!findEnvironment(config, environment)) {
       const available = config.environments.map(({ name }) => name);

@@ -1,9 +1,12 @@
 // DELETE /api/admin/suspensions/{user_id}: lifts a suspension in force (admin), audited `user_unsuspended`; 404
 // when none is in force.
 import { ApiError } from "@/lib/server/util/errors";
-import { allowGlobal, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
+
+const route = ROUTES["/api/admin/suspensions/[user]"];
 
 function userIdFrom(request: Request): string {
   try {
@@ -15,8 +18,8 @@ function userIdFrom(request: Request): string {
   throw new ApiError("not_found", "No suspension in force for that user.");
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  DELETE: apiRoute(allowGlobal("session_admin"), async (context) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  DELETE: apiRoute(route.DELETE, async (context) => {
     const userId = userIdFrom(context.request);
     const { suspensions } = await context.services();
     if (!(await suspensions.lift(userId))) {

@@ -1,11 +1,14 @@
 // GET /api/certification/runs/{id}: one run's progress and per-case results (exchange bodies are in the bundle).
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/certification/runs/[id]"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
     const service = await (await context.services()).certification();
     assertAllowed((await context.user()).roles, "certification_run", await service.environmentOf(id));

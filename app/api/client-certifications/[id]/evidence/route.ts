@@ -2,13 +2,16 @@
 import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
-import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/client-certifications/[id]/evidence"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const id = certificationIdOf(context.request);
     const service = (await context.services()).clientCertification;
     const bundle = await buildClientEvidence(service, id, viewerOf(await context.user()), {

@@ -1,14 +1,16 @@
 // POST /api/client-certifications/{id}/finish with `{}`: judges the traffic, revokes the client, sets `done`.
-import { z } from "zod";
 import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { DEFAULT_CALL_PAGE } from "@/lib/server/client-certification/service";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
-    await context.body(z.object({}).strict());
+const route = ROUTES["/api/client-certifications/[id]/finish"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
+    await context.body();
     const id = certificationIdOf(context.request);
     const service = (await context.services()).clientCertification;
     const viewer = viewerOf(await context.user());

@@ -1,11 +1,14 @@
 // POST /api/monitors/{id}/run: runs the monitor now (its schedule does not move); 202 {run_id}, 409 run_in_progress.
 import type { MonitorRunResponse } from "@/lib/shared/monitors-api";
-import { allowGlobal, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(allowGlobal("monitor_write"), async (context) => {
+const route = ROUTES["/api/monitors/[id]/run"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[3] ?? "";
     const body: MonitorRunResponse = await (await context.services()).monitors.runNow(id);
     await context.audit({

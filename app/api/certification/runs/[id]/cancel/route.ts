@@ -1,12 +1,15 @@
 // POST /api/certification/runs/{id}/cancel: stops a queued or running run after the case under way; the run
 // ends `cancelled` and its bundle signs what ran. Audited. An ended run is answered as it is.
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/certification/runs/[id]/cancel"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
     const service = await (await context.services()).certification();
     const before = await service.view(id);

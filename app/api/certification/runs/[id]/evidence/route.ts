@@ -1,12 +1,15 @@
 // GET /api/certification/runs/{id}/evidence: the run's signed evidence bundle (application/zip attachment).
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/certification/runs/[id]/evidence"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[4] ?? "";
     const service = await (await context.services()).certification();
     assertAllowed((await context.user()).roles, "certification_run", await service.environmentOf(id));

@@ -1,17 +1,19 @@
 // POST /api/client-certifications/{id}/steps/{step} with `{}`: arms the step for this certification's client
 // only, ending the one before (the page's "Start step"; a CI suite calls it too).
-import { z } from "zod";
 import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { DEFAULT_CALL_PAGE } from "@/lib/server/client-certification/service";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { clientStepIdSchema } from "@/lib/shared/client-certification-contract";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
-    await context.body(z.object({}).strict());
+const route = ROUTES["/api/client-certifications/[id]/steps/[step]"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
+    await context.body();
     const id = certificationIdOf(context.request);
     const step = clientStepIdSchema.safeParse(new URL(context.request.url).pathname.split("/")[5]);
     if (!step.success)

@@ -1,14 +1,17 @@
 // GET /api/support/batches/{id}/results.csv: the masked results (last 4, keyed hash, the eight purses, status,
 // error), one row per card in input order, streamed.
-import { allowSomewhere, apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { resultsCsv } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom } from "@/lib/server/support/route-helpers";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
+const route = ROUTES["/api/support/batches/[id]/results.csv"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const id = batchIdFrom(context.request);
     const services = (await context.services()).support;
     const { batch } = await auditedBatchCaller(context, services, id);

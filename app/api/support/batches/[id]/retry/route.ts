@@ -2,15 +2,18 @@
 // answer, from the numbers the server kept sealed; 202 with the new batch's progress.
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { retryFailedCards } from "@/lib/server/support/batches";
 import { batchCaller } from "@/lib/server/support/caller";
 import { batchCredentials, batchIdFrom } from "@/lib/server/support/route-helpers";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  POST: apiRoute(allowSomewhere("support_batch"), async (context) => {
+const route = ROUTES["/api/support/batches/[id]/retry"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  POST: apiRoute(route.POST, async (context) => {
     const id = batchIdFrom(context.request);
     const services = (await context.services()).support;
     const { actor, batch } = await batchCaller(

@@ -1,12 +1,15 @@
 // GET /api/certification/runs/{id}/exchanges/{exchangeId}: one exchange of a run, masked and redacted as
 // stored (the same record the evidence bundle holds), so a case's request and response show on its page.
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { allowSomewhere, apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
+const route = ROUTES["/api/certification/runs/[id]/exchanges/[exchangeId]"];
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
+  GET: apiRoute(route.GET, async (context) => {
     const segments = new URL(context.request.url).pathname.split("/");
     const service = await (await context.services()).certification();
     const id = segments[4] ?? "";
