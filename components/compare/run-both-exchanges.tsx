@@ -40,9 +40,9 @@ export function RunBothExchanges({
       {result.lookup ? (
         <section
           aria-labelledby={lookupId}
-          className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          className="space-y-3 rounded-xl border border-default bg-panel p-5 shadow-sm"
         >
-          <h2 id={lookupId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+          <h2 id={lookupId} className="text-sm font-semibold text-fg">
             Lookup Transaction by Request Id{" "}
             <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
           </h2>

@@ -70,7 +70,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
       <form
         onSubmit={submit}
         {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
-        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        className="rounded-xl border border-default bg-panel p-5 shadow-sm"
         aria-label="Run both operations"
         noValidate
       >
@@ -117,24 +117,21 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
         ) : null}
       </form>
 
-      <section
-        aria-labelledby={ids.table}
-        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
-      >
-        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-3.5 dark:border-slate-800">
+      <section aria-labelledby={ids.table} className="rounded-xl border border-default bg-panel shadow-sm">
+        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-default px-5 py-3.5">
           <div className="min-w-0">
-            <h2 id={ids.table} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+            <h2 id={ids.table} className="text-sm font-semibold text-fg">
               Specification §4.5, with live values
             </h2>
-            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400" data-testid="spec-verdict">
+            <p className="mt-0.5 text-sm text-muted" data-testid="spec-verdict">
               {result && !busy ? (
                 <span
                   className={
                     comparison.conforms
-                      ? "mr-2 font-medium text-emerald-700 dark:text-emerald-300"
+                      ? "mr-2 font-medium text-success"
                       : failing.length > 0
-                        ? "mr-2 font-medium text-red-700 dark:text-red-300"
-                        : "mr-2 font-medium text-slate-700 dark:text-slate-300"
+                        ? "mr-2 font-medium text-danger"
+                        : "mr-2 font-medium text-body"
                   }
                 >
                   {comparison.conforms
@@ -154,10 +151,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
               )}
             </p>
           </div>
-          <ul
-            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400"
-            aria-label="Legend"
-          >
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted" aria-label="Legend">
             {(["pass", "inferred", "fail"] as const).map((verdict) => (
               <li key={verdict} className="inline-flex items-center gap-1.5">
                 <VerdictMark verdict={verdict} />
@@ -167,11 +161,11 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
           </ul>
         </div>
         <SpecTable comparison={comparison} busy={busy} captionId={ids.table} />
-        <div className="border-t border-slate-200 px-5 py-3.5 dark:border-slate-800" aria-live="polite">
+        <div className="border-t border-default px-5 py-3.5" aria-live="polite">
           {busy ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">Running both operations…</p>
+            <p className="text-sm text-muted">Running both operations…</p>
           ) : !result ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">
+            <p className="text-sm text-muted">
               The Gift Balance Inquiry&rsquo;s <code className="font-mono">balance</code> will be checked
               against the Balance Inquiry&rsquo;s <code className="font-mono">balances.gift</code>.
             </p>
@@ -187,7 +181,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
                         : "unknown"
                   }
                 />
-                <span className="text-slate-900 dark:text-slate-100">{comparison.giftCheck.message}</span>
+                <span className="text-fg">{comparison.giftCheck.message}</span>
               </p>
               {giftRecord && balanceRecord ? (
                 <Button size="sm" onClick={() => onDiff(giftRecord.id, balanceRecord.id)}>

@@ -64,13 +64,10 @@ export function SessionEndedGuard({
         <main className="flex min-h-screen items-start justify-center px-4 py-12">
           <section
             aria-labelledby="session-ended-title"
-            className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+            className="w-full max-w-md rounded-xl border border-default bg-panel p-6 shadow-sm sm:p-8"
           >
             <div ref={heading} tabIndex={-1} role="alert" className="outline-none">
-              <h1
-                id="session-ended-title"
-                className="text-xl font-semibold tracking-tight text-slate-900 dark:text-white"
-              >
+              <h1 id="session-ended-title" className="text-xl font-semibold tracking-tight text-fg">
                 Your session has ended
               </h1>
               <GateText>{WHY[ended]}</GateText>

@@ -24,22 +24,17 @@ export function Panel({
   return (
     <Tag
       aria-labelledby={Tag === "section" && titleId ? titleId : undefined}
-      className={cx(
-        "rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900",
-        className,
-      )}
+      className={cx("rounded-xl border border-default bg-panel shadow-sm", className)}
     >
       {title || actions ? (
-        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-3.5 dark:border-slate-800">
+        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-default px-5 py-3.5">
           <div className="min-w-0">
             {title ? (
-              <h2 id={titleId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+              <h2 id={titleId} className="text-sm font-semibold text-fg">
                 {title}
               </h2>
             ) : null}
-            {description ? (
-              <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{description}</p>
-            ) : null}
+            {description ? <p className="mt-0.5 text-sm text-muted">{description}</p> : null}
           </div>
           {actions ? (
             <div className="flex max-w-full min-w-0 flex-wrap items-center gap-2">{actions}</div>
