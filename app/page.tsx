@@ -3,6 +3,7 @@ import Link from "next/link";
 import { HomeQuickStart, HomeStartLink } from "@/components/home/home-quick-start";
 import { ConsoleShell } from "@/components/shell/console-shell";
 import { buttonClasses } from "@/components/ui/button";
+import { Panel } from "@/components/ui/panel";
 
 export const metadata: Metadata = { title: { absolute: "Card Services Console" } };
 
@@ -116,18 +117,15 @@ export default function HomePage() {
           </h2>
           <ul className="mt-4 grid gap-4 md:grid-cols-3">
             {AUDIENCES.map((audience) => (
-              <li key={audience.who} className="rounded-xl border border-default bg-panel p-5 shadow-sm">
+              <Panel as="li" key={audience.who} bodyClassName="p-5">
                 <h3 className="font-medium text-fg">{audience.who}</h3>
                 <p className="mt-2 text-sm text-muted">{audience.what}</p>
-              </li>
+              </Panel>
             ))}
           </ul>
         </section>
 
-        <section
-          aria-labelledby="safety"
-          className="mt-12 mb-4 rounded-xl border border-default bg-panel p-6 shadow-sm"
-        >
+        <Panel aria-labelledby="safety" className="mt-12 mb-4" bodyClassName="p-6">
           <h2 id="safety" className="text-lg font-semibold text-fg">
             What stays on the server
           </h2>
@@ -146,7 +144,7 @@ export default function HomePage() {
               transaction.
             </li>
           </ul>
-        </section>
+        </Panel>
       </div>
     </ConsoleShell>
   );

@@ -14,6 +14,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HistoryReadError } from "@/components/history/history-read-error";
 import { RecordDiffView } from "./record-diff-view";
+import { Panel } from "@/components/ui/panel";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, {
   hour: "2-digit",
@@ -132,10 +133,7 @@ export function DiffRuns({
   const missingChoice = (pair?.[0] && !runA) || (pair?.[1] && !runB);
   return (
     <div className="space-y-4">
-      <section
-        aria-label="Runs to compare"
-        className="rounded-xl border border-default bg-panel p-5 shadow-sm"
-      >
+      <Panel aria-label="Runs to compare" bodyClassName="p-5">
         <div className="grid items-end gap-3 md:grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)]">
           <RunSelect
             id={ids.a}
@@ -173,7 +171,7 @@ export function DiffRuns({
             headers.
           </span>
         </div>
-      </section>
+      </Panel>
 
       {missingChoice ? (
         <Alert tone="warning" title="A chosen run is no longer in history">

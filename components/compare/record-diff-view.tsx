@@ -4,6 +4,7 @@ import type { FieldDiff, PurseDiffRow, RecordDiff } from "@/lib/client/record-di
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
+import { Panel } from "@/components/ui/panel";
 
 const cellHead = "px-3 py-2 text-left text-xs font-semibold tracking-wide text-muted uppercase";
 const missing = <span className="text-muted">—</span>;
@@ -20,7 +21,7 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <section aria-labelledby={id} className="rounded-xl border border-default bg-panel shadow-sm">
+    <Panel aria-labelledby={id} flush>
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-default px-5 py-3">
         <h2 id={id} className="text-sm font-semibold text-fg">
           {title}
@@ -35,7 +36,7 @@ function Section({
       >
         {children}
       </div>
-    </section>
+    </Panel>
   );
 }
 

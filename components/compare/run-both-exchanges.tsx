@@ -7,6 +7,7 @@ import { isSuccessStatus } from "@/lib/client/exchange-summary";
 import { ExchangeView } from "@/components/exchange/exchange-view";
 import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
 import type { RunBothResult } from "./use-run-both";
+import { Panel } from "@/components/ui/panel";
 
 /** After "Run both": each run's request and response, and the lookup of the gift run's Request Id. */
 export function RunBothExchanges({
@@ -38,10 +39,7 @@ export function RunBothExchanges({
         />
       ) : null}
       {result.lookup ? (
-        <section
-          aria-labelledby={lookupId}
-          className="space-y-3 rounded-xl border border-default bg-panel p-5 shadow-sm"
-        >
+        <Panel aria-labelledby={lookupId} bodyClassName="space-y-3 p-5">
           <h2 id={lookupId} className="text-sm font-semibold text-fg">
             Lookup Transaction by Request Id{" "}
             <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
@@ -50,7 +48,7 @@ export function RunBothExchanges({
             outcome={result.lookup}
             transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
           />
-        </section>
+        </Panel>
       ) : null}
     </div>
   );

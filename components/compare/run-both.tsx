@@ -16,6 +16,7 @@ import { RunResultPanel } from "./run-result-panel";
 import { SpecTable } from "./spec-table";
 import { useRunBoth } from "./use-run-both";
 import { VerdictMark } from "./verdict-mark";
+import { Panel } from "@/components/ui/panel";
 
 const DEFAULT_LOCATION = "console";
 
@@ -67,57 +68,59 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
 
   return (
     <div className="space-y-6">
-      <form
-        onSubmit={submit}
-        {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
-        className="rounded-xl border border-default bg-panel p-5 shadow-sm"
-        aria-label="Run both operations"
-        noValidate
-      >
-        <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
-          <CardNumberField
-            id={ids.card}
-            value={card}
-            onChange={(event) => setCard(event.target.value)}
-            placeholder={CARD_NUMBER_RULE}
-            required
-            error={cardError}
-            hint="Sent to both operations; shown and kept only masked."
-          />
-          <LocationIdField
-            id={ids.location}
-            value={location}
-            onChange={(event) => setLocation(event.target.value)}
-            maxLength={64}
-            hint="originator.location_id"
-          />
-          <div className="sm:pt-6">
-            <Button
-              type="submit"
-              variant={production ? "danger" : "primary"}
-              size="lg"
-              busy={busy}
-              className="w-full sm:w-auto"
-            >
-              Run both
-              <RunShortcutHint className="hidden sm:inline" />
-            </Button>
+      <Panel as="div" flush>
+        <form
+          onSubmit={submit}
+          {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
+          className="p-5"
+          aria-label="Run both operations"
+          noValidate
+        >
+          <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
+            <CardNumberField
+              id={ids.card}
+              value={card}
+              onChange={(event) => setCard(event.target.value)}
+              placeholder={CARD_NUMBER_RULE}
+              required
+              error={cardError}
+              hint="Sent to both operations; shown and kept only masked."
+            />
+            <LocationIdField
+              id={ids.location}
+              value={location}
+              onChange={(event) => setLocation(event.target.value)}
+              maxLength={64}
+              hint="originator.location_id"
+            />
+            <div className="sm:pt-6">
+              <Button
+                type="submit"
+                variant={production ? "danger" : "primary"}
+                size="lg"
+                busy={busy}
+                className="w-full sm:w-auto"
+              >
+                Run both
+                <RunShortcutHint className="hidden sm:inline" />
+              </Button>
+            </div>
           </div>
-        </div>
-        {notConnected ? (
-          <Alert tone="warning" title="Not connected" className="mt-4">
-            <p>
-              Both operations need a token.{" "}
-              <Link href="/connect" className="font-medium underline">
-                Connect with credentials
-              </Link>{" "}
-              (the demo credentials are one click away), then run both.
-            </p>
-          </Alert>
-        ) : null}
-      </form>
+          {notConnected ? (
+            <Alert tone="warning" title="Not connected" className="mt-4">
+              <p>
+                Both operations need a token.{" "}
+                <Link href="/connect" className="font-medium underline">
+                  Connect with credentials
+                </Link>{" "}
+                (the demo credentials are one click away), then run both.
+              </p>
+            </Alert>
+          ) : null}
+        </form>
+      </Panel>
 
-      <section aria-labelledby={ids.table} className="rounded-xl border border-default bg-panel shadow-sm">
+      <Panel aria-labelledby={ids.table} flush>
         <div className="flex flex-wrap items-start justify-between gap-3 border-b border-default px-5 py-3.5">
           <div className="min-w-0">
             <h2 id={ids.table} className="text-sm font-semibold text-fg">
@@ -191,7 +194,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
             </div>
           )}
         </div>
-      </section>
+      </Panel>
 
       <div className="grid gap-4 lg:grid-cols-2">
         <RunResultPanel

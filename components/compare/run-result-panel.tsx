@@ -12,6 +12,7 @@ import { HttpStatusBadge } from "@/components/ui/http-status-badge";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
+import { Panel } from "@/components/ui/panel";
 
 /** What one side of "Run both" produced: an exchange record, or the console's error (no answer, no token…). */
 export type RunOutcome = { record: ExchangeRecord } | { error: ConsoleErrorLike };
@@ -170,10 +171,11 @@ export function RunResultPanel({
   const record = outcome && "record" in outcome ? outcome.record : null;
   const status = record?.response.status;
   return (
-    <section
+    <Panel
       aria-labelledby={titleId}
       aria-busy={busy || undefined}
-      className="flex min-h-[22rem] min-w-0 flex-col rounded-xl border border-default bg-panel shadow-sm"
+      className="flex min-h-[22rem] min-w-0 flex-col"
+      flush
     >
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-default px-5 py-3">
         <h3 id={titleId} className="text-sm font-semibold text-fg">
@@ -222,6 +224,6 @@ export function RunResultPanel({
           </Link>
         </footer>
       ) : null}
-    </section>
+    </Panel>
   );
 }

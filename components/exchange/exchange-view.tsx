@@ -15,6 +15,7 @@ import { codeGenerator } from "./code-generator";
 import { CopyButton } from "./copy-button";
 import { HeadersTable } from "./headers-table";
 import { JsonViewer } from "./json-viewer";
+import { Panel } from "@/components/ui/panel";
 
 export function statusTone(status: number): BadgeTone {
   if (status >= 200 && status < 300) return "success";
@@ -102,10 +103,7 @@ export function ExchangeView({
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="overflow-hidden rounded-xl border border-default bg-panel shadow-sm"
-    >
+    <Panel aria-labelledby={headingId} className="overflow-hidden" flush>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
         {/* A minimum width: when space runs out the actions wrap below instead of squeezing the title. */}
         <div className="min-w-[15rem] flex-1">
@@ -229,6 +227,6 @@ export function ExchangeView({
         />
         <StarterClientsLinks />
       </Section>
-    </section>
+    </Panel>
   );
 }

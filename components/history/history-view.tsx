@@ -24,6 +24,7 @@ import { TeamRuns } from "./team-runs";
 import { useHistoryUrl } from "./use-history-url";
 import { useRunDialog } from "./use-run-dialog";
 import { useRunSelection } from "./use-run-selection";
+import { Panel } from "@/components/ui/panel";
 
 const PAGE_SIZE = 100;
 
@@ -95,7 +96,7 @@ export function HistoryView() {
 
       <HistoryNoticeToast notice={notice} onDismiss={() => setNotice(null)} />
 
-      <section aria-labelledby={tableId} className="rounded-xl border border-default bg-panel shadow-sm">
+      <Panel aria-labelledby={tableId} flush>
         <div className="border-b border-default px-5 py-4">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h2 id={tableId} className="text-sm font-semibold text-fg">
@@ -130,7 +131,7 @@ export function HistoryView() {
           onShowMore={setLimit}
           onResetFilters={() => setFilters(EMPTY_FILTERS)}
         />
-      </section>
+      </Panel>
 
       {teamConsole ? <TeamRuns /> : null}
 

@@ -5,6 +5,7 @@ import { onDemand } from "@/lib/client/on-demand";
 import { Skeleton } from "@/components/ui/skeleton";
 import { OutlineIcon } from "@/components/ui/outline-icon";
 import type { InquiryRun } from "./use-inquiry-run";
+import { Panel } from "@/components/ui/panel";
 
 // The result (exchange view, code export, status explanation) is in no first load: it is fetched when the page
 // is idle, and a result that comes before it shows the running placeholder until it is there.
@@ -24,7 +25,7 @@ function EmptyResult() {
 
 function RunningResult({ label }: { label: string }) {
   return (
-    <div className="min-h-[22rem] rounded-xl border border-default bg-panel p-5 shadow-sm" aria-busy="true">
+    <Panel as="div" className="min-h-[22rem]" bodyClassName="p-5" aria-busy="true">
       <span className="sr-only" role="status">
         {label}
       </span>
@@ -34,7 +35,7 @@ function RunningResult({ label }: { label: string }) {
       <Skeleton className="mt-6 h-4 w-full" />
       <Skeleton className="mt-3 h-4 w-5/6" />
       <Skeleton className="mt-3 h-4 w-4/6" />
-    </div>
+    </Panel>
   );
 }
 

@@ -14,6 +14,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { PURSES, isPurse, purseLabel } from "@/lib/shared/purses";
 import { TOKEN_EVENT_LABELS } from "@/components/token/token-events";
+import { Panel } from "@/components/ui/panel";
 
 function text(value: unknown): string | null {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
@@ -189,10 +190,7 @@ export function InquiryResult({
   const summary = summarizeExchange(exchange);
   return (
     <div className="space-y-4">
-      <section
-        aria-labelledby="result-heading"
-        className="rounded-xl border border-default bg-panel shadow-sm"
-      >
+      <Panel aria-labelledby="result-heading" flush>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-default px-5 py-3">
           <h2 id="result-heading" className="text-sm font-semibold text-fg">
             {operationLabel(exchange.operation)}
@@ -235,7 +233,7 @@ export function InquiryResult({
             <UnreadGiftRequestId requestId={exchange.request_id} />
           ) : null}
         </div>
-      </section>
+      </Panel>
       <ExchangeView exchange={exchange} fullCardNumber={fullCardNumber} defaultOpen={!success} />
     </div>
   );

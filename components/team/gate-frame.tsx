@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { BrandLink } from "@/components/shell/logo";
 import { ThemeToggle } from "@/components/shell/theme-toggle";
+import { Panel } from "@/components/ui/panel";
 
 /**
  * The frame of the pages a visitor sees before the console proper (sign-in, no role, signed out): the name and
@@ -20,9 +21,9 @@ export function GateFrame({ children }: { children: ReactNode }) {
         tabIndex={-1}
         className="flex flex-1 items-start justify-center px-4 py-12 outline-none"
       >
-        <div className="w-full max-w-md rounded-xl border border-default bg-panel p-6 shadow-sm sm:p-8">
+        <Panel as="div" className="w-full max-w-md" bodyClassName="p-6 sm:p-8">
           {children}
-        </div>
+        </Panel>
       </main>
     </div>
   );

@@ -1,5 +1,19 @@
-import type { ReactNode } from "react";
+import type { HTMLAttributes, ReactNode } from "react";
 import { cx } from "./class-names";
+
+type PanelProps = Omit<HTMLAttributes<HTMLElement>, "title" | "className" | "children"> & {
+  title?: ReactNode;
+  titleId?: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+  /** Replaces the body's default padding (`px-5 py-4`), e.g. `px-0 py-0` for a table that runs edge to edge. */
+  bodyClassName?: string;
+  /** Children sit on the surface itself, with no body: for a panel that lays out its own header and regions. */
+  flush?: boolean;
+  children?: ReactNode;
+  as?: "section" | "div" | "li";
+};
 
 /** The console's card: a bordered surface with an optional header (title, description, actions). */
 export function Panel({
@@ -9,21 +23,15 @@ export function Panel({
   actions,
   className,
   bodyClassName,
+  flush = false,
   children,
   as: Tag = "section",
-}: {
-  title?: ReactNode;
-  titleId?: string;
-  description?: ReactNode;
-  actions?: ReactNode;
-  className?: string;
-  bodyClassName?: string;
-  children?: ReactNode;
-  as?: "section" | "div";
-}) {
+  ...attributes
+}: PanelProps) {
   return (
     <Tag
       aria-labelledby={Tag === "section" && titleId ? titleId : undefined}
+      {...attributes}
       className={cx("rounded-xl border border-default bg-panel shadow-sm", className)}
     >
       {title || actions ? (
@@ -41,7 +49,7 @@ export function Panel({
           ) : null}
         </div>
       ) : null}
-      <div className={cx("px-5 py-4", bodyClassName)}>{children}</div>
+      {flush ? children : <div className={bodyClassName ?? "px-5 py-4"}>{children}</div>}
     </Tag>
   );
 }
