@@ -48,8 +48,9 @@ const PREVIEW = [
 
 /** A glance at what a session looks like: a token, then both inquiries. */
 function SessionPreview() {
+  // A terminal, dark in both themes: its colours are fixed rather than roles.
   return (
-    <figure className="overflow-hidden rounded-xl border border-code bg-code shadow-xl">
+    <figure className="overflow-hidden rounded-xl border border-code bg-slate-900 shadow-xl">
       <div className="flex items-center gap-1.5 border-b border-slate-800 px-4 py-2.5" aria-hidden="true">
         <span className="size-2.5 rounded-full bg-slate-600" />
         <span className="size-2.5 rounded-full bg-slate-600" />
