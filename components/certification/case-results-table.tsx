@@ -118,7 +118,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
                         {id}
                       </button>
                     ) : (
-                      <span className="pl-4 font-mono text-xs font-semibold text-slate-500">{id}</span>
+                      <span className="pl-4 font-mono text-xs font-semibold text-subtle">{id}</span>
                     )}
                   </td>
                   <td className="py-2 pr-3 text-fg">

@@ -63,7 +63,7 @@ export function RunsList({
                   <td className="py-2 pr-3">
                     <StatusBadge status={run.status} />{" "}
                     {isActive(run.status) ? (
-                      <span className="text-xs text-slate-500 tabular-nums">
+                      <span className="text-xs text-subtle tabular-nums">
                         {run.done}/{run.total}
                       </span>
                     ) : null}

@@ -97,7 +97,7 @@ export function BatchPanel() {
             type="file"
             accept=".csv,.txt,text/csv,text/plain"
             onChange={(event) => void chooseFile(event.target.files?.[0])}
-            className="text-sm text-body file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm"
+            className="text-sm text-body file:mr-3 file:rounded-md file:border file:border-field file:bg-panel file:px-3 file:py-1.5 file:text-sm file:text-fg"
           />
           {file ? (
             <span className="flex items-center gap-2 text-sm text-body" role="status">

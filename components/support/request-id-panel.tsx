@@ -116,7 +116,7 @@ function TransactionFound({
   return (
     <section aria-label="Transaction found" className="space-y-2">
       <h3 className="text-lg font-semibold text-fg">
-        Transaction found <span className="text-sm font-normal text-slate-500">({result.environment})</span>
+        Transaction found <span className="text-sm font-normal text-subtle">({result.environment})</span>
       </h3>
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
         {rows.map(([label, value]) => (
