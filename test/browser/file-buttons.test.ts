@@ -31,20 +31,19 @@ async function fileButtonContrast(page: Page, selector: string): Promise<number>
     if (!input) throw new Error(`no ${selector}`);
     const style = getComputedStyle(input, "::file-selector-button");
     const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
-    const rgb = (color: string) => {
+    const luminance = (color: string) => {
       context.clearRect(0, 0, 1, 1);
       context.fillStyle = color;
       context.fillRect(0, 0, 1, 1);
-      return [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)];
-    };
-    const luminance = (color: string) => {
-      const [r, g, b] = rgb(color).map((channel) => {
+      const [r = 0, g = 0, b = 0] = [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)].map((channel) => {
         const c = channel / 255;
         return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
       });
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
-    const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+    const text = luminance(style.color);
+    const background = luminance(style.backgroundColor);
+    const [light, dark] = text > background ? [text, background] : [background, text];
     return (light + 0.05) / (dark + 0.05);
   }, selector);
 }
