@@ -36,9 +36,7 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
           dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }}
         />
       </head>
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        {children}
-      </body>
+      <body className="min-h-screen bg-page text-fg antialiased">{children}</body>
     </html>
   );
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { HomeQuickStart, HomeStartLink } from "@/components/home/home-quick-start";
 import { ConsoleShell } from "@/components/shell/console-shell";
 import { buttonClasses } from "@/components/ui/button";
+import { Panel } from "@/components/ui/panel";
 
 export const metadata: Metadata = { title: { absolute: "Card Services Console" } };
 
@@ -47,8 +48,9 @@ const PREVIEW = [
 
 /** A glance at what a session looks like: a token, then both inquiries. */
 function SessionPreview() {
+  // A terminal, dark in both themes: its colours are fixed rather than roles.
   return (
-    <figure className="overflow-hidden rounded-xl border border-slate-800 bg-slate-900 shadow-xl dark:border-slate-700">
+    <figure className="overflow-hidden rounded-xl border border-code bg-slate-900 shadow-xl">
       <div className="flex items-center gap-1.5 border-b border-slate-800 px-4 py-2.5" aria-hidden="true">
         <span className="size-2.5 rounded-full bg-slate-600" />
         <span className="size-2.5 rounded-full bg-slate-600" />
@@ -86,16 +88,14 @@ export default function HomePage() {
           className="grid items-center gap-10 pt-2 pb-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]"
         >
           <div>
-            <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
-              Card Services API · OAuth 2.0
-            </p>
+            <p className="text-sm font-medium text-accent">Card Services API · OAuth 2.0</p>
             <h1
               id="home-title"
-              className="mt-2 max-w-3xl text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl dark:text-white"
+              className="mt-2 max-w-3xl text-3xl font-semibold tracking-tight text-fg sm:text-4xl"
             >
               A console for tokens and balance inquiries, without writing code.
             </h1>
-            <p className="mt-4 max-w-2xl text-base text-slate-700 dark:text-slate-300">
+            <p className="mt-4 max-w-2xl text-base text-body">
               Request client-credentials tokens, run Gift Balance Inquiry and Balance Inquiry, and see every
               request and response exactly as it went over the wire. It works out of the box against the
               embedded sandbox, and unchanged against a configured sandbox or production.
@@ -113,48 +113,39 @@ export default function HomePage() {
         <HomeQuickStart />
 
         <section aria-labelledby="audiences" className="mt-12">
-          <h2 id="audiences" className="text-lg font-semibold text-slate-900 dark:text-white">
+          <h2 id="audiences" className="text-lg font-semibold text-fg">
             Who it is for
           </h2>
           <ul className="mt-4 grid gap-4 md:grid-cols-3">
             {AUDIENCES.map((audience) => (
-              <li
-                key={audience.who}
-                className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-              >
-                <h3 className="font-medium text-slate-900 dark:text-white">{audience.who}</h3>
-                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{audience.what}</p>
-              </li>
+              <Panel as="li" key={audience.who} bodyClassName="p-5">
+                <h3 className="font-medium text-fg">{audience.who}</h3>
+                <p className="mt-2 text-sm text-muted">{audience.what}</p>
+              </Panel>
             ))}
           </ul>
         </section>
 
-        <section
-          aria-labelledby="safety"
-          className="mt-12 mb-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-        >
-          <h2 id="safety" className="text-lg font-semibold text-slate-900 dark:text-white">
+        <Panel aria-labelledby="safety" className="mt-12 mb-4" bodyClassName="p-6">
+          <h2 id="safety" className="text-lg font-semibold text-fg">
             What stays on the server
           </h2>
-          <ul className="mt-3 grid gap-3 text-sm text-slate-700 sm:grid-cols-3 dark:text-slate-300">
+          <ul className="mt-3 grid gap-3 text-sm text-body sm:grid-cols-3">
             <li>
-              <span className="font-medium text-slate-900 dark:text-white">
-                Client secret and access token.
-              </span>{" "}
-              Held in an encrypted, HttpOnly session cookie; the browser sees a fingerprint, scopes and
-              expiry.
+              <span className="font-medium text-fg">Client secret and access token.</span> Held in an
+              encrypted, HttpOnly session cookie; the browser sees a fingerprint, scopes and expiry.
             </li>
             <li>
-              <span className="font-medium text-slate-900 dark:text-white">Full card numbers.</span> Masked to
-              the first 6 and last 4 digits in results, history and copied code, unless you opt in.
+              <span className="font-medium text-fg">Full card numbers.</span> Masked to the first 6 and last 4
+              digits in results, history and copied code, unless you opt in.
             </li>
             <li>
-              <span className="font-medium text-slate-900 dark:text-white">Upstream addresses.</span> Only the
-              server&apos;s configuration decides where calls go; production is marked in red and asks before
-              recording a transaction.
+              <span className="font-medium text-fg">Upstream addresses.</span> Only the server&apos;s
+              configuration decides where calls go; production is marked in red and asks before recording a
+              transaction.
             </li>
           </ul>
-        </section>
+        </Panel>
       </div>
     </ConsoleShell>
   );

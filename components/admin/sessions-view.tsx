@@ -169,9 +169,7 @@ function ActionDialog({
 function Cell({ label, className, children }: { label?: string; className?: string; children: ReactNode }) {
   return (
     <td className={cx("px-4 py-2 max-lg:block max-lg:py-0.5", className)}>
-      {label ? (
-        <span className="font-sans text-xs text-slate-600 lg:hidden dark:text-slate-400">{label}: </span>
-      ) : null}
+      {label ? <span className="font-sans text-xs text-muted lg:hidden">{label}: </span> : null}
       {children}
     </td>
   );
@@ -184,10 +182,10 @@ function SessionsTable({ sessions, onEnd }: { sessions: AdminSession[]; onEnd: (
     <table className="w-full text-left text-sm max-lg:block" aria-labelledby="admin-sessions-title">
       <TableHead
         columns={COLUMNS}
-        className="bg-slate-50 text-xs text-slate-600 max-lg:sr-only dark:bg-slate-950 dark:text-slate-400"
+        className="bg-inset text-xs text-muted max-lg:sr-only"
         cellClassName="px-4 py-2"
       />
-      <tbody className="divide-y divide-slate-200 max-lg:block dark:divide-slate-800">
+      <tbody className="divide-y divide-default max-lg:block">
         {sessions.map((session) => (
           <tr key={session.id} className="max-lg:block max-lg:py-2">
             <Cell className="font-medium break-all">{session.user_id}</Cell>

@@ -67,15 +67,12 @@ export function SuspensionsPanel({ onNotice }: { onNotice: (notice: string) => v
           {error.message}
         </Alert>
       ) : data && data.suspensions.length > 0 ? (
-        <ul
-          className="mb-4 divide-y divide-slate-200 text-sm dark:divide-slate-800"
-          aria-labelledby="admin-suspensions-title"
-        >
+        <ul className="mb-4 divide-y divide-default text-sm" aria-labelledby="admin-suspensions-title">
           {data.suspensions.map((row) => (
             <li key={row.user_id} className="flex flex-wrap items-center gap-3 py-2">
               <span className="font-medium">{row.user_id}</span>
               <span>until {new Date(row.until).toLocaleString()}</span>
-              {row.reason ? <span className="text-slate-600 dark:text-slate-400">{row.reason}</span> : null}
+              {row.reason ? <span className="text-muted">{row.reason}</span> : null}
               <Button size="sm" onClick={() => void lift(row.user_id)}>
                 Lift {row.user_id}&apos;s suspension
               </Button>

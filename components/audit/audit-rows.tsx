@@ -7,7 +7,7 @@ function formatTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { hour12: false });
 }
 
-const dash = <span className="text-slate-500 dark:text-slate-400">–</span>;
+const dash = <span className="text-subtle">–</span>;
 const orDash = (value: ReactNode) => (value === null || value === undefined || value === "" ? dash : value);
 
 function Outcome({ row }: { row: AuditRowView }) {
@@ -26,12 +26,12 @@ const mono = "font-mono text-xs break-all";
 
 /** Wide screens: one table row per entry, every column of the log. */
 function AuditTable({ rows }: { rows: AuditRowView[] }) {
-  const head = "px-2 py-2 text-left text-xs font-semibold text-slate-700 dark:text-slate-300";
+  const head = "px-2 py-2 text-left text-xs font-semibold text-body";
   const cell = "px-2 py-2 align-top";
   return (
     <table className="hidden w-full table-fixed border-collapse text-sm lg:table" data-testid="audit-table">
       <caption className="sr-only">Audit log entries, newest first</caption>
-      <thead className="border-b border-slate-200 dark:border-slate-700">
+      <thead className="border-b border-raised">
         <tr>
           <th scope="col" className={`${head} w-12`}>
             #
@@ -65,25 +65,23 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           </th>
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+      <tbody className="divide-y divide-subtle">
         {rows.map((row) => (
           <tr key={row.seq} data-testid="audit-row">
-            <td className={`${cell} tabular-nums text-slate-600 dark:text-slate-400`}>{row.seq}</td>
+            <td className={`${cell} tabular-nums text-muted`}>{row.seq}</td>
             <td className={`${cell} text-xs`}>
               <Time row={row} />
             </td>
             <td className={cell}>
               <span className="block break-all">{orDash(row.user_id)}</span>
-              <span className="block text-xs text-slate-600 dark:text-slate-400">
+              <span className="block text-xs text-muted">
                 {row.roles.length ? row.roles.join(", ") : "no role"}
               </span>
             </td>
             <td className={cell}>
               <span className="block font-medium break-all">{row.event}</span>
               {row.operation && row.operation !== row.event ? (
-                <span className="block text-xs break-all text-slate-600 dark:text-slate-400">
-                  {row.operation}
-                </span>
+                <span className="block text-xs break-all text-muted">{row.operation}</span>
               ) : null}
             </td>
             <td className={cell}>{orDash(row.environment)}</td>
@@ -104,7 +102,7 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+      <dt className="text-xs text-muted">{label}</dt>
       <dd className="break-words">{children}</dd>
     </div>
   );
@@ -113,23 +111,20 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 /** Narrow screens: one card per entry, the same fields as labelled pairs. */
 function AuditCards({ rows }: { rows: AuditRowView[] }) {
   return (
-    <ol
-      className="divide-y divide-slate-200 lg:hidden dark:divide-slate-800"
-      aria-label="Audit log entries, newest first"
-    >
+    <ol className="divide-y divide-default lg:hidden" aria-label="Audit log entries, newest first">
       {rows.map((row) => (
         <li key={row.seq} className="py-3 text-sm" data-testid="audit-card">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <span className="font-medium break-all">{row.event}</span>
             <Outcome row={row} />
-            <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">
+            <span className="ml-auto text-xs text-muted">
               #{row.seq} · <Time row={row} />
             </span>
           </div>
           <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1.5 sm:grid-cols-3">
             <Item label="User">
               {orDash(row.user_id)}
-              <span className="block text-xs text-slate-600 dark:text-slate-400">
+              <span className="block text-xs text-muted">
                 {row.roles.length ? row.roles.join(", ") : "no role"}
               </span>
             </Item>
@@ -144,7 +139,7 @@ function AuditCards({ rows }: { rows: AuditRowView[] }) {
             </Item>
             {row.reason ? (
               <div className="col-span-2 sm:col-span-3">
-                <dt className="text-xs text-slate-600 dark:text-slate-400">Reason</dt>
+                <dt className="text-xs text-muted">Reason</dt>
                 <dd className="break-words">{row.reason}</dd>
               </div>
             ) : null}

@@ -92,7 +92,7 @@ export function AuditView() {
       />
       <Panel title="Filters" titleId="audit-filters-title" bodyClassName="p-5">
         <AuditFilterForm initial={filters} onSearch={search} />
-        <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
+        <p className="mt-3 text-xs text-muted">
           Cards are kept as first 6 + last 4 (last 4 for support) and a keyed hash, never in full. Searching
           by a full card number sends it once to the server, which hashes it and compares hashes.
         </p>
@@ -117,12 +117,12 @@ export function AuditView() {
         ) : isLoading ? (
           <Skeleton className="h-40 w-full" />
         ) : rows.length === 0 ? (
-          <p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">No entries match.</p>
+          <p className="py-6 text-center text-sm text-muted">No entries match.</p>
         ) : (
           <>
             <AuditRows rows={rows} />
-            <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-3 text-sm dark:border-slate-800">
-              <span className="text-slate-600 dark:text-slate-400" aria-live="polite">
+            <div className="flex flex-wrap items-center justify-between gap-3 border-t border-default pt-3 text-sm">
+              <span className="text-muted" aria-live="polite">
                 {rows.length} {rows.length === 1 ? "entry" : "entries"} shown
                 {more ? "; older ones remain" : ""}
               </span>

@@ -94,14 +94,14 @@ export function UserCombobox({
           id={listId}
           role="listbox"
           aria-label="Users in the audit log"
-          className="absolute z-20 mt-1 max-h-64 w-full overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          className="absolute z-20 mt-1 max-h-64 w-full overflow-y-auto rounded-md border border-raised bg-panel py-1 text-sm shadow-lg"
         >
           {error ? (
-            <li className="px-3 py-1.5 text-red-700 dark:text-red-300">{error.message}</li>
+            <li className="px-3 py-1.5 text-danger">{error.message}</li>
           ) : !data ? (
-            <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">Searching…</li>
+            <li className="px-3 py-1.5 text-muted">Searching…</li>
           ) : users.length === 0 ? (
-            <li className="px-3 py-1.5 text-slate-600 dark:text-slate-400">No user in the log matches.</li>
+            <li className="px-3 py-1.5 text-muted">No user in the log matches.</li>
           ) : (
             users.map((user, index) => (
               <li
@@ -111,9 +111,7 @@ export function UserCombobox({
                 aria-selected={index === active}
                 className={cx(
                   "cursor-pointer px-3 py-1.5",
-                  index === active
-                    ? "bg-indigo-600 text-white"
-                    : "hover:bg-slate-100 dark:hover:bg-slate-800",
+                  index === active ? "bg-indigo-600 text-inverted" : "hover:bg-raised",
                 )}
                 // Before the input's blur closes the list.
                 onMouseDown={(event) => {
@@ -125,9 +123,7 @@ export function UserCombobox({
               </li>
             ))
           )}
-          {data?.more ? (
-            <li className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">More match: type more.</li>
-          ) : null}
+          {data?.more ? <li className="px-3 py-1.5 text-xs text-muted">More match: type more.</li> : null}
         </ul>
       ) : null}
     </div>

@@ -15,7 +15,7 @@ function LoadedExchange({ runId, id }: { runId: string; id: string }) {
     getJson,
   );
   if (error) return <ApiErrorAlert error={error} />;
-  if (!data) return <p className="text-xs text-slate-600 dark:text-slate-400">Loading the exchange…</p>;
+  if (!data) return <p className="text-xs text-muted">Loading the exchange…</p>;
   return <ExchangeView exchange={data} title={`Exchange ${id}`} headingLevel={3} />;
 }
 
@@ -36,7 +36,7 @@ export function CaseExchange({
   return (
     <li>
       <details onToggle={(event) => setOpen(event.currentTarget.open)} data-testid="case-exchange">
-        <summary className="cursor-pointer font-mono text-xs break-all text-slate-700 dark:text-slate-300">
+        <summary className="cursor-pointer font-mono text-xs break-all text-body">
           {id}
           {entry ? ` · ${entry.operation} · HTTP ${entry.status}` : ""}
           {entry?.request_id ? ` · X-Request-Id ${entry.request_id}` : ""}

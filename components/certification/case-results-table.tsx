@@ -27,11 +27,11 @@ function CheckRows({
   const byId = new Map(exchanges.map((exchange) => [exchange.id, exchange]));
   return (
     <div className="grid gap-3 text-sm">
-      {result.reason ? <p className="text-slate-700 dark:text-slate-300">{result.reason}</p> : null}
+      {result.reason ? <p className="text-body">{result.reason}</p> : null}
       {result.checks.length > 0 ? (
         <div className="relative overflow-x-auto">
           <table className="w-full min-w-[36rem] text-left text-xs">
-            <thead className="text-slate-500 dark:text-slate-400">
+            <thead className="text-subtle">
               <tr>
                 <th className="py-1 pr-3 font-medium">Check</th>
                 <th className="py-1 pr-3 font-medium">Expected</th>
@@ -39,20 +39,16 @@ function CheckRows({
                 <th className="py-1 font-medium">Result</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            <tbody className="divide-y divide-default">
               {result.checks.map((check, index) => (
                 <tr key={index} className="align-top">
-                  <td className="py-1.5 pr-3 text-slate-800 dark:text-slate-200">{check.name}</td>
+                  <td className="py-1.5 pr-3 text-fg">{check.name}</td>
                   <td className="py-1.5 pr-3 font-mono break-all">{check.expected}</td>
                   <td className="py-1.5 pr-3 font-mono break-all">{check.observed}</td>
                   <td
                     className={cx(
                       "py-1.5 font-medium",
-                      check.passed === false
-                        ? "text-red-700 dark:text-red-300"
-                        : check.passed
-                          ? "text-emerald-700 dark:text-emerald-300"
-                          : "text-sky-700 dark:text-sky-300",
+                      check.passed === false ? "text-danger" : check.passed ? "text-success" : "text-info",
                     )}
                   >
                     {check.passed === null ? "recorded" : check.passed ? "held" : "differed"}
@@ -65,7 +61,7 @@ function CheckRows({
       ) : null}
       {result.exchange_ids.length > 0 ? (
         <div>
-          <p className="text-xs font-medium text-slate-600 dark:text-slate-400">
+          <p className="text-xs font-medium text-muted">
             Exchanges ({result.exchange_ids.length}) — open one for its request and response
           </p>
           <ul className="mt-1 grid gap-1">
@@ -102,7 +98,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Verdict of every case</caption>
         <TableHead columns={COLUMNS} className={RULED_HEAD} cellClassName="py-2 pr-3 font-medium" />
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+        <tbody className="divide-y divide-default">
           {[...run.case_ids].sort(compareCaseIds).map((id) => {
             const result = results.get(id);
             const expanded = open.has(id);
@@ -116,29 +112,29 @@ export function CaseResultsTable({ run }: { run: RunView }) {
                         aria-expanded={expanded}
                         aria-controls={`case-${id}`}
                         onClick={() => toggle(id)}
-                        className="inline-flex items-center gap-1 font-mono text-xs font-semibold whitespace-nowrap text-indigo-700 hover:underline dark:text-indigo-300"
+                        className="inline-flex items-center gap-1 font-mono text-xs font-semibold whitespace-nowrap text-accent hover:underline"
                       >
                         <span aria-hidden="true">{expanded ? "▾" : "▸"}</span>
                         {id}
                       </button>
                     ) : (
-                      <span className="pl-4 font-mono text-xs font-semibold text-slate-500">{id}</span>
+                      <span className="pl-4 font-mono text-xs font-semibold text-subtle">{id}</span>
                     )}
                   </td>
-                  <td className="py-2 pr-3 text-slate-800 dark:text-slate-200">
+                  <td className="py-2 pr-3 text-fg">
                     {result?.title ?? ""}
                     {result?.verdict === "fail" && result.reason ? (
-                      <p className="mt-0.5 text-xs text-red-700 dark:text-red-300">{result.reason}</p>
+                      <p className="mt-0.5 text-xs text-danger">{result.reason}</p>
                     ) : null}
                   </td>
-                  <td className="hidden py-2 pr-3 text-xs whitespace-nowrap text-slate-500 sm:table-cell dark:text-slate-400">
+                  <td className="hidden py-2 pr-3 text-xs whitespace-nowrap text-subtle sm:table-cell">
                     {result ? `§${result.spec_sections.join(", §")}` : ""}
                   </td>
                   <td className="py-2">
                     {result ? (
                       <VerdictBadge verdict={result.verdict} />
                     ) : (
-                      <span className="text-xs text-slate-500 dark:text-slate-400">
+                      <span className="text-xs text-subtle">
                         {id === runningId
                           ? "running…"
                           : run.status === "running" || run.status === "queued"
@@ -150,7 +146,7 @@ export function CaseResultsTable({ run }: { run: RunView }) {
                 </tr>
                 {result && expanded ? (
                   <tr id={`case-${id}`}>
-                    <td colSpan={4} className="bg-slate-50 px-3 py-3 dark:bg-slate-950/50">
+                    <td colSpan={4} className="bg-inset px-3 py-3">
                       <CheckRows runId={run.id} result={result} exchanges={run.exchanges} />
                     </td>
                   </tr>

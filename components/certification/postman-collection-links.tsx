@@ -4,7 +4,7 @@ import { environmentLabel } from "@/lib/client/environments";
 import { useSession } from "@/lib/client/use-session-api";
 import { Panel } from "@/components/ui/panel";
 
-const linkClass = "font-medium text-indigo-700 underline dark:text-indigo-300";
+const linkClass = "font-medium text-accent underline";
 
 /** The specification's checks as a Postman collection, per configured environment, for testers who run newman. */
 export function PostmanCollectionLinks() {
@@ -16,7 +16,7 @@ export function PostmanCollectionLinks() {
       titleId="postman-collection"
       description="A Postman v2.1 collection of the four operations whose tests assert what the specification promises. Fill in client_id and client_secret, or pass them to newman."
     >
-      <div className="space-y-2 text-sm text-slate-700 dark:text-slate-300">
+      <div className="space-y-2 text-sm text-body">
         <p className="flex flex-wrap gap-x-4 gap-y-1">
           {environments.map(({ name }) => (
             <a

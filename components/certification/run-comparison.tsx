@@ -33,14 +33,14 @@ export function RunComparison({
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor={selectId} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+        <label htmlFor={selectId} className="text-sm font-medium text-fg">
           Compare with
         </label>
         <select
           id={selectId}
           value={baseline?.id ?? ""}
           onChange={(event) => onBaseline(event.target.value || null)}
-          className="h-9 w-full min-w-0 rounded-md sm:w-auto sm:max-w-full border border-slate-300 bg-white px-3 text-sm shadow-sm dark:border-slate-600 dark:bg-slate-950"
+          className="h-9 w-full min-w-0 rounded-md sm:w-auto sm:max-w-full border border-field bg-field px-3 text-sm shadow-sm"
         >
           <option value="">an earlier run…</option>
           {candidates.map((run) => (
@@ -52,12 +52,12 @@ export function RunComparison({
       </div>
       {comparison ? (
         <div className="grid gap-2" aria-live="polite">
-          <p className="text-sm text-slate-700 dark:text-slate-300">{comparisonSentence(comparison)}</p>
+          <p className="text-sm text-body">{comparisonSentence(comparison)}</p>
           {differing.length > 0 ? (
             <div className="relative overflow-x-auto">
               <table className="w-full max-w-xl text-left text-sm">
                 <caption className="sr-only">Cases that differ between the two runs</caption>
-                <thead className="text-xs text-slate-500 dark:text-slate-400">
+                <thead className="text-xs text-subtle">
                   <tr>
                     <th scope="col" className="py-1 pr-3 font-medium">
                       Case
@@ -70,7 +70,7 @@ export function RunComparison({
                     </th>
                   </tr>
                 </thead>
-                <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+                <tbody className="divide-y divide-default">
                   {differing.map((change) => (
                     <tr key={change.id} data-changed-case={change.id}>
                       <td className="py-1.5 pr-3 font-mono text-xs font-semibold">{change.id}</td>

@@ -89,7 +89,7 @@ export function RunDetail({
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
         <div className="grid gap-1.5">
           <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <span className="flex items-center gap-2 text-slate-700 dark:text-slate-300" aria-live="polite">
+            <span className="flex items-center gap-2 text-body" aria-live="polite">
               {active ? <Spinner /> : null}
               <span data-testid="run-progress">
                 {run.done} of {run.total} cases {active ? "done" : "run"}
@@ -126,7 +126,7 @@ export function RunDetail({
         ) : null}
         <CaseResultsTable run={run} />
         {!active ? (
-          <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
+          <div className="border-t border-default pt-4">
             <RunComparison
               current={run.id}
               verdicts={run.results.map((result) => ({ id: result.id, verdict: result.verdict }))}

@@ -10,11 +10,11 @@ export function RunPage({ id }: { id: string }) {
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <p className="text-sm">
-        <Link href="/certification" className="text-indigo-700 underline dark:text-indigo-300">
+        <Link href="/certification" className="text-accent underline">
           All certification runs
         </Link>
         {" · "}
-        <Link href="/monitors" className="text-indigo-700 underline dark:text-indigo-300">
+        <Link href="/monitors" className="text-accent underline">
           Monitors
         </Link>
       </p>

@@ -47,19 +47,15 @@ export function RunsList({
       ) : !data ? (
         <Skeleton className="h-24 w-full" />
       ) : data.runs.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No run yet.</p>
+        <p className="text-sm text-muted">No run yet.</p>
       ) : (
         <ScrollRegion label="Certification runs">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Certification runs</caption>
             <TableHead columns={COLUMNS} className={RULED_HEAD} cellClassName="py-2 pr-3 font-medium" />
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            <tbody className="divide-y divide-default">
               {data.runs.map((run) => (
-                <tr
-                  key={run.id}
-                  data-run={run.id}
-                  className={cx(run.id === selected && "bg-indigo-50/60 dark:bg-indigo-400/5")}
-                >
+                <tr key={run.id} data-run={run.id} className={cx(run.id === selected && "bg-accent-soft/60")}>
                   <td className="py-2 pr-3 whitespace-nowrap tabular-nums">
                     {new Date(run.started_at).toLocaleString()}
                   </td>
@@ -67,16 +63,13 @@ export function RunsList({
                   <td className="py-2 pr-3">
                     <StatusBadge status={run.status} />{" "}
                     {isActive(run.status) ? (
-                      <span className="text-xs text-slate-500 tabular-nums">
+                      <span className="text-xs text-subtle tabular-nums">
                         {run.done}/{run.total}
                       </span>
                     ) : null}
                     {run.total < catalogueSize ? (
                       // A run of selected cases proves less than the catalogue: say so where runs are compared.
-                      <span
-                        className="block text-xs text-amber-800 dark:text-amber-300"
-                        data-testid="run-partial"
-                      >
+                      <span className="block text-xs text-warning" data-testid="run-partial">
                         partial: {run.total} of {catalogueSize} cases
                       </span>
                     ) : null}
@@ -90,7 +83,7 @@ export function RunsList({
                       type="button"
                       onClick={() => onSelect(run.id)}
                       aria-current={run.id === selected ? "true" : undefined}
-                      className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                      className="font-medium text-accent hover:underline"
                     >
                       Open<span className="sr-only"> run of {new Date(run.started_at).toLocaleString()}</span>
                     </button>
@@ -100,7 +93,7 @@ export function RunsList({
                         <a
                           href={evidenceUrl(run.id)}
                           download
-                          className="font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                          className="font-medium text-accent hover:underline"
                         >
                           Bundle
                         </a>

@@ -76,7 +76,7 @@ export function StartRunForm({
     >
       <form onSubmit={submit} className="grid gap-5">
         <div className="flex flex-wrap items-end gap-4">
-          <label className="grid gap-1 text-sm font-medium text-slate-800 dark:text-slate-200">
+          <label className="grid gap-1 text-sm font-medium text-fg">
             Environment
             <select
               value={environment}
@@ -84,7 +84,7 @@ export function StartRunForm({
                 setEnvironment(event.target.value as EnvironmentName);
                 setAllowGift(false);
               }}
-              className="h-9 rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm dark:border-slate-600 dark:bg-slate-950"
+              className="h-9 rounded-md border border-field bg-field px-3 text-sm shadow-sm"
             >
               {(offered ?? [{ name: "embedded" as const, certifiable: true }]).map((item) => (
                 <option key={item.name} value={item.name} disabled={!item.certifiable}>
@@ -94,13 +94,13 @@ export function StartRunForm({
               ))}
             </select>
           </label>
-          <p className="pb-2 text-sm text-slate-600 dark:text-slate-400">
+          <p className="pb-2 text-sm text-muted">
             {selected.size} of {catalogue.length} cases selected
           </p>
         </div>
 
         {refused.length > 0 ? (
-          <ul className="grid gap-1 text-sm text-slate-700 dark:text-slate-300" data-testid="not-certifiable">
+          <ul className="grid gap-1 text-sm text-body" data-testid="not-certifiable">
             {refused.map((item) => (
               <li key={item.name}>
                 <span className="font-medium">{environmentLabel(item.name)} cannot be certified here:</span>{" "}
@@ -119,18 +119,17 @@ export function StartRunForm({
             return (
               <fieldset
                 key={group.prefix}
-                className="min-w-0 rounded-lg border border-slate-200 px-4 pt-2 pb-3 dark:border-slate-800"
+                className="min-w-0 rounded-lg border border-default px-4 pt-2 pb-3"
               >
-                <legend className="px-1 text-sm font-semibold text-slate-900 dark:text-slate-100">
-                  {group.title}{" "}
-                  <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{group.prefix}</span>
+                <legend className="px-1 text-sm font-semibold text-fg">
+                  {group.title} <span className="font-mono text-xs text-subtle">{group.prefix}</span>
                 </legend>
                 <div className="mb-2 flex items-center justify-between gap-2">
-                  <p className="text-xs text-slate-600 dark:text-slate-400">{group.description}</p>
+                  <p className="text-xs text-muted">{group.description}</p>
                   <button
                     type="button"
                     onClick={() => toggle(ids, !all)}
-                    className="text-xs font-medium whitespace-nowrap text-indigo-700 hover:underline dark:text-indigo-300"
+                    className="text-xs font-medium whitespace-nowrap text-accent hover:underline"
                   >
                     {all ? "Select none" : "Select all"}
                     <span className="sr-only"> in {group.title}</span>
@@ -148,8 +147,8 @@ export function StartRunForm({
                         />
                         <span>
                           <span className="font-mono text-xs font-semibold">{item.id}</span>{" "}
-                          <span className="text-slate-800 dark:text-slate-200">{item.title}</span>{" "}
-                          <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">
+                          <span className="text-fg">{item.title}</span>{" "}
+                          <span className="text-xs whitespace-nowrap text-subtle">
                             §{item.spec_sections.join(", §")}
                           </span>
                         </span>
@@ -162,7 +161,7 @@ export function StartRunForm({
           })}
         </div>
 
-        <label className="flex items-start gap-2 text-sm text-slate-800 dark:text-slate-200">
+        <label className="flex items-start gap-2 text-sm text-fg">
           <input
             type="checkbox"
             checked={waitForExpiry && selected.has(EXPIRY_CASE)}
@@ -220,7 +219,7 @@ export function StartRunForm({
             Start run on {environmentLabel(environment)}
           </Button>
           {production && giftSelected && !allowGift ? (
-            <span className={cx("text-sm text-slate-600 dark:text-slate-400")}>
+            <span className={cx("text-sm text-muted")}>
               Gift Balance Inquiry cases will be not applicable.
             </span>
           ) : null}

@@ -12,12 +12,10 @@ export function VerdictCountsLine({
   summary: { pass: number; fail: number; observed: number; not_applicable: number };
 }) {
   return (
-    <span className="text-sm whitespace-nowrap text-slate-700 tabular-nums dark:text-slate-300">
-      <span className="text-emerald-700 dark:text-emerald-300">{summary.pass} pass</span>
+    <span className="text-sm whitespace-nowrap text-body tabular-nums">
+      <span className="text-success">{summary.pass} pass</span>
       {" · "}
-      <span className={summary.fail > 0 ? "font-semibold text-red-700 dark:text-red-300" : undefined}>
-        {summary.fail} fail
-      </span>
+      <span className={summary.fail > 0 ? "font-semibold text-danger" : undefined}>{summary.fail} fail</span>
       {" · "}
       {summary.observed} observed · {summary.not_applicable} n/a
     </span>

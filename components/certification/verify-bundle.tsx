@@ -28,10 +28,7 @@ export function VerifyBundle() {
     >
       <form onSubmit={submit} className="grid grid-cols-[minmax(0,1fr)] gap-3">
         <div className="flex flex-wrap items-end gap-3">
-          <label
-            htmlFor={inputId}
-            className="grid gap-1 text-sm font-medium text-slate-800 dark:text-slate-200"
-          >
+          <label htmlFor={inputId} className="grid gap-1 text-sm font-medium text-fg">
             Evidence bundle (.zip)
             <input
               id={inputId}
@@ -41,7 +38,7 @@ export function VerifyBundle() {
                 reset();
                 setFile(event.target.files?.[0] ?? null);
               }}
-              className="text-sm file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium dark:file:border-slate-600 dark:file:bg-slate-900 dark:file:text-slate-100"
+              className="text-sm file:mr-3 file:rounded-md file:border file:border-field file:bg-panel file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-fg"
             />
           </label>
           <Button type="submit" disabled={!file} busy={isMutating}>

@@ -68,7 +68,7 @@ export function CallLog({
 }) {
   useShowHighlighted(calls, highlighted);
   if (calls.length === 0) {
-    return <p className="text-sm text-slate-600 dark:text-slate-400">No call from your application yet.</p>;
+    return <p className="text-sm text-muted">No call from your application yet.</p>;
   }
   return (
     <ol className="grid min-w-0 grid-cols-1 gap-1" aria-label="Calls from your application">
@@ -82,17 +82,13 @@ export function CallLog({
             data-highlighted={marked || undefined}
             className={cx(
               "min-w-0 scroll-mt-20 rounded-md border",
-              marked
-                ? "border-red-500 ring-2 ring-red-500/40 dark:border-red-400"
-                : "border-slate-200 dark:border-slate-700",
+              marked ? "border-danger-strong ring-2 ring-red-500/40" : "border-raised",
             )}
           >
             <details>
               <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
                 {call.seq !== undefined ? (
-                  <span className="font-mono text-xs text-slate-600 tabular-nums dark:text-slate-400">
-                    #{call.seq}
-                  </span>
+                  <span className="font-mono text-xs text-muted tabular-nums">#{call.seq}</span>
                 ) : null}
                 <span className="font-mono text-xs tabular-nums">{time(call.started_at)}</span>
                 <span className="font-semibold">{call.method}</span>
@@ -101,25 +97,21 @@ export function CallLog({
                   {call.status}
                 </span>
                 {call.request_id ? (
-                  <span className="font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+                  <span className="font-mono text-xs break-all text-muted">
                     X-Request-Id {call.request_id}
                   </span>
                 ) : null}
                 {call.behaviour ? (
-                  <span className="text-xs text-amber-800 dark:text-amber-300">
-                    {call.behaviour.replace("_", " ")}
-                  </span>
+                  <span className="text-xs text-warning">{call.behaviour.replace("_", " ")}</span>
                 ) : null}
                 {call.truncated ? (
-                  <span className="text-xs text-slate-600 dark:text-slate-400">
-                    cut to keep: {call.truncated.join(", ")}
-                  </span>
+                  <span className="text-xs text-muted">cut to keep: {call.truncated.join(", ")}</span>
                 ) : null}
               </summary>
               <pre
                 tabIndex={0}
                 aria-label={`Request and response of ${call.method} ${call.path}`}
-                className="max-h-96 max-w-full overflow-auto bg-slate-50 p-3 text-xs dark:bg-slate-900"
+                className="max-h-96 max-w-full overflow-auto bg-inset p-3 text-xs"
               >
                 {exchangeText(call)}
               </pre>

@@ -32,7 +32,7 @@ export function ClientCertificationList() {
   }
   if (!data) return <Skeleton className="h-16" />;
   if (data.certifications.length === 0) {
-    return <p className="text-sm text-slate-600 dark:text-slate-400">No certification started yet.</p>;
+    return <p className="text-sm text-muted">No certification started yet.</p>;
   }
   return (
     <section aria-labelledby="client-certification-list" className="grid min-w-0 grid-cols-1 gap-2">
@@ -44,17 +44,14 @@ export function ClientCertificationList() {
           <li
             key={summary.id}
             data-certification={summary.id}
-            className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-slate-200 px-3 py-2 text-sm dark:border-slate-700"
+            className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border border-raised px-3 py-2 text-sm"
           >
-            <Link
-              href={clientCertificationPage(summary.id)}
-              className="font-medium text-sky-800 underline dark:text-sky-300"
-            >
+            <Link href={clientCertificationPage(summary.id)} className="font-medium text-info underline">
               Started {when(summary.started_at)}
             </Link>
             <Badge tone={STATUS_TONE[summary.status]}>{summary.status}</Badge>
-            <span className="text-slate-700 dark:text-slate-300">{counts(summary)}</span>
-            <span className="min-w-0 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+            <span className="text-body">{counts(summary)}</span>
+            <span className="min-w-0 font-mono text-xs break-all text-muted">
               {summary.client_id}
               {summary.operator ? ` · ${summary.operator}` : ""}
             </span>

@@ -26,7 +26,7 @@ function BrokenBy({
   const byId = new Map(calls.map((call) => [call.id, call]));
   return (
     <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-      <span className="text-slate-700 dark:text-slate-300">Calls behind it:</span>
+      <span className="text-body">Calls behind it:</span>
       {check.exchange_ids.map((id) => {
         const call = byId.get(id);
         if (!call) return null;
@@ -36,7 +36,7 @@ function BrokenBy({
             href={`#${callAnchor(id)}`}
             // The one clicked first: the log scrolls to it; the check's other calls are highlighted too.
             onClick={() => onShowCalls([id, ...check.exchange_ids.filter((other) => other !== id)])}
-            className="font-mono text-xs break-all text-sky-800 underline dark:text-sky-300"
+            className="font-mono text-xs break-all text-info underline"
           >
             {call.seq !== undefined ? `#${call.seq} ` : ""}
             {call.method} {call.path} → {call.status}
@@ -64,15 +64,15 @@ export function ClientChecks({
           key={check.id}
           data-check={check.id}
           data-verdict={check.verdict}
-          className="rounded-lg border border-slate-200 p-3 dark:border-slate-700"
+          className="rounded-lg border border-raised p-3"
         >
           <div className="flex flex-wrap items-center gap-2">
             <Badge tone={VERDICT_BADGE[check.verdict].tone}>{VERDICT_BADGE[check.verdict].label}</Badge>
             <span className="font-mono text-xs">{check.id}</span>
             <span className="text-sm font-medium">{check.title}</span>
-            <span className="text-xs text-slate-600 dark:text-slate-400">{check.spec}</span>
+            <span className="text-xs text-muted">{check.spec}</span>
           </div>
-          <p className="mt-1 text-sm break-words text-slate-700 dark:text-slate-300">{check.observed}</p>
+          <p className="mt-1 text-sm break-words text-body">{check.observed}</p>
           <BrokenBy check={check} calls={calls} onShowCalls={onShowCalls} />
         </li>
       ))}

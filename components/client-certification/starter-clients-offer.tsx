@@ -25,7 +25,7 @@ function ZipLinks({ clients }: { clients: StarterClientSummary[] }) {
       {clients.map((client) => (
         <li key={client.language}>
           <a
-            className="font-medium text-sky-800 underline dark:text-sky-300"
+            className="font-medium text-info underline"
             href={`${STARTER_CLIENTS_LIST_URL}/${client.language}.zip`}
             download
             title={client.run}
@@ -42,7 +42,7 @@ function ZipLinks({ clients }: { clients: StarterClientSummary[] }) {
 export function StarterClientsLinks() {
   const clients = useStarterClients();
   return (
-    <p className="flex flex-wrap items-baseline gap-x-2 text-sm text-slate-700 dark:text-slate-300">
+    <p className="flex flex-wrap items-baseline gap-x-2 text-sm text-body">
       <span>Starter clients (standard library only, every duty of a client), as zips:</span>
       <ZipLinks clients={clients} />
     </p>
@@ -60,7 +60,7 @@ export function StarterClientsOffer() {
       <h4 id="starter-clients" className="text-sm font-semibold">
         Starter clients
       </h4>
-      <p className="text-sm text-slate-700 dark:text-slate-300">
+      <p className="text-sm text-body">
         No application yet? Download one that does every duty these checks look for, put the <code>.env</code>{" "}
         above next to it, and run what each step asks (its README says how).
       </p>

@@ -101,11 +101,7 @@ export function ClientCertification({ view, secret }: { view: ClientCertificatio
             Finish
           </Button>
         ) : (
-          <a
-            className="font-medium text-sky-800 underline dark:text-sky-300"
-            href={clientEvidenceUrl(view.id)}
-            download
-          >
+          <a className="font-medium text-info underline" href={clientEvidenceUrl(view.id)} download>
             Download evidence
           </a>
         )}
@@ -142,7 +138,7 @@ function Credentials({ view, secret }: { view: ClientCertificationView; secret?:
       <pre
         aria-label=".env for your application"
         tabIndex={0}
-        className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs break-all whitespace-pre-wrap dark:bg-slate-900"
+        className="overflow-x-auto rounded-md bg-inset p-3 font-mono text-xs break-all whitespace-pre-wrap"
       >
         {snippet}
       </pre>
@@ -160,11 +156,7 @@ function Steps({ view }: { view: ClientCertificationView }) {
   return (
     <ol className="grid min-w-0 grid-cols-1 gap-2">
       {view.steps.map((step, index) => (
-        <li
-          key={step.id}
-          data-step={step.id}
-          className="rounded-lg border border-slate-200 p-3 dark:border-slate-700"
-        >
+        <li key={step.id} data-step={step.id} className="rounded-lg border border-raised p-3">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <span className="font-medium">
               {index + 1}. {step.title}{" "}
@@ -180,7 +172,7 @@ function Steps({ view }: { view: ClientCertificationView }) {
               Start step
             </Button>
           </div>
-          <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{step.instructions}</p>
+          <p className="mt-1 text-sm text-body">{step.instructions}</p>
         </li>
       ))}
       {arm.error ? (
@@ -197,7 +189,7 @@ function CallCounters({ view }: { view: ClientCertificationView }) {
   const { dropped, max_kept, refused_token_requests, last_refused_at } = view.calls;
   if (dropped === 0 && refused_token_requests === 0) return null;
   return (
-    <ul className="grid gap-1 text-sm text-slate-700 dark:text-slate-300" aria-label="Calls not kept">
+    <ul className="grid gap-1 text-sm text-body" aria-label="Calls not kept">
       {dropped > 0 ? (
         <li data-counter="dropped">
           {dropped} more {dropped === 1 ? "call was" : "calls were"} counted but not kept: the log keeps the

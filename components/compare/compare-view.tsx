@@ -82,7 +82,7 @@ export function CompareView() {
         role="tablist"
         aria-label="Compare"
         onKeyDown={onKeyDown}
-        className="mb-6 inline-flex rounded-lg border border-slate-200 bg-slate-100 p-1 dark:border-slate-800 dark:bg-slate-900"
+        className="mb-6 inline-flex rounded-lg border border-default bg-raised p-1"
       >
         {TABS.map((tab) => {
           const selected = tab.view === view;
@@ -102,9 +102,7 @@ export function CompareView() {
               className={cx(
                 "rounded-md px-4 py-1.5 text-sm font-medium transition-colors",
                 "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500",
-                selected
-                  ? "bg-white text-slate-900 shadow-sm dark:bg-slate-700 dark:text-white"
-                  : "text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white",
+                selected ? "bg-selected text-fg shadow-sm" : "text-muted hover:text-fg",
               )}
             >
               {tab.label}

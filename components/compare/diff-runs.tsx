@@ -14,6 +14,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HistoryReadError } from "@/components/history/history-read-error";
 import { RecordDiffView } from "./record-diff-view";
+import { Panel } from "@/components/ui/panel";
 
 const timeFormat = new Intl.DateTimeFormat(undefined, {
   hour: "2-digit",
@@ -112,15 +113,15 @@ export function DiffRuns({
   }
   if (runs.length < 2) {
     return (
-      <div className="rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
-        <h2 className="text-base font-semibold text-slate-900 dark:text-slate-100">Two runs are needed</h2>
-        <p className="mx-auto mt-1 max-w-md text-sm text-slate-600 dark:text-slate-400">
+      <div className="rounded-xl border border-dashed border-field px-6 py-12 text-center">
+        <h2 className="text-base font-semibold text-fg">Two runs are needed</h2>
+        <p className="mx-auto mt-1 max-w-md text-sm text-muted">
           History has {runs.length === 0 ? "no runs" : "one run"} in this browser. Use <em>Run both</em>, the{" "}
-          <Link href="/inquiry" className="font-medium text-indigo-700 underline dark:text-indigo-300">
+          <Link href="/inquiry" className="font-medium text-accent underline">
             inquiry page
           </Link>{" "}
           or{" "}
-          <Link href="/history" className="font-medium text-indigo-700 underline dark:text-indigo-300">
+          <Link href="/history" className="font-medium text-accent underline">
             import a history file
           </Link>
           , then compare any two runs here.
@@ -132,10 +133,7 @@ export function DiffRuns({
   const missingChoice = (pair?.[0] && !runA) || (pair?.[1] && !runB);
   return (
     <div className="space-y-4">
-      <section
-        aria-label="Runs to compare"
-        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-      >
+      <Panel aria-label="Runs to compare" bodyClassName="p-5">
         <div className="grid items-end gap-3 md:grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)]">
           <RunSelect
             id={ids.a}
@@ -161,19 +159,19 @@ export function DiffRuns({
             onChange={(id) => onChange(runA?.id ?? null, id)}
           />
         </div>
-        <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2 text-sm text-slate-800 dark:text-slate-200">
+        <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2 text-sm text-fg">
           <CheckboxField id={ids.volatile} checked={showVolatile} onChange={setShowVolatile}>
             Show volatile fields
           </CheckboxField>
           <CheckboxField id={ids.unchanged} checked={showUnchanged} onChange={setShowUnchanged}>
             Show unchanged fields
           </CheckboxField>
-          <span className="text-xs text-slate-600 dark:text-slate-400">
+          <span className="text-xs text-muted">
             Volatile: transaction_id, external_id, timestamps, system_time, request ids, durations, dates in
             headers.
           </span>
         </div>
-      </section>
+      </Panel>
 
       {missingChoice ? (
         <Alert tone="warning" title="A chosen run is no longer in history">
@@ -185,12 +183,7 @@ export function DiffRuns({
         <div aria-live="polite" aria-labelledby={ids.diff}>
           <p
             id={ids.diff}
-            className={cx(
-              "mb-3 text-sm font-medium",
-              diff.equivalent
-                ? "text-emerald-700 dark:text-emerald-300"
-                : "text-slate-900 dark:text-slate-100",
-            )}
+            className={cx("mb-3 text-sm font-medium", diff.equivalent ? "text-success" : "text-fg")}
             data-testid="diff-verdict"
           >
             {runA.id === runB.id

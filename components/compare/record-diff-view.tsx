@@ -4,10 +4,10 @@ import type { FieldDiff, PurseDiffRow, RecordDiff } from "@/lib/client/record-di
 import { Alert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
+import { Panel } from "@/components/ui/panel";
 
-const cellHead =
-  "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
-const missing = <span className="text-slate-600 dark:text-slate-400">—</span>;
+const cellHead = "px-3 py-2 text-left text-xs font-semibold tracking-wide text-muted uppercase";
+const missing = <span className="text-muted">—</span>;
 
 function Section({
   title,
@@ -21,12 +21,9 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <section
-      aria-labelledby={id}
-      className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
-        <h2 id={id} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+    <Panel aria-labelledby={id} flush>
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-default px-5 py-3">
+        <h2 id={id} className="text-sm font-semibold text-fg">
           {title}
         </h2>
         {aside}
@@ -39,7 +36,7 @@ function Section({
       >
         {children}
       </div>
-    </section>
+    </Panel>
   );
 }
 
@@ -58,9 +55,9 @@ function Delta({ cents }: { cents: number | null }) {
     <span
       className={cx(
         "font-mono tabular-nums",
-        cents > 0 && "text-emerald-700 dark:text-emerald-300",
-        cents < 0 && "text-red-700 dark:text-red-300",
-        cents === 0 && "text-slate-600 dark:text-slate-400",
+        cents > 0 && "text-success",
+        cents < 0 && "text-danger",
+        cents === 0 && "text-muted",
       )}
     >
       {formatDeltaCents(cents)}
@@ -81,11 +78,7 @@ function leafText(value: unknown): string {
 
 function Leaf({ value, present }: { value: unknown; present: boolean }) {
   if (!present) return missing;
-  return (
-    <code className="font-mono text-xs break-all whitespace-pre-wrap text-slate-900 dark:text-slate-100">
-      {leafText(value)}
-    </code>
-  );
+  return <code className="font-mono text-xs break-all whitespace-pre-wrap text-fg">{leafText(value)}</code>;
 }
 
 /** The diff of two history entries: key facts, purses with deltas, then every differing field. */
@@ -102,7 +95,7 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
 
       <Section title="At a glance" id={`${idPrefix}-facts`}>
         <table className="w-full min-w-[36rem] text-sm">
-          <thead className="border-b border-slate-200 dark:border-slate-800">
+          <thead className="border-b border-default">
             <tr>
               <th scope="col" className={cx(cellHead, "w-[28%]")}>
                 Field
@@ -115,22 +108,15 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
               </th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          <tbody className="divide-y divide-subtle">
             {diff.facts.map((row) => (
-              <tr key={row.label} className={row.changed ? "bg-amber-50/60 dark:bg-amber-400/5" : undefined}>
-                <th
-                  scope="row"
-                  className="px-3 py-2 text-left font-medium text-slate-800 dark:text-slate-200"
-                >
+              <tr key={row.label} className={row.changed ? "bg-warning/60" : undefined}>
+                <th scope="row" className="px-3 py-2 text-left font-medium text-fg">
                   {row.label}
                   {row.changed ? <span className="sr-only"> (differs)</span> : null}
                 </th>
-                <td className="px-3 py-2 font-mono text-xs text-slate-900 dark:text-slate-100">
-                  {row.before ?? missing}
-                </td>
-                <td className="px-3 py-2 font-mono text-xs text-slate-900 dark:text-slate-100">
-                  {row.after ?? missing}
-                </td>
+                <td className="px-3 py-2 font-mono text-xs text-fg">{row.before ?? missing}</td>
+                <td className="px-3 py-2 font-mono text-xs text-fg">{row.after ?? missing}</td>
               </tr>
             ))}
           </tbody>
@@ -142,14 +128,14 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
           title="Purses"
           id={`${idPrefix}-purses`}
           aside={
-            <span className="text-xs text-slate-600 dark:text-slate-400">
+            <span className="text-xs text-muted">
               A reports {coverageText(diff.purseCoverage.before)}; B reports{" "}
               {coverageText(diff.purseCoverage.after)}
             </span>
           }
         >
           <table className="w-full min-w-[36rem] text-sm" data-testid="purse-diff">
-            <thead className="border-b border-slate-200 dark:border-slate-800">
+            <thead className="border-b border-default">
               <tr>
                 <th scope="col" className={cellHead}>
                   Purse
@@ -168,22 +154,17 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            <tbody className="divide-y divide-subtle">
               {diff.purses.map((row) => (
                 <tr key={row.purse} data-purse={row.purse}>
-                  <th
-                    scope="row"
-                    className="px-3 py-2 text-left font-normal text-slate-800 dark:text-slate-200"
-                  >
+                  <th scope="row" className="px-3 py-2 text-left font-normal text-fg">
                     {row.label}
-                    <code className="ml-2 font-mono text-xs text-slate-600 dark:text-slate-400">
-                      {row.purse}
-                    </code>
+                    <code className="ml-2 font-mono text-xs text-muted">{row.purse}</code>
                   </th>
-                  <td className="px-3 py-2 text-right font-mono tabular-nums text-slate-900 dark:text-slate-100">
+                  <td className="px-3 py-2 text-right font-mono tabular-nums text-fg">
                     {row.before ?? missing}
                   </td>
-                  <td className="px-3 py-2 text-right font-mono tabular-nums text-slate-900 dark:text-slate-100">
+                  <td className="px-3 py-2 text-right font-mono tabular-nums text-fg">
                     {row.after ?? missing}
                   </td>
                   <td className="px-3 py-2 text-right">
@@ -203,7 +184,7 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
         title="Fields"
         id={`${idPrefix}-fields`}
         aside={
-          <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="field-diff-summary">
+          <span className="text-xs text-muted" data-testid="field-diff-summary">
             {diff.meaningfulChanges} meaningful difference{diff.meaningfulChanges === 1 ? "" : "s"}
             {diff.hiddenVolatileChanges > 0
               ? ` · ${diff.hiddenVolatileChanges} volatile difference${diff.hiddenVolatileChanges === 1 ? "" : "s"} hidden`
@@ -212,7 +193,7 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
         }
       >
         {diff.fields.length === 0 ? (
-          <p className="px-5 py-4 text-sm text-slate-600 dark:text-slate-400">
+          <p className="px-5 py-4 text-sm text-muted">
             {diff.hiddenVolatileChanges > 0
               ? "No differences apart from volatile fields (identifiers, timestamps, durations, dates in headers)."
               : "No differences."}
@@ -225,7 +206,7 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
               <col className="w-[27%]" />
               <col className="w-[12%]" />
             </colgroup>
-            <thead className="border-b border-slate-200 dark:border-slate-800">
+            <thead className="border-b border-default">
               <tr>
                 <th scope="col" className={cellHead}>
                   Path
@@ -241,12 +222,12 @@ export function RecordDiffView({ diff, idPrefix }: { diff: RecordDiff; idPrefix:
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            <tbody className="divide-y divide-subtle">
               {diff.fields.map((field) => (
                 <tr key={field.key} data-field={field.key}>
                   <th
                     scope="row"
-                    className="px-3 py-2 text-left align-top font-mono text-xs font-normal break-all text-slate-700 dark:text-slate-300"
+                    className="px-3 py-2 text-left align-top font-mono text-xs font-normal break-all text-body"
                   >
                     {field.key}
                     {field.volatile ? (

@@ -7,6 +7,7 @@ import { isSuccessStatus } from "@/lib/client/exchange-summary";
 import { ExchangeView } from "@/components/exchange/exchange-view";
 import { LookupOutcomeView } from "@/components/exchange/lookup-outcome-view";
 import type { RunBothResult } from "./use-run-both";
+import { Panel } from "@/components/ui/panel";
 
 /** After "Run both": each run's request and response, and the lookup of the gift run's Request Id. */
 export function RunBothExchanges({
@@ -38,11 +39,8 @@ export function RunBothExchanges({
         />
       ) : null}
       {result.lookup ? (
-        <section
-          aria-labelledby={lookupId}
-          className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-        >
-          <h2 id={lookupId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+        <Panel aria-labelledby={lookupId} bodyClassName="space-y-3 p-5">
+          <h2 id={lookupId} className="text-sm font-semibold text-fg">
             Lookup Transaction by Request Id{" "}
             <code className="font-mono text-xs font-normal break-all">{giftRecord?.request_id}</code>
           </h2>
@@ -50,7 +48,7 @@ export function RunBothExchanges({
             outcome={result.lookup}
             transactionId={giftRecord ? summaryTransactionId(giftRecord) : null}
           />
-        </section>
+        </Panel>
       ) : null}
     </div>
   );

@@ -16,6 +16,7 @@ import { RunResultPanel } from "./run-result-panel";
 import { SpecTable } from "./spec-table";
 import { useRunBoth } from "./use-run-both";
 import { VerdictMark } from "./verdict-mark";
+import { Panel } from "@/components/ui/panel";
 
 const DEFAULT_LOCATION = "console";
 
@@ -67,74 +68,73 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
 
   return (
     <div className="space-y-6">
-      <form
-        onSubmit={submit}
-        {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
-        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-        aria-label="Run both operations"
-        noValidate
-      >
-        <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
-          <CardNumberField
-            id={ids.card}
-            value={card}
-            onChange={(event) => setCard(event.target.value)}
-            placeholder={CARD_NUMBER_RULE}
-            required
-            error={cardError}
-            hint="Sent to both operations; shown and kept only masked."
-          />
-          <LocationIdField
-            id={ids.location}
-            value={location}
-            onChange={(event) => setLocation(event.target.value)}
-            maxLength={64}
-            hint="originator.location_id"
-          />
-          <div className="sm:pt-6">
-            <Button
-              type="submit"
-              variant={production ? "danger" : "primary"}
-              size="lg"
-              busy={busy}
-              className="w-full sm:w-auto"
-            >
-              Run both
-              <RunShortcutHint className="hidden sm:inline" />
-            </Button>
+      <Panel as="div" flush>
+        <form
+          onSubmit={submit}
+          {...{ [RUN_SHORTCUT_ATTRIBUTE]: "" }}
+          className="p-5"
+          aria-label="Run both operations"
+          noValidate
+        >
+          <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-start">
+            <CardNumberField
+              id={ids.card}
+              value={card}
+              onChange={(event) => setCard(event.target.value)}
+              placeholder={CARD_NUMBER_RULE}
+              required
+              error={cardError}
+              hint="Sent to both operations; shown and kept only masked."
+            />
+            <LocationIdField
+              id={ids.location}
+              value={location}
+              onChange={(event) => setLocation(event.target.value)}
+              maxLength={64}
+              hint="originator.location_id"
+            />
+            <div className="sm:pt-6">
+              <Button
+                type="submit"
+                variant={production ? "danger" : "primary"}
+                size="lg"
+                busy={busy}
+                className="w-full sm:w-auto"
+              >
+                Run both
+                <RunShortcutHint className="hidden sm:inline" />
+              </Button>
+            </div>
           </div>
-        </div>
-        {notConnected ? (
-          <Alert tone="warning" title="Not connected" className="mt-4">
-            <p>
-              Both operations need a token.{" "}
-              <Link href="/connect" className="font-medium underline">
-                Connect with credentials
-              </Link>{" "}
-              (the demo credentials are one click away), then run both.
-            </p>
-          </Alert>
-        ) : null}
-      </form>
+          {notConnected ? (
+            <Alert tone="warning" title="Not connected" className="mt-4">
+              <p>
+                Both operations need a token.{" "}
+                <Link href="/connect" className="font-medium underline">
+                  Connect with credentials
+                </Link>{" "}
+                (the demo credentials are one click away), then run both.
+              </p>
+            </Alert>
+          ) : null}
+        </form>
+      </Panel>
 
-      <section
-        aria-labelledby={ids.table}
-        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
-      >
-        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-5 py-3.5 dark:border-slate-800">
+      <Panel aria-labelledby={ids.table} flush>
+        <div className="flex flex-wrap items-start justify-between gap-3 border-b border-default px-5 py-3.5">
           <div className="min-w-0">
-            <h2 id={ids.table} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+            <h2 id={ids.table} className="text-sm font-semibold text-fg">
               Specification §4.5, with live values
             </h2>
-            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400" data-testid="spec-verdict">
+            <p className="mt-0.5 text-sm text-muted" data-testid="spec-verdict">
               {result && !busy ? (
                 <span
                   className={
                     comparison.conforms
-                      ? "mr-2 font-medium text-emerald-700 dark:text-emerald-300"
+                      ? "mr-2 font-medium text-success"
                       : failing.length > 0
-                        ? "mr-2 font-medium text-red-700 dark:text-red-300"
-                        : "mr-2 font-medium text-slate-700 dark:text-slate-300"
+                        ? "mr-2 font-medium text-danger"
+                        : "mr-2 font-medium text-body"
                   }
                 >
                   {comparison.conforms
@@ -154,10 +154,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
               )}
             </p>
           </div>
-          <ul
-            className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400"
-            aria-label="Legend"
-          >
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted" aria-label="Legend">
             {(["pass", "inferred", "fail"] as const).map((verdict) => (
               <li key={verdict} className="inline-flex items-center gap-1.5">
                 <VerdictMark verdict={verdict} />
@@ -167,11 +164,11 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
           </ul>
         </div>
         <SpecTable comparison={comparison} busy={busy} captionId={ids.table} />
-        <div className="border-t border-slate-200 px-5 py-3.5 dark:border-slate-800" aria-live="polite">
+        <div className="border-t border-default px-5 py-3.5" aria-live="polite">
           {busy ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">Running both operations…</p>
+            <p className="text-sm text-muted">Running both operations…</p>
           ) : !result ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">
+            <p className="text-sm text-muted">
               The Gift Balance Inquiry&rsquo;s <code className="font-mono">balance</code> will be checked
               against the Balance Inquiry&rsquo;s <code className="font-mono">balances.gift</code>.
             </p>
@@ -187,7 +184,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
                         : "unknown"
                   }
                 />
-                <span className="text-slate-900 dark:text-slate-100">{comparison.giftCheck.message}</span>
+                <span className="text-fg">{comparison.giftCheck.message}</span>
               </p>
               {giftRecord && balanceRecord ? (
                 <Button size="sm" onClick={() => onDiff(giftRecord.id, balanceRecord.id)}>
@@ -197,7 +194,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
             </div>
           )}
         </div>
-      </section>
+      </Panel>
 
       <div className="grid gap-4 lg:grid-cols-2">
         <RunResultPanel

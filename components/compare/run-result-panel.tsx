@@ -12,6 +12,7 @@ import { HttpStatusBadge } from "@/components/ui/http-status-badge";
 import { ApiErrorAlert } from "@/components/exchange/api-error-alert";
 import { CopyableValue } from "@/components/exchange/copy-button";
 import { StatusExplanation } from "@/components/exchange/status-explanation";
+import { Panel } from "@/components/ui/panel";
 
 /** What one side of "Run both" produced: an exchange record, or the console's error (no answer, no token…). */
 export type RunOutcome = { record: ExchangeRecord } | { error: ConsoleErrorLike };
@@ -19,8 +20,8 @@ export type RunOutcome = { record: ExchangeRecord } | { error: ConsoleErrorLike 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="grid grid-cols-[9rem_minmax(0,1fr)] items-baseline gap-3 py-1.5">
-      <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>
-      <dd className="min-w-0 text-sm text-slate-900 dark:text-slate-100">{children}</dd>
+      <dt className="text-sm text-muted">{term}</dt>
+      <dd className="min-w-0 text-sm text-fg">{children}</dd>
     </div>
   );
 }
@@ -38,7 +39,7 @@ function GiftFacts({ record }: { record: ExchangeRecord }) {
   if (!data) return null;
   const status = data.response_status;
   return (
-    <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+    <dl className="divide-y divide-subtle">
       <Row term="Gift balance">
         <span className="font-mono text-2xl font-semibold tabular-nums" data-testid="gift-balance">
           {text(data.balance)}
@@ -49,10 +50,8 @@ function GiftFacts({ record }: { record: ExchangeRecord }) {
           <Badge tone={status === "approved" ? "success" : status === "declined" ? "warning" : "neutral"}>
             {text(status)}
           </Badge>
-          <code className="font-mono text-xs text-slate-700 dark:text-slate-300">
-            {text(data.response_code)}
-          </code>
-          <span className="text-slate-600 dark:text-slate-400">{text(data.response_message)}</span>
+          <code className="font-mono text-xs text-body">{text(data.response_code)}</code>
+          <span className="text-muted">{text(data.response_message)}</span>
         </span>
       </Row>
       <Row term="transaction_type">
@@ -106,27 +105,19 @@ function BalanceFacts({
           <th scope="col">Balance</th>
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+      <tbody className="divide-y divide-subtle">
         {names.map((purse) => {
           const highlighted = purse === "gift";
           return (
-            <tr key={purse} className={highlighted ? "bg-indigo-50/70 dark:bg-indigo-400/10" : undefined}>
-              <th
-                scope="row"
-                className="py-1.5 pl-2 text-left font-normal text-slate-700 dark:text-slate-300"
-              >
+            <tr key={purse} className={highlighted ? "bg-accent-soft" : undefined}>
+              <th scope="row" className="py-1.5 pl-2 text-left font-normal text-body">
                 {purseLabel(purse)}
-                <code className="ml-2 font-mono text-xs text-slate-600 dark:text-slate-400">{purse}</code>
+                <code className="ml-2 font-mono text-xs text-muted">{purse}</code>
               </th>
-              <td className="py-1.5 pr-2 text-right font-mono tabular-nums text-slate-900 dark:text-slate-100">
+              <td className="py-1.5 pr-2 text-right font-mono tabular-nums text-fg">
                 {highlighted && giftMatches !== null ? (
                   <span
-                    className={cx(
-                      "mr-3 font-sans text-xs",
-                      giftMatches
-                        ? "text-emerald-700 dark:text-emerald-300"
-                        : "text-red-700 dark:text-red-300",
-                    )}
+                    className={cx("mr-3 font-sans text-xs", giftMatches ? "text-success" : "text-danger")}
                   >
                     {giftMatches ? "= Gift Balance Inquiry" : `≠ Gift Balance Inquiry ${giftBalance ?? ""}`}
                   </span>
@@ -147,7 +138,7 @@ function FailureFacts({ record }: { record: ExchangeRecord }) {
     <div className="space-y-3">
       <StatusExplanation exchange={record} />
       {error ? (
-        <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+        <dl className="divide-y divide-subtle">
           <Row term="Error code">
             <code className="font-mono">{error.code ?? "—"}</code>
           </Row>
@@ -180,16 +171,17 @@ export function RunResultPanel({
   const record = outcome && "record" in outcome ? outcome.record : null;
   const status = record?.response.status;
   return (
-    <section
+    <Panel
       aria-labelledby={titleId}
       aria-busy={busy || undefined}
-      className="flex min-h-[22rem] min-w-0 flex-col rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      className="flex min-h-[22rem] min-w-0 flex-col"
+      flush
     >
-      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
-        <h3 id={titleId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-default px-5 py-3">
+        <h3 id={titleId} className="text-sm font-semibold text-fg">
           {title}
         </h3>
-        <div className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+        <div className="flex items-center gap-2 text-xs text-muted">
           {busy ? (
             <Skeleton className="h-5 w-24" />
           ) : record ? (
@@ -209,7 +201,7 @@ export function RunResultPanel({
             <Skeleton className="h-4 w-1/2" />
           </div>
         ) : !outcome ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">Not run yet.</p>
+          <p className="text-sm text-muted">Not run yet.</p>
         ) : "error" in outcome ? (
           <ApiErrorAlert error={outcome.error} fallbackTitle="No answer from the Card Services API" />
         ) : status !== undefined && status >= 200 && status < 300 && responseData(outcome.record) ? (
@@ -223,15 +215,15 @@ export function RunResultPanel({
         )}
       </div>
       {record && !busy ? (
-        <footer className="border-t border-slate-200 px-5 py-2.5 text-xs dark:border-slate-800">
+        <footer className="border-t border-default px-5 py-2.5 text-xs">
           <Link
             href={`/history?run=${encodeURIComponent(record.id)}`}
-            className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+            className="font-medium text-accent underline-offset-2 hover:underline"
           >
             Open in history
           </Link>
         </footer>
       ) : null}
-    </section>
+    </Panel>
   );
 }

@@ -4,7 +4,7 @@ import { VerdictMark } from "./verdict-mark";
 
 /** Below md the table stacks: each cell is a block that names its column (data-label). */
 const STACKED_CELL =
-  "max-md:block max-md:before:mb-0.5 max-md:before:block max-md:before:text-xs max-md:before:font-semibold max-md:before:tracking-wide max-md:before:text-slate-600 max-md:before:uppercase max-md:before:content-[attr(data-label)] dark:max-md:before:text-slate-400";
+  "max-md:block max-md:before:mb-0.5 max-md:before:block max-md:before:text-xs max-md:before:font-semibold max-md:before:tracking-wide max-md:before:text-muted max-md:before:uppercase max-md:before:content-[attr(data-label)]";
 
 function LiveCell({ cell, busy, label }: { cell: SpecCell; busy: boolean; label: string }) {
   if (busy) {
@@ -22,15 +22,13 @@ function LiveCell({ cell, busy, label }: { cell: SpecCell; busy: boolean; label:
           <span
             className={
               cell.verdict === "unknown" && cell.live === "not run"
-                ? "text-slate-600 dark:text-slate-400"
-                : "font-medium break-words text-slate-900 dark:text-slate-100"
+                ? "text-muted"
+                : "font-medium break-words text-fg"
             }
           >
             {cell.live}
           </span>
-          {cell.note ? (
-            <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{cell.note}</p>
-          ) : null}
+          {cell.note ? <p className="mt-0.5 text-xs text-muted">{cell.note}</p> : null}
         </div>
       </div>
     </td>
@@ -52,7 +50,7 @@ export function SpecTable({
 }) {
   const head =
     // Upper case from lg only: at 768 px "SPECIFICATION" is wider than its column.
-    "px-3 py-2 text-left text-xs font-semibold text-slate-600 lg:tracking-wide lg:uppercase dark:text-slate-400";
+    "px-3 py-2 text-left text-xs font-semibold text-muted lg:tracking-wide lg:uppercase";
   return (
     // Fits from 390 px up: five columns from md, one stacked card per behaviour below.
     <div role="region" aria-label="Specification comparison table">
@@ -68,34 +66,34 @@ export function SpecTable({
           <col className="w-[26%]" />
         </colgroup>
         <thead className="max-md:sr-only">
-          <tr className="border-b border-slate-200 dark:border-slate-800">
+          <tr className="border-b border-default">
             <td className="px-3 pt-2" />
             <th
               scope="colgroup"
               colSpan={2}
-              className="border-l border-slate-200 px-3 pt-2 text-left text-sm font-semibold text-slate-900 dark:border-slate-800 dark:text-slate-100"
+              className="border-l border-default px-3 pt-2 text-left text-sm font-semibold text-fg"
             >
               Gift Balance Inquiry
             </th>
             <th
               scope="colgroup"
               colSpan={2}
-              className="border-l border-slate-200 px-3 pt-2 text-left text-sm font-semibold text-slate-900 dark:border-slate-800 dark:text-slate-100"
+              className="border-l border-default px-3 pt-2 text-left text-sm font-semibold text-fg"
             >
               Balance Inquiry
             </th>
           </tr>
-          <tr className="border-b border-slate-200 dark:border-slate-800">
+          <tr className="border-b border-default">
             <th scope="col" className={head}>
               Behaviour
             </th>
-            <th scope="col" className={`${head} border-l border-slate-200 dark:border-slate-800`}>
+            <th scope="col" className={`${head} border-l border-default`}>
               Specification
             </th>
             <th scope="col" className={head}>
               This run
             </th>
-            <th scope="col" className={`${head} border-l border-slate-200 dark:border-slate-800`}>
+            <th scope="col" className={`${head} border-l border-default`}>
               Specification
             </th>
             <th scope="col" className={head}>
@@ -103,25 +101,25 @@ export function SpecTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 [overflow-wrap:anywhere] max-md:block dark:divide-slate-800">
+        <tbody className="divide-y divide-subtle [overflow-wrap:anywhere] max-md:block">
           {comparison.rows.map((row) => (
             <tr key={row.id} data-row={row.id} className="max-md:block max-md:py-2">
               <th
                 scope="row"
-                className="px-3 py-2.5 text-left align-top font-medium text-slate-800 max-md:block max-md:pb-0 dark:text-slate-200"
+                className="px-3 py-2.5 text-left align-top font-medium text-fg max-md:block max-md:pb-0"
               >
                 {row.label}
               </th>
               <td
                 data-label="Gift · specification"
-                className={`border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 max-md:border-l-0 dark:border-slate-800 dark:text-slate-400 ${STACKED_CELL}`}
+                className={`border-l border-default px-3 py-2.5 align-top text-muted max-md:border-l-0 ${STACKED_CELL}`}
               >
                 {row.gift.expected}
               </td>
               <LiveCell cell={row.gift} busy={busy} label="Gift · this run" />
               <td
                 data-label="Balance · specification"
-                className={`border-l border-slate-200 px-3 py-2.5 align-top text-slate-600 max-md:border-l-0 dark:border-slate-800 dark:text-slate-400 ${STACKED_CELL}`}
+                className={`border-l border-default px-3 py-2.5 align-top text-muted max-md:border-l-0 ${STACKED_CELL}`}
               >
                 {row.balance.expected}
               </td>

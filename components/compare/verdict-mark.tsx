@@ -5,22 +5,22 @@ const VERDICTS: Record<Verdict, { text: string; symbol: string; className: strin
   pass: {
     text: "matches the specification",
     symbol: "✓",
-    className: "bg-emerald-100 text-emerald-800 dark:bg-emerald-400/15 dark:text-emerald-300",
+    className: "bg-success-strong text-success",
   },
   inferred: {
     text: "consistent with the specification (inferred)",
     symbol: "≈",
-    className: "bg-sky-100 text-sky-800 dark:bg-sky-400/15 dark:text-sky-300",
+    className: "bg-info-strong text-info",
   },
   fail: {
     text: "differs from the specification",
     symbol: "✕",
-    className: "bg-red-100 text-red-800 dark:bg-red-400/15 dark:text-red-300",
+    className: "bg-danger-strong text-danger",
   },
   unknown: {
     text: "not observed",
     symbol: "–",
-    className: "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300",
+    className: "bg-raised text-muted",
   },
 };
 

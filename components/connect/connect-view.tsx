@@ -67,11 +67,11 @@ function CurrentCredentials({ session }: { session: SessionInfo | undefined }) {
       <div className="min-h-24">
         {connected ? (
           <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm">
-            <dt className="text-slate-600 dark:text-slate-400">Client ID</dt>
-            <dd className="font-mono text-slate-900 dark:text-slate-100" data-testid="current-client-id">
+            <dt className="text-muted">Client ID</dt>
+            <dd className="font-mono text-fg" data-testid="current-client-id">
               {credentials.client_id}
             </dd>
-            <dt className="text-slate-600 dark:text-slate-400">Client secret</dt>
+            <dt className="text-muted">Client secret</dt>
             <dd>
               <Badge tone="success">
                 <svg viewBox="0 0 20 20" fill="currentColor" className="size-3.5" aria-hidden="true">
@@ -83,18 +83,16 @@ function CurrentCredentials({ session }: { session: SessionInfo | undefined }) {
                 </svg>
                 Secret set
               </Badge>
-              <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">
-                kept on the server, never shown again
-              </span>
+              <span className="ml-2 text-xs text-muted">kept on the server, never shown again</span>
             </dd>
-            <dt className="text-slate-600 dark:text-slate-400">Source</dt>
-            <dd className="text-slate-800 dark:text-slate-200">{sourceDescription(credentials)}</dd>
-            <dt className="text-slate-600 dark:text-slate-400">Environment</dt>
-            <dd className="text-slate-800 dark:text-slate-200">{environmentLabel(session.environment)}</dd>
+            <dt className="text-muted">Source</dt>
+            <dd className="text-fg">{sourceDescription(credentials)}</dd>
+            <dt className="text-muted">Environment</dt>
+            <dd className="text-fg">{environmentLabel(session.environment)}</dd>
           </dl>
         ) : (
-          <div className="text-sm text-slate-700 dark:text-slate-300">
-            <p className="font-medium text-slate-900 dark:text-slate-100">No credentials yet.</p>
+          <div className="text-sm text-body">
+            <p className="font-medium text-fg">No credentials yet.</p>
             <p className="mt-1">
               Use the demo credentials of the embedded sandbox, or enter the client_id and client_secret your
               integration representative issued at onboarding (spec §2.1).
@@ -102,7 +100,7 @@ function CurrentCredentials({ session }: { session: SessionInfo | undefined }) {
           </div>
         )}
         {forgotten && !forget.isMutating ? (
-          <p role="status" className="mt-3 text-sm text-slate-700 dark:text-slate-300">
+          <p role="status" className="mt-3 text-sm text-body">
             Session forgotten: credentials and token were removed from the session
             {credentials.source === "server" ? "; the server-held credentials apply again." : "."}
           </p>
@@ -114,12 +112,12 @@ function CurrentCredentials({ session }: { session: SessionInfo | undefined }) {
         ) : null}
       </div>
       {connected ? (
-        <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <div className="mt-4 flex flex-wrap items-center gap-3 border-t border-default pt-4">
           <Link href="/token" className={buttonClasses("primary", "md")}>
             Next: request a token
             <span aria-hidden="true">→</span>
           </Link>
-          <p className="text-xs text-slate-600 dark:text-slate-400">
+          <p className="text-xs text-muted">
             {credentials.source === "server"
               ? "Entering credentials below overrides the server-held ones for this session."
               : "Forget the session to return to the server-held credentials, when the server has them."}
@@ -157,11 +155,11 @@ function DemoCredentials({ session, primary }: { session: SessionInfo; primary: 
           Use demo credentials
         </Button>
         {!embeddedActive ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             They exist only in the embedded sandbox: using them switches the environment to it.
           </p>
         ) : saved && !save.isMutating && !save.error ? (
-          <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+          <p role="status" className="text-sm text-success">
             Demo credentials saved.
           </p>
         ) : null}
@@ -170,11 +168,11 @@ function DemoCredentials({ session, primary }: { session: SessionInfo; primary: 
         ) : null}
       </div>
       {embeddedActive ? (
-        <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
+        <p className="mt-3 text-xs text-muted">
           Other demo clients (<code className="font-mono">demo-short-lived</code>,{" "}
           <code className="font-mono">demo-reports-only</code>) can be entered below with the sandbox&apos;s
           demo secret; see the{" "}
-          <Link href="/sandbox" className="text-indigo-700 underline dark:text-indigo-300">
+          <Link href="/sandbox" className="text-accent underline">
             sandbox documentation
           </Link>
           .
@@ -249,7 +247,7 @@ function CustomCredentials({ primary }: { primary: boolean }) {
             <RunShortcutHint />
           </Button>
           {savedFor && !save.isMutating && !save.error ? (
-            <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+            <p role="status" className="text-sm text-success">
               Saved for <span className="font-mono">{savedFor}</span>: secret set.
             </p>
           ) : null}

@@ -58,10 +58,7 @@ export function CodeExport({
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <CodeLanguagePicker language={language} onChange={setLanguage} />
         {tokenTarget && TOKEN_PRELUDE_LANGUAGES.has(language) ? (
-          <label
-            htmlFor={withTokenId}
-            className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300"
-          >
+          <label htmlFor={withTokenId} className="flex items-center gap-1.5 text-xs text-body">
             <input
               id={withTokenId}
               type="checkbox"
@@ -72,7 +69,7 @@ export function CodeExport({
             With token request
           </label>
         ) : null}
-        <p className="text-xs text-slate-600 dark:text-slate-400">
+        <p className="text-xs text-muted">
           Set <code className="font-mono">{needs}</code> first: the browser never holds the{" "}
           {needs === "ACCESS_TOKEN" ? "token" : "secret"}.
         </p>
@@ -83,7 +80,7 @@ export function CodeExport({
         aria-label={`${CODE_LANGUAGE_LABELS[language]} code`}
         data-testid="code-snippet"
         data-language={language}
-        className="max-h-80 overflow-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-5 text-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:bg-black/50"
+        className="max-h-80 overflow-auto rounded-lg bg-code p-3 font-mono text-xs leading-5 text-code focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         {snippet ?? "Loading the code generator…"}
       </pre>

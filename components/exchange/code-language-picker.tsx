@@ -32,13 +32,13 @@ export function CodeLanguagePicker({
 }) {
   const id = useId();
   return (
-    <label htmlFor={id} className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300">
+    <label htmlFor={id} className="flex items-center gap-1.5 text-xs text-body">
       Language
       <select
         id={id}
         value={language}
         onChange={(event) => onChange(event.target.value as CodeLanguage)}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs text-slate-900 dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100"
+        className="rounded-md border border-field bg-field px-2 py-1 text-xs text-fg"
       >
         {CODE_LANGUAGES.map((option) => (
           <option key={option} value={option}>

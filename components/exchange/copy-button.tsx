@@ -104,7 +104,7 @@ export function CopyButton({
 export function CopyableValue({ value, name }: { value: string; name: string }) {
   return (
     <span className="inline-flex max-w-full min-w-0 items-center gap-1">
-      <code className="min-w-0 truncate font-mono text-sm text-slate-900 dark:text-slate-100" title={value}>
+      <code className="min-w-0 truncate font-mono text-sm text-fg" title={value}>
         {value}
       </code>
       <CopyButton text={value} label={`Copy ${name}`} iconOnly />

@@ -15,6 +15,7 @@ import { codeGenerator } from "./code-generator";
 import { CopyButton } from "./copy-button";
 import { HeadersTable } from "./headers-table";
 import { JsonViewer } from "./json-viewer";
+import { Panel } from "@/components/ui/panel";
 
 export function statusTone(status: number): BadgeTone {
   if (status >= 200 && status < 300) return "success";
@@ -34,18 +35,18 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <details open={defaultOpen} className="group border-t border-slate-200 dark:border-slate-800">
+    <details open={defaultOpen} className="group border-t border-default">
       <summary
         className={cx(
           "flex cursor-pointer list-none items-center gap-3 px-4 py-2.5 text-sm select-none [&::-webkit-details-marker]:hidden",
-          "hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800/50",
+          "hover:bg-raised/50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500",
         )}
       >
         <svg
           viewBox="0 0 20 20"
           fill="currentColor"
           aria-hidden="true"
-          className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-90 dark:text-slate-400"
+          className="size-4 shrink-0 text-subtle transition-transform group-open:rotate-90"
         >
           <path
             fillRule="evenodd"
@@ -53,7 +54,7 @@ function Section({
             clipRule="evenodd"
           />
         </svg>
-        <span className="w-20 shrink-0 font-medium text-slate-900 dark:text-slate-100">{title}</span>
+        <span className="w-20 shrink-0 font-medium text-fg">{title}</span>
         <span className="flex min-w-0 flex-1 items-center gap-2">{summary}</span>
       </summary>
       <div className="space-y-3 px-4 pt-1 pb-4">{children}</div>
@@ -62,11 +63,7 @@ function Section({
 }
 
 function SubHeading({ children }: { children: ReactNode }) {
-  return (
-    <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">
-      {children}
-    </h4>
-  );
+  return <h4 className="mb-1.5 text-xs font-semibold tracking-wide text-muted uppercase">{children}</h4>;
 }
 
 /**
@@ -106,27 +103,21 @@ export function ExchangeView({
   const Heading = headingLevel === 2 ? "h2" : "h3";
 
   return (
-    <section
-      aria-labelledby={headingId}
-      className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
-    >
+    <Panel aria-labelledby={headingId} className="overflow-hidden" flush>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
         {/* A minimum width: when space runs out the actions wrap below instead of squeezing the title. */}
         <div className="min-w-[15rem] flex-1">
-          <Heading id={headingId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+          <Heading id={headingId} className="text-sm font-semibold text-fg">
             {title}
           </Heading>
-          <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+          <p className="mt-0.5 text-xs text-muted">
             {operationLabel(exchange.operation)} · {environmentLabel(exchange.environment)} ·{" "}
             <time dateTime={exchange.started_at}>{new Date(exchange.started_at).toLocaleTimeString()}</time>
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {canInclude ? (
-            <label
-              htmlFor={checkboxId}
-              className="flex items-center gap-1.5 text-xs text-slate-700 dark:text-slate-300"
-            >
+            <label htmlFor={checkboxId} className="flex items-center gap-1.5 text-xs text-body">
               <input
                 id={checkboxId}
                 type="checkbox"
@@ -161,10 +152,7 @@ export function ExchangeView({
         summary={
           <>
             <Badge tone="accent">{request.method}</Badge>
-            <code
-              className="min-w-0 truncate font-mono text-xs text-slate-700 dark:text-slate-300"
-              title={request.url}
-            >
+            <code className="min-w-0 truncate font-mono text-xs text-body" title={request.url}>
               {request.url}
             </code>
           </>
@@ -172,9 +160,7 @@ export function ExchangeView({
       >
         <div>
           <SubHeading>URL</SubHeading>
-          <code className="font-mono text-xs break-all text-slate-900 dark:text-slate-100">
-            {request.url}
-          </code>
+          <code className="font-mono text-xs break-all text-fg">{request.url}</code>
         </div>
         <div>
           <SubHeading>Headers</SubHeading>
@@ -192,16 +178,14 @@ export function ExchangeView({
         summary={
           <>
             <Badge tone={statusTone(response.status)}>{statusLine(response.status)}</Badge>
-            <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
-              {Math.round(exchange.duration_ms)} ms
-            </span>
+            <span className="text-xs text-muted tabular-nums">{Math.round(exchange.duration_ms)} ms</span>
             {response.body_is_text ? <Badge tone="warning">not JSON</Badge> : null}
             {response.schema_issues?.length ? <Badge tone="warning">differs from spec</Badge> : null}
           </>
         }
       >
         {response.schema_issues?.length ? (
-          <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-100">
+          <div className="rounded-lg border border-warning bg-warning px-3 py-2 text-xs text-warning-strong">
             <p className="font-semibold">The body does not match the specification:</p>
             <ul className="mt-1 list-disc pl-5">
               {response.schema_issues.map((issue) => (
@@ -211,7 +195,7 @@ export function ExchangeView({
           </div>
         ) : null}
         {exchange.timings ? (
-          <p className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
+          <p className="text-xs text-muted tabular-nums">
             Upstream {Math.round(exchange.timings.upstream_ms)} ms · token{" "}
             {Math.round(exchange.timings.token_ms)} ms
             {exchange.timings.retried_ms !== undefined
@@ -233,9 +217,7 @@ export function ExchangeView({
       <Section
         title="Code"
         defaultOpen={false}
-        summary={
-          <span className="text-xs text-slate-600 dark:text-slate-400">cURL, Python, Java, Go and more</span>
-        }
+        summary={<span className="text-xs text-muted">cURL, Python, Java, Go and more</span>}
       >
         <CodeExport
           exchange={exchange}
@@ -245,6 +227,6 @@ export function ExchangeView({
         />
         <StarterClientsLinks />
       </Section>
-    </section>
+    </Panel>
   );
 }

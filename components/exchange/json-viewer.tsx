@@ -12,19 +12,18 @@ function isContainer(value: unknown): value is Json[] | Record<string, Json> {
 
 function Primitive({ value }: { value: unknown }) {
   if (typeof value === "string") {
-    return <span className="break-all text-emerald-800 dark:text-emerald-300">{JSON.stringify(value)}</span>;
+    return <span className="break-all text-syntax-string">{JSON.stringify(value)}</span>;
   }
-  if (typeof value === "number")
-    return <span className="text-sky-800 dark:text-sky-300">{String(value)}</span>;
+  if (typeof value === "number") return <span className="text-syntax-number">{String(value)}</span>;
   if (typeof value === "boolean" || value === null) {
-    return <span className="text-violet-800 dark:text-violet-300">{String(value)}</span>;
+    return <span className="text-syntax-literal">{String(value)}</span>;
   }
   // undefined and anything not JSON (never expected in a parsed body)
-  return <span className="text-slate-600 italic dark:text-slate-400">{String(value)}</span>;
+  return <span className="text-muted italic">{String(value)}</span>;
 }
 
 function Key({ name }: { name: string }) {
-  return <span className="text-slate-800 dark:text-slate-200">{JSON.stringify(name)}: </span>;
+  return <span className="text-fg">{JSON.stringify(name)}: </span>;
 }
 
 function Chevron({ open }: { open: boolean }) {
@@ -95,7 +94,7 @@ function JsonNode({
         type="button"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
-        className="flex items-center rounded-sm text-left hover:bg-slate-200/60 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800"
+        className="flex items-center rounded-sm text-left hover:bg-raised focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         <Chevron open={open} />
         <span className="pl-0.5">
@@ -103,7 +102,7 @@ function JsonNode({
           {opening}
           {open ? null : (
             <>
-              <span className="px-1 text-slate-500 dark:text-slate-400">{count}</span>
+              <span className="px-1 text-subtle">{count}</span>
               {closing}
               {comma}
             </>
@@ -112,7 +111,7 @@ function JsonNode({
       </button>
       {open ? (
         <>
-          <div className="ml-1.5 border-l border-slate-200 pl-2 dark:border-slate-700">
+          <div className="ml-1.5 border-l border-raised pl-2">
             {entries.map(([key, child], index) => (
               <JsonNode
                 key={key}
@@ -161,27 +160,22 @@ export function JsonViewer({
     <div
       role="group"
       aria-label={label}
-      className={cx(
-        "relative rounded-lg border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950",
-        className,
-      )}
+      className={cx("relative rounded-lg border border-default bg-inset", className)}
     >
-      <div className="flex items-center justify-end gap-1 border-b border-slate-200 px-2 py-1 dark:border-slate-800">
-        <span className="mr-auto pl-1 text-xs text-slate-600 dark:text-slate-400">
-          {isText ? "Text (not JSON)" : "JSON"}
-        </span>
+      <div className="flex items-center justify-end gap-1 border-b border-default px-2 py-1">
+        <span className="mr-auto pl-1 text-xs text-muted">{isText ? "Text (not JSON)" : "JSON"}</span>
         {container ? (
           <>
             <button
               type="button"
-              className="rounded px-1.5 py-0.5 text-xs text-slate-700 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800"
+              className="rounded px-1.5 py-0.5 text-xs text-body hover:bg-raised focus-visible:outline-2 focus-visible:outline-indigo-500"
               onClick={() => setMode({ depth: Number.POSITIVE_INFINITY, version: mode.version + 1 })}
             >
               Expand all
             </button>
             <button
               type="button"
-              className="rounded px-1.5 py-0.5 text-xs text-slate-700 hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800"
+              className="rounded px-1.5 py-0.5 text-xs text-body hover:bg-raised focus-visible:outline-2 focus-visible:outline-indigo-500"
               onClick={() => setMode({ depth: 1, version: mode.version + 1 })}
             >
               Collapse
@@ -193,7 +187,7 @@ export function JsonViewer({
       <div
         // Without buttons inside, the scroller itself must take focus so keyboard users can scroll it.
         tabIndex={container ? undefined : 0}
-        className="max-h-[28rem] overflow-auto px-2 py-2 font-mono text-xs leading-5 text-slate-800 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-200"
+        className="max-h-[28rem] overflow-auto px-2 py-2 font-mono text-xs leading-5 text-fg focus-visible:outline-2 focus-visible:outline-indigo-500"
       >
         {container ? (
           <div key={mode.version} className="-ml-2">

@@ -51,7 +51,6 @@ export function useGuardedRun<T>({
   };
 }
 
-/** The production confirmation of a guarded run. */
 export function ProductionConfirmDialog({
   guard,
   title,

@@ -27,18 +27,18 @@ export function LookupResult({
   return (
     <div className="space-y-3" data-testid="lookup-result">
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <span className="font-medium text-slate-900 dark:text-slate-100">
+        <span className="font-medium text-fg">
           {lookup.found ? "Found by Request Id" : "Not found by Request Id"}
         </span>
         <Badge tone={statusTone(record.response.status)}>{statusLine(record.response.status)}</Badge>
         {lookup.found ? (
-          <span className="text-slate-700 dark:text-slate-300">
+          <span className="text-body">
             transaction_id <code className="font-mono text-xs break-all">{lookup.transaction_id}</code>
             {transactionId ? (same ? " — the same transaction" : " — a different transaction") : null}
           </span>
         ) : null}
       </p>
-      <p className="text-xs text-slate-600 dark:text-slate-400">{LOOKUP_PATH_NOTE}</p>
+      <p className="text-xs text-muted">{LOOKUP_PATH_NOTE}</p>
       {lookup.found || record.response.status === 404 ? null : <StatusExplanation exchange={record} />}
       <ExchangeView
         exchange={record}

@@ -5,7 +5,7 @@ import { buttonClasses } from "@/components/ui/button";
 /** How many runs are ticked for a diff, and the link to diff them once there are two. */
 export function DiffSelectionBar({ selected }: { selected: readonly string[] }) {
   return (
-    <div className="mt-3 flex min-h-8 flex-wrap items-center gap-3 text-xs text-slate-600 dark:text-slate-400">
+    <div className="mt-3 flex min-h-8 flex-wrap items-center gap-3 text-xs text-muted">
       <span>
         {selected.length === 0
           ? "Tick two runs to diff them."

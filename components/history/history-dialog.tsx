@@ -40,16 +40,14 @@ export function HistoryDialog({
         event.preventDefault();
         onClose();
       }}
-      className="m-auto max-h-[min(56rem,calc(100vh-2rem))] w-[min(60rem,calc(100vw-2rem))] flex-col rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/60 open:flex dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      className="m-auto max-h-[min(56rem,calc(100vh-2rem))] w-[min(60rem,calc(100vw-2rem))] flex-col rounded-xl border border-raised bg-panel p-0 text-fg shadow-2xl backdrop:bg-slate-950/60 open:flex"
     >
-      <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
+      <div className="flex items-start justify-between gap-4 border-b border-default px-5 py-4">
         <div className="min-w-0">
           <h2 id={titleId} className="text-base font-semibold">
             {title}
           </h2>
-          {subtitle ? (
-            <div className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{subtitle}</div>
-          ) : null}
+          {subtitle ? <div className="mt-0.5 text-sm text-muted">{subtitle}</div> : null}
         </div>
         <Button variant="ghost" size="sm" onClick={onClose} aria-label="Close">
           <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
@@ -59,7 +57,7 @@ export function HistoryDialog({
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto px-5 py-4">{open ? children : null}</div>
       {footer ? (
-        <div className="flex flex-wrap justify-end gap-2 border-t border-slate-200 bg-slate-50 px-5 py-3 dark:border-slate-800 dark:bg-slate-950/40">
+        <div className="flex flex-wrap justify-end gap-2 border-t border-default bg-inset px-5 py-3">
           {footer}
         </div>
       ) : null}

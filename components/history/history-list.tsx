@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { HistoryReadError } from "./history-read-error";
 import { HistoryTable, HistoryTableSkeleton, type RowActions } from "./history-table";
 
-const emptyLink = "font-medium text-indigo-700 underline dark:text-indigo-300";
+const emptyLink = "font-medium text-accent underline";
 
 /**
  * The runs as the filters leave them, a page at a time: or what stands in their place (reading, unreadable,
@@ -46,8 +46,8 @@ export function HistoryList({
   if (runs.length === 0) {
     return (
       <div className="px-6 py-14 text-center">
-        <p className="text-base font-semibold text-slate-900 dark:text-slate-100">No runs yet</p>
-        <p className="mx-auto mt-1 max-w-md text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-base font-semibold text-fg">No runs yet</p>
+        <p className="mx-auto mt-1 max-w-md text-sm text-muted">
           Token requests and inquiries are kept here as you run them, on the{" "}
           <Link href="/token" className={emptyLink}>
             token
@@ -68,10 +68,8 @@ export function HistoryList({
   if (filtered.length === 0) {
     return (
       <div className="px-6 py-14 text-center">
-        <p className="text-base font-semibold text-slate-900 dark:text-slate-100">
-          No run matches these filters
-        </p>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-base font-semibold text-fg">No run matches these filters</p>
+        <p className="mt-1 text-sm text-muted">
           {runs.length} run{runs.length === 1 ? " is" : "s are"} hidden.
         </p>
         <Button className="mt-4" onClick={onResetFilters}>
@@ -85,7 +83,7 @@ export function HistoryList({
     <>
       <HistoryTable runs={visible} selected={selected} labelledBy={labelledBy} actions={actions} />
       {filtered.length > visible.length ? (
-        <div className="border-t border-slate-200 px-5 py-3 text-center dark:border-slate-800">
+        <div className="border-t border-default px-5 py-3 text-center">
           <div className="flex flex-wrap items-center justify-center gap-2">
             <Button size="sm" onClick={() => onShowMore(limit + pageSize)}>
               Show {Math.min(pageSize, filtered.length - visible.length)} more

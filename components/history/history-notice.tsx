@@ -17,7 +17,7 @@ export function HistoryNoticeToast({ notice, onDismiss }: { notice: HistoryNotic
     <div aria-live="polite" className="fixed right-4 bottom-4 z-40 w-[min(28rem,calc(100vw-2rem))]">
       {notice ? (
         // Solid backing: the dark tones are translucent.
-        <div className="rounded-lg bg-white shadow-lg dark:bg-slate-900">
+        <div className="rounded-lg bg-panel shadow-lg">
           <Alert
             tone={notice.tone}
             title={notice.text}

@@ -24,8 +24,7 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
   second: "2-digit",
 });
 
-const head =
-  "px-2.5 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+const head = "px-2.5 py-2 text-left text-xs font-semibold tracking-wide text-muted uppercase";
 
 export interface RowActions {
   onOpen: (run: HistoryRun) => void;
@@ -36,7 +35,7 @@ export interface RowActions {
 
 export function HistoryTableSkeleton() {
   return (
-    <div aria-hidden="true" className="divide-y divide-slate-100 dark:divide-slate-800">
+    <div aria-hidden="true" className="divide-y divide-subtle">
       {Array.from({ length: 6 }, (_, index) => (
         <div key={index} className="flex h-14 items-center gap-4 px-2.5">
           <Skeleton className="h-4 w-4" />
@@ -67,7 +66,7 @@ export function HistoryTable({
     // every action (Open, Replay, Reuse Id, Delete) always on screen.
     <div role="region" aria-label="Runs table">
       <table className="w-full text-sm max-lg:block" aria-labelledby={labelledBy} data-testid="history-table">
-        <thead className="border-b border-slate-200 max-lg:sr-only dark:border-slate-800">
+        <thead className="border-b border-default max-lg:sr-only">
           <tr>
             <th scope="col" className={cx(head, "w-10")}>
               <span className="sr-only">Select for diff</span>
@@ -95,7 +94,7 @@ export function HistoryTable({
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 max-lg:block dark:divide-slate-800">
+        <tbody className="divide-y divide-subtle max-lg:block">
           {runs.map((run) => {
             const { exchange } = run;
             const started = new Date(run.started_at);
@@ -112,9 +111,9 @@ export function HistoryTable({
                 key={run.id}
                 data-run-id={run.id}
                 className={cx(
-                  "h-14 hover:bg-slate-50 dark:hover:bg-slate-800/40",
+                  "h-14 hover:bg-raised/50",
                   "max-lg:flex max-lg:h-auto max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-1.5 max-lg:px-2.5 max-lg:py-3",
-                  isSelected && "bg-indigo-50/70 dark:bg-indigo-400/10",
+                  isSelected && "bg-accent-soft",
                 )}
               >
                 <td className="px-2.5 max-lg:px-0">
@@ -132,35 +131,29 @@ export function HistoryTable({
                     title={started.toLocaleString()}
                     className="block tabular-nums"
                   >
-                    <span className="block text-slate-900 dark:text-slate-100">
-                      {timeFormat.format(started)}
-                    </span>
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">
-                      {dateFormat.format(started)}
-                    </span>
+                    <span className="block text-fg">{timeFormat.format(started)}</span>
+                    <span className="block text-xs text-muted">{dateFormat.format(started)}</span>
                   </time>
                 </td>
                 <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
-                  <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-slate-900 dark:text-slate-100">
+                  <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-fg">
                     {operationLabel(exchange.operation)}
                     {exchange.free_form ? (
-                      <span className="ml-1.5 text-xs font-normal text-slate-600 dark:text-slate-400">
-                        free-form
-                      </span>
+                      <span className="ml-1.5 text-xs font-normal text-muted">free-form</span>
                     ) : null}
                   </span>
                   {/* The location on a line of its own, free to wrap: unbroken, it widened the table past its
                       card at 1440 px and pushed Reuse Id and Delete out of view. */}
-                  <span className="block font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+                  <span className="block font-mono text-xs break-all text-muted">
                     {run.card ? run.card.masked : run.token ? `token ${run.token.fingerprint}` : "—"}
                   </span>
                   {run.location_id ? (
-                    <span className="block max-w-56 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
+                    <span className="block max-w-56 font-mono text-xs break-all text-muted">
                       {run.location_id}
                     </span>
                   ) : null}
                 </td>
-                <td className="px-2.5 whitespace-nowrap text-slate-700 max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-300">
+                <td className="px-2.5 whitespace-nowrap text-body max-lg:order-2 max-lg:px-0 max-lg:text-xs">
                   <span title={environmentLabel(exchange.environment)}>{exchange.environment}</span>
                 </td>
                 <td className="px-2.5 max-lg:order-2 max-lg:px-0">
@@ -173,7 +166,7 @@ export function HistoryTable({
                     </span>
                   </Badge>
                 </td>
-                <td className="px-2.5 text-right whitespace-nowrap text-slate-600 tabular-nums max-lg:order-2 max-lg:px-0 max-lg:text-xs dark:text-slate-400">
+                <td className="px-2.5 text-right whitespace-nowrap text-muted tabular-nums max-lg:order-2 max-lg:px-0 max-lg:text-xs">
                   {Math.round(exchange.duration_ms)} ms
                 </td>
                 <td className="px-2.5 max-lg:order-3 max-lg:w-full max-lg:px-0 lg:w-px">

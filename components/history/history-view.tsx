@@ -24,6 +24,7 @@ import { TeamRuns } from "./team-runs";
 import { useHistoryUrl } from "./use-history-url";
 import { useRunDialog } from "./use-run-dialog";
 import { useRunSelection } from "./use-run-selection";
+import { Panel } from "@/components/ui/panel";
 
 const PAGE_SIZE = 100;
 
@@ -95,16 +96,13 @@ export function HistoryView() {
 
       <HistoryNoticeToast notice={notice} onDismiss={() => setNotice(null)} />
 
-      <section
-        aria-labelledby={tableId}
-        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
-      >
-        <div className="border-b border-slate-200 px-5 py-4 dark:border-slate-800">
+      <Panel aria-labelledby={tableId} flush>
+        <div className="border-b border-default px-5 py-4">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 id={tableId} className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+            <h2 id={tableId} className="text-sm font-semibold text-fg">
               Runs
             </h2>
-            <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="history-count">
+            <p className="text-xs text-muted" data-testid="history-count">
               {runs
                 ? filterActive
                   ? `${filtered.length} of ${runCount(runs.length)} match · showing ${shownCount}`
@@ -133,7 +131,7 @@ export function HistoryView() {
           onShowMore={setLimit}
           onResetFilters={() => setFilters(EMPTY_FILTERS)}
         />
-      </section>
+      </Panel>
 
       {teamConsole ? <TeamRuns /> : null}
 

@@ -84,20 +84,20 @@ export function ReplayForm({
           </Alert>
         ) : null}
         {isToken ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">
+          <p className="text-sm text-body">
             Requests a new token with the credentials of this session. The token itself stays on the server.
           </p>
         ) : isLookup ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">
+          <p className="text-sm text-body">
             Looks up Request Id <code className="font-mono break-all">{originalRequestId}</code> again.
           </p>
         ) : exchange.free_form && !needsCard ? (
-          <p className="text-sm text-slate-700 dark:text-slate-300">
+          <p className="text-sm text-body">
             Sends the recorded headers and body again as a free-form request.
           </p>
         ) : exchange.free_form ? (
           <div className="space-y-2">
-            <p className="text-sm text-slate-700 dark:text-slate-300">
+            <p className="text-sm text-body">
               Sends the recorded headers and body again as a free-form request, with the card typed in place
               of its mask.
             </p>
@@ -132,7 +132,7 @@ export function ReplayForm({
           </div>
         )}
         {isGift && originalRequestId ? (
-          <div className="rounded-lg border border-slate-200 px-4 py-3 dark:border-slate-800">
+          <div className="rounded-lg border border-default px-4 py-3">
             <label htmlFor={ids.reuse} className="flex items-start gap-2.5 text-sm">
               <input
                 id={ids.reuse}
@@ -142,13 +142,9 @@ export function ReplayForm({
                 className="mt-0.5 size-4 accent-indigo-600"
               />
               <span>
-                <span className="font-medium text-slate-900 dark:text-slate-100">
-                  Reuse the same Request Id
-                </span>{" "}
-                <code className="font-mono text-xs break-all text-slate-700 dark:text-slate-300">
-                  {originalRequestId}
-                </code>
-                <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-400">
+                <span className="font-medium text-fg">Reuse the same Request Id</span>{" "}
+                <code className="font-mono text-xs break-all text-body">{originalRequestId}</code>
+                <span className="mt-0.5 block text-xs text-muted">
                   X-Request-Id must be unique for each Gift Balance Inquiry (spec §8): the sandbox answers 409
                   duplicate_request_id and records nothing. Unchecked, the server makes a fresh one.
                 </span>

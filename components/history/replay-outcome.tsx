@@ -29,13 +29,11 @@ export function ReplayOutcome({
         <div className="space-y-3" data-testid="replay-result">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="flex flex-wrap items-center gap-2 text-sm">
-              <span className="font-medium text-slate-900 dark:text-slate-100">Replayed:</span>
+              <span className="font-medium text-fg">Replayed:</span>
               <Badge tone={statusTone(result.record.response.status)} size="lg">
                 {statusLine(result.record.response.status)}
               </Badge>
-              <span className="text-slate-700 dark:text-slate-300">
-                {summarizeExchange(result.record).label}
-              </span>
+              <span className="text-body">{summarizeExchange(result.record).label}</span>
             </p>
             <div className="flex gap-2">
               <Link

@@ -16,8 +16,8 @@ const TOKEN_EVENT_TEXT = {
 function Item({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{term}</dt>
-      <dd className="mt-0.5 min-w-0 text-sm text-slate-900 dark:text-slate-100">{children}</dd>
+      <dt className="text-xs text-muted">{term}</dt>
+      <dd className="mt-0.5 min-w-0 text-sm text-fg">{children}</dd>
     </div>
   );
 }
@@ -62,9 +62,7 @@ export function RunDetail({ run }: { run: HistoryRun }) {
               {exchange.token_events.map((event) => (
                 <li key={`${event.type}-${event.at}`}>
                   {TOKEN_EVENT_TEXT[event.type]}{" "}
-                  <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                    {event.fingerprint}
-                  </span>
+                  <span className="font-mono text-xs text-muted">{event.fingerprint}</span>
                 </li>
               ))}
             </ul>

@@ -84,7 +84,7 @@ export function RunDialog({
           <RunDetail run={run} />
         )
       ) : (
-        <p className="text-sm text-slate-700 dark:text-slate-300">
+        <p className="text-sm text-body">
           This run is not in this browser&rsquo;s history: it may have been deleted, cleared, or kept in
           another browser.
         </p>

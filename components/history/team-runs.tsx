@@ -23,10 +23,10 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", tim
 function TeamRunDetail({ id }: { id: string }) {
   const { data, error } = useSWR<TeamRunResponse, ApiClientError>(teamRunKey(id), getJson);
   if (error) return <ApiErrorAlert error={error} />;
-  if (!data) return <p className="text-sm text-slate-600 dark:text-slate-400">Loading the run…</p>;
+  if (!data) return <p className="text-sm text-muted">Loading the run…</p>;
   return (
     <div id="team-run" className="space-y-3" data-testid="team-run">
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-slate-700 dark:text-slate-300">
+      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-body">
         <p>
           Run by <span className="font-medium">{data.user_name}</span> on{" "}
           {timeFormat.format(new Date(data.started_at))}
@@ -110,36 +110,24 @@ export function TeamRuns() {
         {openId ? <TeamRunDetail id={openId} /> : null}
         <TeamRunsSearch onSearch={setFilters} />
         {error ? <ApiErrorAlert error={error} /> : null}
-        {data && data.runs.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">No team run matches.</p>
-        ) : null}
+        {data && data.runs.length === 0 ? <p className="text-sm text-muted">No team run matches.</p> : null}
         {data && data.runs.length > 0 ? (
-          <ul
-            className="divide-y divide-slate-100 dark:divide-slate-800"
-            aria-labelledby={titleId}
-            data-testid="team-runs"
-          >
+          <ul className="divide-y divide-subtle" aria-labelledby={titleId} data-testid="team-runs">
             {data.runs.map((run) => (
               <li key={run.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2.5 text-sm">
-                <time dateTime={run.started_at} className="text-slate-600 tabular-nums dark:text-slate-400">
+                <time dateTime={run.started_at} className="text-muted tabular-nums">
                   {timeFormat.format(new Date(run.started_at))}
                 </time>
-                <span className="font-medium text-slate-900 dark:text-slate-100">
-                  {operationLabel(run.operation)}
-                </span>
-                <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                  {run.card ?? "—"}
-                </span>
-                <span className="text-slate-700 dark:text-slate-300">{run.user_name}</span>
+                <span className="font-medium text-fg">{operationLabel(run.operation)}</span>
+                <span className="font-mono text-xs text-muted">{run.card ?? "—"}</span>
+                <span className="text-body">{run.user_name}</span>
                 <HttpStatusBadge status={run.status} />
                 {run.request_id ? (
-                  <code className="min-w-0 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
-                    {run.request_id}
-                  </code>
+                  <code className="min-w-0 font-mono text-xs break-all text-muted">{run.request_id}</code>
                 ) : null}
                 <Link
                   href={teamRunPageUrl(run.id)}
-                  className="ml-auto font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                  className="ml-auto font-medium text-accent hover:underline"
                   aria-label={`Open the ${operationLabel(run.operation)} run by ${run.user_name} at ${timeFormat.format(new Date(run.started_at))}`}
                 >
                   Open

@@ -85,14 +85,11 @@ export function HomeQuickStart() {
   if (steps.length === 0) return null;
   return (
     <section aria-labelledby="quick-start">
-      <h2 id="quick-start" className="text-lg font-semibold text-slate-900 dark:text-white">
+      <h2 id="quick-start" className="text-lg font-semibold text-fg">
         Quick start
       </h2>
       {engineer ? null : (
-        <p
-          className="mt-2 max-w-3xl text-sm text-slate-700 dark:text-slate-300"
-          data-testid="support-summary"
-        >
+        <p className="mt-2 max-w-3xl text-sm text-body" data-testid="support-summary">
           {SUPPORT_SUMMARY}
         </p>
       )}
@@ -102,9 +99,9 @@ export function HomeQuickStart() {
             <Link
               href={step.href}
               className={cx(
-                "group flex h-full flex-col rounded-xl border bg-white p-5 shadow-sm transition-colors dark:bg-slate-900",
-                "hover:border-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:hover:border-indigo-400",
-                "border-slate-200 dark:border-slate-800",
+                "group flex h-full flex-col rounded-xl border bg-panel p-5 shadow-sm transition-colors",
+                "hover:border-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500",
+                "border-default",
               )}
             >
               <span className="flex items-center gap-3">
@@ -113,18 +110,16 @@ export function HomeQuickStart() {
                   className={cx(
                     "flex size-7 items-center justify-center rounded-full text-sm font-semibold",
                     done[index]
-                      ? "bg-emerald-600 text-white"
-                      : "bg-indigo-50 text-indigo-700 ring-1 ring-indigo-200 dark:bg-indigo-400/10 dark:text-indigo-200 dark:ring-indigo-400/30",
+                      ? "bg-emerald-600 text-inverted"
+                      : "bg-accent-soft text-accent-strong ring-1 ring-accent",
                   )}
                 >
                   {done[index] ? "✓" : index + 1}
                 </span>
-                <span className="font-medium text-slate-900 group-hover:text-indigo-700 dark:text-white dark:group-hover:text-indigo-300">
-                  {step.title}
-                </span>
+                <span className="font-medium text-fg group-hover:text-accent">{step.title}</span>
                 {done[index] ? <span className="sr-only">(done)</span> : null}
               </span>
-              <span className="mt-2 text-sm text-slate-600 dark:text-slate-400">{step.text}</span>
+              <span className="mt-2 text-sm text-muted">{step.text}</span>
             </Link>
           </li>
         ))}

@@ -36,7 +36,7 @@ export function FreeFormForm({
   return (
     <form data-run-shortcut noValidate onSubmit={submit} className="space-y-4" aria-label="Request editor">
       <RequestEditor draft={draft} onChange={onChange} refused={refused} notes={notes} onNotes={setNotes} />
-      <div className="flex flex-wrap items-center gap-2 border-t border-slate-200 pt-4 dark:border-slate-800">
+      <div className="flex flex-wrap items-center gap-2 border-t border-default pt-4">
         <Button
           type="submit"
           variant={production && draft.operation === "gift_balance_inquiry" ? "danger" : "primary"}
@@ -52,7 +52,7 @@ export function FreeFormForm({
         </Button>
       </div>
       {sendable ? null : (
-        <p className="text-xs text-slate-600 dark:text-slate-400">
+        <p className="text-xs text-muted">
           Fix what is flagged above to send
           {draft.operation === "lookup_transaction" ? " (a lookup needs its Request Id)" : ""}.
         </p>

@@ -25,12 +25,9 @@ const MODE_FIELDS = [
  */
 function TestCardsLink() {
   return (
-    <p className="text-xs text-slate-600 dark:text-slate-400">
+    <p className="text-xs text-muted">
       More on{" "}
-      <Link
-        href="/sandbox#sandbox-cards"
-        className="font-medium text-indigo-700 underline dark:text-indigo-300"
-      >
+      <Link href="/sandbox#sandbox-cards" className="font-medium text-accent underline">
         The sandbox&apos;s test cards
       </Link>
       , and what each one does.
@@ -73,9 +70,7 @@ export function InquiryFields({
       {environment === "embedded" ? <TestCardsLink /> : null}
       <LocationIdField
         id="location-id"
-        labelAside={
-          <code className="font-mono text-xs text-slate-600 dark:text-slate-400">originator.location_id</code>
-        }
+        labelAside={<code className="font-mono text-xs text-muted">originator.location_id</code>}
         hint="Remembered in this browser."
         value={values.locationId}
         onChange={change("locationId")}
@@ -105,9 +100,7 @@ export function InquiryFields({
         <Field
           id="request-id"
           label="Request Id"
-          labelAside={
-            <span className="text-xs text-slate-600 dark:text-slate-400">optional · X-Request-Id</span>
-          }
+          labelAside={<span className="text-xs text-muted">optional · X-Request-Id</span>}
           hint="Unique per Gift Balance Inquiry (spec §8). Empty: a fresh UUID per press of Run, kept for a retry."
           value={values.requestId}
           onChange={change("requestId")}

@@ -5,6 +5,7 @@ import { onDemand } from "@/lib/client/on-demand";
 import { Skeleton } from "@/components/ui/skeleton";
 import { OutlineIcon } from "@/components/ui/outline-icon";
 import type { InquiryRun } from "./use-inquiry-run";
+import { Panel } from "@/components/ui/panel";
 
 // The result (exchange view, code export, status explanation) is in no first load: it is fetched when the page
 // is idle, and a result that comes before it shows the running placeholder until it is there.
@@ -12,10 +13,10 @@ const resultModule = onDemand(() => import("./inquiry-result"));
 
 function EmptyResult() {
   return (
-    <div className="flex min-h-[22rem] flex-col items-center justify-center rounded-xl border border-dashed border-slate-300 px-6 text-center dark:border-slate-700">
+    <div className="flex min-h-[22rem] flex-col items-center justify-center rounded-xl border border-dashed border-field px-6 text-center">
       <OutlineIcon path="M2.25 8.25h19.5M2.25 9h19.5m-16.5 5.25h6m-6 2.25h3m-3.75 3h15a2.25 2.25 0 0 0 2.25-2.25V6.75A2.25 2.25 0 0 0 19.5 4.5h-15a2.25 2.25 0 0 0-2.25 2.25v10.5A2.25 2.25 0 0 0 4.5 19.5Z" />
-      <p className="mt-3 font-medium text-slate-900 dark:text-slate-100">No result yet</p>
-      <p className="mt-1 max-w-sm text-sm text-slate-600 dark:text-slate-400">
+      <p className="mt-3 font-medium text-fg">No result yet</p>
+      <p className="mt-1 max-w-sm text-sm text-muted">
         Enter a card number and run an inquiry. The result appears here with the exact request and response.
       </p>
     </div>
@@ -24,10 +25,7 @@ function EmptyResult() {
 
 function RunningResult({ label }: { label: string }) {
   return (
-    <div
-      className="min-h-[22rem] rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-      aria-busy="true"
-    >
+    <Panel as="div" className="min-h-[22rem]" bodyClassName="p-5" aria-busy="true">
       <span className="sr-only" role="status">
         {label}
       </span>
@@ -37,7 +35,7 @@ function RunningResult({ label }: { label: string }) {
       <Skeleton className="mt-6 h-4 w-full" />
       <Skeleton className="mt-3 h-4 w-5/6" />
       <Skeleton className="mt-3 h-4 w-4/6" />
-    </div>
+    </Panel>
   );
 }
 

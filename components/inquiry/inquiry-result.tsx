@@ -14,6 +14,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { PURSES, isPurse, purseLabel } from "@/lib/shared/purses";
 import { TOKEN_EVENT_LABELS } from "@/components/token/token-events";
+import { Panel } from "@/components/ui/panel";
 
 function text(value: unknown): string | null {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
@@ -22,8 +23,8 @@ function text(value: unknown): string | null {
 function Detail({ name, children }: { name: string; children: React.ReactNode }) {
   return (
     <div className="grid min-h-11 grid-cols-1 gap-0.5 py-1.5 sm:grid-cols-[10rem_1fr] sm:items-center sm:gap-3">
-      <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{name}</dt>
-      <dd className="min-w-0 text-sm text-slate-900 dark:text-slate-100">{children}</dd>
+      <dt className="font-mono text-xs text-muted">{name}</dt>
+      <dd className="min-w-0 text-sm text-fg">{children}</dd>
     </div>
   );
 }
@@ -43,23 +44,19 @@ function GiftResult({ exchange, data }: { exchange: ExchangeRecord; data: Record
               ? "✕ Declined"
               : (verdict ?? "No response_status")}
         </Badge>
-        <span className="font-mono text-sm text-slate-800 dark:text-slate-200">
-          {text(data.response_code)}
-        </span>
-        <span className="text-sm text-slate-600 dark:text-slate-400">{text(data.response_message)}</span>
+        <span className="font-mono text-sm text-fg">{text(data.response_code)}</span>
+        <span className="text-sm text-muted">{text(data.response_message)}</span>
       </div>
       <div className="mt-5">
-        <p className="text-xs font-medium tracking-wide text-slate-600 uppercase dark:text-slate-400">
-          Gift balance
-        </p>
+        <p className="text-xs font-medium tracking-wide text-muted uppercase">Gift balance</p>
         <p
-          className="mt-1 font-mono text-4xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white"
+          className="mt-1 font-mono text-4xl font-semibold tracking-tight text-fg tabular-nums"
           data-testid="gift-balance"
         >
           {text(data.balance) ?? "—"}
         </p>
       </div>
-      <dl className="mt-4 divide-y divide-slate-100 border-t border-slate-100 dark:divide-slate-800 dark:border-slate-800">
+      <dl className="mt-4 divide-y divide-subtle border-t border-subtle">
         <Detail name="transaction_id">
           {text(data.transaction_id) ? (
             <CopyableValue value={text(data.transaction_id)!} name="transaction_id" />
@@ -111,9 +108,9 @@ function BalanceResult({ data }: { data: Record<string, unknown> }) {
   return (
     <div>
       <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm">
-        <span className="font-mono text-slate-900 dark:text-slate-100">{text(data.card_number) ?? "—"}</span>
+        <span className="font-mono text-fg">{text(data.card_number) ?? "—"}</span>
         {text(data.system_time) ? (
-          <span className="text-xs text-slate-600 dark:text-slate-400">
+          <span className="text-xs text-muted">
             system_time <span className="font-mono">{text(data.system_time)}</span>
           </span>
         ) : null}
@@ -121,7 +118,7 @@ function BalanceResult({ data }: { data: Record<string, unknown> }) {
       <table className="mt-3 w-full text-sm">
         <caption className="sr-only">Purse balances</caption>
         <thead>
-          <tr className="border-b border-slate-200 text-left text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          <tr className="border-b border-raised text-left text-xs text-muted">
             <th scope="col" className="py-2 font-medium">
               Purse
             </th>
@@ -133,18 +130,18 @@ function BalanceResult({ data }: { data: Record<string, unknown> }) {
             </th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+        <tbody className="divide-y divide-subtle">
           {[...PURSES, ...extra].map((key) => {
             const label = purseLabel(key);
             const amount = text(balances[key]);
             return (
               <tr key={key}>
-                <th scope="row" className="py-2 text-left font-medium text-slate-900 dark:text-slate-100">
+                <th scope="row" className="py-2 text-left font-medium text-fg">
                   {label}
                 </th>
-                <td className="py-2 font-mono text-xs text-slate-600 dark:text-slate-400">{key}</td>
-                <td className="py-2 text-right font-mono text-slate-900 tabular-nums dark:text-slate-100">
-                  {amount ?? <span className="text-amber-800 dark:text-amber-300">missing</span>}
+                <td className="py-2 font-mono text-xs text-muted">{key}</td>
+                <td className="py-2 text-right font-mono text-fg tabular-nums">
+                  {amount ?? <span className="text-warning">missing</span>}
                 </td>
               </tr>
             );
@@ -163,7 +160,7 @@ function UnreadGiftRequestId({ requestId }: { requestId: string }) {
   const [lookup, setLookup] = useState<LookupOutcome | null>(null);
   return (
     <div className="space-y-3">
-      <dl className="divide-y divide-slate-100 border-y border-slate-100 dark:divide-slate-800 dark:border-slate-800">
+      <dl className="divide-y divide-subtle border-y border-subtle">
         <Detail name="Request Id">
           <span className="flex flex-wrap items-center gap-2">
             <CopyableValue value={requestId} name="Request Id" />
@@ -193,16 +190,13 @@ export function InquiryResult({
   const summary = summarizeExchange(exchange);
   return (
     <div className="space-y-4">
-      <section
-        aria-labelledby="result-heading"
-        className="rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
-      >
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 px-5 py-3 dark:border-slate-800">
-          <h2 id="result-heading" className="text-sm font-semibold text-slate-900 dark:text-slate-100">
+      <Panel aria-labelledby="result-heading" flush>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-default px-5 py-3">
+          <h2 id="result-heading" className="text-sm font-semibold text-fg">
             {operationLabel(exchange.operation)}
           </h2>
           <Badge tone={statusTone(exchange.response.status)}>{statusLine(exchange.response.status)}</Badge>
-          <span className="text-xs text-slate-600 tabular-nums dark:text-slate-400">
+          <span className="text-xs text-muted tabular-nums">
             {Math.round(exchange.duration_ms)} ms · {environmentLabel(exchange.environment)}
           </span>
           <span className="sr-only" role="status">
@@ -239,7 +233,7 @@ export function InquiryResult({
             <UnreadGiftRequestId requestId={exchange.request_id} />
           ) : null}
         </div>
-      </section>
+      </Panel>
       <ExchangeView exchange={exchange} fullCardNumber={fullCardNumber} defaultOpen={!success} />
     </div>
   );

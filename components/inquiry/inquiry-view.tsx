@@ -99,7 +99,7 @@ export function InquiryView() {
                 cardInput={form.cardInput}
                 environment={session?.environment}
               />
-              <div className="border-t border-slate-200 pt-4 dark:border-slate-800">
+              <div className="border-t border-default pt-4">
                 <Button
                   ref={runButton}
                   type="submit"
@@ -111,18 +111,11 @@ export function InquiryView() {
                   {choice.run}
                   <RunShortcutHint />
                 </Button>
-                <p className="mt-2 text-center text-xs text-slate-600 dark:text-slate-400">
+                <p className="mt-2 text-center text-xs text-muted">
                   {session ? (
                     <>
                       on{" "}
-                      <span
-                        className={cx(
-                          "font-medium",
-                          production
-                            ? "text-red-700 dark:text-red-300"
-                            : "text-slate-800 dark:text-slate-200",
-                        )}
-                      >
+                      <span className={cx("font-medium", production ? "text-danger" : "text-fg")}>
                         {environmentLabel(session.environment)}
                       </span>
                       {production && operation === "gift_balance_inquiry" ? " · asks for confirmation" : ""}
@@ -149,7 +142,7 @@ export function InquiryView() {
           run={inquiry.run}
           notice={
             inquiry.connectedNotice ? (
-              <p role="status" className="text-sm text-emerald-800 dark:text-emerald-300">
+              <p role="status" className="text-sm text-success">
                 Connected with the demo credentials of the embedded sandbox. Run the inquiry again.
               </p>
             ) : null

@@ -45,7 +45,7 @@ export function OperationChoice({
   }, [fallback, offered, value, onChange]);
   return (
     <fieldset>
-      <legend className="mb-1.5 text-sm font-medium text-slate-800 dark:text-slate-200">Operation</legend>
+      <legend className="mb-1.5 text-sm font-medium text-fg">Operation</legend>
       <div className="grid gap-2">
         {offered.map((operation) => {
           const choice = OPERATION_CHOICES[operation];
@@ -57,8 +57,8 @@ export function OperationChoice({
                 "relative flex cursor-pointer flex-col gap-0.5 rounded-lg border px-3 py-2 text-sm",
                 "has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-500",
                 checked
-                  ? "border-indigo-600 bg-indigo-50/70 ring-1 ring-indigo-600 dark:border-indigo-400 dark:bg-indigo-400/10 dark:ring-indigo-400"
-                  : "border-slate-300 hover:border-slate-400 dark:border-slate-700 dark:hover:border-slate-500",
+                  ? "border-accent bg-accent-soft ring-1 ring-accent-strong"
+                  : "border-field hover:border-strong",
               )}
             >
               <span className="flex items-center gap-2">
@@ -71,15 +71,12 @@ export function OperationChoice({
                   className="size-4 accent-indigo-600"
                   aria-describedby={`${operation}-reminder`}
                 />
-                <span className="font-medium text-slate-900 dark:text-slate-100">{choice.label}</span>
-                <span className="ml-auto rounded-full bg-slate-100 px-2 py-0.5 text-[0.7rem] text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                <span className="font-medium text-fg">{choice.label}</span>
+                <span className="ml-auto rounded-full bg-raised px-2 py-0.5 text-[0.7rem] text-body">
                   {choice.tag}
                 </span>
               </span>
-              <span
-                id={`${operation}-reminder`}
-                className="pl-6 text-xs leading-snug text-slate-600 dark:text-slate-400"
-              >
+              <span id={`${operation}-reminder`} className="pl-6 text-xs leading-snug text-muted">
                 {choice.reminder}
               </span>
             </label>
@@ -87,7 +84,7 @@ export function OperationChoice({
         })}
       </div>
       {environment && offered.length < INQUIRY_OPERATIONS.length ? (
-        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="operation-not-offered">
+        <p className="mt-2 text-xs text-muted" data-testid="operation-not-offered">
           Your role may not run{" "}
           {INQUIRY_OPERATIONS.filter((operation) => !offered.includes(operation))
             .map((operation) => OPERATION_CHOICES[operation].label)

@@ -119,7 +119,7 @@ function HeaderRows({
               </Button>
             </div>
             {problem ? (
-              <p id={problemId} role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
+              <p id={problemId} role="alert" className="mt-1 text-xs text-danger">
                 {problem}
               </p>
             ) : null}
@@ -151,7 +151,7 @@ function CurlPaste({ onFill }: { onFill: (draft: FreeFormDraft, notes: string[])
     onFill(draftFromCurl(parsed), parsed.notes);
   }
   return (
-    <div className="space-y-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+    <div className="space-y-2 rounded-lg border border-default p-3">
       <label htmlFor={id} className={fieldLabelClasses()}>
         cURL command
       </label>
@@ -165,7 +165,7 @@ function CurlPaste({ onFill }: { onFill: (draft: FreeFormDraft, notes: string[])
         className={cx(inputClasses, "h-auto py-2 font-mono text-xs")}
       />
       {message ? (
-        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+        <p role="alert" className="text-xs text-danger">
           {message}
         </p>
       ) : null}
@@ -188,15 +188,10 @@ function BodyField({ draft, onChange }: { draft: FreeFormDraft; onChange: (body:
   return (
     <div>
       <div className="mb-1.5 flex items-center justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+        <label htmlFor={id} className="text-sm font-medium text-fg">
           Body
         </label>
-        <span
-          className={cx(
-            "text-xs",
-            tooLarge ? "text-red-700 dark:text-red-300" : "text-slate-600 dark:text-slate-400",
-          )}
-        >
+        <span className={cx("text-xs", tooLarge ? "text-danger" : "text-muted")}>
           {bytes.toLocaleString("en-US")} / {MAX_FREE_FORM_BODY_BYTES.toLocaleString("en-US")} bytes
         </span>
       </div>
@@ -209,7 +204,7 @@ function BodyField({ draft, onChange }: { draft: FreeFormDraft; onChange: (body:
         aria-describedby={`${id}-hint`}
         className={cx(inputClasses, "h-auto py-2 font-mono text-xs")}
       />
-      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+      <p id={`${id}-hint`} className="mt-1 text-xs text-muted">
         Sent byte for byte, even when it is not valid JSON.
       </p>
     </div>

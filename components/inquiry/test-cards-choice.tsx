@@ -51,7 +51,7 @@ export function TestCardsChoice({
         ))}
       </SelectField>
       {failure ? (
-        <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
+        <p role="alert" className="mt-1 text-xs text-danger">
           {failure}
         </p>
       ) : null}

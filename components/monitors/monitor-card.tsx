@@ -50,7 +50,7 @@ function BrokenCases({ id, running }: { id: string; running: boolean }) {
     <div className="grid gap-2">
       <RunStrip runs={runs} />
       {broke ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="cases-changed">
+        <p className="text-sm text-body" data-testid="cases-changed">
           Changed between the last good run and the first bad one:{" "}
           <span className="font-mono">
             {broke.cases.length > 0 ? broke.cases.join(", ") : "no case (the run did not finish)"}
@@ -88,7 +88,7 @@ function EveryEditor({ monitor, onDone }: { monitor: MonitorView; onDone: () => 
       <Button type="submit" variant="primary" busy={update.isMutating}>
         Save
       </Button>
-      {update.error ? <p className="text-sm text-red-700 dark:text-red-300">{update.error.message}</p> : null}
+      {update.error ? <p className="text-sm text-danger">{update.error.message}</p> : null}
     </form>
   );
 }
@@ -125,7 +125,7 @@ function MonitorActions({ monitor, onEdit }: { monitor: MonitorView; onEdit: () 
         </Button>
       </div>
       {error ? (
-        <p className="text-sm text-red-700 dark:text-red-300" role="alert">
+        <p className="text-sm text-danger" role="alert">
           {error.message}
         </p>
       ) : null}

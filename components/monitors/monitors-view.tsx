@@ -23,7 +23,7 @@ export function MonitorsView() {
       ) : !data ? (
         <Skeleton className="h-40 w-full rounded-xl" />
       ) : data.monitors.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No monitor yet.</p>
+        <p className="text-sm text-muted">No monitor yet.</p>
       ) : (
         <ul className="grid gap-4" aria-label="Monitors">
           {data.monitors.map((monitor) => (

@@ -18,7 +18,7 @@ function describe(run: MonitorRunView): string {
 
 /** The recent runs, oldest to newest, as squares: green passed, red failed, grey under way; each opens its run. */
 export function RunStrip({ runs }: { runs: readonly MonitorRunView[] }) {
-  if (runs.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No run yet.</p>;
+  if (runs.length === 0) return <p className="text-sm text-muted">No run yet.</p>;
   return (
     <ol className="flex flex-wrap gap-1" aria-label="Recent runs, oldest first" data-testid="run-strip">
       {[...runs].reverse().map((run) => (
@@ -31,10 +31,10 @@ export function RunStrip({ runs }: { runs: readonly MonitorRunView[] }) {
             className={cx(
               "block size-4 rounded-sm ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500",
               run.status === "running"
-                ? "animate-pulse bg-slate-300 ring-slate-400 dark:bg-slate-600 dark:ring-slate-500"
+                ? "animate-pulse bg-pending ring-pending"
                 : isPassing(run)
-                  ? "bg-emerald-500 ring-emerald-700/40 dark:bg-emerald-400"
-                  : "bg-red-500 ring-red-700/40 dark:bg-red-400",
+                  ? "bg-success-solid ring-emerald-700/40"
+                  : "bg-danger-solid ring-red-700/40",
               run.late && "outline-2 outline-offset-1 outline-amber-500",
             )}
           />

@@ -3,8 +3,8 @@ import { CopyButton } from "@/components/exchange/copy-button";
 /** A shell snippet with a title and a copy button. */
 export function CodeBlock({ title, code, copyLabel }: { title: string; code: string; copyLabel: string }) {
   return (
-    <figure className="overflow-hidden rounded-lg border border-slate-200 dark:border-slate-700">
-      <figcaption className="flex items-center justify-between gap-3 border-b border-slate-200 bg-slate-50 px-3 py-1.5 text-xs font-medium text-slate-700 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
+    <figure className="overflow-hidden rounded-lg border border-raised">
+      <figcaption className="flex items-center justify-between gap-3 border-b border-raised bg-raised/60 px-3 py-1.5 text-xs font-medium text-body">
         <span>{title}</span>
         <CopyButton text={code} label={copyLabel} />
       </figcaption>

@@ -8,7 +8,7 @@ export function InlineCode({ text }: { text: string }) {
         index % 2 === 1 ? (
           <code
             key={index}
-            className="rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] [overflow-wrap:anywhere] text-slate-800 dark:bg-slate-800 dark:text-slate-200"
+            className="rounded bg-raised px-1 py-0.5 font-mono text-[0.85em] [overflow-wrap:anywhere] text-fg"
           >
             {part}
           </code>

@@ -32,8 +32,7 @@ const BEHAVIOURS: Record<CardBehaviour, { label: string; tone: BadgeTone }> = {
   rate_limited: { label: "429 rate limited", tone: "warning" },
 };
 
-const th =
-  "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400";
+const th = "px-3 py-2 text-left text-xs font-semibold tracking-wide text-muted uppercase";
 const td = "px-3 py-2.5 align-top text-sm";
 
 function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
@@ -47,7 +46,7 @@ function Table({ caption, head, children }: { caption: string; head: string[]; c
     >
       <table className="w-full min-w-[36rem] border-collapse">
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 dark:border-slate-800">
+        <thead className="border-b border-default">
           <tr>
             {head.map((label) => (
               <th key={label} scope="col" className={`${th} first:pl-5 last:pr-5`}>
@@ -56,7 +55,7 @@ function Table({ caption, head, children }: { caption: string; head: string[]; c
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800 [&_td:first-child]:pl-5 [&_td:last-child]:pr-5 [&_th:first-child]:pl-5">
+        <tbody className="divide-y divide-subtle [&_td:first-child]:pl-5 [&_td:last-child]:pr-5 [&_th:first-child]:pl-5">
           {children}
         </tbody>
       </table>
@@ -66,16 +65,14 @@ function Table({ caption, head, children }: { caption: string; head: string[]; c
 
 function Purses({ card }: { card: TestCard }) {
   if (PURSES.every((purse) => card.purses[purse] === 0)) {
-    return <span className="text-slate-600 dark:text-slate-400">every purse 0.00</span>;
+    return <span className="text-muted">every purse 0.00</span>;
   }
   return (
     <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 font-mono text-xs sm:grid-cols-[auto_auto_auto_auto]">
       {PURSES.map((purse) => (
         <div key={purse} className="contents">
-          <dt className="text-slate-600 dark:text-slate-400">{purse}</dt>
-          <dd className="text-right text-slate-900 tabular-nums dark:text-slate-100">
-            {formatCents(card.purses[purse])}
-          </dd>
+          <dt className="text-muted">{purse}</dt>
+          <dd className="text-right text-fg tabular-nums">{formatCents(card.purses[purse])}</dd>
         </div>
       ))}
     </dl>
@@ -84,11 +81,11 @@ function Purses({ card }: { card: TestCard }) {
 
 function Address({ label, value, hint }: { label: string; value: string; hint: ReactNode }) {
   return (
-    <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
-      <dt className="text-xs font-medium text-slate-600 dark:text-slate-400">{label}</dt>
+    <div className="rounded-lg border border-raised p-3">
+      <dt className="text-xs font-medium text-muted">{label}</dt>
       <dd className="mt-1">
         <CopyableValue value={value} name={label} />
-        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</p>
+        <p className="mt-1 text-xs text-muted">{hint}</p>
       </dd>
     </div>
   );
@@ -133,7 +130,7 @@ export function SandboxGuide({
             A self-contained implementation of the Card Services token endpoint and both balance operations,
             built into this console. It is the default environment: no credentials to request, nothing leaves
             this machine. Point any HTTP client at it, or use the console with the{" "}
-            <Link href="/connect" className="font-medium text-indigo-700 underline dark:text-indigo-300">
+            <Link href="/connect" className="font-medium text-accent underline">
               demo credentials
             </Link>
             .
@@ -166,7 +163,7 @@ export function SandboxGuide({
             }
           />
         </dl>
-        <h3 className="mt-5 text-sm font-semibold text-slate-900 dark:text-slate-100">Paths</h3>
+        <h3 className="mt-5 text-sm font-semibold text-fg">Paths</h3>
         <Table caption="Sandbox paths" head={["Operation", "Method and path", "Answers"]}>
           {[
             ["Request an access token", "POST", "{auth_url}" + SANDBOX_PATHS.token, "200, 400"],
@@ -235,7 +232,7 @@ export function SandboxGuide({
                 </span>
               </td>
               <td className={`${td} font-mono tabular-nums`}>{client.expiresIn} s</td>
-              <td className={`${td} text-slate-700 dark:text-slate-300`}>{client.description}</td>
+              <td className={`${td} text-body`}>{client.description}</td>
             </tr>
           ))}
         </Table>
@@ -256,7 +253,7 @@ export function SandboxGuide({
                 </th>
                 <td className={td}>
                   <Badge tone={behaviour.tone}>{behaviour.label}</Badge>
-                  <p className="mt-1 max-w-xs text-xs text-slate-600 dark:text-slate-400">
+                  <p className="mt-1 max-w-xs text-xs text-muted">
                     {card.behaviour === "slow"
                       ? `Answers after ${slowResponseSeconds} seconds.`
                       : card.description}
@@ -278,15 +275,12 @@ export function SandboxGuide({
       >
         <ul className="grid gap-3 md:grid-cols-2">
           {faultCards.map((card) => (
-            <li
-              key={card.cardNumber}
-              className="rounded-lg border border-slate-200 p-3 dark:border-slate-700"
-            >
+            <li key={card.cardNumber} className="rounded-lg border border-raised p-3">
               <div className="flex flex-wrap items-center gap-2">
                 <CopyableValue value={card.cardNumber} name={`fault card ${card.cardNumber}`} />
                 <Badge tone={BEHAVIOURS[card.behaviour].tone}>{BEHAVIOURS[card.behaviour].label}</Badge>
               </div>
-              <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+              <p className="mt-2 text-sm text-body">
                 <InlineCode text={faultExplanation(card, slowResponseSeconds)} />
               </p>
             </li>
@@ -303,26 +297,23 @@ export function SandboxGuide({
       >
         <div className="space-y-4">
           <WorkedExample examples={examples} />
-          <p className="text-sm text-slate-700 dark:text-slate-300">
+          <p className="text-sm text-body">
             <InlineCode
               text={`Against \`npm run sandbox\`, use \`${standaloneUrl}\` in place of \`${mountedUrl}\`. Find the transaction again with \`curl -sS "${mountedUrl}${SANDBOX_PATHS.transactionByRequestId.replace("{request_id}", "<X-Request-Id>")}" -H "Authorization: Bearer $ACCESS_TOKEN"\`.`}
             />
           </p>
-          <p className="text-sm text-slate-700 dark:text-slate-300">
-            <a
-              href={`${mountedUrl}/openapi.json`}
-              className="font-medium text-indigo-700 underline dark:text-indigo-300"
-            >
+          <p className="text-sm text-body">
+            <a href={`${mountedUrl}/openapi.json`} className="font-medium text-accent underline">
               Import into Postman / Insomnia / Bruno
             </a>
             : their import takes this OpenAPI 3.1 document&apos;s URL,{" "}
             <InlineCode text={`\`${mountedUrl}/openapi.json\``} />.
           </p>
-          <p className="text-sm text-slate-700 dark:text-slate-300">
+          <p className="text-sm text-body">
             <a
               href="/api/postman-collection.json?environment=embedded"
               download="card-services-embedded.postman_collection.json"
-              className="font-medium text-indigo-700 underline dark:text-indigo-300"
+              className="font-medium text-accent underline"
             >
               Postman collection with the specification&apos;s checks
             </a>
@@ -330,7 +321,7 @@ export function SandboxGuide({
             <a
               href="/api/postman-environment.json?environment=embedded"
               download="card-services-embedded.postman_environment.json"
-              className="font-medium text-indigo-700 underline dark:text-indigo-300"
+              className="font-medium text-accent underline"
             >
               its environment
             </a>{" "}
@@ -347,14 +338,14 @@ export function SandboxGuide({
         titleId="sandbox-choices"
         description="What this sandbox does where the specification shows nothing. A real instance may differ."
       >
-        <dl className="divide-y divide-slate-100 dark:divide-slate-800">
+        <dl className="divide-y divide-subtle">
           {SANDBOX_CHOICES.map((choice) => (
             <div
               key={choice.title}
               className="grid gap-1 py-2.5 first:pt-0 last:pb-0 md:grid-cols-[12rem_1fr] md:gap-4"
             >
-              <dt className="text-sm font-medium text-slate-900 dark:text-slate-100">{choice.title}</dt>
-              <dd className="text-sm text-slate-700 dark:text-slate-300">
+              <dt className="text-sm font-medium text-fg">{choice.title}</dt>
+              <dd className="text-sm text-body">
                 <InlineCode text={choice.rule} />
               </dd>
             </div>

@@ -48,7 +48,7 @@ export function ConsoleHeader() {
   }, []);
   const status =
     error && !session ? (
-      <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+      <span role="alert" className="text-xs text-danger">
         Console API unavailable: {error.message}
       </span>
     ) : (
@@ -62,12 +62,12 @@ export function ConsoleHeader() {
       ref={header}
       className={cx(
         // Opaque: content scrolling under a sticky header must not show through it.
-        "sticky top-0 z-30 border-b bg-white dark:bg-slate-950",
-        production ? "border-red-600 dark:border-red-500" : "border-slate-200 dark:border-slate-800",
+        "sticky top-0 z-30 border-b bg-bar",
+        production ? "border-danger-strong" : "border-default",
       )}
     >
       {production ? (
-        <p className="bg-red-700 px-4 py-1 text-center text-xs font-medium text-white">
+        <p className="bg-red-700 px-4 py-1 text-center text-xs font-medium text-inverted">
           Production: calls reach the live service, and a Gift Balance Inquiry records a real transaction.
         </p>
       ) : null}
@@ -78,7 +78,7 @@ export function ConsoleHeader() {
           <button
             ref={menuButton}
             type="button"
-            className="inline-flex h-8 items-center rounded-md border border-slate-300 px-2.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+            className="inline-flex h-8 items-center rounded-md border border-field px-2.5 text-sm font-medium text-fg hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
             aria-expanded={menuOpen}
             aria-controls="console-menu"
             onClick={() => setMenuOpen((open) => !open)}

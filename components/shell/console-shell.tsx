@@ -31,7 +31,7 @@ export async function ConsoleShell({ children }: { children: ReactNode }) {
             <div className="flex min-h-screen flex-col">
               <a
                 href="#main"
-                className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-sm text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+                className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-sm text-inverted focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
               >
                 Skip to content
               </a>

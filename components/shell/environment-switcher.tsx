@@ -40,9 +40,7 @@ export function EnvironmentSwitcher({ session }: { session: SessionInfo | undefi
           className={cx(
             "h-8 appearance-none rounded-md border pr-8 pl-6 text-sm font-medium shadow-sm",
             "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-70",
-            production
-              ? "border-red-800 bg-red-700 text-white"
-              : "border-slate-300 bg-white text-slate-800 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100",
+            production ? "border-red-800 bg-red-700 text-inverted" : "border-field bg-panel text-fg",
           )}
         >
           {environments.map((environment) => (
@@ -57,7 +55,7 @@ export function EnvironmentSwitcher({ session }: { session: SessionInfo | undefi
           fill="currentColor"
           className={cx(
             "pointer-events-none absolute top-1/2 right-2 size-4 -translate-y-1/2",
-            production ? "text-white" : "text-slate-500 dark:text-slate-400",
+            production ? "text-inverted" : "text-subtle",
           )}
         >
           <path
@@ -68,7 +66,7 @@ export function EnvironmentSwitcher({ session }: { session: SessionInfo | undefi
         </svg>
       </div>
       {error ? (
-        <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+        <span role="alert" className="text-xs text-danger">
           Not switched: {error.message}
         </span>
       ) : null}

@@ -16,7 +16,7 @@ export function HistorySaveAlert() {
   const failures = useSyncExternalStore(subscribeHistorySaveFailures, historySaveFailures, () => none);
   if (failures.length === 0) return null;
   return (
-    <div className="fixed bottom-4 left-4 z-40 w-[min(28rem,calc(100vw-2rem))] rounded-lg bg-white shadow-lg dark:bg-slate-900">
+    <div className="fixed bottom-4 left-4 z-40 w-[min(28rem,calc(100vw-2rem))] rounded-lg bg-panel shadow-lg">
       <Alert
         tone="danger"
         role="alert"

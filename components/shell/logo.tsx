@@ -15,11 +15,11 @@ export function BrandLink() {
   return (
     <Link
       href="/"
-      className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-white"
+      className="mr-auto flex items-center gap-2 rounded-md font-semibold tracking-tight text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
     >
       <Logo />
       <span>
-        Card Services <span className="font-normal text-slate-600 dark:text-slate-400">Console</span>
+        Card Services <span className="font-normal text-muted">Console</span>
       </span>
     </Link>
   );

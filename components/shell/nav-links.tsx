@@ -57,9 +57,7 @@ export function NavLinks() {
               "relative px-3 py-2.5 text-sm font-medium whitespace-nowrap transition-colors",
               "focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500",
               "after:absolute after:inset-x-2 after:bottom-0 after:h-0.5 after:rounded-full",
-              current
-                ? "text-indigo-700 after:bg-indigo-600 dark:text-indigo-300 dark:after:bg-indigo-400"
-                : "text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white",
+              current ? "text-accent after:bg-accent" : "text-muted hover:text-fg",
             )}
           >
             {page.label}
@@ -68,7 +66,7 @@ export function NavLinks() {
       })}
       <Link
         href="/sandbox"
-        className="px-3 py-2.5 text-sm sm:ml-auto whitespace-nowrap text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-400 dark:hover:text-white"
+        className="px-3 py-2.5 text-sm sm:ml-auto whitespace-nowrap text-muted hover:text-fg focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500"
       >
         Sandbox docs
       </Link>

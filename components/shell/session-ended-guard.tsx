@@ -14,6 +14,7 @@ import {
   useSessionEnded,
   type SessionEnd,
 } from "@/lib/client/session-ended";
+import { Panel } from "@/components/ui/panel";
 
 const WHY: Record<SessionEnd, string> = {
   idle: "It ended after a period without activity (the idle timeout), so what it showed is hidden.",
@@ -62,15 +63,9 @@ export function SessionEndedGuard({
       {ended ? (
         // Not GateFrame: the hidden page keeps its own <main id="main">; this one is the only one shown.
         <main className="flex min-h-screen items-start justify-center px-4 py-12">
-          <section
-            aria-labelledby="session-ended-title"
-            className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900"
-          >
+          <Panel aria-labelledby="session-ended-title" className="w-full max-w-md" bodyClassName="p-6 sm:p-8">
             <div ref={heading} tabIndex={-1} role="alert" className="outline-none">
-              <h1
-                id="session-ended-title"
-                className="text-xl font-semibold tracking-tight text-slate-900 dark:text-white"
-              >
+              <h1 id="session-ended-title" className="text-xl font-semibold tracking-tight text-fg">
                 Your session has ended
               </h1>
               <GateText>{WHY[ended]}</GateText>
@@ -85,7 +80,7 @@ export function SessionEndedGuard({
                 <SignInLink label="Sign in again" />
               )}
             </div>
-          </section>
+          </Panel>
         </main>
       ) : null}
     </>

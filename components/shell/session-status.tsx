@@ -9,7 +9,7 @@ import { PAGE_ACCESS } from "@/components/team/page-access";
 import { useAllows } from "@/components/team/use-me";
 
 const pill =
-  "inline-flex h-8 items-center gap-2 rounded-md px-2.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800";
+  "inline-flex h-8 items-center gap-2 rounded-md px-2.5 text-sm hover:bg-raised focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500";
 
 function credentialSourceLabel(credentials: SessionInfo["credentials"]): string {
   if (credentials.source === "server") return "server-held";
@@ -30,21 +30,17 @@ export function CredentialStatus({ session }: { session: SessionInfo | undefined
         aria-hidden="true"
         className={cx(
           "size-2 rounded-full",
-          connected ? "bg-emerald-500" : "border border-amber-600 bg-transparent dark:border-amber-400",
+          connected ? "bg-emerald-500" : "border border-warning-strong bg-transparent",
         )}
       />
       {connected ? (
         <>
           <span className="sr-only">Credentials:</span>
-          <span className="max-w-40 truncate font-mono text-xs text-slate-800 dark:text-slate-100">
-            {credentials.client_id}
-          </span>
-          <span className="text-xs text-slate-600 dark:text-slate-400">
-            {credentialSourceLabel(credentials)}
-          </span>
+          <span className="max-w-40 truncate font-mono text-xs text-fg">{credentials.client_id}</span>
+          <span className="text-xs text-muted">{credentialSourceLabel(credentials)}</span>
         </>
       ) : (
-        <span className="text-amber-800 dark:text-amber-300">Not connected</span>
+        <span className="text-warning">Not connected</span>
       )}
     </>
   );
@@ -66,7 +62,7 @@ export function TokenStatus({ session }: { session: SessionInfo | undefined }) {
   const { token } = session;
   if (!token) {
     return (
-      <Link href="/token" className={cx(pill, "text-slate-600 dark:text-slate-400")}>
+      <Link href="/token" className={cx(pill, "text-muted")}>
         No token
       </Link>
     );
@@ -80,24 +76,17 @@ export function TokenStatus({ session }: { session: SessionInfo | undefined }) {
       data-testid="header-token-countdown"
     >
       <span className="flex items-center gap-1.5 text-xs">
-        <span className="text-slate-600 dark:text-slate-400">Token</span>
+        <span className="text-muted">Token</span>
         <span
           className={cx(
             "font-mono tabular-nums",
-            clock?.expired
-              ? "text-red-700 dark:text-red-300"
-              : low
-                ? "text-amber-800 dark:text-amber-300"
-                : "text-slate-900 dark:text-slate-100",
+            clock?.expired ? "text-danger" : low ? "text-warning" : "text-fg",
           )}
         >
           {clock === null ? "–:––:––" : clock.expired ? "expired" : formatDuration(clock.remainingSeconds)}
         </span>
       </span>
-      <span
-        aria-hidden="true"
-        className="h-0.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
-      >
+      <span aria-hidden="true" className="h-0.5 w-full overflow-hidden rounded-full bg-track">
         <span
           className={cx(
             "block h-full rounded-full",

@@ -66,7 +66,7 @@ export function ThemeToggle() {
           type="button"
           onClick={followSystem}
           title="Follow the system's light or dark setting again"
-          className="rounded-md px-2 py-1 text-xs text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+          className="rounded-md px-2 py-1 text-xs text-muted hover:bg-raised hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
         >
           Follow system
         </button>
@@ -77,7 +77,7 @@ export function ThemeToggle() {
         aria-pressed={dark}
         aria-label="Dark theme"
         title={dark ? "Switch to the light theme" : "Switch to the dark theme"}
-        className="inline-flex size-9 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+        className="inline-flex size-9 items-center justify-center rounded-md text-muted hover:bg-raised hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
       >
         {dark ? (
           <svg viewBox="0 0 20 20" fill="currentColor" className="size-5" aria-hidden="true">

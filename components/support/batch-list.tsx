@@ -41,16 +41,12 @@ export function BatchList({ showOwner }: { showOwner: boolean }) {
       ) : !data ? (
         <Skeleton className="m-4 h-16" />
       ) : data.batches.length === 0 ? (
-        <p className="p-4 text-sm text-slate-600 dark:text-slate-400">No batches in the last 24 hours.</p>
+        <p className="p-4 text-sm text-muted">No batches in the last 24 hours.</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" aria-labelledby="support-batches-title">
-            <TableHead
-              columns={columns}
-              className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400"
-              cellClassName="px-4 py-2"
-            />
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            <TableHead columns={columns} className="bg-inset text-xs text-muted" cellClassName="px-4 py-2" />
+            <tbody className="divide-y divide-default">
               {data.batches.map((batch) => (
                 <BatchRow key={batch.id} batch={batch} showOwner={showOwner} />
               ))}
@@ -66,10 +62,7 @@ function BatchRow({ batch, showOwner }: { batch: SupportBatchListItem; showOwner
   return (
     <tr>
       <td className="px-4 py-2 whitespace-nowrap">
-        <Link
-          className="text-indigo-700 underline dark:text-indigo-300"
-          href={supportKeys.batchPage(batch.id)}
-        >
+        <Link className="text-accent underline" href={supportKeys.batchPage(batch.id)}>
           {new Date(batch.created_at).toLocaleString()}
         </Link>
       </td>
@@ -83,9 +76,7 @@ function BatchRow({ batch, showOwner }: { batch: SupportBatchListItem; showOwner
       <td className="px-4 py-2 whitespace-nowrap tabular-nums" data-testid="batch-outcomes">
         <BatchOutcomes batch={batch} />
       </td>
-      <td className="max-w-[16rem] truncate px-4 py-2 text-slate-600 dark:text-slate-400">
-        {batch.reason ?? "—"}
-      </td>
+      <td className="max-w-[16rem] truncate px-4 py-2 text-muted">{batch.reason ?? "—"}</td>
       {showOwner ? <td className="px-4 py-2">{batch.user_id}</td> : null}
     </tr>
   );
@@ -96,7 +87,7 @@ function BatchOutcomes({ batch }: { batch: SupportBatchListItem }) {
   return (
     <>
       {batch.found} found · {batch.not_found} not found ·{" "}
-      <span className={batch.errors > 0 ? "font-semibold text-red-700 dark:text-red-300" : undefined}>
+      <span className={batch.errors > 0 ? "font-semibold text-danger" : undefined}>
         {batch.errors} failed
       </span>
     </>

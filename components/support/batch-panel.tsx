@@ -69,7 +69,7 @@ export function BatchPanel() {
       description="Many cards at once, run on the server: you can close this tab and come back by the batch's link."
     >
       <form onSubmit={submit} className="space-y-3">
-        <label htmlFor={ids.text} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+        <label htmlFor={ids.text} className="block text-sm font-medium text-fg">
           Card numbers (one per line, or a CSV with a card_number column)
         </label>
         <textarea
@@ -83,12 +83,12 @@ export function BatchPanel() {
           aria-describedby={ids.hint}
           className={cx(inputClasses, "h-auto py-2 font-mono")}
         />
-        <p id={ids.hint} className="text-xs text-slate-600 dark:text-slate-400">
+        <p id={ids.hint} className="text-xs text-muted">
           Spaces and dashes inside a number are fine; lines that are not card numbers are reported by line
           number and skipped.
         </p>
         <div className="flex flex-wrap items-center gap-3">
-          <label htmlFor={ids.file} className="text-sm text-slate-700 dark:text-slate-300">
+          <label htmlFor={ids.file} className="text-sm text-body">
             Or upload a CSV:
           </label>
           <input
@@ -97,13 +97,10 @@ export function BatchPanel() {
             type="file"
             accept=".csv,.txt,text/csv,text/plain"
             onChange={(event) => void chooseFile(event.target.files?.[0])}
-            className="text-sm text-slate-700 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm dark:text-slate-300"
+            className="text-sm text-body file:mr-3 file:rounded-md file:border file:border-field file:bg-panel file:px-3 file:py-1.5 file:text-sm file:text-fg"
           />
           {file ? (
-            <span
-              className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
-              role="status"
-            >
+            <span className="flex items-center gap-2 text-sm text-body" role="status">
               <span>
                 <span className="font-medium">{file.name}</span>: {file.lines} line
                 {file.lines === 1 ? "" : "s"} (a header line included, if it has one) — numbers not shown

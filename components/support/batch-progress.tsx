@@ -34,7 +34,7 @@ export function BatchProgress({ batch }: { batch: SupportBatchProgress }) {
         <Figure label="Time left" value={timeLeft(batch)} />
       </dl>
       {batch.status === "cancelled" && batch.in_flight > 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300" role="status">
+        <p className="text-sm text-body" role="status">
           Cancelled: {batch.in_flight} card{batch.in_flight === 1 ? " was" : "s were"} already sent and will
           finish on their own; this page follows them.
         </p>
@@ -46,8 +46,8 @@ export function BatchProgress({ batch }: { batch: SupportBatchProgress }) {
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
     <div>
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className="font-mono text-lg font-semibold text-slate-900 tabular-nums dark:text-white">{value}</dd>
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="font-mono text-lg font-semibold text-fg tabular-nums">{value}</dd>
     </div>
   );
 }

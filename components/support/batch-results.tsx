@@ -62,10 +62,10 @@ export function BatchResults({ id, running }: { id: string; running: boolean }) 
         <table className="w-full text-left text-sm" aria-labelledby="batch-results-title">
           <TableHead
             columns={RESULT_COLUMNS}
-            className="bg-slate-50 text-xs text-slate-600 dark:bg-slate-950 dark:text-slate-400"
+            className="bg-inset text-xs text-muted"
             cellClassName="px-4 py-2"
           />
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          <tbody className="divide-y divide-default">
             {rows.map((row) => (
               <tr key={row.position}>
                 <td className="px-4 py-1.5 tabular-nums">{row.line}</td>
@@ -83,7 +83,7 @@ export function BatchResults({ id, running }: { id: string; running: boolean }) 
           </tbody>
         </table>
         {data && rows.length === 0 ? (
-          <p className="p-4 text-sm text-slate-600 dark:text-slate-400">No cards with this result.</p>
+          <p className="p-4 text-sm text-muted">No cards with this result.</p>
         ) : null}
       </div>
     </Panel>

@@ -101,7 +101,7 @@ function CancelBatch({ id, batch }: { id: string; batch: SupportBatchProgress })
         Cancel batch
       </Button>
       {failure ? (
-        <span role="alert" className="text-sm text-red-700 dark:text-red-300">
+        <span role="alert" className="text-sm text-danger">
           {failure}
         </span>
       ) : null}
@@ -144,7 +144,7 @@ function RetryFailed({ id, count }: { id: string; count: number }) {
         Run the {count} failed card{count === 1 ? "" : "s"} again
       </Button>
       {failure ? (
-        <span role="alert" className="text-sm text-red-700 dark:text-red-300">
+        <span role="alert" className="text-sm text-danger">
           {failure}
         </span>
       ) : null}

@@ -58,7 +58,7 @@ export function LookupPanel() {
         </form>
         <div className="mt-5" aria-live="polite">
           {pending ? (
-            <p className="flex items-center gap-2 text-lg text-slate-700 dark:text-slate-300" role="status">
+            <p className="flex items-center gap-2 text-lg text-body" role="status">
               <Spinner />
               <span>
                 Looking up <span className="font-mono">{dotsLast4(pending)}</span>…
@@ -101,16 +101,16 @@ function AnswerView({ answer }: { answer: LookupAnswer }) {
     return (
       <section aria-label="Lookup result" className="space-y-3">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h3 className="text-lg font-semibold text-slate-900 dark:text-white">
+          <h3 className="text-lg font-semibold text-fg">
             {title} — {card}
           </h3>
-          <span className="text-xs text-slate-500 dark:text-slate-400">
+          <span className="text-xs text-subtle">
             {result.environment} · {new Date(result.looked_up_at).toLocaleTimeString()} · {result.duration_ms}{" "}
             ms
           </span>
         </div>
         <BalancesGrid balances={result.balances} />
-        <p className="text-xs text-slate-600 dark:text-slate-400">{result.message}</p>
+        <p className="text-xs text-muted">{result.message}</p>
       </section>
     );
   }

@@ -115,14 +115,14 @@ function TransactionFound({
   ];
   return (
     <section aria-label="Transaction found" className="space-y-2">
-      <h3 className="text-lg font-semibold text-slate-900 dark:text-white">
-        Transaction found <span className="text-sm font-normal text-slate-500">({result.environment})</span>
+      <h3 className="text-lg font-semibold text-fg">
+        Transaction found <span className="text-sm font-normal text-subtle">({result.environment})</span>
       </h3>
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
-            <dt className="text-slate-600 dark:text-slate-400">{label}</dt>
-            <dd className="font-mono break-all text-slate-900 dark:text-slate-100">{value}</dd>
+            <dt className="text-muted">{label}</dt>
+            <dd className="font-mono break-all text-fg">{value}</dd>
           </div>
         ))}
       </dl>

@@ -9,10 +9,8 @@ export function NoRoleScreen({ user }: { user: MeUser }) {
       <GateTitle>You have no role in this console</GateTitle>
       <GateText>
         You are signed in as <strong>{user.name}</strong>
-        {user.name !== user.id ? (
-          <span className="text-slate-600 dark:text-slate-400"> ({user.id})</span>
-        ) : null}
-        , but none of your groups gives you a role here, so there is nothing you may do yet.
+        {user.name !== user.id ? <span className="text-muted"> ({user.id})</span> : null}, but none of your
+        groups gives you a role here, so there is nothing you may do yet.
       </GateText>
       <GateText>
         Ask an administrator of the console to add you to a group that is mapped to a role in{" "}

@@ -36,7 +36,7 @@ export function SignOutButton({ variant = "ghost" }: { variant?: ButtonVariant }
         Sign out
       </Button>
       {error ? (
-        <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+        <span role="alert" className="text-xs text-danger">
           Not signed out: {error.message}
         </span>
       ) : null}

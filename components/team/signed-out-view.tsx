@@ -31,7 +31,7 @@ export function SignedOutView({ error }: { error: string | null }) {
             {SIGN_IN_ERROR_MESSAGES[error as SignInErrorCode] ??
               "The sign-in failed for a reason the console did not recognise."}
           </GateText>
-          <p className="mt-2 font-mono text-xs text-slate-600 dark:text-slate-400">{error}</p>
+          <p className="mt-2 font-mono text-xs text-muted">{error}</p>
         </div>
       ) : (
         <GateText>

@@ -14,10 +14,8 @@ export function UserBadge() {
   return (
     <div className="flex items-center gap-1.5" data-testid="signed-in-user">
       <span className="flex min-w-0 flex-col items-end leading-tight">
-        <span className="max-w-40 truncate text-sm font-medium text-slate-900 dark:text-white">
-          {user.name}
-        </span>
-        <span className="text-xs text-slate-600 dark:text-slate-400">
+        <span className="max-w-40 truncate text-sm font-medium text-fg">{user.name}</span>
+        <span className="text-xs text-muted">
           <span className="sr-only">Roles: </span>
           {user.roles.join(", ")}
         </span>

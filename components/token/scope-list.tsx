@@ -7,28 +7,24 @@ export function ScopeList({ scopes }: { scopes: string[] }) {
   return (
     <div className="space-y-3">
       {scopes.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">The token carries no scope.</p>
+        <p className="text-sm text-muted">The token carries no scope.</p>
       ) : (
         <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3" aria-label="Scopes">
           {scopes.map((scope) => {
             const info = scopeInfo(scope);
             return (
-              <li
-                key={scope}
-                className="rounded-lg border border-slate-200 px-3 py-2 dark:border-slate-700"
-                data-testid="scope-chip"
-              >
+              <li key={scope} className="rounded-lg border border-raised px-3 py-2" data-testid="scope-chip">
                 <span
                   className={cx(
                     "inline-flex rounded-full px-2.5 py-0.5 font-mono text-xs font-medium ring-1 ring-inset",
                     info.usedHere
-                      ? "bg-indigo-50 text-indigo-800 ring-indigo-600/30 dark:bg-indigo-400/10 dark:text-indigo-200 dark:ring-indigo-400/30"
-                      : "bg-slate-100 text-slate-700 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600",
+                      ? "bg-accent-soft text-accent-strong ring-accent"
+                      : "bg-raised text-body ring-neutral",
                   )}
                 >
                   {scope}
                 </span>
-                <p className="mt-1.5 text-xs text-slate-600 dark:text-slate-400">
+                <p className="mt-1.5 text-xs text-muted">
                   <span className="sr-only">Enables: </span>
                   {info.operations.join(" · ")}
                 </p>

@@ -25,14 +25,14 @@ export const TOKEN_EVENT_LABELS: Record<TokenEventType, { label: string; tone: B
 export function TokenEventList({ events }: { events: RecordedTokenEvent[] }) {
   if (events.length === 0) {
     return (
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         No token events yet. When you request a token, or an inquiry needs one, renews one before it expires
         or renews one after a 401, the event appears here.
       </p>
     );
   }
   return (
-    <ol className="divide-y divide-slate-100 dark:divide-slate-800">
+    <ol className="divide-y divide-subtle">
       {events.map((event) => {
         const kind = TOKEN_EVENT_LABELS[event.type] ?? {
           label: event.type,
@@ -45,22 +45,14 @@ export function TokenEventList({ events }: { events: RecordedTokenEvent[] }) {
             className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2"
           >
             <Badge tone={kind.tone}>{kind.label}</Badge>
-            <span className="text-sm text-slate-700 dark:text-slate-300">
-              during {operationLabel(event.operation)}
-            </span>
-            <span
-              className="font-mono text-xs text-slate-600 dark:text-slate-400"
-              title="New token's fingerprint"
-            >
+            <span className="text-sm text-body">during {operationLabel(event.operation)}</span>
+            <span className="font-mono text-xs text-muted" title="New token's fingerprint">
               {event.fingerprint}
             </span>
-            <time
-              dateTime={event.at}
-              className="ml-auto text-xs text-slate-600 tabular-nums dark:text-slate-400"
-            >
+            <time dateTime={event.at} className="ml-auto text-xs text-muted tabular-nums">
               {new Date(event.at).toLocaleTimeString()}
             </time>
-            <p className="w-full text-xs text-slate-600 dark:text-slate-400">{event.detail ?? kind.why}</p>
+            <p className="w-full text-xs text-muted">{event.detail ?? kind.why}</p>
           </li>
         );
       })}

@@ -26,26 +26,22 @@ export function TokenLifetime({ token }: { token: TokenMetadata }) {
     <div>
       <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-1">
         <div>
-          <p className="text-xs font-medium tracking-wide text-slate-600 uppercase dark:text-slate-400">
+          <p className="text-xs font-medium tracking-wide text-muted uppercase">
             {clock?.expired ? "Expired" : "Expires in"}
           </p>
           <p
             className={cx(
               "font-mono text-3xl font-semibold tabular-nums",
-              clock?.expired
-                ? "text-red-700 dark:text-red-300"
-                : low
-                  ? "text-amber-800 dark:text-amber-300"
-                  : "text-slate-900 dark:text-white",
+              clock?.expired ? "text-danger" : low ? "text-warning" : "text-fg",
             )}
             data-testid="token-countdown"
           >
             {clock === null ? "–:––:––" : clock.expired ? "0:00" : formatDuration(clock.remainingSeconds)}
           </p>
         </div>
-        <p className="text-sm text-slate-700 dark:text-slate-300">
+        <p className="text-sm text-body">
           at{" "}
-          <time dateTime={token.expires_at} className="font-medium text-slate-900 dark:text-slate-100">
+          <time dateTime={token.expires_at} className="font-medium text-fg">
             {formatDateTime(token.expires_at)}
           </time>
         </p>
@@ -57,7 +53,7 @@ export function TokenLifetime({ token }: { token: TokenMetadata }) {
         aria-valuemax={100}
         aria-valuenow={percent}
         aria-valuetext={`${percent}% of the lifetime left`}
-        className="mt-3 h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+        className="mt-3 h-2 overflow-hidden rounded-full bg-track"
       >
         <div
           className={cx(
@@ -69,21 +65,20 @@ export function TokenLifetime({ token }: { token: TokenMetadata }) {
       </div>
       <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
         <div>
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Issued at</dt>
-          <dd className="mt-0.5 text-slate-900 dark:text-slate-100">
+          <dt className="text-xs text-muted">Issued at</dt>
+          <dd className="mt-0.5 text-fg">
             <time dateTime={token.issued_at}>{formatDateTime(token.issued_at)}</time>
           </dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Lifetime (expires_in)</dt>
-          <dd className="mt-0.5 text-slate-900 dark:text-slate-100">
-            {token.expires_in} s{" "}
-            <span className="text-slate-600 dark:text-slate-400">({formatDuration(token.expires_in)})</span>
+          <dt className="text-xs text-muted">Lifetime (expires_in)</dt>
+          <dd className="mt-0.5 text-fg">
+            {token.expires_in} s <span className="text-muted">({formatDuration(token.expires_in)})</span>
           </dd>
         </div>
         <div>
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Token type</dt>
-          <dd className="mt-0.5 font-mono text-slate-900 dark:text-slate-100">{token.token_type}</dd>
+          <dt className="text-xs text-muted">Token type</dt>
+          <dd className="mt-0.5 font-mono text-fg">{token.token_type}</dd>
         </div>
       </dl>
     </div>

@@ -37,8 +37,8 @@ function TimeClaims({ claims }: { claims: Record<string, unknown> }) {
     <dl className="mt-2 grid grid-cols-[3rem_1fr] gap-x-2 gap-y-0.5 text-xs">
       {times.map(([name, seconds]) => (
         <div key={name} className="contents">
-          <dt className="font-mono text-slate-600 dark:text-slate-400">{name}</dt>
-          <dd className="text-slate-800 dark:text-slate-200">{new Date(seconds * 1000).toISOString()}</dd>
+          <dt className="font-mono text-muted">{name}</dt>
+          <dd className="text-fg">{new Date(seconds * 1000).toISOString()}</dd>
         </div>
       ))}
     </dl>
@@ -58,10 +58,10 @@ function TokenDetails({ token }: { token: TokenMetadata }) {
         }
       >
         <TokenLifetime token={token} />
-        <div className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
-          <span className="text-slate-600 dark:text-slate-400">Fingerprint</span>
+        <div className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-default pt-4 text-sm">
+          <span className="text-muted">Fingerprint</span>
           <CopyableValue value={token.fingerprint} name="fingerprint" />
-          <span className="text-xs text-slate-600 dark:text-slate-400">
+          <span className="text-xs text-muted">
             First 12 hex digits of the token&apos;s SHA-256: tells tokens apart without revealing them.
           </span>
         </div>
@@ -82,15 +82,11 @@ function TokenDetails({ token }: { token: TokenMetadata }) {
       >
         <div className="grid gap-4 md:grid-cols-2">
           <div>
-            <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">
-              Header
-            </h3>
+            <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-muted uppercase">Header</h3>
             <JsonViewer value={token.header} label="JWT header" />
           </div>
           <div>
-            <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">
-              Claims
-            </h3>
+            <h3 className="mb-1.5 text-xs font-semibold tracking-wide text-muted uppercase">Claims</h3>
             <JsonViewer value={token.claims} label="JWT claims" />
             <TimeClaims claims={token.claims} />
           </div>
@@ -104,15 +100,11 @@ function TokenDetails({ token }: { token: TokenMetadata }) {
       >
         <div className="grid gap-4 md:grid-cols-2">
           <div>
-            <h3 className="mb-1.5 font-mono text-xs font-semibold text-slate-600 dark:text-slate-400">
-              meta
-            </h3>
+            <h3 className="mb-1.5 font-mono text-xs font-semibold text-muted">meta</h3>
             <JsonViewer value={token.meta} label="meta" />
           </div>
           <div>
-            <h3 className="mb-1.5 font-mono text-xs font-semibold text-slate-600 dark:text-slate-400">
-              jsonapi
-            </h3>
+            <h3 className="mb-1.5 font-mono text-xs font-semibold text-muted">jsonapi</h3>
             <JsonViewer value={token.jsonapi} label="jsonapi" />
           </div>
         </div>
@@ -192,8 +184,8 @@ export function TokenView() {
             <div className="flex min-h-48 flex-col items-center justify-center gap-3 text-center">
               <OutlineIcon path="M15.75 5.25a3 3 0 0 1 3 3m3 0a6 6 0 0 1-7.029 5.912c-.563-.097-1.159.026-1.563.43L10.5 17.25H8.25v2.25H6v2.25H2.25v-2.818c0-.597.237-1.17.659-1.591l6.499-6.499c.404-.404.527-1 .43-1.563A6 6 0 1 1 21.75 8.25Z" />
               <div>
-                <p className="font-medium text-slate-900 dark:text-slate-100">No token in this session</p>
-                <p className="mt-1 max-w-md text-sm text-slate-600 dark:text-slate-400">
+                <p className="font-medium text-fg">No token in this session</p>
+                <p className="mt-1 max-w-md text-sm text-muted">
                   {connected
                     ? "Request one now, or just run an inquiry: the console fetches a token when it needs one."
                     : "Connect with credentials first; then request a token here."}

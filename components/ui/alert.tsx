@@ -4,12 +4,10 @@ import { cx } from "./class-names";
 export type AlertTone = "info" | "warning" | "danger" | "success";
 
 const TONES: Record<AlertTone, string> = {
-  info: "border-sky-200 bg-sky-50 text-sky-900 dark:border-sky-400/30 dark:bg-sky-400/10 dark:text-sky-100",
-  warning:
-    "border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-100",
-  danger: "border-red-200 bg-red-50 text-red-900 dark:border-red-400/30 dark:bg-red-400/10 dark:text-red-100",
-  success:
-    "border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-400/30 dark:bg-emerald-400/10 dark:text-emerald-100",
+  info: "border-info bg-info text-info-strong",
+  warning: "border-warning bg-warning text-warning-strong",
+  danger: "border-danger bg-danger text-danger-strong",
+  success: "border-success bg-success text-success-strong",
 };
 
 export function Alert({

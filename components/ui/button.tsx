@@ -5,16 +5,12 @@ import { Spinner } from "./spinner";
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger" | "ghost-danger";
 
 const VARIANTS: Record<ButtonVariant, string> = {
-  primary:
-    "bg-indigo-600 text-white shadow-sm hover:bg-indigo-700 disabled:bg-indigo-600/60 dark:disabled:bg-indigo-600/50",
-  danger: "bg-red-700 text-white shadow-sm hover:bg-red-800 disabled:bg-red-700/60",
-  secondary:
-    "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800 disabled:opacity-60",
-  ghost:
-    "text-slate-700 hover:bg-slate-200/70 disabled:opacity-60 dark:text-slate-200 dark:hover:bg-slate-800",
+  primary: "bg-indigo-600 text-inverted shadow-sm hover:bg-indigo-700 disabled:bg-indigo-600/60",
+  danger: "bg-red-700 text-inverted shadow-sm hover:bg-red-800 disabled:bg-red-700/60",
+  secondary: "border border-field bg-panel text-fg shadow-sm hover:bg-raised disabled:opacity-60",
+  ghost: "text-body hover:bg-raised disabled:opacity-60",
   /** A quiet destructive action in a row of ghost buttons (e.g. delete a history run): red on hover only. */
-  "ghost-danger":
-    "text-slate-600 hover:bg-slate-200/70 hover:text-red-700 disabled:opacity-60 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-red-300",
+  "ghost-danger": "text-muted hover:bg-raised hover:text-danger disabled:opacity-60",
 };
 
 export type ButtonSize = "sm" | "md" | "lg";

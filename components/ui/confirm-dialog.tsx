@@ -49,17 +49,17 @@ export function ConfirmDialog({
         event.preventDefault();
         onCancel();
       }}
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-raised bg-panel p-0 text-fg shadow-2xl backdrop:bg-slate-950/60"
     >
       <div className="px-5 pt-5">
         <h2 id={titleId} className="text-base font-semibold">
           {title}
         </h2>
-        <div id={bodyId} className="mt-2 space-y-2 text-sm text-slate-700 dark:text-slate-300">
+        <div id={bodyId} className="mt-2 space-y-2 text-sm text-body">
           {children}
         </div>
       </div>
-      <div className="mt-5 flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-5 py-3 dark:border-slate-800 dark:bg-slate-950/40">
+      <div className="mt-5 flex justify-end gap-2 border-t border-default bg-inset px-5 py-3">
         <Button ref={cancel} onClick={onCancel}>
           Cancel
         </Button>

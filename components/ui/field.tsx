@@ -2,18 +2,15 @@ import type { InputHTMLAttributes, ReactNode, Ref } from "react";
 import { cx } from "./class-names";
 
 export const inputClasses = cx(
-  "block h-9 w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm",
-  "placeholder:text-slate-500 focus:border-indigo-500 focus:outline-2 focus:outline-offset-0 focus:outline-indigo-500/40",
-  "disabled:bg-slate-100 disabled:text-slate-500",
+  "block h-9 w-full min-w-0 rounded-md border border-field bg-field px-3 text-sm text-fg shadow-sm",
+  "placeholder:text-subtle focus:border-indigo-500 focus:outline-2 focus:outline-offset-0 focus:outline-indigo-500/40",
+  "disabled:bg-raised disabled:text-subtle",
   "aria-[invalid=true]:border-red-500",
-  "dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:placeholder:text-slate-400 dark:disabled:bg-slate-800",
 );
 
 /** A field's label above it: the form size, or `dense` for a row of filters. */
 export function fieldLabelClasses(dense = false): string {
-  return dense
-    ? "mb-1 block text-xs font-medium text-slate-700 dark:text-slate-300"
-    : "mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200";
+  return dense ? "mb-1 block text-xs font-medium text-body" : "mb-1.5 block text-sm font-medium text-fg";
 }
 
 export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
@@ -47,7 +44,7 @@ export function Field({
   return (
     <div className={className}>
       <div className="mb-1.5 flex items-center justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+        <label htmlFor={id} className="text-sm font-medium text-fg">
           {label}
         </label>
         {labelAside}
@@ -65,11 +62,11 @@ export function Field({
       </div>
       {/* Reserved line: an error appearing does not push the form down. */}
       {error ? (
-        <p id={errorId} className="mt-1 text-xs text-red-700 dark:text-red-300">
+        <p id={errorId} className="mt-1 text-xs text-danger">
           {error}
         </p>
       ) : hint ? (
-        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        <p id={hintId} className="mt-1 text-xs text-muted">
           {hint}
         </p>
       ) : null}

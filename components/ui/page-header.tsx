@@ -13,8 +13,8 @@ export function PageHeader({
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0 max-w-2xl">
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">{title}</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
+        <h1 className="text-2xl font-semibold tracking-tight text-fg">{title}</h1>
+        <p className="mt-1 text-sm text-muted">{description}</p>
       </div>
       {action ? <div className="flex min-w-0 flex-wrap items-center gap-2">{action}</div> : null}
     </div>

@@ -23,7 +23,7 @@ export function ProgressBar({
       aria-valuemax={max}
       aria-valuenow={value}
       aria-valuetext={valueText}
-      className={`${size === "sm" ? "h-2" : "h-3"} w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800`}
+      className={`${size === "sm" ? "h-2" : "h-3"} w-full overflow-hidden rounded-full bg-track`}
     >
       <div
         className={`h-full rounded-full transition-[width] ${tone === "danger" ? "bg-red-600" : "bg-indigo-600"}`}

@@ -41,7 +41,7 @@ export function ScrollRegion({
   return (
     <div className={cx("relative min-w-0", className)}>
       {scrolls ? (
-        <p id={hintId} className="mb-1 flex items-center gap-1 text-xs text-slate-600 dark:text-slate-400">
+        <p id={hintId} className="mb-1 flex items-center gap-1 text-xs text-muted">
           <span aria-hidden="true">↔</span> Scroll sideways for more
         </p>
       ) : null}
@@ -60,14 +60,14 @@ export function ScrollRegion({
       <div
         aria-hidden="true"
         className={cx(
-          "pointer-events-none absolute inset-y-0 left-0 w-4 bg-linear-to-r from-slate-900/15 to-transparent transition-opacity dark:from-black/50",
+          "pointer-events-none absolute inset-y-0 left-0 w-4 bg-linear-to-r from-edge-shade to-transparent transition-opacity",
           hidden.left ? "opacity-100" : "opacity-0",
         )}
       />
       <div
         aria-hidden="true"
         className={cx(
-          "pointer-events-none absolute inset-y-0 right-0 w-4 bg-linear-to-l from-slate-900/15 to-transparent transition-opacity dark:from-black/50",
+          "pointer-events-none absolute inset-y-0 right-0 w-4 bg-linear-to-l from-edge-shade to-transparent transition-opacity",
           hidden.right ? "opacity-100" : "opacity-0",
         )}
       />

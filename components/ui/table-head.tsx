@@ -10,8 +10,7 @@ export interface TableColumn {
 }
 
 /** A header row ruled off from the body, in small muted text (the certification tables). */
-export const RULED_HEAD =
-  "border-b border-slate-200 text-xs text-slate-500 dark:border-slate-800 dark:text-slate-400";
+export const RULED_HEAD = "border-b border-default text-xs text-subtle";
 
 /** A table's header row: one `<th scope="col">` per column. */
 export function TableHead({

@@ -1,4 +1,3 @@
-/** Offers `content` to the browser as a download named `fileName`. */
 export function offerDownload(content: string, fileName: string, type = "application/json"): void {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const link = document.createElement("a");

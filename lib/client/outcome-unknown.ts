@@ -15,7 +15,6 @@ import { REDACTED } from "@/lib/shared/redaction";
 import { maskCardNumber, maskCardNumbersInText } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
-/** The status of a record that got no answer. */
 const NO_ANSWER_STATUS = 0;
 
 export function isOutcomeUnknown(exchange: ExchangeRecord): boolean {
