@@ -1,7 +1,7 @@
 import type { Config } from "tailwindcss";
 
-// Loaded from app/globals.css through `@config`. Tailwind 4 reads theme tokens from CSS too;
-// this file holds what the design card fixes: content globs, the class-based dark mode and brand colours.
+// Loaded from app/globals.css through `@config`, which also declares the colour roles (`@theme`); this file
+// holds the content globs, the class-based dark mode and the font stacks.
 const config: Config = {
   content: ["./app/**/*.{ts,tsx}", "./components/**/*.{ts,tsx}", "./lib/**/*.{ts,tsx}"],
   darkMode: "class",
