@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { newPage, signInAtTestProvider, signInWithOidc } from "@/test/support/pages";
 import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
@@ -41,20 +42,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function signInAtProvider(page: Page, name: string) {
-  await page.getByLabel("User name").fill(name);
-  await page.getByLabel("Password").fill(`${name}-password`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((address) => address.href.startsWith(url));
-}
-
 async function signedIn(name: string, path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${url}${path}`);
-  await page.getByRole("link", { name: /^Sign in with / }).click();
-  await signInAtProvider(page, name);
-  await page.getByTestId("signed-in-user").first().waitFor();
+  const { context, page } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+  await signInWithOidc(page, url, path, name);
   return { context, page };
 }
 
@@ -78,7 +68,7 @@ describe("the support agent's walk", () => {
       .poll(() => signIn.getAttribute("href"))
       .toBe(`/api/auth/login?return_to=${encodeURIComponent("/certification?run=abc-123")}`);
     await signIn.click();
-    await signInAtProvider(page, "alice");
+    await signInAtTestProvider(page, "alice", url);
     expect(new URL(page.url()).search).toBe("?run=abc-123");
     // Alice (admin) records a Gift Balance Inquiry under a Request Id the agent will look up.
     const status = await page.evaluate(

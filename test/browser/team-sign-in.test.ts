@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import type { TestProvider } from "@/test/support/oidc-provider";
+import { signInAtTestProvider, signOutThroughProvider } from "@/test/support/pages";
 import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
@@ -50,23 +51,11 @@ afterAll(async () => {
 });
 
 /** At the provider's own form: user name, password, "Sign in"; back at the console afterwards. */
-async function signInAtProvider(name: string) {
-  await page.getByLabel("User name").fill(name);
-  await page.getByLabel("Password").fill(`${name}-password`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((address) => address.href.startsWith(url));
-}
+const signInAtProvider = (name: string) => signInAtTestProvider(page, name, url);
 
 /** "Sign out", through the provider's sign-out (confirmed there when it asks), to /signed-out. */
 async function signOut() {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(
-    (address) => address.href.startsWith(provider.issuer) || address.pathname === "/signed-out",
-  );
-  if (page.url().startsWith(provider.issuer)) {
-    await page.getByRole("button", { name: /yes, sign me out/i }).click();
-  }
-  await page.waitForURL(`${url}/signed-out`);
+  await signOutThroughProvider(page, url, provider.issuer);
   await expect(page.getByRole("heading", { name: "You are signed out" }).isVisible()).resolves.toBe(true);
 }
 
