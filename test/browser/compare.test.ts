@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "@/test/support/browser";
 import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { openConsolePage, type ConsolePage } from "@/test/support/pages";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";

@@ -10,8 +10,8 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { screenshotPath } from "@/test/support/browser";
 import type { ConsoleServer } from "@/test/support/console-server";
-import { openConsolePage, type ConsolePage } from "@/test/support/pages";
-import { connectWithDemoCredentials, historyCount } from "./console-support";
+import { connectWithDemoCredentials, type ConsolePage, openConsolePage } from "@/test/support/pages";
+import { historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const INACTIVE_CARD = "6006491000000027";

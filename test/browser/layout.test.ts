@@ -7,11 +7,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedClientCertification } from "@/lib/shared/client-certification-contract";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser, screenshotPath, waitFor } from "@/test/support/browser";
 import { CardApiClient } from "@/test/support/card-api-clients";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { connectWithDemoCredentials } from "@/test/support/pages";
 import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
-import { axeViolations, connectWithDemoCredentials, forceTheme, waitFor } from "./console-support";
+import { axeViolations, forceTheme } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const SLOW_CARD = "6006491000000043";

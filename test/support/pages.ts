@@ -21,7 +21,7 @@ export async function newPage(
 
 /**
  * Connects the page's session with the embedded sandbox's demo credentials, through the connect page, and waits
- * until the session holds them (a console with server-held credentials shows "Secret set" before the click).
+ * until the session holds them and the page says so ("Secret set" alone could be server-held credentials).
  */
 export async function connectWithDemoCredentials(page: Page, consoleUrl: string): Promise<void> {
   await page.goto(`${consoleUrl}/connect`);
@@ -30,6 +30,7 @@ export async function connectWithDemoCredentials(page: Page, consoleUrl: string)
     async () => (await page.evaluate(() => fetch("/api/session").then((r) => r.json()))).credentials.source,
     "session",
   );
+  await page.getByText("Secret set", { exact: true }).waitFor();
 }
 
 /** Fills the in-process provider's form as `name` (password `<name>-password`) and waits to be back at `url`. */
