@@ -8,7 +8,7 @@ import { launchBrowser, waitFor } from "./browser";
 import { sharedConsole, startConsole, type ConsoleServer } from "./console-server";
 
 /** The desktop size most pages are checked at. */
-export const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1280, height: 900 };
 
 /** A page in a new context of its own: nothing it stores is seen by another test's page. */
 export async function newPage(
