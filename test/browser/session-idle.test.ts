@@ -5,20 +5,17 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { newPage, signInWithOidc } from "@/test/support/pages";
-import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
-let sandbox: SandboxServer;
-let team: OidcTeamConsole;
+let team: OidcTeamOnSandbox;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeamConsole(sandbox.url, {
+  team = await startOidcTeamOnSandbox({
     ROLE_GROUPS: "support:support-desk",
     SESSION_IDLE_SECONDS: "5",
   });
@@ -29,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await team?.stop();
-  await sandbox?.close();
 });
 
 it("hides what the session showed, says idle timeout, offers Sign in again and keeps the typed card", async () => {

@@ -7,10 +7,9 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { newPage, signInAtTestProvider, signInWithOidc } from "@/test/support/pages";
-import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
@@ -19,14 +18,12 @@ const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:develope
 /** Cards the sandbox does not know (404): valid answers, quick. */
 const UNKNOWN = Array.from({ length: 60 }, (_, index) => `7006491${String(index).padStart(9, "0")}`);
 
-let sandbox: SandboxServer;
-let team: OidcTeamConsole;
+let team: OidcTeamOnSandbox;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeamConsole(sandbox.url, {
+  team = await startOidcTeamOnSandbox({
     ROLE_GROUPS,
     // A used-up budget pauses a batch until the minute ends: the batch is still running when the agent cancels.
     RATE_LIMIT_PER_MINUTE: "30",
@@ -39,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await team?.stop();
-  await sandbox?.close();
 });
 
 async function signedIn(name: string, path: string): Promise<{ context: BrowserContext; page: Page }> {

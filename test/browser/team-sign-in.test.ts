@@ -7,11 +7,10 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import type { TestProvider } from "@/test/support/oidc-provider";
 import { signInAtTestProvider, signOutThroughProvider } from "@/test/support/pages";
-import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
@@ -20,8 +19,7 @@ const TEAM_REQUEST_ID = "team-run-request-0001";
 let teamRunLink = "";
 const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
 
-let sandbox: SandboxServer;
-let team: OidcTeamConsole;
+let team: OidcTeamOnSandbox;
 let provider: TestProvider;
 let browser: Browser;
 let context: BrowserContext;
@@ -32,8 +30,7 @@ let url: string;
 let engineerCookies = "";
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeamConsole(sandbox.url, {
+  team = await startOidcTeamOnSandbox({
     OIDC_DISPLAY_NAME: "Example SSO",
     ROLE_GROUPS,
     // Production is a standalone sandbox on loopback: lib/server/config accepts loopback http for it.
@@ -47,7 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await team?.stop();
-  await sandbox?.close();
 });
 
 /** At the provider's own form: user name, password, "Sign in"; back at the console afterwards. */
