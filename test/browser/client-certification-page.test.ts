@@ -10,15 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIVE_CARD } from "@/lib/shared/client-certification-contract";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { CardApiClient, type ClientEnv } from "@/test/support/card-api-clients";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import { axeViolations, overflowsHorizontally, transitionsFinished } from "./console-support";
 
 const SECRET = "proxy-shared-secret-for-the-certification-page";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -56,17 +53,11 @@ async function expectReturned(page: Page, calls: number) {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: url,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    PROXY_SHARED_SECRET: SECRET,
-    ROLE_GROUPS: "tester:certification,admin:console-admins",
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "tester:certification,admin:console-admins",
   });
+  url = server.url;
   browser = await launchBrowser();
 }, 120_000);
 

@@ -3,20 +3,21 @@
  * values (201 vs 200, gift 25.00 equals balances.gift) and saves both runs; the diff of two history
  * entries is purse-aware and hides volatile fields unless asked.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
-import { freePort, sharedConsole, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { connectWithDemoCredentials, historyCount } from "./console-support";
+import { historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const EMPTY_CARD = "6006491000000019";
 
 let server: ConsoleServer;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
+let session: ConsolePage;
 
 /** Text of a spec-table cell: the row is a behaviour, the column 0–4 (behaviour, spec, live, spec, live). */
 async function specCell(target: Page, rowId: string, column: number): Promise<string> {
@@ -37,16 +38,12 @@ async function runBoth(target: Page, card: string) {
 
 describe("compare page", () => {
   beforeAll(async () => {
-    server = await sharedConsole();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    await connectWithDemoCredentials(page, server.url);
+    session = await openConsolePage({ context: { viewport: { width: 1280, height: 900 } }, demo: true });
+    ({ server, browser, page } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it("before a run, shows the specification's promises with nothing filled in", async () => {

@@ -132,28 +132,6 @@ export async function overflowsHorizontally(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
 }
 
-/** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */
-export async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await read();
-    if (last === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`expected ${String(expected)}, last saw ${String(last)}`);
-}
-
-/** Connects the page's session with the embedded sandbox's demo credentials, through the connect page. */
-export async function connectWithDemoCredentials(page: Page, consoleUrl: string): Promise<void> {
-  await page.goto(`${consoleUrl}/connect`);
-  await page.getByRole("button", { name: "Use demo credentials" }).click();
-  await waitFor(
-    async () => (await page.evaluate(() => fetch("/api/session").then((r) => r.json()))).credentials.source,
-    "session",
-  );
-}
-
 /** Resolves when every running CSS transition and animation has finished (e.g. after a theme change). */
 export async function transitionsFinished(page: Page): Promise<void> {
   await page.evaluate(async () => {

@@ -7,13 +7,12 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
-import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
 import {
   axeViolations,
-  connectWithDemoCredentials,
   forceTheme,
   historyCount,
   overflowsHorizontally,
@@ -25,9 +24,8 @@ const ACTIVE_CARD = "6006491000000001";
 const SHOTS = "/work/notes/shots";
 
 let server: ConsoleServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
+let session: ConsolePage;
 
 const editor = () => page.getByRole("form", { name: "Request editor" });
 const result = () => page.getByRole("region", { name: /^(Gift Balance Inquiry|Balance Inquiry)$/ });
@@ -48,16 +46,15 @@ async function send(): Promise<void> {
 
 describe("the request editor", () => {
   beforeAll(async () => {
-    server = await sharedConsole();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, reducedMotion: "reduce" });
-    page = await context.newPage();
-    await connectWithDemoCredentials(page, server.url);
+    session = await openConsolePage({
+      context: { viewport: { width: 1440, height: 1000 }, reducedMotion: "reduce" },
+      demo: true,
+    });
+    ({ server, page } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it("shows the form's request, flags a refused header, sends a malformed body and shows the 400", async () => {

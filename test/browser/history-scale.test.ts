@@ -2,19 +2,20 @@
  * History beyond 500 runs and when IndexedDB fails, and the tables' fit at 1440, 768 and 390 px, in
  * Chromium against a real console.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloadText, launchBrowser } from "@/test/support/browser";
-import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
-import { connectWithDemoCredentials, historyCount, overflowsHorizontally } from "./console-support";
+import { downloadText } from "@/test/support/browser";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
+import { historyCount, overflowsHorizontally } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const IMPORTED = 2000;
 
 let server: ConsoleServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let session: ConsolePage;
 
 /** A history export of `count` Balance Inquiry runs; every tenth on card ...0035, the rest on ...0001. */
 function historyDocument(count: number): string {
@@ -65,16 +66,15 @@ function historyDocument(count: number): string {
 const rows = () => page.locator("[data-testid=history-table] tbody tr");
 
 beforeAll(async () => {
-  server = await sharedConsole();
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-  page = await context.newPage();
-  await connectWithDemoCredentials(page, server.url);
+  session = await openConsolePage({
+    context: { viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" },
+    demo: true,
+  });
+  ({ server, context, page } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
 });
 
 describe("history beyond 500 runs", () => {

@@ -6,19 +6,19 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
-import { connectWithDemoCredentials, historyCount } from "./console-support";
+import { screenshotPath } from "@/test/support/browser";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { connectWithDemoCredentials, type ConsolePage, openConsolePage } from "@/test/support/pages";
+import { historyCount } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const INACTIVE_CARD = "6006491000000027";
 
 let server: ConsoleServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
+let session: ConsolePage;
 let exportFile = "";
 
 const rows = () => page.getByTestId("history-table").locator("tbody tr");
@@ -40,16 +40,15 @@ async function runBoth(card: string) {
 
 describe("history page", () => {
   beforeAll(async () => {
-    server = await sharedConsole();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
-    await connectWithDemoCredentials(page, server.url);
+    session = await openConsolePage({
+      context: { viewport: { width: 1280, height: 900 }, acceptDownloads: true },
+      demo: true,
+    });
+    ({ server, page } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it("starts empty, with a way forward", async () => {

@@ -2,31 +2,23 @@
  * An inquiry's answer brings the session with it: after a run that acquired the session's first token, the
  * header shows that token from the answer, without waiting for GET /api/session.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
-import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
 
 let server: ConsoleServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
+let session: ConsolePage;
 
 describe("the session view after an inquiry", () => {
   beforeAll(async () => {
-    server = await sharedConsole();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    page = await context.newPage();
-    await page.goto(`${server.url}/connect`);
-    await page.getByRole("button", { name: "Use demo credentials" }).click();
-    await page.getByText("Secret set", { exact: true }).waitFor();
+    session = await openConsolePage({ context: { viewport: { width: 1280, height: 900 } }, demo: true });
+    ({ server, page } = session);
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it("shows the token the run acquired from the answer itself, without waiting for the session to be read again", async () => {

@@ -7,10 +7,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedClientCertification } from "@/lib/shared/client-certification-contract";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { launchBrowser, screenshotPath, waitFor } from "@/test/support/browser";
 import { CardApiClient } from "@/test/support/card-api-clients";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { axeViolations, connectWithDemoCredentials, forceTheme, waitFor } from "./console-support";
+import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { connectWithDemoCredentials } from "@/test/support/pages";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
+import { axeViolations, forceTheme } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
 const SLOW_CARD = "6006491000000043";
@@ -331,26 +333,16 @@ describe("every page fits a phone, light and dark", () => {
 
 describe("the Sessions page of a team console fits a phone", () => {
   const SECRET = "proxy-shared-secret-for-the-layout";
-  const identity = (user: string, groups: string) => ({
-    "X-Forwarded-User": user,
-    "X-Forwarded-Groups": groups,
-    "X-Proxy-Secret": SECRET,
-  });
+  const identity = proxyIdentity(SECRET);
   let team: ConsoleServer;
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://localhost:${port}`;
-    team = await startConsole({
-      AUTH_MODE: "proxy",
-      HOSTNAME: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: url,
-      TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-      PROXY_SHARED_SECRET: SECRET,
-      ROLE_GROUPS: "admin:console-admins,support:support-desk",
+    team = await startProxyConsole({
+      secret: SECRET,
+      roleGroups: "admin:console-admins,support:support-desk",
     });
+    url = team.url;
   }, 120_000);
 
   afterAll(async () => {

@@ -13,9 +13,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloadText, launchBrowser } from "@/test/support/browser";
+import { downloadText, launchBrowser, waitFor } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { waitFor } from "./console-support";
 
 const SENTINEL_SECRET = `leak-sentinel-${randomBytes(12).toString("hex")}`;
 const SESSION_SECRET = `leak-session-secret-${randomBytes(24).toString("hex")}`;

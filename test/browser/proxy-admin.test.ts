@@ -9,15 +9,12 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import { axeViolations } from "./console-support";
 
 const SECRET = "proxy-shared-secret-for-the-browser";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const ADMIN = identity("ada", "console-admins");
 const AGENT = identity("tess", "support-desk");
 
@@ -28,22 +25,18 @@ let url: string;
 
 beforeAll(async () => {
   sandbox = await startSandboxServer({ port: 0 });
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_URL: url,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    PROXY_SHARED_SECRET: SECRET,
-    ROLE_GROUPS: "admin:console-admins,support:support-desk",
-    CARD_API_AUTH_URL: sandbox.url,
-    CARD_API_PRODUCTION_URL: sandbox.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
-    AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "admin:console-admins,support:support-desk",
+    env: {
+      CARD_API_AUTH_URL: sandbox.url,
+      CARD_API_PRODUCTION_URL: sandbox.url,
+      CARD_API_CLIENT_ID: "demo-client",
+      CARD_API_CLIENT_SECRET: "demo-secret",
+      AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
+    },
   });
+  url = server.url;
   browser = await launchBrowser();
 }, 120_000);
 

@@ -14,7 +14,8 @@ import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { axeViolations, connectWithDemoCredentials, storedExchanges, storedRuns } from "./console-support";
+import { connectWithDemoCredentials } from "@/test/support/pages";
+import { axeViolations, storedExchanges, storedRuns } from "./console-support";
 
 const run = promisify(execFile);
 

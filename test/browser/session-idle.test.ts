@@ -5,19 +5,17 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { newPage, signInWithOidc } from "@/test/support/pages";
+import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
-let sandbox: SandboxServer;
-let team: OidcTeamConsole;
+let team: OidcTeamOnSandbox;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeamConsole(sandbox.url, {
+  team = await startOidcTeamOnSandbox({
     ROLE_GROUPS: "support:support-desk",
     SESSION_IDLE_SECONDS: "5",
   });
@@ -28,18 +26,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await team?.stop();
-  await sandbox?.close();
 });
 
 it("hides what the session showed, says idle timeout, offers Sign in again and keeps the typed card", async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${url}/support`);
-  await page.getByRole("link", { name: /^Sign in with / }).click();
-  await page.getByLabel("User name").fill("sam");
-  await page.getByLabel("Password").fill("sam-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${url}/support`);
+  const { context, page } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+  await signInWithOidc(page, url, "/support", "sam");
+  expect(page.url()).toBe(`${url}/support`);
 
   const box = page.getByLabel("Card number", { exact: true });
   await box.fill("6006491000000001");

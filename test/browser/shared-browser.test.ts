@@ -9,8 +9,10 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import type { TestProvider } from "@/test/support/oidc-provider";
+import { signInWithOidc, signOutThroughProvider } from "@/test/support/pages";
 import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
 
 const CARD = "6006491000000001";
@@ -76,27 +78,8 @@ describe("AUTH_MODE=oidc: two people in one browser tab", () => {
   });
 
   /** From the sign-in screen of `path`, through the provider's form, back on `path` as `name`. */
-  async function signIn(path: string, name: string) {
-    await page.goto(`${url}${path}`);
-    await page.getByRole("link", { name: /^Sign in with / }).click();
-    await page.getByLabel("User name").fill(name);
-    await page.getByLabel("Password").fill(`${name}-password`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((address) => address.href.startsWith(`${url}${path}`));
-    await page.getByTestId("signed-in-user").waitFor();
-  }
-
-  async function signOut() {
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(
-      (address) => address.href.startsWith(provider.issuer) || address.pathname === "/signed-out",
-    );
-    if (page.url().startsWith(provider.issuer)) {
-      await page.getByRole("button", { name: /yes, sign me out/i }).click();
-    }
-    await page.waitForURL(`${url}/signed-out`);
-    await page.getByRole("heading", { name: "You are signed out" }).waitFor();
-  }
+  const signIn = (path: string, name: string) => signInWithOidc(page, url, path, name);
+  const signOut = () => signOutThroughProvider(page, url, provider.issuer);
 
   it("Sam's ticket and lookups are gone for Alice, and her lookup is not audited under his ticket", async () => {
     await signIn("/support", "sam");
@@ -157,24 +140,20 @@ describe("AUTH_MODE=proxy: the proxy switches users under an open page", () => {
   let page: Page;
 
   const as = (user: string, groups: string) =>
-    context.setExtraHTTPHeaders({
-      "X-Proxy-Secret": SECRET,
-      "X-Forwarded-User": user,
-      "X-Forwarded-Groups": groups,
-    });
+    context.setExtraHTTPHeaders(proxyIdentity(SECRET)(user, groups));
 
   beforeAll(async () => {
-    server = await startConsole({
-      AUTH_MODE: "proxy",
-      HOSTNAME: "127.0.0.1",
-      TRUSTED_PROXIES: "127.0.0.1/32",
-      PROXY_SHARED_SECRET: SECRET,
-      ROLE_GROUPS,
-      CARD_API_AUTH_URL: sandbox.url,
-      CARD_API_PRODUCTION_URL: sandbox.url,
-      CARD_API_CLIENT_ID: "demo-client",
-      CARD_API_CLIENT_SECRET: "demo-secret",
-      AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
+    server = await startProxyConsole({
+      secret: SECRET,
+      roleGroups: ROLE_GROUPS,
+      env: {
+        TRUSTED_PROXIES: "127.0.0.1/32",
+        CARD_API_AUTH_URL: sandbox.url,
+        CARD_API_PRODUCTION_URL: sandbox.url,
+        CARD_API_CLIENT_ID: "demo-client",
+        CARD_API_CLIENT_SECRET: "demo-secret",
+        AUDIT_HMAC_KEY: "browser-test-audit-hmac-key-of-32-characters",
+      },
     });
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();

@@ -2,31 +2,31 @@
  * The starter clients in Chromium (DESIGN.md §12): "Your application" offers the four zips beside its .env, and
  * the inquiry page's Code panel and the /sandbox page link them; each link downloads its zip.
  */
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { connectWithDemoCredentials } from "./console-support";
+import { screenshotPath } from "@/test/support/browser";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
 
 const TITLES = ["JavaScript (Node 20+)", "Python 3.9+", "Java 17+", "Go 1.19+"];
 const LANGUAGES = ["node", "python", "java", "go"];
 
 let server: ConsoleServer;
-let browser: Browser;
 let page: Page;
+let session: ConsolePage;
 
 // A console of its own: starting a certification leaves one behind.
 beforeAll(async () => {
-  server = await startConsole();
-  browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  await connectWithDemoCredentials(page, server.url);
+  session = await openConsolePage({
+    env: {},
+    context: { viewport: { width: 1280, height: 900 }, acceptDownloads: true },
+    demo: true,
+  });
+  ({ server, page } = session);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
 });
 
 /** The four links inside `within`, in catalogue order, each to its zip. */

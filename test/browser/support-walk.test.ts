@@ -7,9 +7,9 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { newPage, signInAtTestProvider, signInWithOidc } from "@/test/support/pages";
+import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
@@ -18,14 +18,12 @@ const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:develope
 /** Cards the sandbox does not know (404): valid answers, quick. */
 const UNKNOWN = Array.from({ length: 60 }, (_, index) => `7006491${String(index).padStart(9, "0")}`);
 
-let sandbox: SandboxServer;
-let team: OidcTeamConsole;
+let team: OidcTeamOnSandbox;
 let browser: Browser;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeamConsole(sandbox.url, {
+  team = await startOidcTeamOnSandbox({
     ROLE_GROUPS,
     // A used-up budget pauses a batch until the minute ends: the batch is still running when the agent cancels.
     RATE_LIMIT_PER_MINUTE: "30",
@@ -38,23 +36,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await team?.stop();
-  await sandbox?.close();
 });
 
-async function signInAtProvider(page: Page, name: string) {
-  await page.getByLabel("User name").fill(name);
-  await page.getByLabel("Password").fill(`${name}-password`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((address) => address.href.startsWith(url));
-}
-
 async function signedIn(name: string, path: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${url}${path}`);
-  await page.getByRole("link", { name: /^Sign in with / }).click();
-  await signInAtProvider(page, name);
-  await page.getByTestId("signed-in-user").first().waitFor();
+  const { context, page } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+  await signInWithOidc(page, url, path, name);
   return { context, page };
 }
 
@@ -78,7 +64,7 @@ describe("the support agent's walk", () => {
       .poll(() => signIn.getAttribute("href"))
       .toBe(`/api/auth/login?return_to=${encodeURIComponent("/certification?run=abc-123")}`);
     await signIn.click();
-    await signInAtProvider(page, "alice");
+    await signInAtTestProvider(page, "alice", url);
     expect(new URL(page.url()).search).toBe("?run=abc-123");
     // Alice (admin) records a Gift Balance Inquiry under a Request Id the agent will look up.
     const status = await page.evaluate(

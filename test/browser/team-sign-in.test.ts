@@ -7,10 +7,10 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import type { TestProvider } from "@/test/support/oidc-provider";
-import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { signInAtTestProvider, signOutThroughProvider } from "@/test/support/pages";
+import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
 import { axeViolations } from "./console-support";
 
 const CARD = "6006491000000001";
@@ -19,8 +19,7 @@ const TEAM_REQUEST_ID = "team-run-request-0001";
 let teamRunLink = "";
 const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
 
-let sandbox: SandboxServer;
-let team: OidcTeamConsole;
+let team: OidcTeamOnSandbox;
 let provider: TestProvider;
 let browser: Browser;
 let context: BrowserContext;
@@ -31,8 +30,7 @@ let url: string;
 let engineerCookies = "";
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeamConsole(sandbox.url, {
+  team = await startOidcTeamOnSandbox({
     OIDC_DISPLAY_NAME: "Example SSO",
     ROLE_GROUPS,
     // Production is a standalone sandbox on loopback: lib/server/config accepts loopback http for it.
@@ -46,27 +44,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await team?.stop();
-  await sandbox?.close();
 });
 
 /** At the provider's own form: user name, password, "Sign in"; back at the console afterwards. */
-async function signInAtProvider(name: string) {
-  await page.getByLabel("User name").fill(name);
-  await page.getByLabel("Password").fill(`${name}-password`);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((address) => address.href.startsWith(url));
-}
+const signInAtProvider = (name: string) => signInAtTestProvider(page, name, url);
 
 /** "Sign out", through the provider's sign-out (confirmed there when it asks), to /signed-out. */
 async function signOut() {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(
-    (address) => address.href.startsWith(provider.issuer) || address.pathname === "/signed-out",
-  );
-  if (page.url().startsWith(provider.issuer)) {
-    await page.getByRole("button", { name: /yes, sign me out/i }).click();
-  }
-  await page.waitForURL(`${url}/signed-out`);
+  await signOutThroughProvider(page, url, provider.issuer);
   await expect(page.getByRole("heading", { name: "You are signed out" }).isVisible()).resolves.toBe(true);
 }
 

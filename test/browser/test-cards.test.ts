@@ -5,8 +5,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_CARDS } from "@/lib/sandbox/fixtures";
-import { launchBrowser } from "@/test/support/browser";
-import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
 
 const SHOTS = process.env.TEST_CARDS_SHOTS;
 
@@ -14,22 +14,16 @@ let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let session: ConsolePage;
 
 describe("test cards beside the card field", () => {
   beforeAll(async () => {
-    server = await sharedConsole();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await page.goto(`${server.url}/connect`);
-    await page.getByRole("button", { name: "Use demo credentials" }).click();
-    await page.getByText("Secret set", { exact: true }).waitFor();
+    session = await openConsolePage({ context: { viewport: { width: 1440, height: 900 } }, demo: true });
+    ({ server, browser, context, page } = session);
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it("fills the card field with the chosen card, which a run answers 200 for", async () => {

@@ -3,34 +3,31 @@
  * inquiry meets a 401, and the console renews the token once and retries once with the same Request Id. The
  * inquiry result and the token inspector both say so, and the token's fingerprint changes.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
+import { revokeSandboxTokens, sandboxStats as sandboxStatsOf } from "@/test/support/sandbox-hooks";
 import { axeViolations } from "./console-support";
 
 let server: ConsoleServer;
-let browser: Browser;
 let page: Page;
+let session: ConsolePage;
 
-async function sandboxStats(): Promise<{ token_requests: number; transactions: number }> {
-  const response = await fetch(`${server.url}/sandbox/__sandbox/stats`);
-  return (await response.json()) as { token_requests: number; transactions: number };
-}
+const sandboxStats = () => sandboxStatsOf(server.url);
 
 describe("token renewal after a 401", () => {
   beforeAll(async () => {
-    server = await startConsole({ SANDBOX_TEST_HOOKS: "on" });
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${server.url}/connect`);
-    await page.getByRole("button", { name: "Use demo credentials" }).click();
-    await page.getByText("Secret set", { exact: true }).waitFor();
+    session = await openConsolePage({
+      env: { SANDBOX_TEST_HOOKS: "on" },
+      context: { viewport: { width: 1280, height: 900 } },
+      demo: true,
+    });
+    ({ server, page } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await session?.close();
   });
 
   it("renews once, retries once with the same Request Id, and shows it on the inquiry and token pages", async () => {
@@ -41,7 +38,7 @@ describe("token renewal after a 401", () => {
     const before = (await fingerprint.textContent())?.trim();
     expect(before).toMatch(/^[0-9a-f]{12}$/);
 
-    const revoked = await fetch(`${server.url}/sandbox/__sandbox/revoke-tokens`, { method: "POST" });
+    const revoked = await revokeSandboxTokens(server.url);
     expect(revoked.status).toBe(204);
     const statsBefore = await sandboxStats();
 

@@ -2,26 +2,26 @@
  * The exports for other tools in Chromium: History downloads the runs as a Postman collection and as HAR (cards
  * masked as shown), and the sandbox and certification pages link the console's Postman collection.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloadText, launchBrowser, screenshotPath } from "@/test/support/browser";
-import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
-import { connectWithDemoCredentials, historyCount } from "./console-support";
+import { downloadText, screenshotPath } from "@/test/support/browser";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { openConsolePage, type ConsolePage } from "@/test/support/pages";
+import { historyCount } from "./console-support";
 
 let server: ConsoleServer;
-let browser: Browser;
 let page: Page;
+let session: ConsolePage;
 
 beforeAll(async () => {
-  server = await sharedConsole();
-  browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  await connectWithDemoCredentials(page, server.url);
+  session = await openConsolePage({
+    context: { viewport: { width: 1280, height: 900 }, acceptDownloads: true },
+    demo: true,
+  });
+  ({ server, page } = session);
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await session?.close();
 });
 
 async function downloaded(button: RegExp): Promise<{ name: string; text: string }> {

@@ -100,3 +100,15 @@ export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return path.join(SCREENSHOT_DIR, `${name}.png`);
 }
+
+/** Polls until `read` returns `expected` (expect.poll cannot run in hooks). Only a hang guard, not timing. */
+export async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await read();
+    if (last === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${String(expected)}, last saw ${String(last)}`);
+}

@@ -3,6 +3,7 @@
  * sandbox playing the real upstream: the setup the browser walks of each role share. Each file passes what it
  * varies (role groups, idle timeout, display name, rate limit).
  */
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { freePort, startConsole, type ConsoleServer } from "./console-server";
 import { startTestProvider, type TestProvider } from "./oidc-provider";
 
@@ -46,6 +47,25 @@ export async function startOidcTeamConsole(
     async stop() {
       await server.stop();
       await provider.close();
+    },
+  };
+}
+
+export interface OidcTeamOnSandbox extends OidcTeamConsole {
+  /** The standalone sandbox playing the real upstream (sandbox and production). */
+  sandbox: SandboxServer;
+}
+
+/** A standalone sandbox and a team console on it, for a file of its own; `stop()` ends both. */
+export async function startOidcTeamOnSandbox(env: Record<string, string>): Promise<OidcTeamOnSandbox> {
+  const sandbox = await startSandboxServer({ port: 0 });
+  const team = await startOidcTeamConsole(sandbox.url, env);
+  return {
+    ...team,
+    sandbox,
+    async stop() {
+      await team.stop();
+      await sandbox.close();
     },
   };
 }

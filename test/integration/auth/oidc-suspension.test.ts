@@ -3,23 +3,19 @@
  * (to /signed-out?error=user_suspended, audited `sign_in_failed`), and after the admin lifts it they sign in.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { TEST_ACCOUNTS } from "@/test/support/oidc-provider";
 import { CookieJar, jarFetch, signInAtProvider } from "./provider-driver";
-import { allAuditRows, api, signIn, startOidcTeam, stopTeam, type Team } from "./team-console.support";
+import { allAuditRows, api, signIn, startOneOidcConsoleOnSandbox, stopTeam } from "./team-console.support";
 
-let sandbox: SandboxServer;
-let team: Team;
+let team: Awaited<ReturnType<typeof startOneOidcConsoleOnSandbox>>;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeam({ count: 1, sandboxUrl: sandbox.url });
-  url = team.consoles[0]!.url;
+  team = await startOneOidcConsoleOnSandbox();
+  url = team.url;
 });
 afterAll(async () => {
   await stopTeam(team);
-  await sandbox?.close();
 });
 
 /** The callback's redirect for `username`: where the console sends the browser after the provider. */

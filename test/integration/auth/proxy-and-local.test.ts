@@ -5,20 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { proxyConsoleEnv, proxyIdentity } from "@/test/support/proxy-console";
 import { api } from "./team-console.support";
 
 const SECRET = "proxy-shared-secret-for-integration";
-const PROXY_ENV = {
-  AUTH_MODE: "proxy",
-  HOSTNAME: "127.0.0.1",
-  PROXY_SHARED_SECRET: SECRET,
-  ROLE_GROUPS: "tester:certification,support:support-desk",
-};
-const identity = (user: string, groups: string, secret = SECRET) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": secret,
-});
+/** A proxy console whose trusted peers are `trustedProxies`. */
+const proxyEnv = (trustedProxies: string) =>
+  proxyConsoleEnv({
+    secret: SECRET,
+    roleGroups: "tester:certification,support:support-desk",
+    env: { TRUSTED_PROXIES: trustedProxies },
+  });
+const identity = (user: string, groups: string, secret = SECRET) => proxyIdentity(secret)(user, groups);
 const CARD = { card_number: "6006491000000001", location_id: "store-1" };
 
 describe("AUTH_MODE=proxy", () => {
@@ -26,8 +24,8 @@ describe("AUTH_MODE=proxy", () => {
   let direct: ConsoleServer;
   beforeAll(async () => {
     [trusted, direct] = await Promise.all([
-      startConsole({ ...PROXY_ENV, TRUSTED_PROXIES: "127.0.0.1/32,::1/128" }),
-      startConsole({ ...PROXY_ENV, TRUSTED_PROXIES: "10.0.0.0/8" }),
+      startConsole(proxyEnv("127.0.0.1/32,::1/128")),
+      startConsole(proxyEnv("10.0.0.0/8")),
     ]);
   });
   afterAll(async () => {

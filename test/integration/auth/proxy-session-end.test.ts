@@ -7,15 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { startPostgres, type PostgresCluster } from "@/test/support/postgres";
+import { proxyConsoleEnv, proxyIdentity } from "@/test/support/proxy-console";
 import { CookieJar } from "./provider-driver";
 import { AUDIT_HMAC_KEY, api } from "./team-console.support";
 
 const SECRET = "proxy-shared-secret-for-integration";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const ADMIN = identity("ada", "console-admins");
 const TESS = identity("tess", "certification");
 const SAM = identity("sam", "certification,support-desk");
@@ -34,16 +31,15 @@ let second: ConsoleServer;
 
 beforeAll(async () => {
   cluster = await startPostgres();
-  const env = {
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "admin:console-admins,tester:certification,support:support-desk",
-    DATABASE_URL: cluster.createDatabase(),
-    AUDIT_HMAC_KEY,
-    SESSION_SECRET: "proxy-session-end-test-session-secret-32+",
-  };
+  const env = proxyConsoleEnv({
+    secret: SECRET,
+    roleGroups: "admin:console-admins,tester:certification,support:support-desk",
+    env: {
+      DATABASE_URL: cluster.createDatabase(),
+      AUDIT_HMAC_KEY,
+      SESSION_SECRET: "proxy-session-end-test-session-secret-32+",
+    },
+  });
   [first, second] = await Promise.all([startConsole(env), startConsole(env)]);
 });
 afterAll(async () => {

@@ -5,21 +5,17 @@
  * the request named.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { allAuditRows, api, signIn, startOidcTeam, stopTeam, type Team } from "./team-console.support";
+import { allAuditRows, api, signIn, startOneOidcConsoleOnSandbox, stopTeam } from "./team-console.support";
 
-let sandbox: SandboxServer;
-let team: Team;
+let team: Awaited<ReturnType<typeof startOneOidcConsoleOnSandbox>>;
 let url: string;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
-  team = await startOidcTeam({ count: 1, sandboxUrl: sandbox.url });
-  url = team.consoles[0]!.url;
+  team = await startOneOidcConsoleOnSandbox();
+  url = team.url;
 });
 afterAll(async () => {
   await stopTeam(team);
-  await sandbox?.close();
 });
 
 describe("sign-out at the provider", () => {

@@ -3,6 +3,7 @@
  * browser's cookie jar, read the audit log as an admin.
  */
 import { expect } from "vitest";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { freePort, startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { startTestProvider, TEST_ACCOUNTS, type TestProvider } from "@/test/support/oidc-provider";
 import { CookieJar, jarFetch, signInAtProvider } from "./provider-driver";
@@ -63,10 +64,20 @@ export async function startOidcTeam({
   return { provider, consoles };
 }
 
-export async function stopTeam(team: Team | undefined): Promise<void> {
+/** One console of a team on a standalone sandbox of its own, for a file that needs just that; stop with stopTeam. */
+export async function startOneOidcConsoleOnSandbox(
+  env: Record<string, string> = {},
+): Promise<Team & { sandbox: SandboxServer; url: string }> {
+  const sandbox = await startSandboxServer({ port: 0 });
+  const team = await startOidcTeam({ count: 1, sandboxUrl: sandbox.url, env });
+  return { ...team, sandbox, url: team.consoles[0]!.url };
+}
+
+export async function stopTeam(team: (Team & { sandbox?: SandboxServer }) | undefined): Promise<void> {
   if (!team) return;
   await Promise.all(team.consoles.map((server) => server.stop()));
   await team.provider.close();
+  await team.sandbox?.close();
 }
 
 export interface ApiAnswer<T = Record<string, unknown>> {

@@ -18,7 +18,7 @@ import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { seedDataDir } from "../../support/pglite-template";
-import { ConsoleClient } from "../server/http-client";
+import { ConsoleClient, demoClient as connectedDemoClient } from "@/test/support/http-client";
 
 const CARD = "6006491000000001";
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
@@ -70,14 +70,6 @@ async function startRun(client: ConsoleClient, body: unknown): Promise<string> {
   return answer.id;
 }
 
-async function demoClient(base = server.url): Promise<ConsoleClient> {
-  const client = new ConsoleClient(base);
-  expect((await client.json("PUT", "/api/session/credentials", { body: { profile: "demo" } })).status).toBe(
-    200,
-  );
-  return client;
-}
-
 async function download(client: ConsoleClient, id: string): Promise<{ zip: Uint8Array; response: Response }> {
   const response = await client.send("GET", `/api/certification/runs/${id}/evidence`);
   expect(response.status).toBe(200);
@@ -125,13 +117,13 @@ afterAll(async () => {
 describe("certification runs over HTTP", () => {
   it("runs the catalogue on the embedded sandbox; the run, its list entry and its signed bundle are readable", async () => {
     // Another user, signed in with a token, before the run: TOK-09 revokes every embedded token.
-    const bystander = await demoClient();
+    const bystander = await connectedDemoClient(server.url);
     const before = await bystander.json<ExchangeRecord>("POST", "/api/inquiries/balance", {
       body: { card_number: CARD, location_id: "loc-1" },
     });
     expect(before.body.response.status).toBe(200);
 
-    const tester = await demoClient();
+    const tester = await connectedDemoClient(server.url);
     const id = await startRun(tester, { environment: "embedded" });
     const first = await readRun(tester, id);
     expect(["queued", "running", "done"]).toContain(first.status);
@@ -217,7 +209,7 @@ describe("certification runs over HTTP", () => {
   });
 
   it("answers bad input with a 4xx in the one error shape", async () => {
-    const tester = await demoClient();
+    const tester = await connectedDemoClient(server.url);
     const post = (body: unknown) => tester.json<ErrorShape>("POST", "/api/certification/runs", { body });
     const unknownEnvironment = await post({ environment: "staging" });
     expect(unknownEnvironment.status).toBe(400);
@@ -323,7 +315,7 @@ describe("certification runs over HTTP", () => {
   });
 
   it("says which environments can be certified, shows a case's stored exchange, and cancels a run mid-wait", async () => {
-    const tester = await demoClient();
+    const tester = await connectedDemoClient(server.url);
     const list = await tester.json<RunListResponse>("GET", "/api/certification/runs");
     expect(list.body.environments.find((item) => item.name === "embedded")).toEqual({
       name: "embedded",

@@ -17,7 +17,7 @@ import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { seedDataDir } from "../../support/pglite-template";
 import { echoingUpstream, leakForms, type EchoingUpstream } from "../../support/echo-upstream";
-import { ConsoleClient } from "../server/http-client";
+import { ConsoleClient } from "@/test/support/http-client";
 
 const SECRET = "echo-me-client-secret-4711";
 const work = mkdtempSync(path.join(os.tmpdir(), "cert-echo-"));

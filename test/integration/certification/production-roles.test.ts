@@ -11,15 +11,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { RunListResponse, RunView } from "@/lib/shared/certification-api";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import type { ConsoleServer } from "../../support/console-server";
+import { proxyIdentity, startProxyConsole } from "../../support/proxy-console";
 import { api } from "../auth/team-console.support";
 
 const SECRET = "proxy-shared-secret-for-production-runs";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const tester = identity("tess", "certification");
 const engineer = identity("eve", "developers");
 
@@ -38,17 +35,16 @@ beforeAll(async () => {
       transaction_lookup: true,
     }),
   );
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "tester:certification,engineer:developers",
-    CARD_API_AUTH_URL: upstream.url,
-    CARD_API_PRODUCTION_URL: upstream.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
-    CERTIFICATION_PROFILE: profile,
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "tester:certification,engineer:developers",
+    env: {
+      CARD_API_AUTH_URL: upstream.url,
+      CARD_API_PRODUCTION_URL: upstream.url,
+      CARD_API_CLIENT_ID: "demo-client",
+      CARD_API_CLIENT_SECRET: "demo-secret",
+      CERTIFICATION_PROFILE: profile,
+    },
   });
 }, 120_000);
 

@@ -5,10 +5,11 @@
  * proof, and the forged one must say its signer is unknown.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunView, VerifyResponse } from "@/lib/shared/certification-api";
+import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { forgedManifest, newSigningKey, resignBundle, type TestSigningKey } from "../../support/evidence";
-import { ConsoleClient } from "../server/http-client";
+import { oneCaseRunBundle } from "@/test/support/certification-runs";
+import { ConsoleClient } from "@/test/support/http-client";
 
 let server: ConsoleServer;
 let partner: TestSigningKey;
@@ -25,22 +26,8 @@ afterAll(async () => {
 });
 
 /** The bundle of a one-case run on the embedded sandbox, as the page downloads it. */
-async function genuineBundle(): Promise<Uint8Array> {
-  await tester.json("PUT", "/api/session/credentials", { body: { profile: "demo" } });
-  const started = await tester.json<{ id: string }>("POST", "/api/certification/runs", {
-    body: { environment: "embedded", cases: ["TOK-01"] },
-  });
-  expect(started.status).toBe(202);
-  await expect
-    .poll(
-      async () =>
-        (await tester.json<RunView>("GET", `/api/certification/runs/${started.body.id}`)).body.evidence_ready,
-      { timeout: 60_000, interval: 100 },
-    )
-    .toBe(true);
-  const zip = await tester.send("GET", `/api/certification/runs/${started.body.id}/evidence`);
-  expect(zip.status).toBe(200);
-  return new Uint8Array(await zip.arrayBuffer());
+function genuineBundle(): Promise<Uint8Array> {
+  return oneCaseRunBundle(tester);
 }
 
 async function verify(zip: Uint8Array): Promise<VerifyResponse> {

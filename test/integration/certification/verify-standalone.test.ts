@@ -10,7 +10,7 @@ import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { freePort } from "../../support/console-server";
 import { declaredHugeZip, writeZip } from "../../support/hostile-zips";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
-import { CONSOLE_TEST_SESSION_SECRET } from "../server/http-client";
+import { CONSOLE_TEST_SESSION_SECRET } from "@/test/support/http-client";
 
 const standalone = path.resolve(__dirname, "../../..", process.env.NEXT_DIST_DIR || ".next", "standalone");
 

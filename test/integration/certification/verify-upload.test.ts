@@ -6,10 +6,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunView, VerifyResponse } from "@/lib/shared/certification-api";
+import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { declaredHugeZip, entriesOf, writeZip, zipBomb } from "../../support/hostile-zips";
-import { ConsoleClient } from "../server/http-client";
+import { oneCaseRunBundle } from "@/test/support/certification-runs";
+import { ConsoleClient } from "@/test/support/http-client";
 
 interface ErrorShape {
   error: { code: string; message: string };
@@ -41,20 +42,7 @@ async function answer<T>(response: Response): Promise<{ status: number; body: T 
 
 /** A real bundle of a short embedded run, as its entries. */
 async function realBundleEntries() {
-  const tester = new ConsoleClient(server.url);
-  await tester.json("PUT", "/api/session/credentials", { body: { profile: "demo" } });
-  const started = await tester.json<{ id: string }>("POST", "/api/certification/runs", {
-    body: { environment: "embedded", cases: ["TOK-01"] },
-  });
-  expect(started.status).toBe(202);
-  for (;;) {
-    const { body } = await tester.json<RunView>("GET", `/api/certification/runs/${started.body.id}`);
-    if (body.evidence_ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const zip = await tester.send("GET", `/api/certification/runs/${started.body.id}/evidence`);
-  expect(zip.status).toBe(200);
-  return entriesOf(new Uint8Array(await zip.arrayBuffer()));
+  return entriesOf(await oneCaseRunBundle(new ConsoleClient(server.url)));
 }
 
 describe("POST /api/certification/verify with hostile and large uploads", () => {

@@ -16,7 +16,7 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { freePort, startConsole, type ConsoleServer } from "../../support/console-server";
-import { ConsoleClient } from "../server/http-client";
+import { ConsoleClient } from "@/test/support/http-client";
 
 let server: ConsoleServer;
 let proxy: Server;

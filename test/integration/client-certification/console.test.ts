@@ -16,8 +16,9 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { CardApiClient } from "../../support/card-api-clients";
+import { CertificationDriver, expectAllPass } from "../../support/client-certification";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
-import { ConsoleClient } from "../server/http-client";
+import { ConsoleClient } from "@/test/support/http-client";
 
 let server: ConsoleServer;
 
@@ -27,59 +28,40 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function startCertification(tester: ConsoleClient): Promise<StartedClientCertification> {
-  const started = await tester.json<StartedClientCertification>("POST", "/api/client-certifications", {
-    body: { environment: "embedded" },
-  });
-  expect(started.status).toBe(201);
-  expect(started.body).toMatchObject({ status: "waiting", auth_url: `${server.url}/sandbox` });
-  return started.body;
+async function startCertification(certification: CertificationDriver): Promise<StartedClientCertification> {
+  const started = await certification.start();
+  expect(started).toMatchObject({ status: "waiting", auth_url: `${server.url}/sandbox` });
+  return started;
 }
 
-async function arm(tester: ConsoleClient, id: string, step: ClientStepId): Promise<void> {
-  const armed = await tester.json("POST", `/api/client-certifications/${id}/steps/${step}`, { body: {} });
-  expect(armed.status).toBe(200);
-}
-
-async function finishAndDownload(tester: ConsoleClient, started: StartedClientCertification) {
-  const finished = await tester.json<ClientCertificationView>(
-    "POST",
-    `/api/client-certifications/${started.id}/finish`,
-    {
-      body: {},
-    },
-  );
-  expect(finished.status).toBe(200);
-  const evidence = await tester.send("GET", `/api/client-certifications/${started.id}/evidence`);
-  expect(evidence.status).toBe(200);
-  expect(evidence.headers.get("content-type")).toBe("application/zip");
-  return { view: finished.body, zip: new Uint8Array(await evidence.arrayBuffer()) };
-}
-
-function expectAllPass(view: ClientCertificationView) {
-  const failing = view.checks.filter((check) => check.verdict !== "pass");
-  expect(failing.map((check) => `${check.id}: ${check.verdict}: ${check.observed}`)).toEqual([]);
+async function finishAndDownload(certification: CertificationDriver, started: StartedClientCertification) {
+  const view = await certification.finish(started.id);
+  const { zip, response } = await certification.evidence(started.id);
+  expect(response.headers.get("content-type")).toBe("application/zip");
+  return { view, zip };
 }
 
 describe("integration certification through the console's routes", () => {
   test("CI recipe: start, run the application's suite through the steps, finish, keep a bundle that verifies", async () => {
-    const tester = new ConsoleClient(server.url);
-    const started = await startCertification(tester);
+    const certification = new CertificationDriver(server.url);
+    const { tester } = certification;
+    const started = await startCertification(certification);
+    const arm = (id: string, step: ClientStepId) => certification.arm(id, step);
     const application = new CardApiClient({
       CARD_API_AUTH_URL: started.auth_url,
       CARD_API_BASE_URL: started.base_url,
       CARD_API_CLIENT_ID: started.client_id,
       CARD_API_CLIENT_SECRET: started.client_secret,
     });
-    await arm(tester, started.id, "tokens");
+    await arm(started.id, "tokens");
     for (let call = 0; call < 3; call += 1) expect(await application.balance(ACTIVE_CARD)).toBe(200);
-    await arm(tester, started.id, "declined");
+    await arm(started.id, "declined");
     await application.gift(INACTIVE_CARD);
-    await arm(tester, started.id, "revoked");
+    await arm(started.id, "revoked");
     expect((await application.gift(ACTIVE_CARD)).status).toBe(201);
-    await arm(tester, started.id, "timeout");
+    await arm(started.id, "timeout");
     expect((await application.gift(ACTIVE_CARD)).status).toBe(200);
-    await arm(tester, started.id, "rate_limited");
+    await arm(started.id, "rate_limited");
     await application.balance(ACTIVE_CARD);
     await application.balance(ACTIVE_CARD);
 
@@ -90,7 +72,7 @@ describe("integration certification through the console's routes", () => {
     expect(read.body.exchanges.length).toBeGreaterThanOrEqual(12);
     expect(JSON.stringify(read.body)).not.toContain(started.client_secret);
 
-    const { view, zip } = await finishAndDownload(tester, started);
+    const { view, zip } = await finishAndDownload(certification, started);
     expect(view.status).toBe("done");
     expectAllPass(view);
     expect((await verifyEvidence(zip)).ok).toBe(true);
@@ -112,8 +94,9 @@ describe("integration certification through the console's routes", () => {
   });
 
   test("the console's own server-side client (behind /api/inquiries/*) passes every check", async () => {
-    const tester = new ConsoleClient(server.url);
-    const started = await startCertification(tester);
+    const certification = new CertificationDriver(server.url);
+    const started = await startCertification(certification);
+    const arm = (id: string, step: ClientStepId) => certification.arm(id, step);
     const user = new ConsoleClient(server.url);
     const credentials = await user.json("PUT", "/api/session/credentials", {
       body: { client_id: started.client_id, client_secret: started.client_secret },
@@ -133,26 +116,26 @@ describe("integration certification through the console's routes", () => {
         },
       );
 
-    await arm(tester, started.id, "tokens");
+    await arm(started.id, "tokens");
     for (let call = 0; call < 3; call += 1) expect((await inquiry("balance", ACTIVE_CARD)).status).toBe(200);
-    await arm(tester, started.id, "declined");
+    await arm(started.id, "declined");
     expect((await inquiry("gift-balance", INACTIVE_CARD)).status).toBe(200);
-    await arm(tester, started.id, "revoked");
+    await arm(started.id, "revoked");
     const renewed = await inquiry("gift-balance", ACTIVE_CARD);
     expect(renewed.body.response.status).toBe(201);
-    await arm(tester, started.id, "timeout");
+    await arm(started.id, "timeout");
     const requestId = randomUUID();
     expect((await inquiry("gift-balance", ACTIVE_CARD, requestId)).status).toBe(504);
     // What the console's user does after no answer: Lookup Transaction by Request Id.
     const lookup = await user.json("GET", `/api/transactions/request-id/${requestId}?environment=embedded`);
     expect(lookup.status).toBe(200);
-    await arm(tester, started.id, "rate_limited");
+    await arm(started.id, "rate_limited");
     const limited = await inquiry("balance", ACTIVE_CARD);
     const retryAfter = Number(limited.body.response.headers["retry-after"] ?? 0);
     await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
     await inquiry("balance", ACTIVE_CARD);
 
-    const { view } = await finishAndDownload(tester, started);
+    const { view } = await finishAndDownload(certification, started);
     expectAllPass(view);
   });
 });

@@ -11,15 +11,12 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { CardApiClient } from "@/test/support/card-api-clients";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import { api } from "../auth/team-console.support";
 
 const SECRET = "proxy-shared-secret-for-client-certification";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 
 const METRICS_TOKEN = "metrics-token-for-the-flood-test";
 let server: ConsoleServer;
@@ -36,13 +33,10 @@ async function consoleCpuSeconds(): Promise<number> {
 }
 
 beforeAll(async () => {
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "tester:certification,engineer:developers,support:support-desk,admin:console-admins",
-    METRICS_TOKEN,
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "tester:certification,engineer:developers,support:support-desk,admin:console-admins",
+    env: { METRICS_TOKEN },
   });
 });
 afterAll(() => server?.stop());

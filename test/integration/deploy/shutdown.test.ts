@@ -15,7 +15,7 @@ import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { freePort } from "../../support/console-server";
 import { seedDataDir } from "../../support/pglite-template";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
-import { ConsoleClient, CONSOLE_TEST_SESSION_SECRET } from "../server/http-client";
+import { ConsoleClient, CONSOLE_TEST_SESSION_SECRET } from "@/test/support/http-client";
 
 const root = path.resolve(__dirname, "../../..");
 const CARD = { card_number: "6006491000000001", location_id: "store-1" };

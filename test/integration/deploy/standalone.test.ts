@@ -14,7 +14,7 @@ import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/cont
 import { freePort } from "../../support/console-server";
 import { OpenApiValidator } from "../../support/openapi-validator";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
-import { ConsoleClient, CONSOLE_TEST_SESSION_SECRET } from "../server/http-client";
+import { ConsoleClient, CONSOLE_TEST_SESSION_SECRET } from "@/test/support/http-client";
 
 const root = path.resolve(__dirname, "../../..");
 const standalone = path.join(root, process.env.NEXT_DIST_DIR || ".next", "standalone");

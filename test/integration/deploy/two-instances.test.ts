@@ -20,7 +20,7 @@ import type {
   SupportBatchResults,
 } from "@/lib/shared/support-contract";
 import { startDeployment, type Deployment } from "../../support/instances";
-import { ConsoleClient } from "../server/http-client";
+import { ConsoleClient } from "@/test/support/http-client";
 
 const root = path.resolve(__dirname, "../../..");
 const CARD = { card_number: "6006491000000001", location_id: "store-1" };

@@ -15,7 +15,7 @@ import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import type { MonitorDetailResponse, MonitorView } from "@/lib/shared/monitors-api";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
-import { ConsoleClient } from "../server/http-client";
+import { ConsoleClient } from "@/test/support/http-client";
 
 const SECRET = "monitor-client-secret-4711";
 const WEBHOOK_SECRET = "webhook-secret-of-the-test";

@@ -4,26 +4,20 @@
  * is a 400, only admins may read it, and each read is itself an audit row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 
 const SECRET = "proxy-shared-secret-for-audit-users";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const ADMIN = identity("ada", "console-admins");
 const FILLERS = Array.from({ length: 30 }, (_, index) => `x-${String(index).padStart(3, "0")}`);
 
 let server: ConsoleServer;
 
 beforeAll(async () => {
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "admin:console-admins,support:support-desk",
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "admin:console-admins,support:support-desk",
   });
   // A user without a role is refused: one `refused` row each.
   for (const user of ["early-bird", "Bob", "carol", ...FILLERS]) {

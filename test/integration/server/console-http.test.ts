@@ -7,7 +7,12 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { freePort, startConsole, type ConsoleServer } from "../../support/console-server";
-import { CONSOLE_TEST_SESSION_SECRET, ConsoleClient } from "./http-client";
+import {
+  CONSOLE_TEST_SESSION_SECRET,
+  ConsoleClient,
+  demoClient as connectedDemoClient,
+} from "@/test/support/http-client";
+import { resetSandbox, revokeSandboxTokens, sandboxStats } from "@/test/support/sandbox-hooks";
 
 const CARD = "6006491000000001";
 const SLOW_CARD = "6006491000000043";
@@ -29,17 +34,9 @@ async function seen(response: Response): Promise<string> {
   return text;
 }
 
-async function stats(): Promise<{ token_requests: number; transactions: number }> {
-  const response = await fetch(`${server.url}/sandbox/__sandbox/stats`);
-  return (await response.json()) as { token_requests: number; transactions: number };
-}
+const stats = () => sandboxStats(server.url);
 
-async function demoClient(): Promise<ConsoleClient> {
-  const client = new ConsoleClient(server.url);
-  const { status } = await client.json("PUT", "/api/session/credentials", { body: { profile: "demo" } });
-  expect(status).toBe(200);
-  return client;
-}
+const demoClient = () => connectedDemoClient(server.url);
 
 beforeAll(async () => {
   server = await startConsole({
@@ -50,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 beforeEach(async () => {
-  await fetch(`${server.url}/sandbox/__sandbox/reset`, { method: "POST" });
+  await resetSandbox(server.url);
 });
 
 describe("over HTTP", () => {
@@ -119,7 +116,7 @@ describe("over HTTP", () => {
   it("renews once after a 401 and retries once with the same X-Request-Id", async () => {
     const client = await demoClient();
     await client.json("POST", "/api/token", { body: {} });
-    await fetch(`${server.url}/sandbox/__sandbox/revoke-tokens`, { method: "POST" });
+    await revokeSandboxTokens(server.url);
     const before = await stats();
     const { status, body } = await client.json<ExchangeRecord>("POST", "/api/inquiries/gift-balance", {
       body: { card_number: CARD, location_id: "L", request_id: "http-401-retry" },

@@ -8,15 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 
 const SECRET = "proxy-shared-secret-for-free-form";
 const CARD = "6006491000000001";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const ENGINEER = identity("eve", "engineers");
 const ADMIN = identity("ada", "console-admins");
 
@@ -49,17 +46,16 @@ beforeAll(async () => {
     );
   };
   upstream = await startSandboxServer({ port: 0, sandbox: { ...sandbox, handle: recording } });
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "admin:console-admins,support:support-desk,engineer:engineers",
-    EMBEDDED_SANDBOX: "off",
-    CARD_API_AUTH_URL: upstream.url,
-    CARD_API_SANDBOX_URL: upstream.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "admin:console-admins,support:support-desk,engineer:engineers",
+    env: {
+      EMBEDDED_SANDBOX: "off",
+      CARD_API_AUTH_URL: upstream.url,
+      CARD_API_SANDBOX_URL: upstream.url,
+      CARD_API_CLIENT_ID: "demo-client",
+      CARD_API_CLIENT_SECRET: "demo-secret",
+    },
   });
 }, 120_000);
 

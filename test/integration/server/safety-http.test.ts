@@ -8,11 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 
 let server: ConsoleServer;
+/** A console that believes the test process as its proxy: started once, by the first test that needs it. */
+let trusting: Promise<ConsoleServer> | undefined;
+const behindProxy = () => (trusting ??= startConsole({ TRUSTED_PROXIES: "127.0.0.1/32" }));
 
 beforeAll(async () => {
   server = await startConsole();
 });
-afterAll(async () => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  await (await trusting)?.stop();
+});
 
 interface RawResponse {
   status: number;
@@ -86,13 +92,9 @@ describe("host trust", () => {
     expect(line).toContain('"client":"127.0.0.1"');
     expect(server.logs()).not.toContain("198.51.100.77");
 
-    const behindProxy = await startConsole({ TRUSTED_PROXIES: "127.0.0.1/32" });
-    try {
-      await raw(behindProxy, "GET", "/api/session", { "x-forwarded-for": "198.51.100.78" });
-      expect(await logLine(behindProxy, /"path":"\/api\/session"/)).toContain('"client":"198.51.100.78"');
-    } finally {
-      await behindProxy.stop();
-    }
+    const proxied = await behindProxy();
+    await raw(proxied, "GET", "/api/session", { "x-forwarded-for": "198.51.100.78" });
+    expect(await logLine(proxied, /"path":"\/api\/session"/)).toContain('"client":"198.51.100.78"');
   });
 });
 
@@ -131,14 +133,9 @@ describe("security headers", () => {
   });
 
   it("sends HSTS when served over https through a trusted proxy", async () => {
-    const behindProxy = await startConsole({ TRUSTED_PROXIES: "127.0.0.1/32" });
-    try {
-      const response = await raw(behindProxy, "GET", "/", { "x-forwarded-proto": "https" });
-      expect(response.headers["strict-transport-security"]).toMatch(/max-age=/);
-      const untrusted = await raw(server, "GET", "/", { "x-forwarded-proto": "https" });
-      expect(untrusted.headers["strict-transport-security"]).toBeUndefined();
-    } finally {
-      await behindProxy.stop();
-    }
+    const response = await raw(await behindProxy(), "GET", "/", { "x-forwarded-proto": "https" });
+    expect(response.headers["strict-transport-security"]).toMatch(/max-age=/);
+    const untrusted = await raw(server, "GET", "/", { "x-forwarded-proto": "https" });
+    expect(untrusted.headers["strict-transport-security"]).toBeUndefined();
   });
 });

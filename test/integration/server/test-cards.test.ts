@@ -11,15 +11,12 @@ import { TEST_CARDS } from "@/lib/sandbox/fixtures";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import type { TestCardList } from "@/lib/shared/test-cards";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import type { ConsoleServer } from "../../support/console-server";
+import { proxyIdentity, startProxyConsole } from "../../support/proxy-console";
 import { api } from "../auth/team-console.support";
 
 const SECRET = "proxy-shared-secret-for-test-cards";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const engineer = identity("eve", "developers");
 const tester = identity("tess", "certification");
 const admin = identity("ada", "admins");
@@ -35,18 +32,17 @@ beforeAll(async () => {
   upstream = await startSandboxServer({ port: 0, sandbox: createSandbox() });
   const profile = path.join(work, "profile.json");
   writeFileSync(profile, JSON.stringify({ cards: { active: ACTIVE, declined: DECLINED } }));
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "tester:certification,engineer:developers,admin:admins,support:helpdesk",
-    CARD_API_AUTH_URL: upstream.url,
-    CARD_API_SANDBOX_URL: upstream.url,
-    CARD_API_PRODUCTION_URL: upstream.url,
-    CARD_API_CLIENT_ID: "demo-client",
-    CARD_API_CLIENT_SECRET: "demo-secret",
-    CERTIFICATION_PROFILE: profile,
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "tester:certification,engineer:developers,admin:admins,support:helpdesk",
+    env: {
+      CARD_API_AUTH_URL: upstream.url,
+      CARD_API_SANDBOX_URL: upstream.url,
+      CARD_API_PRODUCTION_URL: upstream.url,
+      CARD_API_CLIENT_ID: "demo-client",
+      CARD_API_CLIENT_SECRET: "demo-secret",
+      CERTIFICATION_PROFILE: profile,
+    },
   });
 }, 120_000);
 

@@ -23,7 +23,8 @@ import {
 } from "@/lib/shared/client-certification-contract";
 import { STARTER_CLIENTS, type StarterClient } from "@/lib/server/starter-clients/catalogue";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
-import { ConsoleClient } from "../server/http-client";
+import { CertificationDriver, expectAllPass } from "@/test/support/client-certification";
+import { SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
 
 const CLI_TIMEOUT_MS = 120_000;
 
@@ -62,8 +63,9 @@ function runClient(
 ): Promise<CliResult> {
   const [program = "", ...fixed] = client.run.replace(" <command>", "").split(" ");
   const command = program === "node" ? process.execPath : program;
+  const flags = program === "java" ? SHORT_RUN_JVM_FLAGS : [];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...fixed, ...args], {
+    const child = spawn(command, [...flags, ...fixed, ...args], {
       cwd: dir,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -125,13 +127,9 @@ interface Certified {
 
 /** A §11 certification with the client's command line doing what each step asks. */
 async function certify(client: StarterClient, dir: string): Promise<Certified> {
-  const tester = new ConsoleClient(server.url);
+  const certification = new CertificationDriver(server.url);
   const begun = Date.now();
-  const started = (
-    await tester.json<StartedClientCertification>("POST", "/api/client-certifications", {
-      body: { environment: "embedded" },
-    })
-  ).body;
+  const started = await certification.start();
   const env = {
     CARD_API_AUTH_URL: started.auth_url,
     CARD_API_BASE_URL: started.base_url,
@@ -146,11 +144,7 @@ async function certify(client: StarterClient, dir: string): Promise<Certified> {
     expect(result.code, `${args.join(" ")}: ${result.stderr}${result.stdout}`).toBe(0);
     return result.output;
   };
-  const arm = async (step: ClientStepId) =>
-    expect(
-      (await tester.json("POST", `/api/client-certifications/${started.id}/steps/${step}`, { body: {} }))
-        .status,
-    ).toBe(200);
+  const arm = (step: ClientStepId) => certification.arm(started.id, step);
 
   await arm("tokens");
   expect(await run(["token"])).toMatchObject({ token_type: "Bearer", scope: "read:transactions" });
@@ -169,15 +163,8 @@ async function certify(client: StarterClient, dir: string): Promise<Certified> {
   for (let call = 0; call < 2; call += 1)
     expect(await run(["balance", ACTIVE_CARD])).toMatchObject({ status: 200 });
 
-  const finished = await tester.json<ClientCertificationView>(
-    "POST",
-    `/api/client-certifications/${started.id}/finish`,
-    {
-      body: {},
-    },
-  );
-  expect(finished.status).toBe(200);
-  return { view: finished.body, started, outputs, seconds: (Date.now() - begun) / 1000 };
+  const view = await certification.finish(started.id);
+  return { view, started, outputs, seconds: (Date.now() - begun) / 1000 };
 }
 
 describe.each(LANGUAGES)("the $language starter client", (client) => {
@@ -201,8 +188,7 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
       const dir = await downloadClient(client.language);
       const { view, started, outputs, seconds } = await certify(client, dir);
       console.log(`[starter-clients] ${client.language}: certification took ${seconds.toFixed(1)} s`);
-      const failing = view.checks.filter((check) => check.verdict !== "pass");
-      expect(failing.map((check) => `${check.id}: ${check.verdict}: ${check.observed}`)).toEqual([]);
+      expectAllPass(view);
       // Neither the secret nor the token in anything the client printed.
       const token = (
         JSON.parse(readFileSync(path.join(dir, ".card-api-token.json"), "utf8")) as { access_token: string }
@@ -242,10 +228,8 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
         // `go run` adds its own "exit status 1" line; a stack trace is what must never appear.
         expect(failed.stderr).not.toMatch(/\n\s+at |Traceback|Exception in thread|^panic:|goroutine \d/m);
       }
-      const tester = new ConsoleClient(server.url);
-      const evidence = await tester.send("GET", `/api/client-certifications/${started.id}/evidence`);
-      expect(evidence.status).toBe(200);
-      const verified = await verifyEvidence(new Uint8Array(await evidence.arrayBuffer()));
+      const { zip } = await new CertificationDriver(server.url).evidence(started.id);
+      const verified = await verifyEvidence(zip);
       expect(verified.problems).toEqual([]);
       expect(verified.ok).toBe(true);
     },

@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
+import { SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const SECRET = "contract-test-demo-secret";
@@ -42,8 +43,9 @@ function build(language: string): string[] | undefined {
     if (spawnSync("javac", ["-version"]).status !== 0) return undefined;
     const out = path.join(work, "java-classes");
     const source = path.join(ROOT, "starter-clients/java/CardApiClient.java");
-    expect(spawnSync("javac", ["-d", out, source], { encoding: "utf8" }).stderr).toBe("");
-    return ["java", "-cp", out, "CardApiClient"];
+    const javacFlags = SHORT_RUN_JVM_FLAGS.map((flag) => `-J${flag}`);
+    expect(spawnSync("javac", [...javacFlags, "-d", out, source], { encoding: "utf8" }).stderr).toBe("");
+    return ["java", ...SHORT_RUN_JVM_FLAGS, "-cp", out, "CardApiClient"];
   }
   if (spawnSync("go", ["version"]).status !== 0) return undefined;
   const binary = path.join(work, "go-client");

@@ -8,7 +8,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { SupportBatchProgress, SupportLookupResult } from "@/lib/shared/support-contract";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
-import { ConsoleClient } from "../server/http-client";
+import { demoClient, type ConsoleClient } from "@/test/support/http-client";
 
 let server: ConsoleServer;
 let client: ConsoleClient;
@@ -25,9 +25,7 @@ beforeAll(async () => {
     // Batch cards spend the user's per-minute budget too: the 1,000-card batch must not wait for minutes.
     RATE_LIMIT_PER_MINUTE: "100000",
   });
-  client = new ConsoleClient(server.url);
-  const connected = await client.send("PUT", "/api/session/credentials", { body: { profile: "demo" } });
-  expect(connected.status).toBe(200);
+  client = await demoClient(server.url);
 });
 
 afterAll(async () => {

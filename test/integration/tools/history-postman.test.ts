@@ -7,7 +7,7 @@ import { ApiClientError } from "@/lib/client/fetcher";
 import { outcomeUnknownRecord } from "@/lib/client/outcome-unknown";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { runsAsPostmanCollection } from "@/lib/shared/run-export";
-import { ConsoleClient } from "@/test/integration/server/http-client";
+import { demoClient, type ConsoleClient } from "@/test/support/http-client";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { runNewman } from "@/test/support/newman";
 
@@ -33,10 +33,7 @@ async function giftInquiry(client: ConsoleClient, card: string) {
 
 describe("history's Postman export in newman", () => {
   it("runs a no-answer run and an answered one, each with a new Request Id", async () => {
-    const client = new ConsoleClient(server.url);
-    expect((await client.send("PUT", "/api/session/credentials", { body: { profile: "demo" } })).status).toBe(
-      200,
-    );
+    const client = await demoClient(server.url);
     const slow = await giftInquiry(client, SLOW_CARD);
     expect(slow.status).toBe(504);
     const failure = slow.body.error!;
@@ -72,10 +69,7 @@ describe("history's Postman export in newman", () => {
   }, 60_000);
 
   it("runs a free-form Gift Balance Inquiry as its raw body, with a new Request Id", async () => {
-    const client = new ConsoleClient(server.url);
-    expect((await client.send("PUT", "/api/session/credentials", { body: { profile: "demo" } })).status).toBe(
-      200,
-    );
+    const client = await demoClient(server.url);
     const body =
       `{"data": {"entry_mode":"keyed", "card_number":"${ACTIVE_CARD}","pin_mode":"none",` +
       `"originator":{"location_id":"store-001"}, "note": "free form"}}`;

@@ -4,32 +4,26 @@
  * Prometheus text parser), and the downloaded collection run by newman against the console's own sandbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { ConsoleServer } from "@/test/support/console-server";
 import { failuresOf, runNewman } from "@/test/support/newman";
 import { parseExposition, sampleOf } from "@/test/support/prometheus";
+import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import { CookieJar } from "../auth/provider-driver";
 import { api } from "../auth/team-console.support";
 
 const SECRET = "proxy-shared-secret-for-tools-tests";
 const METRICS_TOKEN = "metrics-token-for-the-scraper-0123";
-const identity = (user: string, groups: string) => ({
-  "X-Forwarded-User": user,
-  "X-Forwarded-Groups": groups,
-  "X-Proxy-Secret": SECRET,
-});
+const identity = proxyIdentity(SECRET);
 const ADMIN = identity("ada", "admins");
 const TESTER = identity("tess", "testers");
 const SUPPORT = identity("sam", "desk");
 
 let server: ConsoleServer;
 beforeAll(async () => {
-  server = await startConsole({
-    AUTH_MODE: "proxy",
-    HOSTNAME: "127.0.0.1",
-    PROXY_SHARED_SECRET: SECRET,
-    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
-    ROLE_GROUPS: "admin:admins,tester:testers,support:desk",
-    METRICS_TOKEN,
+  server = await startProxyConsole({
+    secret: SECRET,
+    roleGroups: "admin:admins,tester:testers,support:desk",
+    env: { METRICS_TOKEN },
   });
 });
 afterAll(() => server?.stop());

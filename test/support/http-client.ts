@@ -1,5 +1,6 @@
 /** A curl-like client of the console over HTTP with a cookie jar, for the integration tests. */
 import { sealData, unsealData } from "iron-session";
+import { expect } from "vitest";
 
 /** startConsole's default SESSION_SECRET (test/support/console-server.ts). */
 export const CONSOLE_TEST_SESSION_SECRET = "test-session-secret-that-is-at-least-32-characters-long";
@@ -64,4 +65,12 @@ export class ConsoleClient {
     const value = await sealData(data, { password: { 1: CONSOLE_TEST_SESSION_SECRET }, ttl: 3600 });
     this.cookies.set("csc_session", value);
   }
+}
+
+/** A client whose session holds the embedded sandbox's demo credentials (asserted saved: 200). */
+export async function demoClient(baseUrl: string): Promise<ConsoleClient> {
+  const client = new ConsoleClient(baseUrl);
+  const saved = await client.json("PUT", "/api/session/credentials", { body: { profile: "demo" } });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  return client;
 }
