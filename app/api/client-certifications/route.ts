@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     return json({ certifications: await service.list(viewerOf(await context.user())) });
   }),
   POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
@@ -19,7 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     const user = await context.user();
     assertAllowed(user.roles, "certification_run", input.environment);
     const origin = requestOrigin(context.request, context.config) ?? context.config.publicOrigins[0]!;
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const started = await service.start(operatorOf(context.config, user), origin);
     context.annotate({ client_certification: started.id, client_id: started.client_id });
     await context.audit({

@@ -6,13 +6,15 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowGlobal("monitor_read"), async (context) => {
-    const body: MonitorListResponse = { monitors: await (await context.services()).monitors.list() };
+    const monitors = await (await context.services()).monitors();
+    const body: MonitorListResponse = { monitors: await monitors.list() };
     return json(body);
   }),
   POST: apiRoute(allowGlobal("monitor_write"), async (context) => {
     const input = await context.body(createMonitorSchema);
     const user = await context.user();
-    const monitor = await (await context.services()).monitors.create(input, user);
+    const monitors = await (await context.services()).monitors();
+    const monitor = await monitors.create(input, user);
     context.annotate({ monitor_id: monitor.id, environment: monitor.environment });
     await context.audit({
       event: "monitor_created",

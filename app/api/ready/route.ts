@@ -11,10 +11,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(
     PUBLIC,
     async (context) => {
-      const { config, databases } = context.root;
+      const { config, parts } = context.root;
       // The root's own database: the same open the services wait for (one handle per process).
       const readiness = await checkReadiness(
-        databases,
+        parts.databases,
         storageSettingsFromConfig(config),
         sharedSettingProblems(config),
       );

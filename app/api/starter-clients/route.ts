@@ -5,5 +5,5 @@ export const dynamic = "force-dynamic";
 
 // Public, like the OpenAPI documents: an integrator's CI fetches them without a session; they hold no secret.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(PUBLIC, async ({ root }) => json(root.starterClients.list()), { quiet: true }),
+  GET: apiRoute(PUBLIC, async ({ root }) => json((await root.starterClients()).list()), { quiet: true }),
 });

@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
       Object.fromEntries(new URL(context.request.url).searchParams),
       clientCallPageSchema,
     );
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const page = { after: query.calls_after, limit: query.limit ?? DEFAULT_CALL_PAGE };
     return json(await service.get(id, viewerOf(await context.user()), page));
   }),

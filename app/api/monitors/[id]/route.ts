@@ -7,13 +7,15 @@ export const dynamic = "force-dynamic";
 const monitorId = (request: Request) => new URL(request.url).pathname.split("/")[3] ?? "";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
-  GET: apiRoute(allowGlobal("monitor_read"), async (context) =>
-    json(await (await context.services()).monitors.detail(monitorId(context.request))),
-  ),
+  GET: apiRoute(allowGlobal("monitor_read"), async (context) => {
+    const monitors = await (await context.services()).monitors();
+    return json(await monitors.detail(monitorId(context.request)));
+  }),
   PATCH: apiRoute(allowGlobal("monitor_write"), async (context) => {
     const input = await context.body(updateMonitorSchema);
     const user = await context.user();
-    const monitor = await (await context.services()).monitors.update(monitorId(context.request), input, user);
+    const monitors = await (await context.services()).monitors();
+    const monitor = await monitors.update(monitorId(context.request), input, user);
     await context.audit({
       event: "monitor_changed",
       outcome: "success",
@@ -23,7 +25,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
     return json(monitor);
   }),
   DELETE: apiRoute(allowGlobal("monitor_write"), async (context) => {
-    const monitor = await (await context.services()).monitors.remove(monitorId(context.request));
+    const monitors = await (await context.services()).monitors();
+    const monitor = await monitors.remove(monitorId(context.request));
     await context.audit({
       event: "monitor_deleted",
       outcome: "success",

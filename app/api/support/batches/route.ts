@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const user = await context.user();
     return json(
-      await listBatches((await context.services()).support, { userId: user.id, roles: user.roles }),
+      await listBatches(await (await context.services()).support(), { userId: user.id, roles: user.roles }),
     );
   }),
   POST: apiRoute(
@@ -28,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
         environment,
       );
       const input = await readBatchInput(context.request, context.config);
-      const progress = await startBatch((await context.services()).support, {
+      const progress = await startBatch(await (await context.services()).support(), {
         input,
         actor,
         environment,

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("certification_run"), async (context) => {
     const id = certificationIdOf(context.request);
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const bundle = await buildClientEvidence(service, id, viewerOf(await context.user()), {
       key: await (await context.services()).clientEvidenceKey(),
       console: consoleInfo(context.config.certification),

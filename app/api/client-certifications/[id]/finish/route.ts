@@ -10,7 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(allowSomewhere("certification_run"), async (context) => {
     await context.body(z.object({}).strict());
     const id = certificationIdOf(context.request);
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const viewer = viewerOf(await context.user());
     const view = await context.audited(
       {

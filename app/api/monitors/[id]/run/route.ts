@@ -7,7 +7,8 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(allowGlobal("monitor_write"), async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[3] ?? "";
-    const body: MonitorRunResponse = await (await context.services()).monitors.runNow(id);
+    const monitors = await (await context.services()).monitors();
+    const body: MonitorRunResponse = await monitors.runNow(id);
     await context.audit({
       event: "certification_run_started",
       outcome: "success",

@@ -9,13 +9,13 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { user } = await auditedBatchCaller(context, services, id);
     return json(await readBatch(services, id, { userId: user.id, roles: user.roles }));
   }),
   DELETE: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { user, actor } = await auditedBatchCaller(context, services, id);
     return json(await cancelOwnedBatch(services, id, { userId: user.id, roles: user.roles }, actor));
   }),

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   GET: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { batch } = await auditedBatchCaller(context, services, id);
     await auditResultsDownload(context, batch, { format: "csv" });
     return new Response(resultsCsv(services, batch), {

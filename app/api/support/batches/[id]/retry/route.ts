@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute({
   POST: apiRoute(allowSomewhere("support_batch"), async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { actor, batch } = await batchCaller(
       context.config,
       context.request,
