@@ -232,7 +232,7 @@ interface StorageCore {
   teamRuns: TeamRunWriter;
 }
 
-/** What the feature services need from the rest of the root. */
+/** What the storage core and the feature services are built from (the rest of the root). */
 interface FeatureDeps {
   config: ServerConfig;
   parts: ProcessParts;

@@ -15,7 +15,7 @@ import { abandonedBatchIds } from "@/lib/server/support/batch-store";
 import type { ConsoleRoot } from "./console-root";
 
 /** How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (60 s) lapses first anyway. */
-export const SWEEP_EVERY_MS = 30_000;
+const SWEEP_EVERY_MS = 30_000;
 
 export interface SweepDeps {
   db: Database;
