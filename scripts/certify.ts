@@ -127,7 +127,7 @@ async function main(): Promise<number> {
   const config = loadConfig(process.env);
   // The console's own upstream clients (and embedded sandbox), as a running console would build them.
   const root = createConsoleRoot(config);
-  const environment = certificationEnvironment(config, root.certificationUpstream, environmentName);
+  const environment = certificationEnvironment(config, root.upstream, environmentName);
   const profile = resolveProfile(
     config,
     config.environments.find((item) => item.name === environmentName)!,

@@ -18,7 +18,7 @@ async function currentSessionInfo(): Promise<SessionInfo | null> {
   await headers();
   try {
     // The caller's identity and role decide what is shown (no token details for support).
-    return await getPageSessionInfo(consoleRoot().page);
+    return await getPageSessionInfo(consoleRoot());
   } catch (error) {
     logger.warn({ error: error instanceof Error ? error.message : "unknown" }, "session not pre-rendered");
     return null;

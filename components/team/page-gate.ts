@@ -32,7 +32,7 @@ export async function pageGate(): Promise<PageGate> {
   const { config } = root;
   let me: MeResponse;
   try {
-    const identity = await getPageIdentity(root.page);
+    const identity = await getPageIdentity(root);
     if (identity.suspendedUntil) return { kind: "suspended", until: identity.suspendedUntil };
     me = identity.me;
   } catch (error) {

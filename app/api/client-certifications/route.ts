@@ -13,7 +13,7 @@ const route = ROUTES["/api/client-certifications"];
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     return json({ certifications: await service.list(viewerOf(await context.user())) });
   }),
   POST: apiRoute(route.POST, async (context) => {
@@ -21,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const user = await context.user();
     assertAllowed(user.roles, "certification_run", input.environment);
     const origin = requestOrigin(context.request, context.config) ?? context.config.publicOrigins[0]!;
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const started = await service.start(operatorOf(context.config, user), origin);
     context.annotate({ client_certification: started.id, client_id: started.client_id });
     await context.audit({

@@ -9,13 +9,14 @@ const route = ROUTES["/api/monitors"];
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
-    const body: MonitorListResponse = { monitors: await (await context.services()).monitors.list() };
+    const body: MonitorListResponse = { monitors: await (await (await context.services()).monitors()).list() };
     return json(body);
   }),
   POST: apiRoute(route.POST, async (context) => {
     const input = await context.body();
     const user = await context.user();
-    const monitor = await (await context.services()).monitors.create(input, user);
+    const monitors = await (await context.services()).monitors();
+    const monitor = await monitors.create(input, user);
     context.annotate({ monitor_id: monitor.id, environment: monitor.environment });
     await context.audit({
       event: "monitor_created",

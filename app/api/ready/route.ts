@@ -12,10 +12,10 @@ const route = ROUTES["/api/ready"];
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
-    const { config, databases } = context.root;
+    const { config, parts } = context.root;
     // The root's own database: the same open the services wait for (one handle per process).
     const readiness = await checkReadiness(
-      databases,
+      parts.databases,
       storageSettingsFromConfig(config),
       sharedSettingProblems(config),
     );

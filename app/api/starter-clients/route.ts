@@ -8,5 +8,5 @@ const route = ROUTES["/api/starter-clients"];
 
 // Public, like the OpenAPI documents: an integrator's CI fetches them without a session; they hold no secret.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
-  GET: apiRoute(route.GET, async ({ root }) => json(root.starterClients.list())),
+  GET: apiRoute(route.GET, async ({ root }) => json((await root.starterClients()).list())),
 });

@@ -1,17 +1,17 @@
 /**
  * The audit log (DESIGN.md §7) bound to one database and HMAC key: append, verify, query, CSV export.
- * `now` is injectable for tests.
+ * `now` is injectable for tests. Verify and export load their modules on first use: every route appends, only
+ * the audit page's routes read.
  */
 import "server-only";
 import type { Database } from "@/lib/server/database";
 import { createAuditAppender } from "./append";
 import { createCheckpointer, type CheckpointOptions } from "./checkpointer";
-import { auditCsvLines, auditCsvStream } from "./csv";
 import { toAuditEntry, type AuditEntryInput } from "./entry";
 import { markKeyedStart } from "./keyed-start";
 import { auditKeys } from "./keys";
 import { listAuditUsers, queryAuditLog, type AuditQuery, type AuditUsersQuery } from "./query";
-import { verifyAuditChain, type VerifiedAnchor, type VerifyFrom } from "./verify";
+import type { VerifiedAnchor, VerifyFrom } from "./verify";
 
 export type { AuditRow } from "./chain";
 export type { AuditEntryInput } from "./entry";
@@ -51,8 +51,12 @@ export function createAuditLog({
     /** The row as it would be stored (card masked and keyed), for the log when it cannot be written. */
     safeRow: (entry: AuditEntryInput) => toAuditEntry(entry, hmacKey),
     /** The whole chain; `from: "checkpoint"` starts at the last checkpoint an earlier verify found intact. */
-    verify: (from: VerifyFrom = "start") =>
-      verifyAuditChain(db, keys, { checkpointFile: checkpoints?.file, from, verified }),
+    verify: async (from: VerifyFrom = "start") =>
+      (await import("./verify")).verifyAuditChain(db, keys, {
+        checkpointFile: checkpoints?.file,
+        from,
+        verified,
+      }),
     /** After the migration to the keyed chain only: the first keyed row after the plain rows (./keyed-start). */
     markKeyedStart: () => markKeyedStart(db, append),
     /** Signs a checkpoint of the chain head now (when it moved since this process's last one). */
@@ -62,9 +66,28 @@ export function createAuditLog({
     query: (query: AuditQuery = {}) => queryAuditLog(db, hmacKey, query),
     /** The user ids the log knows, searched (the audit page's User filter). */
     users: (query: AuditUsersQuery = {}) => listAuditUsers(db, query),
-    csvLines: (filters: AuditQuery = {}) => auditCsvLines(db, hmacKey, filters),
-    csvStream: (filters: AuditQuery = {}) => auditCsvStream(db, hmacKey, filters),
+    csvLines: async function* (filters: AuditQuery = {}): AsyncGenerator<string> {
+      yield* (await import("./csv")).auditCsvLines(db, hmacKey, filters);
+    },
+    csvStream: (filters: AuditQuery = {}) =>
+      openedOnRead(async () => (await import("./csv")).auditCsvStream(db, hmacKey, filters)),
   };
+}
+
+/** A stream that opens `open()`'s on its first read (a response body is read once its headers are sent). */
+function openedOnRead(open: () => Promise<ReadableStream<Uint8Array>>): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      reader ??= (await open()).getReader();
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason);
+    },
+  });
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;

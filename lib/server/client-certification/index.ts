@@ -1,7 +1,7 @@
 /**
- * The port the embedded sandbox reaches certification clients through (the service is reached lazily: the
- * sandbox starts before the database), and the key that signs client certification bundles. The service
- * itself is built by the composition root (lib/server/root) over its database.
+ * What the client certification routes share: the key that signs client certification bundles, and the caller
+ * and certification id as the service takes them. The service itself is built by the composition root
+ * (lib/server/root) over its database, on its first call; ./embedded-port is the sandbox's way in.
  */
 import "server-only";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/certification/signing-key";
@@ -9,25 +9,10 @@ import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import { clientCertificationIdSchema } from "@/lib/shared/client-certification-contract";
-import type { SandboxClientPort } from "@/lib/sandbox";
 import type { SignedInUser } from "@/lib/server/identity/me";
-import { CERTIFICATION_CLIENT_PREFIX, type ClientCertificationService, type Viewer } from "./service";
+import type { Viewer } from "./service";
 
 export { createClientCertificationService, type ClientCertificationService } from "./service";
-
-/** Only certification clients (by their id's prefix) wait for the database; demo clients never do. */
-export function embeddedClientPort(service: () => Promise<ClientCertificationService>): SandboxClientPort {
-  const port = async () => (await service()).port();
-  const ours = (clientId: string) => clientId.startsWith(CERTIFICATION_CLIENT_PREFIX);
-  return {
-    authenticate: async (clientId, secret) =>
-      ours(clientId) ? (await port()).authenticate(clientId, secret) : undefined,
-    find: async (clientId) => (ours(clientId) ? (await port()).find(clientId) : undefined),
-    take: async (clientId, operation) => (await port()).take(clientId, operation),
-    record: async (call) => (await port()).record(call),
-    refused: async (clientId) => (ours(clientId) ? (await port()).refused(clientId) : undefined),
-  };
-}
 
 /** The key that signs client certification bundles: the same EVIDENCE_SIGNING_KEY as certification runs. */
 export function loadClientEvidenceKey(config: ServerConfig): Promise<EvidenceSigningKey> {

@@ -18,6 +18,7 @@ import {
 } from "@/lib/shared/client-certification-contract";
 import { TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import type { ArmedBehaviour, RegisteredClient, SandboxCall, SandboxClientPort } from "@/lib/sandbox";
+import { CERTIFICATION_CLIENT_PREFIX } from "./embedded-port";
 import { keepCall, sha256Hex } from "./facts";
 import { judgeCalls } from "./judge";
 import { secretForms, type SecretForms } from "./secret-forms";
@@ -30,8 +31,6 @@ import {
   type ClientCertificationStore,
 } from "./store";
 
-/** Client ids of certification clients start with this: other clients never cost a database query. */
-export const CERTIFICATION_CLIENT_PREFIX = "cert-";
 const CERTIFICATION_LIFETIME_MS = 2 * 60 * 60 * 1000;
 const CERTIFICATION_TOKEN_SECONDS = 7200;
 

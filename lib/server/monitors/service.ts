@@ -6,7 +6,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { recordAudit, type AuditSink } from "@/lib/server/audit/record";
-import { selectCases, UnknownCaseError } from "@/lib/server/certification/catalogue";
 import type { CertificationService } from "@/lib/server/certification/service";
 import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
@@ -53,8 +52,10 @@ const MONITOR_CALLER = {
   cardMask: "first6last4",
 } as const;
 
-function checkedCases(cases: readonly string[] | undefined): string[] | null {
+/** The catalogue (every case's module) loads when a monitor names cases, not with the scheduler at start. */
+async function checkedCases(cases: readonly string[] | undefined): Promise<string[] | null> {
   if (!cases || cases.length === 0) return null;
+  const { selectCases, UnknownCaseError } = await import("@/lib/server/certification/catalogue");
   try {
     return selectCases(cases).map((definition) => definition.id);
   } catch (error) {
@@ -165,7 +166,7 @@ export class MonitorService {
 
   async create(input: CreateMonitorInput, user: MonitorUser): Promise<MonitorView> {
     assertMayAllowGift(user, input.allow_production_gift);
-    const caseIds = checkedCases(input.cases);
+    const caseIds = await checkedCases(input.cases);
     await this.assertCertifiable(input.environment);
     const now = this.now();
     const row: MonitorRow = {
@@ -243,7 +244,7 @@ export class MonitorService {
     const now = this.now();
     const changes: Partial<MonitorRow> = {
       ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.cases !== undefined ? { caseIds: checkedCases(input.cases) } : {}),
+      ...(input.cases !== undefined ? { caseIds: await checkedCases(input.cases) } : {}),
       ...(input.paused !== undefined ? { paused: input.paused } : {}),
       ...(input.allow_production_gift !== undefined
         ? { allowProductionGift: input.allow_production_gift }

@@ -4,11 +4,15 @@
  */
 import "server-only";
 import type { Sandbox } from "@/lib/sandbox";
-import type { DetachedInquiry } from "@/lib/server/support/batch-runner";
-import { loadConfig, type ServerConfig } from "@/lib/server/config";
+import { loadConfig, validateConfigAtStartup, type ServerConfig } from "@/lib/server/config";
 import { bindLogger } from "@/lib/server/util/logger";
-import { createConsoleRoot, type ConsoleRoot, type RootOptions } from "./console-root";
-import type { Services } from "./storage";
+import {
+  createConsoleRoot,
+  createProcessParts,
+  type ConsoleRoot,
+  type RootOptions,
+  type Services,
+} from "./console-root";
 
 const ROOT_SLOT = Symbol.for("card-services-console.root");
 const slots = globalThis as unknown as Record<symbol, ConsoleRoot | undefined>;
@@ -23,6 +27,16 @@ export function consoleRoot(): ConsoleRoot {
   // This bundle's copy of the logger module writes through the root's logger.
   bindLogger(root.logger);
   return root;
+}
+
+/**
+ * At start (instrumentation): validates the configuration (a bad variable stops the process with a message
+ * naming it) and installs the process's root built from it.
+ */
+export function installRootAtStartup(exit?: (code: number) => never): ConsoleRoot {
+  const parts = createProcessParts();
+  const config = validateConfigAtStartup(() => loadConfig(process.env), parts.logger, exit);
+  return installConsoleRoot(createConsoleRoot(config, parts));
 }
 
 /** Makes `root` the process's root (start, tests). */
@@ -58,10 +72,6 @@ export function setConfigForTests(
   const previous = slots[ROOT_SLOT];
   return installConsoleRoot(createConsoleRoot(loadConfig(env), previous?.parts, options)).config;
 }
-
-/** The process root's Balance Inquiry outside a request (tests that build a batch runner themselves). */
-export const runDetachedInquiry: DetachedInquiry = (state, input) =>
-  consoleRoot().detachedInquiry(state, input);
 
 /** Replaces the embedded sandbox (tests that configure its clock), or forgets it. */
 export function setEmbeddedSandboxForTests(sandbox: Sandbox | undefined): void {

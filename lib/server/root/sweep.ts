@@ -7,16 +7,15 @@
  */
 import "server-only";
 import { createDatabaseRunStore } from "@/lib/server/certification/db-run-store";
-import type { ServerConfig } from "@/lib/server/config";
-import type { Database, DatabaseRegistry } from "@/lib/server/database";
+import type { Database } from "@/lib/server/database";
 import { logger } from "@/lib/server/util/logger";
 import { pruneTeamRuns } from "@/lib/server/inquiry/runs/store";
 import type { BatchRunner } from "@/lib/server/support/batch-runner";
 import { abandonedBatchIds } from "@/lib/server/support/batch-store";
-import type { Services } from "./storage";
+import type { ConsoleRoot } from "./console-root";
 
 /** How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (60 s) lapses first anyway. */
-export const SWEEP_EVERY_MS = 30_000;
+const SWEEP_EVERY_MS = 30_000;
 
 export interface SweepDeps {
   db: Database;
@@ -62,11 +61,9 @@ export async function sweepAbandonedWork({
 }
 
 /** The sweep of one root: `start()` sweeps at once, then every SWEEP_EVERY_MS, until the databases close. */
-export function createBackgroundSweep(root: {
-  config: ServerConfig;
-  services(): Promise<Services>;
-  databases: DatabaseRegistry;
-}): { start(): void } {
+export function createBackgroundSweep(root: Pick<ConsoleRoot, "config" | "services" | "parts">): {
+  start(): void;
+} {
   let started = false;
   let sweeping = false;
   let stopped = false;
@@ -74,13 +71,17 @@ export function createBackgroundSweep(root: {
     if (sweeping || stopped) return;
     sweeping = true;
     try {
-      const { db, support, clientCertification } = await root.services();
+      const services = await root.services();
+      const { db } = services;
       logSwept(
         await sweepAbandonedWork({
           db,
-          runner: support.runner,
+          // The support desk's modules load only when there is a batch to take over.
+          runner: { ensureRunning: async (id) => (await services.support()).runner.ensureRunning(id) },
           runs: createDatabaseRunStore({ db }),
-          clientCertifications: clientCertification,
+          clientCertifications: {
+            expireOverdue: async () => (await services.clientCertification()).expireOverdue(),
+          },
           teamRunsRetentionDays: root.config.runsRetentionDays,
         }),
       );
@@ -98,7 +99,7 @@ export function createBackgroundSweep(root: {
       const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
       timer.unref?.();
       // On shutdown the sweep stops before the database closes: a late tick would only log a failure.
-      root.databases.beforeClose(() => {
+      root.parts.databases.beforeClose(() => {
         stopped = true;
         clearInterval(timer);
       });

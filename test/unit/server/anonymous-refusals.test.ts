@@ -10,7 +10,7 @@ import * as tokenRoute from "@/app/api/token/route";
 import type { AuditEntryInput } from "@/lib/server/audit";
 import { createAnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { call, configure, readJson } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

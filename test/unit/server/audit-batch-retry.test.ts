@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createAuditAppender } from "@/lib/server/audit/append";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { configure } from "./support";
 
 const KEY = "batch-retry-test-key-of-some-length";

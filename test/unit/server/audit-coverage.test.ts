@@ -15,7 +15,7 @@ import * as resultsRoute from "@/app/api/support/batches/[id]/results/route";
 import * as batchesRoute from "@/app/api/support/batches/route";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { call, configure, CookieJar, readJson } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, rolesForGroups } from "@/lib/server/config";
 import { getConfig, resetConsoleRoot } from "@/lib/server/root";
-import { installRootAtStartup } from "@/lib/server/root/start";
+import { installRootAtStartup } from "@/lib/server/root/process";
 import { captureLogs } from "@/lib/server/util/logger";
 
 const SECRET = "a-session-secret-that-is-long-enough-123";

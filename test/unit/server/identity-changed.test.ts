@@ -8,7 +8,7 @@ import * as meRoute from "@/app/api/me/route";
 import * as sessionRoute from "@/app/api/session/route";
 import * as lookupRoute from "@/app/api/support/lookups/route";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { call, configure, readJson } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

@@ -7,7 +7,7 @@ import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
 import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { call, configure } from "./support";
 
 const SECRET = "proxy-shared-secret-0123456789";

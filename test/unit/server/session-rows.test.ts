@@ -11,7 +11,7 @@ import * as environmentRoute from "@/app/api/session/environment/route";
 import * as sessionRoute from "@/app/api/session/route";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { call, configure, CookieJar, readJson } from "./support";
 
 const maxAge = (response: Response) =>

@@ -11,7 +11,7 @@ import * as tokenRoute from "@/app/api/token/route";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { getSession, type AccessToken } from "@/lib/server/session";
-import { getServices } from "@/lib/server/root/services";
+import { getServices } from "@/lib/server/root";
 import { call, configure, CookieJar, ORIGIN, readJson } from "./support";
 
 const ACTIVE_CARD = "6006491000000001";

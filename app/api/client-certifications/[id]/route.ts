@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
     const id = certificationIdOf(context.request);
     const query = context.query();
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const page = { after: query.calls_after, limit: query.limit ?? DEFAULT_CALL_PAGE };
     return json(await service.get(id, viewerOf(await context.user()), page));
   }),

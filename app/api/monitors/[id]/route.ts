@@ -10,12 +10,13 @@ const monitorId = (request: Request) => new URL(request.url).pathname.split("/")
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) =>
-    json(await (await context.services()).monitors.detail(monitorId(context.request))),
+    json(await (await (await context.services()).monitors()).detail(monitorId(context.request))),
   ),
   PATCH: apiRoute(route.PATCH, async (context) => {
     const input = await context.body();
     const user = await context.user();
-    const monitor = await (await context.services()).monitors.update(monitorId(context.request), input, user);
+    const monitors = await (await context.services()).monitors();
+    const monitor = await monitors.update(monitorId(context.request), input, user);
     await context.audit({
       event: "monitor_changed",
       outcome: "success",
@@ -25,7 +26,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     return json(monitor);
   }),
   DELETE: apiRoute(route.DELETE, async (context) => {
-    const monitor = await (await context.services()).monitors.remove(monitorId(context.request));
+    const monitor = await (await (await context.services()).monitors()).remove(monitorId(context.request));
     await context.audit({
       event: "monitor_deleted",
       outcome: "success",

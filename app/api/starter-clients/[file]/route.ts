@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const name = ZIP_NAME.safeParse(new URL(request.url).pathname.split("/")[3] ?? "");
     if (!name.success)
       throw new ApiError("not_found", "Starter clients are served as /api/starter-clients/{language}.zip.");
-    const { zip, fileName } = await root.starterClients.zip(name.data.slice(0, -".zip".length));
+    const { zip, fileName } = await (await root.starterClients()).zip(name.data.slice(0, -".zip".length));
     return new Response(zip as Uint8Array<ArrayBuffer>, {
       headers: {
         "Content-Type": "application/zip",

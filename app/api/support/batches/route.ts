@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
     const user = await context.user();
     return json(
-      await listBatches((await context.services()).support, { userId: user.id, roles: user.roles }),
+      await listBatches(await (await context.services()).support(), { userId: user.id, roles: user.roles }),
     );
   }),
   POST: apiRoute(route.POST, async (context) => {
@@ -29,7 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       environment,
     );
     const input = await readBatchInput(context.request, context.config);
-    const progress = await startBatch((await context.services()).support, {
+    const progress = await startBatch(await (await context.services()).support(), {
       input,
       actor,
       environment,

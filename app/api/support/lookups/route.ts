@@ -22,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       "support_lookup",
       environment,
     );
-    const { auditLog } = (await context.services()).support;
+    const { auditLog } = await context.services();
     const result = await supportLookup({
       send: (inquiry) => runInquiry(call, "balance_inquiry", inquiry),
       cardNumber: input.card_number,

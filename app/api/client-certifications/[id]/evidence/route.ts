@@ -13,7 +13,7 @@ const route = ROUTES["/api/client-certifications/[id]/evidence"];
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
     const id = certificationIdOf(context.request);
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const bundle = await buildClientEvidence(service, id, viewerOf(await context.user()), {
       key: await (await context.services()).clientEvidenceKey(),
       console: consoleInfo(context.config.certification),

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   POST: apiRoute(route.POST, async (context) => {
     await context.body();
     const id = certificationIdOf(context.request);
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const viewer = viewerOf(await context.user());
     const view = await context.audited(
       {

@@ -10,7 +10,8 @@ const route = ROUTES["/api/monitors/[id]/run"];
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   POST: apiRoute(route.POST, async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[3] ?? "";
-    const body: MonitorRunResponse = await (await context.services()).monitors.runNow(id);
+    const monitors = await (await context.services()).monitors();
+    const body: MonitorRunResponse = await monitors.runNow(id);
     await context.audit({
       event: "certification_run_started",
       outcome: "success",

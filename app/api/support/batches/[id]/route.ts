@@ -12,13 +12,13 @@ const route = ROUTES["/api/support/batches/[id]"];
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { user } = await auditedBatchCaller(context, services, id);
     return json(await readBatch(services, id, { userId: user.id, roles: user.roles }));
   }),
   DELETE: apiRoute(route.DELETE, async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { user, actor } = await auditedBatchCaller(context, services, id);
     return json(await cancelOwnedBatch(services, id, { userId: user.id, roles: user.roles }, actor));
   }),

@@ -21,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         "not_found",
         `There is no step of that name; steps: ${clientStepIdSchema.options.join(", ")}.`,
       );
-    const service = (await context.services()).clientCertification;
+    const service = await (await context.services()).clientCertification();
     const viewer = viewerOf(await context.user());
     const view = await context.audited(
       {

@@ -13,7 +13,7 @@ const route = ROUTES["/api/support/batches/[id]/results.csv"];
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { batch } = await auditedBatchCaller(context, services, id);
     await auditResultsDownload(context, batch, { format: "csv" });
     return new Response(resultsCsv(services, batch), {

@@ -15,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
     const id = batchIdFrom(context.request);
     const { from, limit, show, download } = resultsPageParams(context.request, MAX_RESULTS_PAGE);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { batch } = await auditedBatchCaller(context, services, id);
     const page = await resultsPage(services, batch, from, limit, show);
     if (!download) return json(page);

@@ -15,7 +15,7 @@ const route = ROUTES["/api/support/batches/[id]/retry"];
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   POST: apiRoute(route.POST, async (context) => {
     const id = batchIdFrom(context.request);
-    const services = (await context.services()).support;
+    const services = await (await context.services()).support();
     const { actor, batch } = await batchCaller(
       context.config,
       context.request,
