@@ -9,7 +9,9 @@ const route = ROUTES["/api/monitors"];
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
-    const body: MonitorListResponse = { monitors: await (await (await context.services()).monitors()).list() };
+    const body: MonitorListResponse = {
+      monitors: await (await (await context.services()).monitors()).list(),
+    };
     return json(body);
   }),
   POST: apiRoute(route.POST, async (context) => {
