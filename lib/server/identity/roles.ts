@@ -161,6 +161,3 @@ function maskCardNumberLast4(cardNumber: string): string {
 export function maskCardNumberForRoles(cardNumber: string, roles: readonly Role[]): string {
   return cardNumberDisplay(roles) === "last4" ? maskCardNumberLast4(cardNumber) : maskCardNumber(cardNumber);
 }
-
-/** The roles of the local user of `AUTH_MODE=none`: every one. */
-export const LOCAL_USER_ROLES: readonly Role[] = ROLES;

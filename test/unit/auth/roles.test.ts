@@ -3,10 +3,10 @@ import { ENVIRONMENTS, type EnvironmentName } from "@/lib/shared/contracts";
 import { assertAllowed, requireUser } from "@/lib/server/identity/enforce";
 import { describeAllows, meResponse, meResponseSchema } from "@/lib/server/identity/me";
 import { userStorageKey } from "@/lib/server/identity/user-key";
+import { LOCAL_USER } from "@/lib/server/identity";
 import {
   ENVIRONMENT_ACTIONS,
   GLOBAL_ACTIONS,
-  LOCAL_USER_ROLES,
   ROLES,
   can,
   canSomewhere,
@@ -105,9 +105,9 @@ describe("role matrix", () => {
   });
 
   it("the local user of AUTH_MODE=none holds every role and may do everything", () => {
-    expect([...LOCAL_USER_ROLES]).toEqual([...ROLES]);
+    expect([...LOCAL_USER.roles]).toEqual([...ROLES]);
     for (const environment of ENVIRONMENTS)
-      for (const action of ENVIRONMENT_ACTIONS) expect(can(LOCAL_USER_ROLES, action, environment)).toBe(true);
+      for (const action of ENVIRONMENT_ACTIONS) expect(can(LOCAL_USER.roles, action, environment)).toBe(true);
   });
 
   it("canSomewhere answers for page navigation", () => {
