@@ -70,14 +70,14 @@ describe("verify a bundle: who signed it", () => {
     const shown = await verifyOnPage("this-console", genuine);
     expect(shown.text).toContain("Intact — signed by this console");
     expect(shown.text).toContain(own.thumbprint);
-    expect(shown.className).toMatch(/emerald/);
+    expect(shown.className).toMatch(/\bbg-success\b/);
   });
 
   it("a trusted key: green, signed by the trusted key's name", async () => {
     const shown = await verifyOnPage("trusted", await resignBundle(genuine, partner));
     expect(shown.text).toContain("Intact — signed by trusted key Partner console");
     expect(shown.text).toContain(partner.thumbprint);
-    expect(shown.className).toMatch(/emerald/);
+    expect(shown.className).toMatch(/\bbg-success\b/);
   });
 
   it("an edited bundle signed again with a forger's key: amber, an unknown key, never green", async () => {
@@ -86,7 +86,7 @@ describe("verify a bundle: who signed it", () => {
     expect(shown.text).toContain("Intact, but signed by an unknown key — not proof from this console");
     expect(shown.text).toContain("by forger");
     expect(shown.text).toContain(forger.thumbprint);
-    expect(shown.className).toMatch(/amber/);
-    expect(shown.className).not.toMatch(/emerald/);
+    expect(shown.className).toMatch(/\bbg-warning\b/);
+    expect(shown.className).not.toMatch(/success/);
   });
 });
