@@ -119,37 +119,27 @@ function useExchangeMutation<I extends { environment?: EnvironmentName }>(
  */
 export function useRunInquiry<O extends InquiryOperation>(operation: O) {
   return useExchangeMutation<InquiryInput<O>>(inquiryKey(operation), (input, error, started) =>
-    keepInquiryWithoutAnswer(operation, input, error, started),
+    keepGiftWithoutAnswer(operation, input, error, started, outcomeUnknownRecord),
   );
 }
 
-/** A Gift Balance Inquiry that got no answer, kept in history as "outcome unknown". */
-async function keepInquiryWithoutAnswer<O extends InquiryOperation>(
-  operation: O,
-  input: InquiryInput<O>,
+/**
+ * A Gift Balance Inquiry (from the form or free-form) that got no answer, kept in history as "outcome unknown"
+ * with the Request Id that was sent: it may have reached the upstream.
+ */
+async function keepGiftWithoutAnswer<I extends { environment?: EnvironmentName }>(
+  operation: string,
+  input: I,
   error: ApiClientError,
   started: Date,
+  toRecord: (
+    noAnswer: Omit<Parameters<typeof outcomeUnknownRecord>[0], "input"> & { input: I },
+  ) => ExchangeRecord | null,
 ) {
   const requestId = requestIdOfError(error);
   if (operation !== "gift_balance_inquiry" || !isNoAnswerError(error) || !requestId) return;
   if (!input.environment) return;
-  const exchange = outcomeUnknownRecord({
-    input,
-    requestId,
-    error,
-    environment: input.environment,
-    startedAt: started,
-    durationMs: Date.now() - started.getTime(),
-  });
-  if (exchange) await saveToHistory({ exchange });
-}
-
-/** A free-form Gift Balance Inquiry that got no answer, kept in history as "outcome unknown" like the form's. */
-async function keepFreeFormWithoutAnswer(input: FreeFormRequestInput, error: ApiClientError, started: Date) {
-  const requestId = requestIdOfError(error);
-  if (input.operation !== "gift_balance_inquiry" || !isNoAnswerError(error) || !requestId) return;
-  if (!input.environment) return;
-  const exchange = outcomeUnknownFreeFormRecord({
+  const exchange = toRecord({
     input,
     requestId,
     error,
@@ -166,7 +156,9 @@ async function keepFreeFormWithoutAnswer(input: FreeFormRequestInput, error: Api
  * is kept in history (masked).
  */
 export function useRunFreeForm() {
-  return useExchangeMutation<FreeFormRequestInput>(apiKeys.freeFormRequests, keepFreeFormWithoutAnswer);
+  return useExchangeMutation<FreeFormRequestInput>(apiKeys.freeFormRequests, (input, error, started) =>
+    keepGiftWithoutAnswer(input.operation, input, error, started, outcomeUnknownFreeFormRecord),
+  );
 }
 
 /**
