@@ -10,6 +10,7 @@ import { GIFT_CASES } from "./cases/gift";
 import { RENEW_AFTER_401_CASE, TOKEN_CASES } from "./cases/token";
 import { VERSION_CASES } from "./cases/version";
 import type { CaseInfo } from "@/lib/shared/certification-contract";
+import { ApiError } from "@/lib/server/util/errors";
 
 export type { CaseDefinition };
 
@@ -41,4 +42,16 @@ export function selectCases(ids: readonly string[] | undefined): CaseDefinition[
     );
   }
   return CATALOGUE.filter((item) => wanted.has(item.id));
+}
+
+/** The selected cases' ids, as a caller's input names them; 400 `validation_failed` for an id the catalogue lacks. */
+export function selectedCaseIds(ids: readonly string[] | undefined): string[] {
+  try {
+    return selectCases(ids).map((definition) => definition.id);
+  } catch (error) {
+    if (error instanceof UnknownCaseError) {
+      throw new ApiError("validation_failed", error.message, { fields: { cases: [error.message] } });
+    }
+    throw error;
+  }
 }

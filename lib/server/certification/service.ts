@@ -29,7 +29,7 @@ import {
   type VerifyResponse,
 } from "@/lib/shared/certification-api";
 import { consoleInfo, specificationInfo } from "./build-info";
-import { selectCases, UnknownCaseError } from "./catalogue";
+import { selectedCaseIds } from "./catalogue";
 import type { RunSettings } from "./context";
 import { createDatabaseRunStore, type DatabaseRunStore, type StoredBundle } from "./db-run-store";
 import {
@@ -105,18 +105,6 @@ interface RunPlan {
   environment: RunOptions["environment"];
   profile: CertificationProfile;
   caseIds: string[];
-}
-
-/** The selected cases' ids; 400 `validation_failed` for a case id the catalogue does not have. */
-function selectedCaseIds(cases: StartRunInput["cases"]): string[] {
-  try {
-    return selectCases(cases).map((definition) => definition.id);
-  } catch (error) {
-    if (error instanceof UnknownCaseError) {
-      throw new ApiError("validation_failed", error.message, { fields: { cases: [error.message] } });
-    }
-    throw error;
-  }
 }
 
 /** The run as stored before it starts (`queued` until its turn). */

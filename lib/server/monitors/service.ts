@@ -55,15 +55,8 @@ const MONITOR_CALLER = {
 /** The catalogue (every case's module) loads when a monitor names cases, not with the scheduler at start. */
 async function checkedCases(cases: readonly string[] | undefined): Promise<string[] | null> {
   if (!cases || cases.length === 0) return null;
-  const { selectCases, UnknownCaseError } = await import("@/lib/server/certification/catalogue");
-  try {
-    return selectCases(cases).map((definition) => definition.id);
-  } catch (error) {
-    if (error instanceof UnknownCaseError) {
-      throw new ApiError("validation_failed", error.message, { fields: { cases: [error.message] } });
-    }
-    throw error;
-  }
+  const { selectedCaseIds } = await import("@/lib/server/certification/catalogue");
+  return selectedCaseIds(cases);
 }
 
 function assertMayAllowGift(user: MonitorUser, allow: boolean | undefined): void {
