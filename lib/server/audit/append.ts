@@ -9,14 +9,14 @@
  * for a SIEM.
  */
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
-import { queryRows } from "@/lib/server/database/rows";
+import { queryText } from "@/lib/server/database/rows";
 import { auditChainHead } from "@/lib/server/database/schema";
 import { logger } from "@/lib/server/util/logger";
 import { rowHash, type AuditRow } from "./chain";
 import type { Checkpointer } from "./checkpointer";
-import { INSERT_COLUMNS, rowValues } from "./columns";
+import { columnArrays, INSERT_ROWS_AFTER_HEAD } from "./columns";
 import { toAuditEntry, type AuditEntry, type AuditEntryInput } from "./entry";
 import { auditKeys } from "./keys";
 
@@ -60,18 +60,13 @@ function chainRows(batch: Pending[], from: ChainHead, chainKey: Buffer): AuditRo
  */
 async function insertIfHeadUnmoved(db: Database, rows: AuditRow[], from: ChainHead): Promise<boolean> {
   const last = rows[rows.length - 1]!;
-  const inserted = await queryRows<{ seq: string | number }>(
-    db,
-    sql`with moved as (
-      update audit_chain_head set last_seq = ${last.seq}::bigint, last_hash = ${last.rowHash}
-      where id = 1 and last_seq = ${from.lastSeq}::bigint and last_hash = ${from.lastHash}
-      returning 1
-    )
-    insert into audit_log (${sql.raw(INSERT_COLUMNS)})
-    select v.* from (values ${sql.join(rows.map(rowValues), sql`, `)}) as v
-    where exists (select 1 from moved)
-    returning seq`,
-  );
+  const inserted = await queryText<{ seq: string | number }>(db, INSERT_ROWS_AFTER_HEAD, [
+    last.seq,
+    last.rowHash,
+    from.lastSeq,
+    from.lastHash,
+    ...columnArrays(rows),
+  ]);
   return inserted.length === rows.length;
 }
 

@@ -11,17 +11,33 @@ import { BACKENDS, useBackend } from "./backends";
 
 const KEY = "group-commit-test-key";
 
-/** `db` whose raw statements (the appender's batch insert) wait until `open()` is called. */
+type Statement = (...args: unknown[]) => Promise<unknown>;
+
+/** `db` whose driver statements (PGlite's `query`, postgres-js's `unsafe`: the appender's batch insert) go through `wrap`. */
+function withStatements(db: Database, wrap: (run: Statement) => Statement): Database {
+  const client = (db as unknown as { $client: Record<string, unknown> }).$client;
+  const wrapped = Object.create(db) as Database & { $client: unknown };
+  wrapped.$client = new Proxy(client, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if ((name === "query" || name === "unsafe") && typeof value === "function")
+        return wrap((...args) => (value as Statement).apply(target, args));
+      return value;
+    },
+  });
+  return wrapped;
+}
+
+/** `db` whose driver statements wait until `open()` is called. */
 function gated(db: Database) {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let started = 0;
-  const wrapped = Object.create(db) as Database;
-  wrapped.execute = (async (query: Parameters<Database["execute"]>[0]) => {
+  const wrapped = withStatements(db, (run) => async (...args) => {
     started += 1;
     await gate;
-    return db.execute(query);
-  }) as Database["execute"];
+    return run(...args);
+  });
   return { db: wrapped, open, started: () => started };
 }
 
@@ -107,10 +123,9 @@ describe.each(BACKENDS)("audit group commit on %s", (kind) => {
   });
 
   test("a failed batch rejects each of its appends and acknowledges none", async () => {
-    const broken = Object.create(backend.handle.db) as Database;
-    broken.execute = (async () => {
+    const broken = withStatements(backend.handle.db, () => async () => {
       throw new Error("the database went away");
-    }) as unknown as Database["execute"];
+    });
     const append = createAuditAppender(broken, KEY);
     const results = await Promise.allSettled(
       Array.from({ length: 5 }, () => append({ event: "audit_read", outcome: "success" })),

@@ -121,6 +121,37 @@ describe.each(BACKENDS)("audit log on %s", (kind) => {
     }
   });
 
+  test("text with quotes, backslashes, commas, braces, the word NULL and emoji is stored as given, batched or not", async () => {
+    await resetLog(backend);
+    const awkward = [
+      "NULL",
+      'a "quoted", {braced} value',
+      'back\\slash \\" end',
+      "emoji \ud83d\ude00, é",
+      "",
+      " padded ",
+    ];
+    const log = audit();
+    const rows = await Promise.all(
+      awkward.map((reason, index) =>
+        log.append({
+          event: "audit_read",
+          outcome: "success",
+          userId: reason || null,
+          roles: index % 2 === 0 ? [] : ["engineer", "tester"],
+          reason,
+          details: { note: reason, index },
+        }),
+      ),
+    );
+    const stored = await backend.handle.db.select().from(auditLog).orderBy(auditLog.seq);
+    expect(stored.map((row) => [row.reason, row.userId, row.roles, row.details])).toEqual(
+      rows.map((row) => [row.reason, row.userId, row.roles, row.details]),
+    );
+    expect(stored.map((row) => row.reason)).toEqual(awkward);
+    expect(await log.verify()).toMatchObject({ ok: true, rows: awkward.length });
+  });
+
   test("bad input is refused before anything is written: unknown fields, a malformed card, a bad event name", async () => {
     await resetLog(backend);
     const log = audit();

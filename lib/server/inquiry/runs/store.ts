@@ -8,6 +8,7 @@ import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { Database } from "@/lib/server/database";
+import { queryText } from "@/lib/server/database/rows";
 import { inquiryRuns } from "@/lib/server/database/schema";
 
 /** One run in a list: who, where, what, and the answer's status; the exchange is read with `getTeamRun`. */
@@ -47,28 +48,37 @@ export async function recordTeamRun(db: Database, input: RecordRunInput): Promis
   await recordTeamRuns(db, [input]);
 }
 
-/** Several runs in one statement; a run already kept (a retried insert) is kept once. */
+/**
+ * Several runs in one statement, one array per column (`unnest`), so its text is the same whatever the batch's
+ * size; a run already kept (a retried insert) is kept once. Times and the exchange go as text: drizzle's
+ * postgres-js driver passes a timestamptz[] parameter through unserialized.
+ */
+const INSERT_RUNS = `insert into inquiry_runs
+  (id, user_id, user_name, environment, operation, request_id, card, status, started_at, recorded_at, exchange)
+select v.id, v.user_id, v.user_name, v.environment, v.operation, v.request_id, v.card, v.status,
+  v.started_at::timestamptz, v.recorded_at::timestamptz, v.exchange::jsonb
+from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
+  $9::text[], $10::text[], $11::text[])
+  as v(id, user_id, user_name, environment, operation, request_id, card, status, started_at, recorded_at, exchange)
+on conflict do nothing`;
+
 export async function recordTeamRuns(db: Database, inputs: readonly RecordRunInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  const recordedAt = new Date();
-  await db
-    .insert(inquiryRuns)
-    .values(
-      inputs.map(({ exchange, ...input }) => ({
-        id: exchange.id,
-        userId: input.user.id,
-        userName: input.user.name,
-        environment: exchange.environment,
-        operation: input.operation,
-        requestId: exchange.request_id ?? null,
-        card: input.card,
-        status: exchange.response.status,
-        startedAt: new Date(exchange.started_at),
-        recordedAt: input.now ?? recordedAt,
-        exchange,
-      })),
-    )
-    .onConflictDoNothing();
+  const recordedAt = new Date().toISOString();
+  const column = <T>(value: (input: RecordRunInput) => T): T[] => inputs.map(value);
+  await queryText(db, INSERT_RUNS, [
+    column(({ exchange }) => exchange.id),
+    column(({ user }) => user.id),
+    column(({ user }) => user.name),
+    column(({ exchange }) => exchange.environment),
+    column(({ operation }) => operation),
+    column(({ exchange }) => exchange.request_id ?? null),
+    column(({ card }) => card),
+    column(({ exchange }) => exchange.response.status),
+    column(({ exchange }) => exchange.started_at),
+    column(({ now }) => now?.toISOString() ?? recordedAt),
+    column(({ exchange }) => JSON.stringify(exchange)),
+  ]);
 }
 
 type Row = typeof inquiryRuns.$inferSelect;
