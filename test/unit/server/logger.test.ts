@@ -43,6 +43,24 @@ describe("logger", () => {
     for (const line of capture.lines()) expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  it("drops a secret-named field's value whatever its type, at the top and one level down, leaving the caller's object as it was", () => {
+    capture = captureLogs();
+    const fields = {
+      password: 123456789,
+      headers: { "Set-Cookie": ["csc_session=abc", "other=def"], accept: "application/json" },
+      kept: { seq: 7 },
+    };
+    logger.info(fields, "an event");
+    const [line] = capture.lines();
+    expect(JSON.parse(line!)).toMatchObject({
+      password: "[REDACTED]",
+      headers: { "Set-Cookie": "[REDACTED]", accept: "application/json" },
+      kept: { seq: 7 },
+    });
+    expect(fields.password).toBe(123456789);
+    expect(fields.headers["Set-Cookie"]).toEqual(["csc_session=abc", "other=def"]);
+  });
+
   it("sanitizes a serialized line on its own", () => {
     expect(sanitizeLogLine('{"client_secret":"s3cr\\"et","x":"6006491000000001"}')).toBe(
       '{"client_secret":"[REDACTED]","x":"600649******0001"}',
