@@ -26,9 +26,10 @@
  * The targets run in interleaved rounds, so that a busy neighbour on a shared machine weighs on all of them
  * alike; figures are medians over the rounds. BENCH_SECONDS (default 12) is the time per target in all,
  * BENCH_ROUNDS (default 3) the number of rounds, BENCH_CONNECTIONS (default 16) the concurrent
- * connections. The build in NEXT_DIST_DIR (default .next) is used.
+ * connections, BENCH_NODE the Node binary of the consoles and (p) (default: the one running the bench). The
+ * build in NEXT_DIST_DIR (default .next) is used.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { benchBatch } from "./bench-batch";
 import { startDurablePostgres, type BenchCluster } from "./bench-postgres";
@@ -298,14 +299,20 @@ interface Servers {
   bare: { url: string; child: ChildProcess };
 }
 
+/**
+ * The Node that runs the consoles and the bare proxy: the one running the bench (as `npm start` would), or
+ * BENCH_NODE (for example the LTS binary `npm run test:lts` installs) to measure the runtime the image ships.
+ */
+const serverNode = process.env.BENCH_NODE || process.execPath;
+
 /** Each console as `npm start` runs it (scripts/start.mjs): the same Node options. */
-const serveScript = () => [process.execPath, ...serverNodeFlags(), path.join(root, "scripts/serve.mjs")];
+const serveScript = () => [serverNode, ...serverNodeFlags(), path.join(root, "scripts/serve.mjs")];
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /** The command and environment of (p), the bare Node proxy, on `port` in front of the standalone sandbox. */
 function bareProxy(port: string, sandboxUrl: string): [string[], Record<string, string>] {
   return [
-    [process.execPath, path.join(root, "scripts/bench-bare-proxy.mjs")],
+    [serverNode, path.join(root, "scripts/bench-bare-proxy.mjs")],
     {
       PORT: port,
       SANDBOX_URL: sandboxUrl,
@@ -585,11 +592,18 @@ async function benchVerify(): Promise<void> {
   }
 }
 
+function nodeVersion(binary: string): string {
+  return spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim().replace(/^v/, "");
+}
+
 /** The rounds, their figures, the batch, the soak; then (v) once the other consoles are stopped. */
 async function measure(servers: Servers, targets: Target[], cookies: Cookies): Promise<void> {
   console.log(
     `autocannon on ${HOST}: ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds ` +
-      "after a warm-up; medians over the rounds\n",
+      "after a warm-up; medians over the rounds",
+  );
+  console.log(
+    `consoles and (p) on Node ${nodeVersion(serverNode)} (${serverNode}; BENCH_NODE picks another)\n`,
   );
   const byTarget = await measureInRounds(targets);
   printTargets(targets, byTarget);
