@@ -52,7 +52,7 @@ export function createAuditLog({
     safeRow: (entry: AuditEntryInput) => toAuditEntry(entry, hmacKey),
     /** The whole chain; `from: "checkpoint"` starts at the last checkpoint an earlier verify found intact. */
     verify: async (from: VerifyFrom = "start") =>
-      (await import("./verify")).verifyAuditChain(db, keys, {
+      (await import("@/lib/server/audit/verify")).verifyAuditChain(db, keys, {
         checkpointFile: checkpoints?.file,
         from,
         verified,
@@ -67,10 +67,10 @@ export function createAuditLog({
     /** The user ids the log knows, searched (the audit page's User filter). */
     users: (query: AuditUsersQuery = {}) => listAuditUsers(db, query),
     csvLines: async function* (filters: AuditQuery = {}): AsyncGenerator<string> {
-      yield* (await import("./csv")).auditCsvLines(db, hmacKey, filters);
+      yield* (await import("@/lib/server/audit/csv")).auditCsvLines(db, hmacKey, filters);
     },
     csvStream: (filters: AuditQuery = {}) =>
-      openedOnRead(async () => (await import("./csv")).auditCsvStream(db, hmacKey, filters)),
+      openedOnRead(async () => (await import("@/lib/server/audit/csv")).auditCsvStream(db, hmacKey, filters)),
   };
 }
 

@@ -432,7 +432,7 @@ async function startAtStart(root: ConsoleRoot): Promise<void> {
       ),
   );
   if (!config.databaseUrl) await opening;
-  const { createBackgroundSweep } = await import("./sweep");
+  const { createBackgroundSweep } = await import("@/lib/server/root/sweep");
   createBackgroundSweep(root).start();
   await startMonitors(root).catch((error: unknown) =>
     logger.error({ error: messageOf(error) }, "monitors not started"),
