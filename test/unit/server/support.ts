@@ -2,14 +2,12 @@
  * In-process harness for the console's route handlers: configure the server, call a route module's
  * handler with a plain Request, and keep cookies between calls like a browser would.
  */
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { LOCAL_USER } from "@/lib/server/identity";
 import type { ServerConfig } from "@/lib/server/config";
 import { getServices, setConfigForTests, type RootOptions } from "@/lib/server/root";
 import { getSession, type Session } from "@/lib/server/session";
 import { seedDataDir } from "@/test/support/pglite-template";
+import { fileTempDir } from "@/test/support/temp-dirs";
 import { expect } from "vitest";
 
 export const TEST_SESSION_SECRET = "unit-test-session-secret-with-at-least-32-chars";
@@ -33,7 +31,7 @@ function fileDataDir(): string {
 
 /** A fresh DATA_DIR holding a copy of the run's migrated template (test/setup/pglite.ts) when there is one. */
 function newDataDir(): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "console-unit-"));
+  const folder = fileTempDir("console-unit-");
   seedDataDir(folder);
   return folder;
 }
