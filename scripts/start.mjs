@@ -14,16 +14,17 @@ if (needsBuild()) {
   console.log(
     "[start] First start: building the console once (about half a minute; more on a busy machine). " +
       "Later starts skip this until a source file changes. Next lists what this build leaves out " +
-      "(server minification, the build cache) as experiments marked ⨯.",
+      "(server minification and source maps, the build cache) as experiments marked ⨯.",
   );
   // Starting serves the code as it is: type errors are `npm run typecheck`'s and `npm test`'s to report, and
   // the build's own check would add half a minute to every first start; so would writing Turbopack's build
-  // cache, which only later builds read, and minifying the server's code costs seconds more (next.config.js).
+  // cache, which only later builds read. Minifying the server's code and its source maps cost 5 s more
+  // (next.config.js).
   const buildEnv = {
     ...env,
     CONSOLE_BUILD_TYPES_CHECKED: "1",
     CONSOLE_BUILD_CACHE: "off",
-    CONSOLE_BUILD_SERVER_MINIFY: "off",
+    CONSOLE_BUILD_PLAIN_SERVER: "1",
   };
   const folder = missingDatabaseFolder(root);
   const database = folder ? createDatabaseFolder(root, folder) : Promise.resolve();
