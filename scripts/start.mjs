@@ -10,7 +10,7 @@ import { serverNodeFlags } from "./server-node-options.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-if (needsBuild()) {
+if (needsBuild({ forStart: true })) {
   console.log(
     "[start] First start: building the console once (about half a minute; more on a busy machine). " +
       "Later starts skip this until a source file changes. Next lists what this build leaves out " +
@@ -18,13 +18,13 @@ if (needsBuild()) {
   );
   // Starting serves the code as it is: type errors are `npm run typecheck`'s and `npm test`'s to report, and
   // the build's own check would add half a minute to every first start; so would writing Turbopack's build
-  // cache, which only later builds read. Minifying the server's code and its source maps cost 5 s more
-  // (next.config.js).
+  // cache, which only later builds read. The standalone folder, minifying the server's code and its source
+  // maps would cost 7 s more, for nothing this server uses (next.config.js).
   const buildEnv = {
     ...env,
     CONSOLE_BUILD_TYPES_CHECKED: "1",
     CONSOLE_BUILD_CACHE: "off",
-    CONSOLE_BUILD_PLAIN_SERVER: "1",
+    CONSOLE_BUILD_FOR_START: "1",
   };
   const folder = missingDatabaseFolder(root);
   const database = folder ? createDatabaseFolder(root, folder) : Promise.resolve();
