@@ -64,7 +64,8 @@ describe("a first start with nothing configured", () => {
       delete process.env.DATA_DIR;
       expect(missingDatabaseFolder(project)).toBeUndefined();
     } finally {
-      process.env = env;
+      for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+      Object.assign(process.env, env);
       rmSync(project, { recursive: true, force: true });
     }
   });

@@ -242,7 +242,8 @@ describe("configuration", () => {
       } finally {
         logs.restore();
         resetConsoleRoot();
-        process.env = previous;
+        for (const key of Object.keys(process.env)) if (!(key in previous)) delete process.env[key];
+        Object.assign(process.env, previous);
       }
     },
   );
