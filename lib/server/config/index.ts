@@ -29,11 +29,12 @@ export function registerConfigSecrets(config: ServerConfig, log: ConsoleLogger):
   log.registerSecret(config.alerts.webhookUrl);
   log.registerSecret(config.alerts.webhookSecret);
   if (config.sessionSecretGenerated) {
-    log.warn(
-      { variable: "SESSION_SECRET" },
+    const message =
       "SESSION_SECRET is not set: using a random session password for this process; sessions end when " +
-        "it restarts, and several instances cannot share sessions. Set SESSION_SECRET (32+ characters).",
-    );
+      "it restarts, and several instances cannot share sessions. Set SESSION_SECRET (32+ characters).";
+    // Expected of one console on its embedded database, which no second instance can share: said, not warned.
+    if (config.databaseUrl) log.warn({ variable: "SESSION_SECRET" }, message);
+    else log.info({ variable: "SESSION_SECRET" }, message);
   }
 }
 

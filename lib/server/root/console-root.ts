@@ -247,6 +247,11 @@ async function openStorageCore({ config, parts, now }: FeatureDeps) {
     value: config.auditHmacKey,
     dataDir: config.dataDir,
     generate: generateHmacKey,
+    // Only instances sharing a PostgreSQL must share the key: with the embedded database it is said, not warned.
+    warn: (message, _reused, file) => {
+      if (config.databaseUrl) parts.logger.warn({ key: "AUDIT_HMAC_KEY", file }, message);
+      else parts.logger.info({ key: "AUDIT_HMAC_KEY", file }, message);
+    },
   });
   parts.logger.registerSecret(hmacKey);
   const handle = await parts.databases.open(storageSettingsFromConfig(config));

@@ -219,24 +219,34 @@ describe("configuration", () => {
     expect(errorFor({ SESSION_SECRET: "too-short-secret" }).message).not.toContain("too-short-secret");
   });
 
-  it("warns in the log when SESSION_SECRET is unset, without logging the generated password", () => {
-    const previous = process.env.SESSION_SECRET;
-    resetConsoleRoot();
-    delete process.env.SESSION_SECRET;
-    const logs = captureLogs();
-    try {
-      const config = getConfig();
-      expect(config.sessionSecretGenerated).toBe(true);
-      expect(logs.text()).toMatch(/SESSION_SECRET is not set/);
-      expect(logs.text()).not.toContain(config.sessionPasswords[0]);
-      // The same password for every later reader in the process (all of Next's bundles).
-      expect(getConfig().sessionPasswords).toEqual(config.sessionPasswords);
-    } finally {
-      logs.restore();
+  it.each([
+    ["one console on its embedded database: info", {}, 30],
+    ["instances sharing a PostgreSQL: a warning", { DATABASE_URL: "postgres://db.test/console" }, 40],
+  ])(
+    "says in the log when SESSION_SECRET is unset (%s), without logging the generated password",
+    (_case, env: Record<string, string>, level) => {
+      const previous = { ...process.env };
       resetConsoleRoot();
-      if (previous !== undefined) process.env.SESSION_SECRET = previous;
-    }
-  });
+      delete process.env.SESSION_SECRET;
+      delete process.env.DATABASE_URL;
+      Object.assign(process.env, env);
+      const logs = captureLogs();
+      try {
+        const config = getConfig();
+        expect(config.sessionSecretGenerated).toBe(true);
+        const line = logs.lines().find((text) => /SESSION_SECRET is not set/.test(text));
+        expect(JSON.parse(line ?? "{}")).toMatchObject({ level, variable: "SESSION_SECRET" });
+        expect(logs.text()).not.toContain(config.sessionPasswords[0]);
+        // The same password for every later reader in the process (all of Next's bundles).
+        expect(getConfig().sessionPasswords).toEqual(config.sessionPasswords);
+      } finally {
+        logs.restore();
+        resetConsoleRoot();
+        for (const key of Object.keys(process.env)) if (!(key in previous)) delete process.env[key];
+        Object.assign(process.env, previous);
+      }
+    },
+  );
 
   it("stops the start with the message when a variable is bad", () => {
     const previous = process.env.CARD_API_TIMEOUT_MS;
