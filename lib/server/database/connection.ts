@@ -114,9 +114,10 @@ export async function openDatabase(settings: StorageSettings): Promise<DatabaseH
   mkdirSync(folder, { recursive: true });
   const lock: DataDirLock = acquireDataDirLock(folder);
   try {
-    const [{ PGlite }, { drizzle }] = await Promise.all([
+    const [{ PGlite, protocol, types }, { drizzle }, { pglitePreparedQueries }] = await Promise.all([
       import("@electric-sql/pglite"),
       import("drizzle-orm/pglite"),
+      import("./pglite-prepared"),
     ]);
     // drizzle's own parsers (timestamps and intervals as text), set once here: PGlite copies its whole parser table
     // on every query that brings parsers of its own, which drizzle's calls would otherwise do.
@@ -124,8 +125,12 @@ export async function openDatabase(settings: StorageSettings): Promise<DatabaseH
     if (!existsSync(path.join(folder, "PG_VERSION"))) await createPgliteFolder(folder, startParams);
     const client = await PGlite.create(folder, { parsers: DRIZZLE_TEXT_PARSERS, startParams });
     withoutPerQueryParsers(client);
+    const queryPrepared = pglitePreparedQueries(client, {
+      serialize: protocol.serialize,
+      arraySerializer: types.arraySerializer,
+    });
     return {
-      db: drizzle({ client, schema }) as unknown as Database,
+      db: drizzle({ client: Object.assign(client, { queryPrepared }), schema }) as unknown as Database,
       kind: "pglite",
       sessionFeed: localFeed(),
       close: async () => {

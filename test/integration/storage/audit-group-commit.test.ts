@@ -13,14 +13,14 @@ const KEY = "group-commit-test-key";
 
 type Statement = (...args: unknown[]) => Promise<unknown>;
 
-/** `db` whose driver statements (PGlite's `query`, postgres-js's `unsafe`: the appender's batch insert) go through `wrap`. */
+/** `db` whose driver statements (PGlite's prepared ones, postgres-js's `unsafe`: the appender's batch insert) go through `wrap`. */
 function withStatements(db: Database, wrap: (run: Statement) => Statement): Database {
   const client = (db as unknown as { $client: Record<string, unknown> }).$client;
   const wrapped = Object.create(db) as Database & { $client: unknown };
   wrapped.$client = new Proxy(client, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
-      if ((name === "query" || name === "unsafe") && typeof value === "function")
+      if ((name === "queryPrepared" || name === "unsafe") && typeof value === "function")
         return wrap((...args) => (value as Statement).apply(target, args));
       return value;
     },
