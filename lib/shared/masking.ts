@@ -83,7 +83,14 @@ function maskValue(value: unknown, depth: number): unknown {
   if (depth >= MAX_DEPTH) return "[too deep]";
   if (Array.isArray(value)) return value.map((item) => maskValue(item, depth + 1));
   const masked: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value))
-    masked[maskCardNumbersInText(key)] = maskValue(item, depth + 1);
+  for (const key of Object.keys(value))
+    setOwn(masked, maskCardNumbersInText(key), maskValue((value as Record<string, unknown>)[key], depth + 1));
   return masked;
+}
+
+/** `target[key] = value` as an own property: a key such as "__proto__" stays a key, not a prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -9,7 +9,7 @@
  * the secret under another name, or issues opaque non-JWT tokens, cannot leak them). Card numbers are
  * masked to first 6 + last 4 in the same pass.
  */
-import { maskCardNumbersDeep, maskCardNumbersInText } from "./masking";
+import { maskCardNumbersDeep, maskCardNumbersInText, setOwn } from "./masking";
 
 export const REDACTED = "[REDACTED]";
 
@@ -71,13 +71,17 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
     if (value === null || typeof value !== "object") return maskCardNumbersDeep(value);
     if (depth >= MAX_DEPTH) return "[too deep]";
     if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
-    // fromEntries defines own properties: a key such as "__proto__" stays a key, not a prototype.
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [
+    // One pass over the keys, no entry arrays: every proxied call's record goes through here.
+    const clean: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      setOwn(
+        clean,
         text(key),
         isSecretKey(key) && item !== "" && item !== null ? REDACTED : walk(item, depth + 1),
-      ]),
-    );
+      );
+    }
+    return clean;
   }
 
   function headers(input: Record<string, string>): Record<string, string> {

@@ -100,4 +100,12 @@ describe("maskCardNumbersDeep", () => {
     });
     expect(input).toEqual(copy);
   });
+
+  it("keeps a key named __proto__ as an own key, masked like any other, and the copy's prototype plain", () => {
+    const input = JSON.parse('{"__proto__":{"card":"6006491000000001"},"n":1}') as object;
+    const masked = maskCardNumbersDeep(input) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
+    expect(Object.keys(masked)).toEqual(["__proto__", "n"]);
+    expect(JSON.stringify(masked)).toBe('{"__proto__":{"card":"600649******0001"},"n":1}');
+  });
 });
