@@ -71,9 +71,12 @@ async function healthLatencies(done: Promise<unknown>): Promise<number[]> {
 
 describe("distinct unknown /api paths", () => {
   it("add no series: one route label for all, bounded exposition and memory, health fast", async () => {
-    // Warm up: the heap grows to its working size under load at first (then stays there, flood after flood),
-    // so that growth below is what the flood keeps.
-    await flood(PATHS, (index) => unknownPath(-index, `198.51.100.${100 + (index % 60)}`));
+    // Warm up with the same flood, health calls beside it: the heap grows to its working size under load at
+    // first (then stays there, flood after flood), and every route involved has loaded, so that growth below is
+    // what the flood keeps.
+    const warmUp = flood(PATHS, (index) => unknownPath(-index, `198.51.100.${100 + (index % 60)}`));
+    await healthLatencies(warmUp);
+    await warmUp;
     const before = await scrape();
     // 50 paths from each of 60 addresses: every one reaches the catch-all's 404 (below the per-address limit).
     const sent = flood(PATHS, (index) => unknownPath(index, `198.51.100.${index % 60}`));
