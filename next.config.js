@@ -47,6 +47,7 @@ const nextConfig = {
       "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}",
       "./lib/server/certification/evidence/unzip-worker.mjs",
       "./lib/server/database/pglite-initdb.mjs",
+      "./lib/server/database/pglite-settings.mjs",
       "./starter-clients/**/*",
     ],
   },

@@ -48,9 +48,8 @@ export async function createDatabaseFolder(root, folder) {
  * @returns {Promise<number>} the exit status
  */
 async function initdb(root, folder) {
-  const { PGlite } = await import("@electric-sql/pglite");
   const script = path.join(root, "lib/server/database/pglite-initdb.mjs");
-  const child = spawn(process.execPath, [script, folder, JSON.stringify(PGlite.defaultStartParams)], {
+  const child = spawn(process.execPath, [script, folder], {
     stdio: "ignore",
   });
   return new Promise((resolve) => {

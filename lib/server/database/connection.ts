@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { localFeed, notifyFeed, type ChangeFeed } from "./change-feed";
 import { acquireDataDirLock, type DataDirLock } from "./data-dir-lock";
+import { pgliteStartParams } from "./pglite-settings.mjs";
 import { resolveDataDir } from "@/lib/server/util/data-dir";
 
 export { resolveDataDir } from "@/lib/server/util/data-dir";
@@ -43,31 +44,11 @@ const DRIZZLE_TEXT_PARSERS = Object.fromEntries(
   [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, asText]),
 );
 
-/**
- * PostgreSQL's settings for the embedded database, on top of PGlite's own (single-user mode, fsync off as
- * documented in the README's Durability). PostgreSQL's defaults are sized for a server of its own: 128 MB of
- * shared buffers, which PGlite allocates and touches at start inside the console's process. The console's
- * working set (sessions, rate-limit rows, the newest audit rows) fits in a small fraction of that, and every
- * page it evicts is still in the kernel's page cache.
- */
-const PGLITE_SETTINGS = [
-  "shared_buffers=16MB",
-  // CREATE INDEX in a migration, the only maintenance the console runs; 64 MB by default.
-  "maintenance_work_mem=16MB",
-  // Temporary tables: the console makes none; 8 MB by default.
-  "temp_buffers=1MB",
-];
-
-/** PGlite's own start parameters followed by the console's settings. */
-function pgliteStartParams(defaults: readonly string[]): string[] {
-  return [...defaults, ...PGLITE_SETTINGS.flatMap((setting) => ["-c", setting])];
-}
-
 /** Creates the database in `folder` in a process of its own (see pglite-initdb.mjs for why). */
-function createPgliteFolder(folder: string, startParams: string[]): Promise<void> {
+function createPgliteFolder(folder: string): Promise<void> {
   const script = path.join(process.cwd(), "lib", "server", "database", "pglite-initdb.mjs");
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, folder, JSON.stringify(startParams)], (error, _stdout, stderr) => {
+    execFile(process.execPath, [script, folder], (error, _stdout, stderr) => {
       if (error)
         reject(new Error(`creating the embedded database in ${folder} failed: ${stderr || error.message}`));
       else resolve();
@@ -122,7 +103,7 @@ export async function openDatabase(settings: StorageSettings): Promise<DatabaseH
     // drizzle's own parsers (timestamps and intervals as text), set once here: PGlite copies its whole parser table
     // on every query that brings parsers of its own, which drizzle's calls would otherwise do.
     const startParams = pgliteStartParams(PGlite.defaultStartParams);
-    if (!existsSync(path.join(folder, "PG_VERSION"))) await createPgliteFolder(folder, startParams);
+    if (!existsSync(path.join(folder, "PG_VERSION"))) await createPgliteFolder(folder);
     const client = await PGlite.create(folder, { parsers: DRIZZLE_TEXT_PARSERS, startParams });
     withoutPerQueryParsers(client);
     const queryPrepared = pglitePreparedQueries(client, {

@@ -8,14 +8,15 @@
  * Plain JavaScript: it runs as it is from the repository and from the standalone output (copied by
  * next.config.js outputFileTracingIncludes), with no bundler.
  *
- * argv: <folder> <startParams as a JSON array of strings>
+ * argv: <folder>; the start parameters are the server's own (pglite-settings.mjs).
  */
 import { PGlite } from "@electric-sql/pglite";
+import { pgliteStartParams } from "./pglite-settings.mjs";
 
-const [folder, startParams] = process.argv.slice(2);
-if (!folder || !startParams) {
-  console.error("usage: pglite-initdb.mjs <folder> <startParams JSON>");
+const [folder] = process.argv.slice(2);
+if (!folder) {
+  console.error("usage: pglite-initdb.mjs <folder>");
   process.exit(2);
 }
-const db = await PGlite.create(folder, { startParams: JSON.parse(startParams) });
+const db = await PGlite.create(folder, { startParams: pgliteStartParams(PGlite.defaultStartParams) });
 await db.close();

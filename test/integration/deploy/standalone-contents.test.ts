@@ -18,6 +18,7 @@ describe("the standalone output", () => {
     const files = [
       "db/migrations",
       "lib/server/database/pglite-initdb.mjs",
+      "lib/server/database/pglite-settings.mjs",
       "starter-clients/README.md",
       "starter-clients/node/client.mjs",
       "starter-clients/node/.env.example",
