@@ -34,8 +34,9 @@ export interface RecordInput {
 export function buildExchangeRecord(input: RecordInput): ExchangeRecord {
   const { operation, environment, exchange, check, tokenEvents = [], requestId, timings } = input;
   const redact = createRedactor(input.secrets);
-  // From the spec-checked body only (null unless a 2xx answer matched the schema), redacted like the body.
-  const summary = check.data === null ? null : summarizeBody(operation, redact.value(check.data));
+  const body = redact.value(check.value);
+  // Only when a 2xx answer matched the spec's schema; read from the shown body, whose checked fields it holds.
+  const summary = check.data === null ? null : summarizeBody(operation, body);
   return {
     id: randomUUID(),
     operation,
@@ -52,7 +53,7 @@ export function buildExchangeRecord(input: RecordInput): ExchangeRecord {
     response: {
       status: exchange.response.status,
       headers: redact.headers(exchange.response.headers),
-      body: redact.value(check.value),
+      body,
       ...(check.isJson ? {} : { body_is_text: true }),
       ...(check.issues.length > 0 ? { schema_issues: check.issues.map(redact.text) } : {}),
     },
