@@ -73,9 +73,11 @@ export function pglitePreparedQueries(
   }
 
   // Both of PGlite's locks, as its `query` takes them: no statement of another caller's transaction runs between.
+  // Inside them, a closed database is an error rather than a call into a torn-down instance.
   return (text, params) =>
     client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
+        await client._checkReady();
         const statement = await nameOf(text);
         const values = params.map(asParameter);
         const { messages } = await client.execProtocol(

@@ -4,6 +4,10 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase } from "@/lib/server/database";
 import { queryRows, queryText } from "@/lib/server/database/rows";
 import { BACKENDS, useBackend } from "./backends";
 
@@ -69,5 +73,17 @@ describe("queryText on pglite, beside a transaction", () => {
     expect(await queryRows(db, sql`select count(*)::int as count from query_text_probe`)).toEqual([
       { count: 0 },
     ]);
+  });
+
+  test("rejects once the database is closed, rather than calling into it", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "console-closed-"));
+    try {
+      const handle = await openDatabase({ dataDir });
+      expect(await queryText(handle.db, ECHO, [["open"], [null]])).toEqual([{ word: "open", note: null }]);
+      await handle.close();
+      await expect(queryText(handle.db, ECHO, [["closed"], [null]])).rejects.toThrow(/closed/i);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
