@@ -6,17 +6,10 @@
  * size: the database parses one short statement with 22 parameters rather than one with 18 per row.
  */
 import "server-only";
+import { columnArraysInsert, type ArrayColumn } from "@/lib/server/database/rows";
 import type { AuditRow } from "./chain";
 
-interface AuditColumn {
-  /** The column's name in audit_log. */
-  name: string;
-  /** The SQL type of its parameter array's elements. */
-  type: "bigint" | "text" | "smallint";
-  /** The row's value as the array element; text when the stored type is made from text (`select`). */
-  value: (row: AuditRow) => string | number | null;
-  /** The stored value made from the element `v.<name>`, when it is not the element itself. */
-  select?: string;
+interface AuditColumn extends ArrayColumn<AuditRow> {
   /** Its CSV header and cell; absent for a column the export leaves out. */
   csv?: { header: string; cell: (row: AuditRow) => unknown };
 }
@@ -73,11 +66,12 @@ export const AUDIT_COLUMNS: readonly AuditColumn[] = [
   column("row_hash", "rowHash", "text"),
 ];
 
-/** `"seq", "time", …` for the INSERT's column list. */
-export const INSERT_COLUMNS = AUDIT_COLUMNS.map(({ name }) => `"${name}"`).join(", ");
-
 /** Parameters before the columns' arrays in the statement below. */
 const HEAD_PARAMETERS = 4;
+const BATCH = columnArraysInsert(AUDIT_COLUMNS, HEAD_PARAMETERS + 1);
+
+/** `"seq", "time", …` for the INSERT's column list. */
+export const INSERT_COLUMNS = BATCH.names;
 
 /**
  * One statement: the chain head moves from ($3, $4) to ($1, $2), and the rows (one array per column, from $5 on)
@@ -89,16 +83,12 @@ export const INSERT_ROWS_AFTER_HEAD = `with moved as (
   returning 1
 )
 insert into audit_log (${INSERT_COLUMNS})
-select ${AUDIT_COLUMNS.map(({ name, select }) => select ?? `v.${name}`).join(", ")}
-from unnest(${AUDIT_COLUMNS.map(({ type }, index) => `$${HEAD_PARAMETERS + index + 1}::${type}[]`).join(", ")})
-  as v(${AUDIT_COLUMNS.map(({ name }) => name).join(", ")})
+${BATCH.select}
 where exists (select 1 from moved)
 returning seq`;
 
 /** The columns' arrays of a batch, in INSERT_COLUMNS order. */
-export function columnArrays(rows: readonly AuditRow[]): (string | number | null)[][] {
-  return AUDIT_COLUMNS.map(({ value }) => rows.map(value));
-}
+export const columnArrays = BATCH.arrays;
 
 const EXPORTED = AUDIT_COLUMNS.flatMap(({ csv }) => (csv ? [csv] : []));
 

@@ -4,11 +4,9 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { openDatabase } from "@/lib/server/database";
 import { queryRows, queryText } from "@/lib/server/database/rows";
+import { fileTempDir } from "@/test/support/temp-dirs";
 import { BACKENDS, useBackend } from "./backends";
 
 const ECHO = `select v.word, v.note from unnest($1::text[], $2::text[]) as v(word, note) order by v.word`;
@@ -76,14 +74,9 @@ describe("queryText on pglite, beside a transaction", () => {
   });
 
   test("rejects once the database is closed, rather than calling into it", async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "console-closed-"));
-    try {
-      const handle = await openDatabase({ dataDir });
-      expect(await queryText(handle.db, ECHO, [["open"], [null]])).toEqual([{ word: "open", note: null }]);
-      await handle.close();
-      await expect(queryText(handle.db, ECHO, [["closed"], [null]])).rejects.toThrow(/closed/i);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    const handle = await openDatabase({ dataDir: fileTempDir("console-closed-") });
+    expect(await queryText(handle.db, ECHO, [["open"], [null]])).toEqual([{ word: "open", note: null }]);
+    await handle.close();
+    await expect(queryText(handle.db, ECHO, [["closed"], [null]])).rejects.toThrow(/closed/i);
   });
 });

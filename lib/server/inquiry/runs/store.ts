@@ -8,7 +8,7 @@ import { and, desc, eq, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { EnvironmentName, ExchangeRecord } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { Database } from "@/lib/server/database";
-import { queryText } from "@/lib/server/database/rows";
+import { columnArraysInsert, queryText, type ArrayColumn } from "@/lib/server/database/rows";
 import { inquiryRuns } from "@/lib/server/database/schema";
 
 /** One run in a list: who, where, what, and the answer's status; the exchange is read with `getTeamRun`. */
@@ -48,37 +48,50 @@ export async function recordTeamRun(db: Database, input: RecordRunInput): Promis
   await recordTeamRuns(db, [input]);
 }
 
-/**
- * Several runs in one statement, one array per column (`unnest`), so its text is the same whatever the batch's
- * size; a run already kept (a retried insert) is kept once. Times and the exchange go as text: drizzle's
- * postgres-js driver passes a timestamptz[] parameter through unserialized.
- */
-const INSERT_RUNS = `insert into inquiry_runs
-  (id, user_id, user_name, environment, operation, request_id, card, status, started_at, recorded_at, exchange)
-select v.id, v.user_id, v.user_name, v.environment, v.operation, v.request_id, v.card, v.status,
-  v.started_at::timestamptz, v.recorded_at::timestamptz, v.exchange::jsonb
-from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
-  $9::text[], $10::text[], $11::text[])
-  as v(id, user_id, user_name, environment, operation, request_id, card, status, started_at, recorded_at, exchange)
+/** A run as its batch writes it: `now` is the batch's time unless the run brings its own. */
+type RunRow = RecordRunInput & { now: Date };
+
+/** Times and the exchange go as text: drizzle's postgres-js driver passes a timestamptz[] parameter through unserialized. */
+const RUN_COLUMNS: readonly ArrayColumn<RunRow>[] = [
+  { name: "id", type: "text", value: ({ exchange }) => exchange.id },
+  { name: "user_id", type: "text", value: ({ user }) => user.id },
+  { name: "user_name", type: "text", value: ({ user }) => user.name },
+  { name: "environment", type: "text", value: ({ exchange }) => exchange.environment },
+  { name: "operation", type: "text", value: ({ operation }) => operation },
+  { name: "request_id", type: "text", value: ({ exchange }) => exchange.request_id ?? null },
+  { name: "card", type: "text", value: ({ card }) => card },
+  { name: "status", type: "smallint", value: ({ exchange }) => exchange.response.status },
+  {
+    name: "started_at",
+    type: "text",
+    value: ({ exchange }) => exchange.started_at,
+    select: "v.started_at::timestamptz",
+  },
+  {
+    name: "recorded_at",
+    type: "text",
+    value: ({ now }) => now.toISOString(),
+    select: "v.recorded_at::timestamptz",
+  },
+  {
+    name: "exchange",
+    type: "text",
+    value: ({ exchange }) => JSON.stringify(exchange),
+    select: "v.exchange::jsonb",
+  },
+];
+
+const RUNS = columnArraysInsert(RUN_COLUMNS);
+
+/** Several runs in one statement, one array per column; a run already kept (a retried insert) is kept once. */
+const INSERT_RUNS = `insert into inquiry_runs (${RUNS.names})
+${RUNS.select}
 on conflict do nothing`;
 
 export async function recordTeamRuns(db: Database, inputs: readonly RecordRunInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  const recordedAt = new Date().toISOString();
-  const column = <T>(value: (input: RecordRunInput) => T): T[] => inputs.map(value);
-  await queryText(db, INSERT_RUNS, [
-    column(({ exchange }) => exchange.id),
-    column(({ user }) => user.id),
-    column(({ user }) => user.name),
-    column(({ exchange }) => exchange.environment),
-    column(({ operation }) => operation),
-    column(({ exchange }) => exchange.request_id ?? null),
-    column(({ card }) => card),
-    column(({ exchange }) => exchange.response.status),
-    column(({ exchange }) => exchange.started_at),
-    column(({ now }) => now?.toISOString() ?? recordedAt),
-    column(({ exchange }) => JSON.stringify(exchange)),
-  ]);
+  const now = new Date();
+  await queryText(db, INSERT_RUNS, RUNS.arrays(inputs.map((input) => ({ ...input, now: input.now ?? now }))));
 }
 
 type Row = typeof inquiryRuns.$inferSelect;
