@@ -9,11 +9,12 @@
  * AB_REQUESTS (3000) per target and round, AB_ROUNDS (6), AB_CONNECTIONS (16).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BENCH_CARD, cpuSeconds, sessionCookie, waitFor } from "./bench-servers.mjs";
 import { freePort } from "./free-port.mjs";
 import { serverNodeFlags } from "./server-node-options.mjs";
 
@@ -23,7 +24,7 @@ const HOST = "127.0.0.1";
 const REQUESTS = Number(process.env.AB_REQUESTS ?? 3000);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.AB_CONNECTIONS ?? 16);
-const CARD = { card_number: "6006491000000001", location_id: "store-001" };
+const DEMO_CREDENTIALS = { client_id: "demo-client", client_secret: "demo-secret" };
 /** @type {import("node:child_process").ChildProcess[]} */
 const children = [];
 /** @type {(() => void)[]} */
@@ -66,46 +67,6 @@ function launch(cwd, command, env) {
   return child;
 }
 
-/** @param {string} url */
-async function waitFor(url) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      await (await fetch(url)).arrayBuffer();
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer within 120 s`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-/** CPU seconds of a process so far (Linux /proc). @param {number | undefined} pid */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** A session holding the demo credentials, the sandbox environment and a token: its cookie. @param {string} url */
-async function sessionCookie(url) {
-  const headers = { "content-type": "application/json", origin: url };
-  let cookie = "";
-  /** @param {string} method @param {string} urlPath @param {unknown} body */
-  const send = async (method, urlPath, body) => {
-    const response = await fetch(`${url}${urlPath}`, {
-      method,
-      headers: cookie ? { ...headers, cookie } : headers,
-      body: JSON.stringify(body),
-    });
-    cookie = response.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
-    if (response.status !== 200) throw new Error(`${method} ${urlPath}: ${response.status}`);
-  };
-  await send("PUT", "/api/session/credentials", { client_id: "demo-client", client_secret: "demo-secret" });
-  await send("PUT", "/api/session/environment", { environment: "sandbox" });
-  await send("POST", "/api/token", {});
-  return cookie;
-}
-
 /**
  * One console of `folder` against the standalone sandbox, answering, with its two targets.
  * @param {string} folder @param {string} sandboxUrl
@@ -126,12 +87,12 @@ async function startConsole(folder, sandboxUrl) {
     RATE_LIMIT_PER_MINUTE: "1000000",
     DATA_DIR: dataDir,
   });
-  await waitFor(`${url}/api/health`);
-  const cookie = await sessionCookie(url);
+  await waitFor(`${url}/api/health`, child, 120);
+  const cookie = await sessionCookie(url, DEMO_CREDENTIALS, "sandbox");
   const headers = { "content-type": "application/json", origin: url, cookie };
   const targets = {
     a: { url: `${url}/api/health` },
-    b: { url: `${url}/api/inquiries/balance`, method: "POST", headers, body: JSON.stringify(CARD) },
+    b: { url: `${url}/api/inquiries/balance`, method: "POST", headers, body: JSON.stringify(BENCH_CARD) },
   };
   return { pid: child.pid, targets };
 }
@@ -205,10 +166,10 @@ async function main() {
   const labels = [revA, revB ?? "this checkout"];
   const sandboxPort = await freePort();
   const sandboxUrl = `http://${HOST}:${sandboxPort}`;
-  launch(root, [process.execPath, "node_modules/tsx/dist/cli.mjs", "lib/sandbox/server.ts"], {
+  const sandbox = launch(root, [process.execPath, "node_modules/tsx/dist/cli.mjs", "lib/sandbox/server.ts"], {
     SANDBOX_PORT: String(sandboxPort),
   });
-  await waitFor(`${sandboxUrl}/`);
+  await waitFor(`${sandboxUrl}/`, sandbox, 120);
   const servers = [
     await startConsole(folders[0] ?? root, sandboxUrl),
     await startConsole(folders[1] ?? root, sandboxUrl),

@@ -32,6 +32,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { benchBatch } from "./bench-batch";
+import { BENCH_CARD, cpuSeconds, sessionCookie, waitFor } from "./bench-servers.mjs";
 import { startDurablePostgres, type BenchCluster } from "./bench-postgres";
 import { createRequire } from "node:module";
 import { freePort } from "./free-port.mjs";
@@ -67,7 +68,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const soakConnections = Number(process.env.BENCH_SOAK_CONNECTIONS ?? 50);
 const HOST = "127.0.0.1";
-const CARD = { card_number: "6006491000000001", location_id: "bench-store" };
+const CARD = BENCH_CARD;
 const DEMO_CREDENTIALS = { client_id: "demo-client", client_secret: "demo-secret" };
 const PROXY_SECRET = "bench-proxy-shared-secret";
 const METRICS_TOKEN = "bench-metrics-token-0123456789";
@@ -82,36 +83,6 @@ function start(command: string[], env: Record<string, string>): ChildProcess {
   });
   child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
   return child;
-}
-
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with code ${child.exitCode}`);
-    try {
-      await (await fetch(url)).arrayBuffer();
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer within 60 s`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-/** CPU seconds used so far by a process and its descendants (Linux /proc; 0 elsewhere). */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean);
-    return ticks / 100 + children.reduce((sum, child) => sum + cpuSeconds(Number(child)), 0);
-  } catch {
-    return 0;
-  }
 }
 
 /** Audit insert statements and the rows they wrote. */
@@ -229,35 +200,6 @@ async function soak(target: Target): Promise<string> {
     `RSS ${start.toFixed(0)} → peak ${peak.toFixed(0)} → end ${end.toFixed(0)} MB   ` +
     loadText([loadBefore, os.loadavg()[0] ?? 0])
   );
-}
-
-/** A console session ready for inquiries: credentials set, environment chosen, a token obtained. */
-async function sessionCookie(
-  consoleUrl: string,
-  credentials: object,
-  environment: string,
-  identity: Record<string, string> = {},
-): Promise<string> {
-  const headers = { "content-type": "application/json", origin: consoleUrl, ...identity };
-  let cookie = "";
-  const send = async (method: string, urlPath: string, body: unknown) => {
-    const response = await fetch(`${consoleUrl}${urlPath}`, {
-      method,
-      headers: cookie ? { ...headers, cookie } : headers,
-      body: JSON.stringify(body),
-    });
-    cookie = response.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
-    if (response.status !== 200)
-      throw new Error(`${method} ${urlPath}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as { response?: { status?: number } };
-  };
-  await send("PUT", "/api/session/credentials", credentials);
-  await send("PUT", "/api/session/environment", { environment });
-  await send("POST", "/api/token", {});
-  const probe = await send("POST", "/api/inquiries/balance", CARD);
-  if (probe.response?.status !== 200)
-    throw new Error(`the balance proxy does not work: ${JSON.stringify(probe)}`);
-  return cookie;
 }
 
 async function sandboxAccessToken(sandboxUrl: string): Promise<string> {
