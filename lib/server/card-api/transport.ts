@@ -5,8 +5,9 @@
  * returned as the upstream's answer.
  */
 import "server-only";
-import { request as undiciRequest, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { brandedInstanceCheck } from "@/lib/server/util/errors";
+import { bufferedResponse } from "./buffered-response";
 
 interface UpstreamRequest {
   method: "GET" | "POST";
@@ -54,50 +55,20 @@ export function inProcessTransport(handle: (request: Request) => Promise<Respons
   };
 }
 
-/** A real upstream over HTTP(S) through an undici dispatcher (the process's pooled Agent, lib/server/root). */
+/**
+ * A real upstream over HTTP(S) through an undici dispatcher (the process's pooled Agent, lib/server/root). The
+ * answer is collected by a dispatch handler (./buffered-response) rather than through `request()`'s body stream:
+ * it is read whole anyway, and a stream per call is most of undici's own cost.
+ */
 export function undiciTransport(dispatcher: Dispatcher): Transport {
-  return async ({ method, url, headers, body, signal }) => {
-    const response = await undiciRequest(url, {
-      method,
-      headers,
-      body,
-      signal,
-      dispatcher,
-      maxRedirections: 0,
+  return ({ method, url, headers, body, signal }) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      dispatcher.dispatch(
+        { origin: target.origin, path: target.pathname + target.search, method, headers, body },
+        bufferedResponse(signal, MAX_UPSTREAM_BODY_BYTES, resolve, reject),
+      );
     });
-    const record = Object.fromEntries(
-      Object.entries(response.headers)
-        .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
-        .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value]),
-    );
-    const { body: text, truncated } = await readStreamLimited(response.body);
-    return { status: response.statusCode, headers: record, body: text, truncated };
-  };
-}
-
-/** Reads a Node stream up to the limit with plain data events (cheaper than async iteration). */
-function readStreamLimited(
-  stream: NodeJS.ReadableStream & { destroy(): void },
-): Promise<{ body: string; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      const room = MAX_UPSTREAM_BODY_BYTES - size;
-      if (chunk.byteLength > room) {
-        parts.push(chunk.subarray(0, room));
-        stream.removeListener("data", onData);
-        stream.destroy();
-        resolve({ body: Buffer.concat(parts).toString("utf8"), truncated: true });
-        return;
-      }
-      parts.push(chunk);
-      size += chunk.byteLength;
-    };
-    stream.on("data", onData);
-    stream.once("end", () => resolve({ body: Buffer.concat(parts).toString("utf8"), truncated: false }));
-    stream.once("error", reject);
-  });
 }
 
 // ---------- failures ----------

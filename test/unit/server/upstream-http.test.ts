@@ -334,6 +334,23 @@ describe("scripted upstreams", () => {
     expect(upstream.hits.filter((hit) => hit.includes("gift"))).toHaveLength(1);
   });
 
+  it("shows repeated headers joined, and the final answer after an informational one", async () => {
+    const upstream = await scriptedUpstream((_request, response) => {
+      response.writeEarlyHints({ link: "</style.css>; rel=preload" });
+      response.writeHead(200, { "content-type": "application/json", "x-upstream-note": ["first", "second"] });
+      response.end("{}");
+    });
+    cleanups.push(upstream.close);
+    configureUpstream(upstream.url);
+    const jar = await userSession();
+    const record = await readJson<ExchangeRecord>(
+      await call(balanceRoute.POST, "POST", "/api/inquiries/balance", inquiryBody, jar),
+    );
+    expect(record.response.status).toBe(200);
+    expect(record.response.headers["x-upstream-note"]).toBe("first, second");
+    expect(record.response.headers.link).toBeUndefined();
+  });
+
   it("cuts an oversized body at 1 MiB and says so", async () => {
     const upstream = await scriptedUpstream((_request, response) => {
       response.writeHead(200, { "content-type": "text/plain" });
