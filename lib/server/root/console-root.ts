@@ -267,9 +267,16 @@ async function openStorageCore({ config, parts, now }: FeatureDeps) {
     sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
     suspensions: createSuspensionStore({ db, feed: handle.sessionFeed }),
     rateLimiter: rateLimiterFor(config, parts, db),
-    teamRuns: createTeamRunWriter(db),
+    teamRuns: teamRunWriterFor(parts, db),
   };
   return { core, handle, hmacKey };
+}
+
+/** Runs still waiting for their batch are written before the database closes. */
+function teamRunWriterFor(parts: ProcessParts, db: Database): TeamRunWriter {
+  const writer = createTeamRunWriter(db);
+  parts.databases.beforeClose(() => writer.flush());
+  return writer;
 }
 
 function auditLogFor(

@@ -1,6 +1,6 @@
 /**
- * The team-run writer: runs kept in one turn of the event loop go in one statement, and a batch the database
- * refuses is written again run by run, so only the bad run fails.
+ * The team-run writer: runs kept within its window go in one statement, a flush writes what waits at once (as
+ * at shutdown), and a batch the database refuses is written again run by run, so only the bad run fails.
  */
 import { describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
@@ -20,25 +20,46 @@ function run(id: string): RecordRunInput {
 }
 
 describe("team-run writer", () => {
-  it("writes the runs of one turn in one statement", async () => {
+  it("writes the runs kept within its window in one statement", async () => {
     const statements: string[][] = [];
-    const keep = createTeamRunWriter(db, async (_db, inputs) => {
+    const writer = createTeamRunWriter(db, async (_db, inputs) => {
       statements.push(inputs.map((input) => input.exchange.id));
     });
 
-    await Promise.all(["r1", "r2", "r3", "r4"].map((id) => keep(run(id))));
+    const first = writer.keep(run("r1"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.all([first, ...["r2", "r3", "r4"].map((id) => writer.keep(run(id)))]);
 
     expect(statements).toEqual([["r1", "r2", "r3", "r4"]]);
   });
 
+  it("writes what waits at once when flushed, and runs kept during a write after it", async () => {
+    const statements: string[][] = [];
+    const late: Promise<void>[] = [];
+    const writer = createTeamRunWriter(
+      db,
+      async (_db, inputs) => {
+        statements.push(inputs.map((input) => input.exchange.id));
+        if (late.length === 0) late.push(writer.keep(run("late")));
+      },
+      60_000,
+    );
+
+    const kept = Promise.all(["r1", "r2"].map((id) => writer.keep(run(id))));
+    await writer.flush();
+
+    expect(statements).toEqual([["r1", "r2"], ["late"]]);
+    await expect(Promise.all([kept, ...late])).resolves.toBeDefined();
+  });
+
   it("writes a refused batch again run by run: only the bad run fails", async () => {
     const kept: string[] = [];
-    const keep = createTeamRunWriter(db, async (_db, inputs) => {
+    const writer = createTeamRunWriter(db, async (_db, inputs) => {
       if (inputs.some((input) => input.exchange.id === "bad")) throw new Error("refused");
       kept.push(...inputs.map((input) => input.exchange.id));
     });
 
-    const results = await Promise.allSettled(["r1", "bad", "r2"].map((id) => keep(run(id))));
+    const results = await Promise.allSettled(["r1", "bad", "r2"].map((id) => writer.keep(run(id))));
 
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(kept).toEqual(["r1", "r2"]);

@@ -24,7 +24,7 @@ export function keepTeamRun(
   if (context.config.authMode === "none") return;
   const keep = async () => {
     const [user, services] = await Promise.all([context.user(), context.services()]);
-    await services.teamRuns({
+    await services.teamRuns.keep({
       user: { id: user.id, name: user.name },
       operation,
       card: maskCardNumber(cardNumber),

@@ -1,8 +1,9 @@
 /**
- * Team runs written together: the runs kept during one turn of the event loop go in one statement (at most
- * MAX_BATCH), as the audit log's group commit does, so a busy team console pays one insert per batch rather than
- * one per inquiry. Still off the response path: nobody waits for it. A batch the database refuses is written again
- * run by run, so one bad run cannot lose the others, and each run still refused rejects its own promise.
+ * Team runs written together: the runs kept within a short window go in one statement (at most MAX_BATCH), so a
+ * busy team console pays one insert per window rather than one per inquiry. Nobody waits for it: the run is off
+ * the response path, so the window costs no answer any time, and it is flushed before the database closes.
+ * A batch the database refuses is written again run by run, so one bad run cannot lose the others, and each run
+ * still refused rejects its own promise.
  */
 import "server-only";
 import type { Database } from "@/lib/server/database";
@@ -10,7 +11,14 @@ import { recordTeamRuns, type RecordRunInput } from "./store";
 
 const MAX_BATCH = 100;
 
-export type TeamRunWriter = (input: RecordRunInput) => Promise<void>;
+/** How long the first run of a batch waits for others; a statement costs far more than the rows it carries. */
+const COLLECT_MS = 50;
+
+export interface TeamRunWriter {
+  keep(input: RecordRunInput): Promise<void>;
+  /** Writes what is waiting now and resolves when every batch is in. */
+  flush(): Promise<void>;
+}
 
 interface Pending {
   input: RecordRunInput;
@@ -18,12 +26,16 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+type WriteRuns = (db: Database, inputs: readonly RecordRunInput[]) => Promise<void>;
+
 export function createTeamRunWriter(
   db: Database,
-  write: (db: Database, inputs: readonly RecordRunInput[]) => Promise<void> = recordTeamRuns,
+  write: WriteRuns = recordTeamRuns,
+  collectMs = COLLECT_MS,
 ): TeamRunWriter {
   const queue: Pending[] = [];
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
+  let draining: Promise<void> | undefined;
 
   async function writeOneByOne(batch: Pending[]): Promise<void> {
     for (const pending of batch) {
@@ -31,28 +43,46 @@ export function createTeamRunWriter(
     }
   }
 
-  async function drain(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        await write(
-          db,
-          batch.map((pending) => pending.input),
-        );
-        batch.forEach((pending) => pending.resolve());
-      } catch (error) {
-        if (batch.length === 1) batch[0]!.reject(error);
-        else await writeOneByOne(batch);
-      }
+  async function writeBatch(batch: Pending[]): Promise<void> {
+    try {
+      await write(
+        db,
+        batch.map((pending) => pending.input),
+      );
+      batch.forEach((pending) => pending.resolve());
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else await writeOneByOne(batch);
     }
-    scheduled = false;
   }
 
-  return (input) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ input, resolve, reject });
-      if (scheduled) return;
-      scheduled = true;
-      setImmediate(() => void drain());
+  async function drainQueue(): Promise<void> {
+    while (queue.length > 0) await writeBatch(queue.splice(0, MAX_BATCH));
+  }
+
+  function schedule(): void {
+    if (timer === undefined && draining === undefined) timer = setTimeout(() => void drain(), collectMs);
+  }
+
+  /** One drain at a time; runs that arrive during it are taken by the same loop, or by the next window. */
+  function drain(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    draining ??= drainQueue().finally(() => {
+      draining = undefined;
+      if (queue.length > 0) schedule();
     });
+    return draining;
+  }
+
+  return {
+    keep: (input) =>
+      new Promise<void>((resolve, reject) => {
+        queue.push({ input, resolve, reject });
+        schedule();
+      }),
+    async flush() {
+      while (queue.length > 0 || draining) await drain();
+    },
+  };
 }
