@@ -2,7 +2,7 @@
  * The team-run writer: runs kept within its window go in one statement, a flush writes what waits at once (as
  * at shutdown), and a batch the database refuses is written again run by run, so only the bad run fails.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { Database } from "@/lib/server/database";
 import type { RecordRunInput } from "@/lib/server/inquiry/runs/store";
@@ -26,9 +26,17 @@ describe("team-run writer", () => {
       statements.push(inputs.map((input) => input.exchange.id));
     });
 
-    const first = writer.keep(run("r1"));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await Promise.all([first, ...["r2", "r3", "r4"].map((id) => writer.keep(run(id)))]);
+    vi.useFakeTimers();
+    try {
+      const kept = [writer.keep(run("r1"))];
+      await vi.advanceTimersByTimeAsync(40);
+      expect(statements).toEqual([]);
+      kept.push(...["r2", "r3", "r4"].map((id) => writer.keep(run(id))));
+      await vi.advanceTimersByTimeAsync(10);
+      await Promise.all(kept);
+    } finally {
+      vi.useRealTimers();
+    }
 
     expect(statements).toEqual([["r1", "r2", "r3", "r4"]]);
   });
