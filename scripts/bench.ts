@@ -448,6 +448,15 @@ function auditedTargets(servers: Servers, cookies: Cookies): Target[] {
   ];
 }
 
+/** Each round's server CPU per request: the medians hide how far apart the rounds are (a busy or GC-heavy one). */
+function printRounds(targets: Target[], byTarget: Measurement[][]): void {
+  console.log("\nserver CPU per request in each round, in order (ms):");
+  for (const [index, target] of targets.entries()) {
+    const rounds = (byTarget[index] ?? []).map((r) => r.cpuMs.toFixed(3)).join("  ");
+    console.log(`  ${target.label.slice(0, 4)} ${rounds}`);
+  }
+}
+
 /** One line per target: medians over the rounds, and its audit rows per statement when audited. */
 function printTargets(targets: Target[], byTarget: Measurement[][]): void {
   for (const [index, target] of targets.entries()) {
@@ -465,6 +474,7 @@ function printTargets(targets: Target[], byTarget: Measurement[][]): void {
         (failed ? `   (${failed} failed)` : ""),
     );
   }
+  printRounds(targets, byTarget);
   console.log("\naudit rows per insert statement (group commit), over every round of the target:");
   for (const [index, target] of targets.entries()) {
     const audited = (byTarget[index] ?? []).flatMap((r) => (r.audit ? [r.audit] : []));
