@@ -11,6 +11,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
+import { writeBatchOrEach } from "@/lib/server/database/batch-write";
 import { queryText } from "@/lib/server/database/rows";
 import { auditChainHead } from "@/lib/server/database/schema";
 import { logger } from "@/lib/server/util/logger";
@@ -117,26 +118,12 @@ export function createAuditAppender(
   }
 
   async function drainOne(): Promise<void> {
-    const batch = queue.splice(0, MAX_BATCH);
     try {
-      await commit(batch);
-    } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
       // One row the database refuses fails the whole statement: the others must not fail with it.
-      else await commitOneByOne(batch);
+      await writeBatchOrEach(queue.splice(0, MAX_BATCH), commit);
     } finally {
       writing = false;
       if (queue.length > 0) schedule();
-    }
-  }
-
-  async function commitOneByOne(batch: Pending[]): Promise<void> {
-    for (const pending of batch) {
-      try {
-        await commit([pending]);
-      } catch (error) {
-        pending.reject(error);
-      }
     }
   }
 

@@ -7,6 +7,7 @@
  */
 import "server-only";
 import type { Database } from "@/lib/server/database";
+import { writeBatchOrEach } from "@/lib/server/database/batch-write";
 import { recordTeamRuns, type RecordRunInput } from "./store";
 
 const MAX_BATCH = 100;
@@ -37,27 +38,16 @@ export function createTeamRunWriter(
   let timer: NodeJS.Timeout | undefined;
   let draining: Promise<void> | undefined;
 
-  async function writeOneByOne(batch: Pending[]): Promise<void> {
-    for (const pending of batch) {
-      await write(db, [pending.input]).then(pending.resolve, pending.reject);
-    }
-  }
-
-  async function writeBatch(batch: Pending[]): Promise<void> {
-    try {
-      await write(
-        db,
-        batch.map((pending) => pending.input),
-      );
-      batch.forEach((pending) => pending.resolve());
-    } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
-      else await writeOneByOne(batch);
-    }
+  async function commit(batch: Pending[]): Promise<void> {
+    await write(
+      db,
+      batch.map((pending) => pending.input),
+    );
+    batch.forEach((pending) => pending.resolve());
   }
 
   async function drainQueue(): Promise<void> {
-    while (queue.length > 0) await writeBatch(queue.splice(0, MAX_BATCH));
+    while (queue.length > 0) await writeBatchOrEach(queue.splice(0, MAX_BATCH), commit);
   }
 
   function schedule(): void {
