@@ -1,21 +1,27 @@
 /**
  * An exchange record as code that runs as copied, in any language of the one generator
- * (lib/shared/code-samples.ts), against the same address.
+ * (lib/shared/code-samples.ts), against the same address. Form runs, free-form runs, team runs and History
+ * entries (imported ones too) all come here.
  *
  * - What the browser never has is read from the environment: ACCESS_TOKEN, and CLIENT_ID and CLIENT_SECRET for a
  *   token request; a missing one stops with a message.
  * - A Gift Balance Inquiry gets a fresh Request Id on every run (a reused one is a 409 duplicate_request_id).
  * - The card number is never the masked one (the API refuses it): the full number the user typed, when the
- *   caller passes it and it matches the recorded mask, else CARD_NUMBER from the environment.
+ *   caller passes it and it matches the recorded mask, else CARD_NUMBER read from the environment into the body.
  * - With `token`, shell and JavaScript code first request a token with CLIENT_ID and CLIENT_SECRET.
  */
 import { matchesMask } from "./card-mask";
 import {
-  BEARER_STAND_IN,
-  SAMPLE_VALUE,
+  BEARER,
+  FRESH_UUID,
   codeSample,
+  jsonValue,
+  read,
+  text,
   type CodeLanguage,
+  type Piece,
   type SampleRequest,
+  type Value,
 } from "@/lib/shared/code-samples";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 
@@ -33,7 +39,7 @@ export interface CodeExportOptions {
 
 export { matchesMask };
 
-/** Headers a client sets by itself or that must not be replayed. */
+/** Headers a client sets by itself or that must not be replayed (Java's HttpClient refuses some). */
 const DROPPED_HEADERS = new Set([
   "host",
   "content-length",
@@ -42,54 +48,89 @@ const DROPPED_HEADERS = new Set([
   "user-agent",
   "cookie",
   "transfer-encoding",
+  "expect",
+  "upgrade",
 ]);
 
-function prepareBody(body: unknown, options: CodeExportOptions, key?: string): unknown {
-  if (typeof body === "string") {
-    if (key === "client_secret") return SAMPLE_VALUE.clientSecret;
-    if (key === "client_id") return SAMPLE_VALUE.clientId;
-    if (key === "card_number") {
-      if (options.fullCardNumber && matchesMask(body, options.fullCardNumber)) return options.fullCardNumber;
-      return /^\d+$/.test(body) ? body : SAMPLE_VALUE.cardNumber;
-    }
-    return body;
-  }
-  if (Array.isArray(body)) return body.map((item) => prepareBody(item, options));
-  if (typeof body === "object" && body !== null) {
-    return Object.fromEntries(
-      Object.entries(body).map(([childKey, child]) => [childKey, prepareBody(child, options, childKey)]),
-    );
-  }
-  return body;
+/** A masked card as the console records it: first 6 and last 4 kept, or masked whole. */
+const MASKED_CARD = /\d{6}\*{2,9}\d{4}|\*{12,19}/g;
+const isMasked = (value: string) => new RegExp(`^(?:${MASKED_CARD.source})$`).test(value);
+
+/** What the code sends for a recorded card: the typed number when it is this card's, else CARD_NUMBER. */
+function cardPiece(recorded: string, options: CodeExportOptions, as: "text" | "json"): Piece {
+  const full = options.fullCardNumber;
+  if (full && matchesMask(recorded, full)) return text(as === "json" ? JSON.stringify(full) : full);
+  return read("CARD_NUMBER", as);
 }
 
-/** The exchange's request with stand-ins for the token, the secret, a masked card and a Request Id to renew. */
+/** A body parsed from JSON: the secret, the client id and a masked card become reads; `replaced` says if any did. */
+function structuredBody(body: unknown, token: boolean, options: CodeExportOptions) {
+  let replaced = false;
+  const pieces = jsonValue(body, (key, value) => {
+    const piece =
+      token && key === "client_secret"
+        ? read("CLIENT_SECRET", "json")
+        : token && key === "client_id"
+          ? read("CLIENT_ID", "json")
+          : key === "card_number" && isMasked(value)
+            ? cardPiece(value, options, "json")
+            : null;
+    replaced ||= piece !== null;
+    return piece;
+  });
+  return { pieces, replaced };
+}
+
+function parsed(body: string): { value: unknown } | null {
+  try {
+    return { value: JSON.parse(body) as unknown };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A body recorded as text (a free-form run): the exact text that was sent, unless it holds what must not be
+ * written in. JSON is then rebuilt from its value; other text keeps its bytes, each masked card in it becoming
+ * the card.
+ */
+function textBody(body: string, token: boolean, options: CodeExportOptions): Value {
+  const json = parsed(body);
+  if (json) {
+    const structured = structuredBody(json.value, token, options);
+    return structured.replaced ? structured.pieces : [text(body)];
+  }
+  const parts = body.split(new RegExp(`(${MASKED_CARD.source})`));
+  return parts.map((part, index) => (index % 2 === 1 ? cardPiece(part, options, "text") : text(part)));
+}
+
+/** The exchange's request with run-time reads for the token, the secret, a masked card and a fresh Request Id. */
 export function exchangeSampleRequest(
   exchange: ExchangeRecord,
   options: CodeExportOptions = {},
 ): SampleRequest {
   const { method, url, headers, body } = exchange.request;
   const gift = exchange.operation === "gift_balance_inquiry";
-  const prepared: Array<[string, string]> = [];
+  const token = exchange.operation === "token";
+  const prepared: Array<[string, Value | string]> = [];
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (DROPPED_HEADERS.has(lower)) continue;
-    if (lower === "authorization") prepared.push([name, BEARER_STAND_IN]);
-    else if (lower === "x-request-id" && gift) prepared.push([name, SAMPLE_VALUE.requestId]);
+    if (lower === "authorization") prepared.push([name, BEARER]);
+    else if (lower === "x-request-id" && gift) prepared.push([name, FRESH_UUID]);
     else prepared.push([name, value]);
   }
   const has = (header: string) => prepared.some(([name]) => name.toLowerCase() === header);
   // The record may lack the header (e.g. a call refused before sending); every inquiry needs it.
-  if (exchange.operation !== "token" && !has("authorization"))
-    prepared.unshift(["Authorization", BEARER_STAND_IN]);
-  if (gift && !has("x-request-id")) prepared.push(["X-Request-Id", SAMPLE_VALUE.requestId]);
-  const bodyText =
+  if (!token && !has("authorization")) prepared.unshift(["Authorization", BEARER]);
+  if (gift && !has("x-request-id")) prepared.push(["X-Request-Id", FRESH_UUID]);
+  const sent =
     body === undefined || body === null || body === ""
       ? null
       : typeof body === "string"
-        ? body
-        : JSON.stringify(prepareBody(body, options), null, 2);
-  return { method, url, headers: prepared, body: bodyText };
+        ? textBody(body, token, options)
+        : structuredBody(body, token, options).pieces;
+  return { method, url, headers: prepared, body: sent };
 }
 
 export function exchangeToCode(
@@ -98,11 +139,12 @@ export function exchangeToCode(
   options: CodeExportOptions = {},
 ): string {
   const request = exchangeSampleRequest(exchange, options);
-  const masked = JSON.stringify(exchange.request.body ?? "").match(/"card_number":"([^"]*)"/)?.[1];
+  const readsCard =
+    Array.isArray(request.body) &&
+    request.body.some((piece) => "read" in piece && piece.read === "CARD_NUMBER");
+  const masked = JSON.stringify(exchange.request.body ?? "").match(MASKED_CARD)?.[0];
   const notes =
-    masked && request.body?.includes(SAMPLE_VALUE.cardNumber)
-      ? [`CARD_NUMBER: the full card number (the console keeps only ${masked}).`]
-      : [];
+    readsCard && masked ? [`CARD_NUMBER: the full card number (the console keeps only ${masked}).`] : [];
   return codeSample(language, request, { tokenUrl: options.token?.url ?? null, notes });
 }
 

@@ -6,9 +6,9 @@ import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import { MAX_BODY_BYTES, MAX_TRANSACTIONS } from "./limits";
 import { DEMO_LOCATION_ID } from "@/lib/shared/sandbox-demo";
 import {
-  BEARER_STAND_IN,
+  BEARER,
   CODE_LANGUAGES,
-  SAMPLE_VALUE,
+  FRESH_UUID,
   TOKEN_PRELUDE_LANGUAGES,
   codeSample,
   tokenSampleRequest,
@@ -106,9 +106,9 @@ export function exampleGiftRequest(baseUrl: string, cardNumber = EXAMPLE_CARD_NU
     method: "POST",
     url: `${baseUrl}${SANDBOX_PATHS.giftBalanceInquiry}`,
     headers: [
-      ["Authorization", BEARER_STAND_IN],
+      ["Authorization", BEARER],
       ["Content-Type", "application/json"],
-      ["X-Request-Id", SAMPLE_VALUE.requestId],
+      ["X-Request-Id", FRESH_UUID],
     ],
     body: JSON.stringify(body, null, 2),
   };

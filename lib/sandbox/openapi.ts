@@ -12,11 +12,11 @@ import {
   tokenResponseSchema,
 } from "@/lib/shared/card-api-schemas";
 import {
-  BEARER_STAND_IN,
+  BEARER,
   CODE_LANGUAGES,
   CODE_LANGUAGE_LABELS,
   JSON_MEDIA_TYPE,
-  SAMPLE_VALUE,
+  FRESH_UUID,
   codeSample,
   tokenSampleRequest,
   type SampleRequest,
@@ -188,10 +188,10 @@ function sampleRequest(sandboxUrl: string, operation: OperationName): SampleRequ
   const spec: OperationSpec = OPERATION_SPECS[operation];
   if (operation === "token") return tokenSampleRequest(`${sandboxUrl}${spec.path}`);
   const path = spec.path.replace("{request_id}", encodeURIComponent(EXAMPLE_REQUEST_ID));
-  const headers: Array<[string, string]> = [["Authorization", BEARER_STAND_IN]];
+  const headers: SampleRequest["headers"] = [["Authorization", BEARER]];
   if (!spec.takesCard) return { method: spec.method, url: `${sandboxUrl}${path}`, headers, body: null };
   headers.push(["Content-Type", JSON_MEDIA_TYPE]);
-  if (operation === "gift_balance_inquiry") headers.push(["X-Request-Id", SAMPLE_VALUE.requestId]);
+  if (operation === "gift_balance_inquiry") headers.push(["X-Request-Id", FRESH_UUID]);
   const body = JSON.stringify(cardRequestExample, null, 2);
   return { method: spec.method, url: `${sandboxUrl}${path}`, headers, body };
 }

@@ -1,60 +1,50 @@
 /**
- * The one code generator (DESIGN.md §12): a request, fed as HAR to @scalar/snippetz, comes out in ten
- * languages, then is finished so that it runs as copied. The library writes every value as a literal, so the
- * request carries stand-ins (SAMPLE_VALUE) where a value must not be written in, and each literal holding one is
- * rebuilt in the language's own syntax as text joined with an expression: a variable read from the environment
- * (ACCESS_TOKEN, CLIENT_ID, CLIENT_SECRET, CARD_NUMBER) or a fresh UUID for a Gift Balance Inquiry's
- * X-Request-Id. The Code panel, History and the sandbox document's `x-codeSamples` all read it.
+ * The one code generator (docs/design.md §12): a request, its values given as text and run-time reads
+ * (code-samples-values.ts), written as a program in each language by a small template of its own
+ * (code-targets/). A value reaches code only through its language's literal function, and what the program reads
+ * from the environment is code the template writes, so no value can become code or a read. The Code panel,
+ * History, team runs, the sandbox page and the sandbox document's `x-codeSamples` all read it.
+ *
+ * Not @scalar/snippetz: its plugins write every value as a literal of their own making, and a read joined into
+ * one (or into JSON text) could only be added by rewriting their output as text, which is what let values
+ * turn into code.
  */
-import { csharpHttpclient } from "@scalar/snippetz/plugins/csharp/httpclient";
-import { goNative } from "@scalar/snippetz/plugins/go/native";
-import { javaNethttp } from "@scalar/snippetz/plugins/java/nethttp";
-import { jsFetch } from "@scalar/snippetz/plugins/js/fetch";
-import { nodeFetch } from "@scalar/snippetz/plugins/node/fetch";
-import { phpCurl } from "@scalar/snippetz/plugins/php/curl";
-import { powershellWebrequest } from "@scalar/snippetz/plugins/powershell/webrequest";
-import { pythonPython3 } from "@scalar/snippetz/plugins/python/python3";
-import { rubyNative } from "@scalar/snippetz/plugins/ruby/native";
-import { shellCurl } from "@scalar/snippetz/plugins/shell/curl";
-import { finishers, type Finisher } from "./code-samples-finish";
-import { SAMPLE_VALUE, type SampleValue } from "./code-samples-values";
-
+import { csharp } from "./code-targets/csharp";
+import { go } from "./code-targets/go";
+import { java } from "./code-targets/java";
+import { javascriptFetch, nodeHttp } from "./code-targets/javascript";
+import { php } from "./code-targets/php";
+import { powershell } from "./code-targets/powershell";
+import { commentSafe, type Program, type Target } from "./code-targets/program";
+import { python } from "./code-targets/python";
+import { ruby } from "./code-targets/ruby";
+import { shell } from "./code-targets/shell";
+import { jsonValue, normalize, read, type Value } from "./code-samples-values";
 import { TOKEN_PRELUDE_LANGUAGES, type CodeLanguage } from "./code-languages";
 
-export { SAMPLE_VALUE } from "./code-samples-values";
 export * from "./code-languages";
+export { BEARER, FRESH_UUID, jsonValue, read, text, type Piece, type Value } from "./code-samples-values";
 
-interface Plugin {
-  generate: (request: HarRequest) => string | undefined;
-}
+const TARGETS: Record<CodeLanguage, Target> = {
+  shell,
+  javascript: javascriptFetch,
+  node: nodeHttp,
+  python,
+  java,
+  go,
+  csharp,
+  php,
+  ruby,
+  powershell,
+};
 
-const PLUGINS: Record<CodeLanguage, Plugin> = {
-  shell: shellCurl,
-  javascript: jsFetch,
-  node: nodeFetch,
-  python: pythonPython3,
-  java: javaNethttp,
-  go: goNative,
-  csharp: csharpHttpclient,
-  php: phpCurl,
-  ruby: rubyNative,
-  powershell: powershellWebrequest,
-} as Record<CodeLanguage, Plugin>;
-
-interface HarRequest {
-  method: string;
-  url: string;
-  headers: Array<{ name: string; value: string }>;
-  postData?: { mimeType: string; text: string };
-}
-
-/** A request to write as code; values that must not be written in are SAMPLE_VALUE stand-ins. */
+/** A request to write as code: text, or values holding run-time reads. */
 export interface SampleRequest {
   method: string;
   url: string;
-  headers: Array<[string, string]>;
-  /** The body as sent (JSON text, pretty or not); null without one. */
-  body: string | null;
+  headers: Array<[string, Value | string]>;
+  /** The body as sent; null without one. */
+  body: Value | string | null;
 }
 
 export interface SampleOptions {
@@ -64,46 +54,43 @@ export interface SampleOptions {
   notes?: string[];
 }
 
-/** `Bearer <ACCESS_TOKEN>`: the value of an Authorization header in a sample. */
-export const BEARER_STAND_IN = `Bearer ${SAMPLE_VALUE.accessToken}`;
-
-/** The token request's body, with the client's id and secret from the environment. */
-function tokenRequestBody(): string {
-  return JSON.stringify({
-    client_id: SAMPLE_VALUE.clientId,
-    client_secret: SAMPLE_VALUE.clientSecret,
-    grant_type: "client_credentials",
-  });
-}
-
 export const JSON_MEDIA_TYPE = "application/json; charset=utf-8";
 
-/** The token request to `tokenUrl` as a sample request. */
+/** The token request to `tokenUrl`, the client's id and secret read from the environment. */
 export function tokenSampleRequest(tokenUrl: string): SampleRequest {
-  return {
-    method: "POST",
-    url: tokenUrl,
-    headers: [["Content-Type", JSON_MEDIA_TYPE]],
-    body: tokenRequestBody(),
-  };
-}
-
-function toHar(request: SampleRequest): HarRequest {
-  const contentType =
-    request.headers.find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? JSON_MEDIA_TYPE;
-  return {
-    method: request.method,
-    url: request.url,
-    headers: request.headers.map(([name, value]) => ({ name, value })),
-    ...(request.body === null ? {} : { postData: { mimeType: contentType, text: request.body } }),
-  };
-}
-
-/** The variables a sample reads, in the order a reader sets them. */
-function sampleVariables(text: string): SampleValue[] {
-  return (Object.keys(SAMPLE_VALUE) as SampleValue[]).filter(
-    (name) => name !== "requestId" && text.includes(SAMPLE_VALUE[name]),
+  const credentials = { client_id: "CLIENT_ID", client_secret: "CLIENT_SECRET" } as const;
+  const body = jsonValue({ client_id: "", client_secret: "", grant_type: "client_credentials" }, (key) =>
+    key === "client_id" || key === "client_secret" ? read(credentials[key], "json") : null,
   );
+  return { method: "POST", url: tokenUrl, headers: [["Content-Type", JSON_MEDIA_TYPE]], body };
+}
+
+/** RFC 9110 token: a method or a header name. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What no header value may hold (it would end the header). */
+const BREAKS_HEADER = /[\r\n\0]/;
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return (protocol === "http:" || protocol === "https:") && !/[\s\0]/.test(url);
+  } catch {
+    return false;
+  }
+}
+
+/** The request as a program for the targets; what cannot be sent as given is left out and said in a note. */
+function toProgram(request: SampleRequest, options: SampleOptions, token: Program | null): Program {
+  const notes = (options.notes ?? []).map(commentSafe);
+  const headers: Program["headers"] = [];
+  for (const [name, value] of request.headers) {
+    const pieces = normalize(value);
+    const broken = pieces.some((piece) => "text" in piece && BREAKS_HEADER.test(piece.text));
+    if (TOKEN.test(name) && !broken) headers.push([name, pieces]);
+    else notes.push(commentSafe(`Left out a header that is not a valid HTTP header: ${name}`));
+  }
+  const body = request.body === null ? null : normalize(request.body);
+  return { method: request.method, url: request.url, headers, body, token, notes };
 }
 
 /** The request as code in `language` that runs as copied. */
@@ -112,17 +99,16 @@ export function codeSample(
   request: SampleRequest,
   options: SampleOptions = {},
 ): string {
-  const finisher: Finisher = finishers[language];
-  const plugin = PLUGINS[language];
-  const tokenUrl = options.tokenUrl && TOKEN_PRELUDE_LANGUAGES.has(language) ? options.tokenUrl : null;
-  const code = plugin.generate(toHar(request)) ?? "";
-  const tokenCode = tokenUrl ? (plugin.generate(toHar(tokenSampleRequest(tokenUrl))) ?? "") : null;
-  const needed = sampleVariables(code + (tokenCode ?? ""));
-  return finisher({
-    code,
-    tokenCode,
-    variables: tokenCode ? needed.filter((name) => name !== "accessToken") : needed,
-    freshRequestId: code.includes(SAMPLE_VALUE.requestId),
-    notes: options.notes ?? [],
-  });
+  const comment =
+    language === "shell" || language === "python" || language === "ruby" || language === "powershell"
+      ? "#"
+      : "//";
+  if (!TOKEN.test(request.method) || !isHttpUrl(request.url))
+    return `${comment} No code: this request's method or address is not one an HTTP client can send.`;
+  const tokenUrl =
+    options.tokenUrl && TOKEN_PRELUDE_LANGUAGES.has(language) && isHttpUrl(options.tokenUrl)
+      ? options.tokenUrl
+      : null;
+  const token = tokenUrl ? toProgram(tokenSampleRequest(tokenUrl), {}, null) : null;
+  return TARGETS[language](toProgram(request, options, token));
 }

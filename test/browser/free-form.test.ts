@@ -164,7 +164,7 @@ describe("the request editor", () => {
     await page.reload();
     snippet = await codeOfResult();
     await expect.poll(() => snippet.getAttribute("data-language")).toBe("python");
-    expect(await snippet.textContent()).toContain("import http.client");
+    expect(await snippet.textContent()).toContain("import urllib.request");
     expect(await page.getByRole("combobox", { name: "Language" }).inputValue()).toBe("python");
     // Back to the default for the tests after this one.
     await page.getByRole("combobox", { name: "Language" }).selectOption("shell");

@@ -22,21 +22,33 @@ interface CapturedFetch {
   init: { method: string; headers: Record<string, string>; body?: string };
 }
 
-/** Evaluates a fetch snippet with a stub `fetch` and the given environment; returns the calls it made. */
+const VARIABLES = ["ACCESS_TOKEN", "CARD_NUMBER", "CLIENT_ID", "CLIENT_SECRET"];
+
+/** Evaluates a fetch module with a stub `fetch` and only the given variables set; returns the calls it made. */
 async function runFetchSnippet(
   snippet: string,
   env: Record<string, string> = {},
 ): Promise<CapturedFetch & { calls: CapturedFetch[] }> {
   const calls: CapturedFetch[] = [];
-  const fakeFetch = async (url: string, init: CapturedFetch["init"]) => {
-    calls.push({ url, init });
+  const fakeFetch = async (url: string, init: { method: string; headers: string[][]; body?: string }) => {
+    calls.push({ url, init: { ...init, headers: Object.fromEntries(init.headers) } });
     const token = { data: { attributes: { access_token: "fetched-token" } } };
     return { ok: true, status: 201, text: async () => "{}", json: async () => token };
   };
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     ...args: string[]
   ) => (...values: unknown[]) => Promise<void>;
-  await new AsyncFunction("fetch", "console", "process", snippet)(fakeFetch, { log: () => {} }, { env });
+  const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
+  for (const name of VARIABLES) delete process.env[name];
+  Object.assign(process.env, env);
+  try {
+    await new AsyncFunction("fetch", "console", snippet)(fakeFetch, { log: () => {} });
+  } finally {
+    for (const name of VARIABLES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  }
   const last = calls.at(-1);
   if (!last) throw new Error("fetch was not called");
   return { ...last, calls };
@@ -50,16 +62,18 @@ describe("copy as cURL", () => {
     const args = curlArguments(exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD }), {
       ACCESS_TOKEN: "tok-123",
     });
-    expect(args.slice(0, 5)).toEqual([
+    expect(args.slice(0, 7)).toEqual([
       "-sS",
       "-i",
-      "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",
-      "--request",
+      "-g",
+      "-X",
       "POST",
+      "--url",
+      "http://localhost:3000/sandbox/transaction/v1/gift/balance-inquiry",
     ]);
     expect(args).toContain("Authorization: Bearer tok-123");
     expect(args).toContain("Content-Type: application/json");
-    const body = JSON.parse(args[args.indexOf("--data") + 1]!) as { data: { card_number: string } };
+    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as { data: { card_number: string } };
     expect(body.data.card_number).toBe(FULL_CARD);
   });
 
@@ -80,13 +94,13 @@ describe("copy as cURL", () => {
     expect(snippet).toContain("CARD_NUMBER");
     expect(snippet).toContain(MASKED_CARD); // named in the comment, so the user knows which card
     const args = curlArguments(snippet, { ACCESS_TOKEN: "t", CARD_NUMBER: FULL_CARD });
-    const body = JSON.parse(args[args.indexOf("--data") + 1]!) as { data: { card_number: string } };
+    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as { data: { card_number: string } };
     expect(body.data.card_number).toBe(FULL_CARD);
   });
 
   it("stops with a message when a variable is missing, before calling curl", () => {
     expect(() => curlArguments(exchangeToCurl(giftExchange(), { fullCardNumber: FULL_CARD }))).toThrow(
-      /set ACCESS_TOKEN/,
+      /Set ACCESS_TOKEN/,
     );
   });
 
@@ -111,7 +125,7 @@ describe("copy as cURL", () => {
     expect(snippet).not.toContain("demo-client");
     expect(snippet).not.toMatch(/Authorization/i);
     const args = curlArguments(snippet, { CLIENT_ID: "demo-client", CLIENT_SECRET: "from-env" });
-    const body = JSON.parse(args[args.indexOf("--data") + 1]!) as Record<string, string>;
+    const body = JSON.parse(args[args.indexOf("--data-raw") + 1]!) as Record<string, string>;
     expect(body).toEqual({
       client_id: "demo-client",
       client_secret: "from-env",
