@@ -15,8 +15,8 @@ export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 
 export const CODE_LANGUAGE_LABELS: Record<CodeLanguage, string> = {
   shell: "cURL",
-  javascript: "JavaScript",
-  node: "Node.js",
+  javascript: "JavaScript (fetch)",
+  node: "Node.js (http)",
   python: "Python",
   java: "Java",
   go: "Go",

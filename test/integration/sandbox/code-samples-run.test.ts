@@ -30,6 +30,8 @@ const RUNTIMES: Record<string, Runtime> = {
   python: { tool: "python3", file: "request.py", command: (file) => ["python3", [file]] },
   java: { tool: "java", file: "Main.java", command: (file) => ["java", [file]] },
   go: { tool: "go", file: "main.go", command: (file) => ["go", ["run", file]] },
+  php: { tool: "php", file: "request.php", command: (file) => ["php", [file]] },
+  ruby: { tool: "ruby", file: "request.rb", command: (file) => ["ruby", [file]] },
 };
 
 function missingTool(tool: string): boolean {
