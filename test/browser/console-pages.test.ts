@@ -229,8 +229,9 @@ describe("console pages against the embedded sandbox", () => {
     await raw.getByRole("button", { name: "Copy as cURL" }).click();
     await expect.poll(clipboard).toContain("curl -sS -i ");
     let copied = await clipboard();
-    expect(copied).toContain("--request POST");
-    expect(copied).toContain(`--header 'Authorization: Bearer '"\${ACCESS_TOKEN:?`);
+    expect(copied).toContain("-X 'POST'");
+    expect(copied).toContain(`-H 'Authorization: Bearer '"$ACCESS_TOKEN"`);
+    expect(copied).toContain('"${ACCESS_TOKEN:?');
     expect(copied).toContain('"${CARD_NUMBER:?');
     expect(copied).toContain(`the console keeps only ${MASKED_ACTIVE}`);
     expect(copied).not.toContain(ACTIVE_CARD);
@@ -238,8 +239,8 @@ describe("console pages against the embedded sandbox", () => {
     await raw.getByRole("button", { name: "Copy as fetch" }).click();
     await expect.poll(clipboard).toContain("await fetch(");
     copied = await clipboard();
-    expect(copied).toContain('env("ACCESS_TOKEN")');
-    expect(copied).toContain('env("CARD_NUMBER")');
+    expect(copied).toContain("env('ACCESS_TOKEN')");
+    expect(copied).toContain("env('CARD_NUMBER')");
     expect(copied).not.toContain(ACTIVE_CARD);
 
     await raw.getByRole("checkbox", { name: "Unmask the card in copied code" }).check();
