@@ -67,8 +67,8 @@ export function tokenSampleRequest(tokenUrl: string): SampleRequest {
 
 /** RFC 9110 token: a method or a header name. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What no header value may hold (it would end the header). */
-const BREAKS_HEADER = /[\r\n\0]/;
+/** What no header value may hold: a line break would end the header, and HTTP allows no other control character but tab. */
+const BREAKS_HEADER = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 function isHttpUrl(url: string): boolean {
   try {

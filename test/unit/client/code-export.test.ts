@@ -196,3 +196,34 @@ describe("matchesMask", () => {
     expect(matchesMask(MASKED_CARD, "not-a-card")).toBe(false);
   });
 });
+
+describe("code of a free-form run", () => {
+  const freeForm = (body: string) =>
+    giftExchange({ free_form: true, request: { ...giftExchange().request, body } });
+
+  it("reads CARD_NUMBER for the masked card of a JSON body, or carries the typed number when unmasked", () => {
+    const exchange = freeForm(`{"data":{"card_number":"${MASKED_CARD}","extra":"kept"}}`);
+    const args = curlArguments(exchangeToCurl(exchange), { ACCESS_TOKEN: "t", CARD_NUMBER: FULL_CARD });
+    expect(JSON.parse(args[args.indexOf("--data-raw") + 1]!)).toEqual({
+      data: { card_number: FULL_CARD, extra: "kept" },
+    });
+    expect(exchangeToCurl(exchange)).not.toContain(MASKED_CARD + '"');
+    expect(exchangeToCurl(exchange, { fullCardNumber: FULL_CARD })).toContain(
+      `"card_number": "${FULL_CARD}"`,
+    );
+  });
+
+  it("sends a body without a masked card exactly as it was sent", () => {
+    const text = '{ "data" :{"card_number":"0000",  "n": 1.50 }}';
+    const args = curlArguments(exchangeToCurl(freeForm(text)), { ACCESS_TOKEN: "t" });
+    expect(args[args.indexOf("--data-raw") + 1]).toBe(text);
+  });
+
+  it("puts the card in place of a masked one in a body that is not JSON", () => {
+    const args = curlArguments(exchangeToCurl(freeForm(`card ${MASKED_CARD} '$(id)'`)), {
+      ACCESS_TOKEN: "t",
+      CARD_NUMBER: FULL_CARD,
+    });
+    expect(args[args.indexOf("--data-raw") + 1]).toBe(`card ${FULL_CARD} '$(id)'`);
+  });
+});
