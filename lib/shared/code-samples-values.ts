@@ -5,7 +5,7 @@
  */
 
 /** What a sample reads from the environment: never written into the code. */
-export const SAMPLE_VARIABLES = ["ACCESS_TOKEN", "CLIENT_ID", "CLIENT_SECRET", "CARD_NUMBER"] as const;
+const SAMPLE_VARIABLES = ["ACCESS_TOKEN", "CLIENT_ID", "CLIENT_SECRET", "CARD_NUMBER"] as const;
 export type SampleVariable = (typeof SAMPLE_VARIABLES)[number];
 
 export type Piece =

@@ -119,7 +119,7 @@ const HEADER_TEN_KB = join(Array.from({ length: 40 }, () => PAYLOADS.join("")))
   .slice(0, 10_240)
   .trim();
 
-export type CaseKind = "token" | "balance" | "gift" | "lookup" | "free-form";
+type CaseKind = "token" | "balance" | "gift" | "lookup" | "free-form";
 
 export interface HostileCase {
   id: string;
@@ -160,7 +160,7 @@ const draw = (kind: CaseKind): fc.Arbitrary<Draw> =>
 const COUNTS: Record<CaseKind, number> = { token: 4, balance: 5, gift: 5, lookup: 5, "free-form": 9 };
 const RECORDED_REQUEST_ID = "6b4b7b38-1d47-4a0e-9f1e-1d0f3e0c6a11";
 
-export function caseSeed(language: CodeLanguage): number {
+function caseSeed(language: CodeLanguage): number {
   const base = Number(process.env.CODE_SAMPLES_SEED ?? 40);
   return base + [...language].reduce((sum, char) => sum + char.charCodeAt(0), 0);
 }

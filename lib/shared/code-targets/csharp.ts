@@ -12,7 +12,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** The one C# string literal context: a regular "…" literal, control characters as `\uXXXX`. */
-export function csharpString(text: string): string {
+function csharpString(text: string): string {
   const body = text.replace(
     /[\\"\u0000-\u001f\u007f\u0085\u2028\u2029]/g,
     (char) => ESCAPES[char] ?? `\\u${hex(char.charCodeAt(0), 4)}`,

@@ -13,7 +13,7 @@ import {
 const ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** The one Go string literal context: "…", control characters and everything beyond ASCII escaped. */
-export function goString(text: string): string {
+function goString(text: string): string {
   let body = "";
   for (const char of text) {
     const code = char.codePointAt(0)!;

@@ -25,7 +25,7 @@ const ESCAPES: Record<string, string> = {
  * `\uXXXX` (the source is then ASCII, whatever encoding `java` reads it with). A backslash in the text is
  * doubled first, so the text never forms a `\u` escape of its own.
  */
-export function javaString(text: string): string {
+function javaString(text: string): string {
   const body = text.replace(/[\\"\u0000-\u001f\u007f-\uffff]/g, (char) => {
     const code = char.charCodeAt(0);
     if (ESCAPES[char]) return ESCAPES[char];

@@ -9,7 +9,7 @@ import { lines } from "../code-samples-values";
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** The one JavaScript string literal context: '…', control characters and line separators escaped. */
-export function jsString(text: string): string {
+function jsString(text: string): string {
   const body = text.replace(
     /[\\'\u0000-\u001f\u007f\u2028\u2029]/g,
     (char) => ESCAPES[char] ?? `\\u${hex(char.charCodeAt(0), 4)}`,

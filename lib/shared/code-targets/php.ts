@@ -18,7 +18,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** The one PHP string literal context: "…" with `$` escaped (no interpolation), control characters escaped. */
-export function phpString(text: string): string {
+function phpString(text: string): string {
   const body = text.replace(
     /[\\"$\u0000-\u001f\u007f]/g,
     (char) => ESCAPES[char] ?? `\\x${hex(char.charCodeAt(0), 2)}`,

@@ -10,7 +10,7 @@ const SINGLE_QUOTES = /['\u2018\u2019\u201a\u201b]/g;
 const CONTROL = /([\u0000-\u001f\u007f])/;
 
 /** The one PowerShell string context: '…' literals, with control characters as [char] between them. */
-export function powershellString(text: string): string {
+function powershellString(text: string): string {
   const parts = splitRuns(text, CONTROL).map((run) =>
     CONTROL.test(run)
       ? `[string][char]${run.charCodeAt(0)}`

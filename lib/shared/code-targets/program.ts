@@ -27,7 +27,7 @@ export interface Program {
 export type Target = (program: Program) => string;
 
 /** Every value the program and its token request hold. */
-export function valuesOf(program: Program): Value[] {
+function valuesOf(program: Program): Value[] {
   const own = [...program.headers.map(([, value]) => value), ...(program.body ? [program.body] : [])];
   return program.token ? [...own, ...valuesOf(program.token)] : own;
 }

@@ -13,7 +13,7 @@ import {
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /** The one Python string literal context: '…', control characters escaped. */
-export function pythonString(text: string): string {
+function pythonString(text: string): string {
   return `'${text.replace(/[\\'\u0000-\u001f\u007f]/g, (char) => ESCAPES[char] ?? `\\x${hex(char.charCodeAt(0), 2)}`)}'`;
 }
 

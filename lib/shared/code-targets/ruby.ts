@@ -23,7 +23,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** The one Ruby string literal context: "…" with `#` escaped (no `#{}`, `#@`, `#$`), control characters escaped. */
-export function rubyString(text: string): string {
+function rubyString(text: string): string {
   const body = text.replace(
     /[\\"#\u0000-\u001f\u007f]/g,
     (char) => ESCAPES[char] ?? `\\u${hex(char.charCodeAt(0), 4)}`,

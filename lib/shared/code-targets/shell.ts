@@ -7,7 +7,7 @@ import { normalize, type Piece } from "../code-samples-values";
 import { commentLines, environmentReads, needsJson, needsUuid, type Program } from "./program";
 
 /** The one shell word context: '…', a quote inside written as '\''. */
-export const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 function word(value: Piece[]): string {
   const parts = normalize(value).map((piece) => {
