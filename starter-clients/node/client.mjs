@@ -149,7 +149,9 @@ export class CardApiClient {
 
   writeCache(token) {
     const temporary = `${this.config.cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(token), { mode: 0o600 });
+    // The lifetime stays in memory: the file holds the six fields every starter client reads.
+    const { lifetime_ms: _lifetime, ...kept } = token;
+    writeFileSync(temporary, JSON.stringify(kept), { mode: 0o600 });
     chmodSync(temporary, 0o600);
     renameSync(temporary, this.config.cacheFile);
   }
