@@ -127,7 +127,12 @@ export class CardApiClient {
       const response = await fetch(url, { ...init, headers, signal, redirect: "manual" });
       const parsed = parseBody(await response.text());
       const header = (name) => response.headers.get(name);
-      return { status: response.status, retryAfter: header("retry-after"), location: header("location"), ...parsed };
+      return {
+        status: response.status,
+        retryAfter: header("retry-after"),
+        location: header("location"),
+        ...parsed,
+      };
     } catch (error) {
       const timedOut = error?.name === "TimeoutError" || error?.name === "AbortError";
       const reason = timedOut
@@ -165,7 +170,11 @@ export class CardApiClient {
     const init = {
       method: "POST",
       headers: { "Content-Type": "application/json; charset=utf-8" },
-      body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, grant_type: "client_credentials" }),
+      body: JSON.stringify({
+        client_id: clientId,
+        client_secret: clientSecret,
+        grant_type: "client_credentials",
+      }),
     };
     let failure = "";
     for (let attempt = 0; attempt <= BACKOFF_MS.length; attempt += 1) {
@@ -187,7 +196,9 @@ export class CardApiClient {
       if (wait > PATIENCE_MS) throw tooLong(answer, wait, null, "token");
       await sleep(Math.max(wait, BACKOFF_MS[attempt]));
     }
-    throw new UnreachableError(`no token after ${BACKOFF_MS.length + 1} requests: ${failure}`, { stage: "token" });
+    throw new UnreachableError(`no token after ${BACKOFF_MS.length + 1} requests: ${failure}`, {
+      stage: "token",
+    });
   }
 
   keep(attributes) {
@@ -222,7 +233,7 @@ export class CardApiClient {
     let token = await this.getToken();
     let renewed = false;
     let waited = false;
-    for (let tries = 0; ; ) {
+    for (let tries = 0; ;) {
       const headers = { Authorization: `Bearer ${token.access_token}` };
       if (body !== undefined) headers["Content-Type"] = "application/json";
       if (requestId !== undefined) headers["X-Request-Id"] = requestId;
@@ -278,7 +289,8 @@ export class CardApiClient {
         else recovery.resent = { status: answer.status, body: answer.body };
         // A 409 to a resend: the first one was recorded (or is still in flight), which only a lookup can tell.
         duplicate = sends > 1 && answer.status === 409;
-        if (!outcomeUnknown(answer) && !duplicate) return settle(answer, requestId, sends > 1 ? recovery : {});
+        if (!outcomeUnknown(answer) && !duplicate)
+          return settle(answer, requestId, sends > 1 ? recovery : {});
         why ||= `the inquiry was answered ${answer.status}`;
       } catch (error) {
         if (!(error instanceof UnreachableError) || error.stage === "token") throw withId(error, requestId);
@@ -419,14 +431,20 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
   } catch (error) {
     if (error instanceof DeclinedError) printed = output(error.result);
     else if (error instanceof RefusedError && !(error instanceof RateLimitedError)) {
-      const result = error.result ?? { status: error.status, requestId: error.requestId, body: error.answer.body };
+      const result = error.result ?? {
+        status: error.status,
+        requestId: error.requestId,
+        body: error.answer.body,
+      };
       printed = output(result, error.stage);
     } else if (error instanceof UsageError) {
       process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
       return 2;
     } else {
       // No answer, an unknown outcome, no patience, configuration, a cache that cannot be written: never a trace.
-      const id = error?.requestId ? ` (Request Id ${error.requestId}: learn its outcome with \`lookup\`)` : "";
+      const id = error?.requestId
+        ? ` (Request Id ${error.requestId}: learn its outcome with \`lookup\`)`
+        : "";
       process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}${id}\n`);
       return 1;
     }
