@@ -18,6 +18,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -678,8 +679,9 @@ public final class CardApiClient {
                 if (c != '\\') out.append(c);
                 else if (i < s.length() && "\"\\/bfnrt".indexOf(s.charAt(i)) >= 0)
                     out.append("\"\\/\b\f\n\r\t".charAt("\"\\/bfnrt".indexOf(s.charAt(i++))));
-                else if (i + 5 <= s.length() && s.charAt(i) == 'u' && s.substring(i + 1, i + 5).matches("\\p{XDigit}{4}")) {
-                    out.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
+                else if (s.startsWith("u", i) && i + 5 <= s.length()) {
+                    // IllegalArgumentException, as for any text that is not JSON, when they are not 4 hex digits.
+                    out.append((char) HexFormat.fromHexDigits(s, i + 1, i + 5));
                     i += 5;
                 } else throw fail();
             }

@@ -60,7 +60,7 @@ public final class CardApiClientTest {
         check(CardApiClient.retryAfterMs("soon", now) == 1000, "Retry-After unreadable");
         check(CardApiClient.Json.write(CardApiClient.Json.parse("{\"a\":[1.50,\"\\u00e9\\n\",null,true]}"))
                 .equals("{\"a\":[1.50,\"é\\n\",null,true]}"), "JSON passes through");
-        for (String broken : new String[] {"{\"a\":", "<html>", "[1,]", "{\"a\" 1}"}) {
+        for (String broken : new String[] {"{\"a\":", "<html>", "[1,]", "{\"a\" 1}", "\"\\u12\"", "\"\\uzz12\""}) {
             try {
                 CardApiClient.Json.parse(broken);
                 check(false, "not JSON: " + broken);
@@ -148,7 +148,8 @@ public final class CardApiClientTest {
         env.put("CARD_API_CLIENT_SECRET", secret);
         env.put("CARD_API_TIMEOUT_MS", Integer.toString(timeoutMs));
         env.put("CARD_API_TOKEN_CACHE", work.resolve(UUID.randomUUID() + ".json").toString());
-        control(url + "/__faults/plan", Map.of("plan", CardApiClient.Json.at(scenario, "plan"), "timeout_ms", timeoutMs));
+        Object plan = CardApiClient.Json.at(scenario, "plan");
+        control(url + "/__faults/plan", Map.of("plan", plan, "timeout_ms", timeoutMs));
         List<Integer> codes = new ArrayList<>();
         Ran last = null;
         for (Object args : (List<?>) CardApiClient.Json.at(scenario, "runs")) {
@@ -181,8 +182,9 @@ public final class CardApiClientTest {
             Set<String> ids = new HashSet<>();
             for (Object call : calls) {
                 String path = (String) CardApiClient.Json.at(call, "path");
-                if ("gift".equals(CardApiClient.Json.at(call, "kind"))) ids.add((String) CardApiClient.Json.at(call, "request_id"));
-                if ("lookup".equals(CardApiClient.Json.at(call, "kind")))
+                Object kind = CardApiClient.Json.at(call, "kind");
+                if ("gift".equals(kind)) ids.add((String) CardApiClient.Json.at(call, "request_id"));
+                if ("lookup".equals(kind))
                     ids.add(URLDecoder.decode(path.substring(path.lastIndexOf('/') + 1), StandardCharsets.UTF_8));
             }
             check(ids.size() == 1, name + ": one Request Id " + ids);

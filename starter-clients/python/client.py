@@ -323,7 +323,11 @@ class CardApiClient:
         """§4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429,
         no answer), spaced by BACKOFF_S; a 4xx or 3xx is the answer (RefusedError)."""
         config = self.config
-        body = {"client_id": config.client_id, "client_secret": config.client_secret, "grant_type": "client_credentials"}
+        body = {
+            "client_id": config.client_id,
+            "client_secret": config.client_secret,
+            "grant_type": "client_credentials",
+        }
         headers = {"Content-Type": "application/json; charset=utf-8"}
         failure = ""
         for attempt in range(len(BACKOFF_S) + 1):
@@ -336,7 +340,8 @@ class CardApiClient:
                 continue
             data = answer.body.get("data") if isinstance(answer.body, dict) else None
             attributes = data.get("attributes") if isinstance(data, dict) else None
-            if answer.status == 200 and isinstance(attributes, dict) and isinstance(attributes.get("access_token"), str):
+            access = attributes.get("access_token") if isinstance(attributes, dict) else None
+            if answer.status == 200 and isinstance(access, str):
                 return self._keep(attributes)
             result = Result(answer.status, None, None, answer.body, answer.location)
             if answer.status < 500 and answer.status not in (200, 429):
@@ -373,7 +378,9 @@ class CardApiClient:
             self.token = self.read_cache() or self.request_token()
         return self.token
 
-    def call(self, method: str, path: str, body: Any = None, request_id: Optional[str] = None, retry: bool = False) -> Answer:
+    def call(
+        self, method: str, path: str, body: Any = None, request_id: Optional[str] = None, retry: bool = False
+    ) -> Answer:
         """One API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429:
         wait Retry-After, then once more, or give up when it is beyond PATIENCE_S (RFC 9110). A read (``retry``)
         is tried up to 3 times when its outcome is unknown; a write never is here (see gift). 403 is never retried."""
@@ -505,7 +512,12 @@ def run_command(client: CardApiClient, args: argparse.Namespace) -> dict:
     if args.command == "token":
         token = client.get_token()
         expires_in = max(0, int(parse_iso(token.expires_at) - time.time()))
-        return {"token_type": token.token_type, "scope": token.scope, "expires_at": token.expires_at, "expires_in": expires_in}
+        return {
+            "token_type": token.token_type,
+            "scope": token.scope,
+            "expires_at": token.expires_at,
+            "expires_in": expires_in,
+        }
     if args.command == "balance":
         return client.balance(args.card, args.location).to_json()
     if args.command == "lookup":

@@ -22,7 +22,9 @@ from typing import Any
 import client
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TESTING = next((d for d in (os.path.join(HERE, "testing"), os.path.join(HERE, "..", "testing")) if os.path.isdir(d)), "")
+# In a downloaded zip the shared fixtures are inside this folder; in the repository, beside it.
+CANDIDATES = (os.path.join(HERE, "testing"), os.path.join(HERE, "..", "testing"))
+TESTING = next((folder for folder in CANDIDATES if os.path.isdir(folder)), "")
 SCENARIOS = json.load(open(os.path.join(TESTING, "scenarios.json"), encoding="utf-8")) if TESTING else {"scenarios": []}
 TIMEOUT_MS = SCENARIOS.get("timeout_ms", 1000)
 SECRET = "fault-secret-" + str(uuid.uuid4())
@@ -48,7 +50,8 @@ class FaultScenarios(unittest.TestCase):
         node = shutil.which("node")
         if not node or not TESTING:
             raise unittest.SkipTest("the fault server needs node (20+) and ../testing")
-        cls.server = subprocess.Popen([node, os.path.join(TESTING, "fault-server.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        server = [node, os.path.join(TESTING, "fault-server.mjs")]
+        cls.server = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         cls.url = json.loads(cls.server.stdout.readline())["url"]
         cls.work = tempfile.mkdtemp(prefix="card-api-python-")
 

@@ -204,7 +204,8 @@ func New(config Config) *Client {
 }
 
 // send is one HTTP exchange, headers and whole body within config.Timeout.
-func (c *Client) send(ctx context.Context, method, target string, headers map[string]string, body any) (*Answer, error) {
+func (c *Client) send(ctx context.Context, method, target string, headers map[string]string,
+	body any) (*Answer, error) {
 	origin := target
 	if parsed, err := url.Parse(target); err == nil {
 		origin = parsed.Scheme + "://" + parsed.Host
@@ -401,7 +402,8 @@ func (c *Client) Token(ctx context.Context) (*Token, error) {
 // call is one API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429:
 // wait Retry-After, then once more, or give up when it is beyond Patience (RFC 9110). A read (retry) is tried up
 // to 3 times when its outcome is unknown; a write never is here (see Gift). A 403 is never retried.
-func (c *Client) call(ctx context.Context, method, path string, body any, requestID string, retry bool) (*Answer, error) {
+func (c *Client) call(ctx context.Context, method, path string, body any, requestID string,
+	retry bool) (*Answer, error) {
 	token, err := c.Token(ctx)
 	if err != nil {
 		return nil, err
