@@ -7,7 +7,7 @@
  * answering 404 and 500, a redirect). A language whose toolchain is missing is skipped, never passed.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -93,4 +93,27 @@ describe.concurrent("each starter client's own suite passes every fault scenario
       expect(ran.code, ran.output).toBe(0);
     },
   );
+});
+
+describe("the proof can fail", () => {
+  test("a Node client that resends an inquiry of unknown outcome under a new Request Id fails its own suite", async () => {
+    const copy = path.join(scratch, "mutant");
+    cpSync(path.join(CLIENTS, "node"), path.join(copy, "node"), { recursive: true });
+    cpSync(path.join(CLIENTS, "testing"), path.join(copy, "testing"), { recursive: true });
+    const file = path.join(copy, "node/client.mjs");
+    const source = readFileSync(file, "utf8");
+    const mutant = source.replace(
+      'this.call("POST", GIFT_PATH, { body, requestId })',
+      'this.call("POST", GIFT_PATH, { body, requestId: sends > 1 ? randomUUID() : requestId })',
+    );
+    expect(mutant).not.toBe(source);
+    writeFileSync(file, mutant);
+    const ran = await run(
+      process.execPath,
+      ["--test", "--test-name-pattern=before the inquiry was recorded"],
+      path.join(copy, "node"),
+    );
+    expect(ran.output).toMatch(/# fail [1-9]/);
+    expect(ran.code).not.toBe(0);
+  }, 120_000);
 });
