@@ -179,7 +179,10 @@ func requestIDHint(err error) string {
 	if id == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (Request Id %s: learn its outcome with `lookup`)", id)
+	if unknown != nil {
+		return fmt.Sprintf(" (Request Id %s: learn its outcome with `lookup %s`)", id, id)
+	}
+	return fmt.Sprintf(" (Request Id %s)", id)
 }
 
 func main() {

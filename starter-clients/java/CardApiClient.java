@@ -565,15 +565,19 @@ public final class CardApiClient {
         } catch (DeclinedException declined) {
             output = declined.result.toJson(null);
         } catch (RefusedException refused) {
-            if (refused instanceof RateLimitedException) return fail(err, refused.getMessage(), null);
+            if (refused instanceof RateLimitedException) return fail(err, refused.getMessage());
             output = refused.result.toJson(refused.stage);
         } catch (CardApiException error) {
             // No answer or an unknown outcome: the reason, never a stack trace.
-            return fail(err, error.getMessage(), error.requestId());
+            String id = error.requestId();
+            String hint = id == null ? "" : " (Request Id " + id + ")";
+            if (id != null && error instanceof OutcomeUnknownException)
+                hint = " (Request Id " + id + ": learn its outcome with `lookup " + id + "`)";
+            return fail(err, error.getMessage() + hint);
         } catch (ConfigException error) {
-            return fail(err, error.getMessage(), null);
+            return fail(err, error.getMessage());
         } catch (IOException error) {
-            return fail(err, "the token cache: " + error, null);
+            return fail(err, "the token cache: " + error);
         }
         byte[] printed = (Json.write(output) + "\n").getBytes(StandardCharsets.UTF_8);
         out.write(printed, 0, printed.length);
@@ -581,9 +585,8 @@ public final class CardApiClient {
         return 0;
     }
 
-    private static int fail(PrintStream err, String message, String requestId) {
-        String hint = requestId == null ? "" : " (Request Id " + requestId + ": learn its outcome with `lookup`)";
-        err.println("error: " + message + hint);
+    private static int fail(PrintStream err, String message) {
+        err.println("error: " + message);
         return 1;
     }
 

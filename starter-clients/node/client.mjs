@@ -431,20 +431,19 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
   } catch (error) {
     if (error instanceof DeclinedError) printed = output(error.result);
     else if (error instanceof RefusedError && !(error instanceof RateLimitedError)) {
-      const result = error.result ?? {
-        status: error.status,
-        requestId: error.requestId,
-        body: error.answer.body,
-      };
+      const { status, requestId, answer } = error;
+      const result = error.result ?? { status, requestId, transactionId: null, body: answer.body };
       printed = output(result, error.stage);
     } else if (error instanceof UsageError) {
       process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
       return 2;
     } else {
       // No answer, an unknown outcome, no patience, configuration, a cache that cannot be written: never a trace.
-      const id = error?.requestId
-        ? ` (Request Id ${error.requestId}: learn its outcome with \`lookup\`)`
-        : "";
+      const id = !error?.requestId
+        ? ""
+        : error instanceof OutcomeUnknownError
+          ? ` (Request Id ${error.requestId}: learn its outcome with \`lookup ${error.requestId}\`)`
+          : ` (Request Id ${error.requestId})`;
       process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}${id}\n`);
       return 1;
     }

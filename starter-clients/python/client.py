@@ -540,7 +540,9 @@ def main(argv: Optional[list[str]] = None, env: Optional[Mapping[str, str]] = No
     # No answer, an unknown outcome, configuration, a cache that cannot be written: the reason, never a traceback.
     except (CardApiError, ConfigError, OSError) as error:
         request_id = getattr(error, "request_id", None)
-        hint = " (Request Id %s: learn its outcome with `lookup`)" % request_id if request_id else ""
+        hint = " (Request Id %s)" % request_id if request_id else ""
+        if isinstance(error, OutcomeUnknownError):
+            hint = " (Request Id %s: learn its outcome with `lookup %s`)" % (request_id, request_id)
         print("error: %s%s" % (error, hint), file=sys.stderr)
         return 1
     print(json.dumps(printed, separators=(",", ":")))
