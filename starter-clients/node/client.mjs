@@ -432,7 +432,8 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
     if (error instanceof DeclinedError) printed = output(error.result);
     else if (error instanceof RefusedError && !(error instanceof RateLimitedError)) {
       const { status, requestId, answer } = error;
-      const result = error.result ?? { status, requestId, transactionId: null, body: answer.body };
+      const location = answer.location ?? undefined;
+      const result = error.result ?? { status, requestId, transactionId: null, body: answer.body, location };
       printed = output(result, error.stage);
     } else if (error instanceof UsageError) {
       process.stderr.write(`error: ${error.message}\n${USAGE}\n`);

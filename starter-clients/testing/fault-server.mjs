@@ -116,6 +116,8 @@ function reply(socket, status, body, headers = {}) {
   socket.end(head(status, { "Content-Type": type, ...headers }, Buffer.byteLength(text)) + text);
 }
 
+/** The same server under another name: another origin, which a client must not send its token or secret to. */
+const elsewhere = (url) => url.replace("127.0.0.1", "localhost");
 const error = (code) => ({ errors: [{ code, title: code, detail: code }] });
 const delay = (ms) => new Promise((done) => setTimeout(done, ms));
 
@@ -149,7 +151,7 @@ async function serve(request, socket, state, reserved, url) {
     reply(socket, status, body, headers);
   };
   if (kind === "other") return answer(404, error("not_found"));
-  if (kind === "token") return token(request, fault, state, answer, socket);
+  if (kind === "token") return token(request, fault, state, answer, socket, url);
   if (!state.tokens.has((request.headers.authorization ?? "").replace(/^Bearer /, "")))
     return answer(401, error("invalid_token"));
   if (fault && (await early(fault, answer, socket, url))) return;
@@ -158,7 +160,7 @@ async function serve(request, socket, state, reserved, url) {
   answer(outcome.status, outcome.body);
 }
 
-function token(request, fault, state, answer, socket) {
+function token(request, fault, state, answer, socket, url) {
   let body;
   try {
     body = JSON.parse(request.body);
@@ -169,6 +171,7 @@ function token(request, fault, state, answer, socket) {
     return answer(400, error("invalid_request"));
   if (fault === "reset") return socket.resetAndDestroy();
   if (/^status_5/.test(fault ?? "")) return answer(Number(fault.slice(7, 10)), error("server_error"));
+  if (fault === "redirect") return answer(307, error("moved"), { Location: `${elsewhere(url)}/elsewhere` });
   const accessToken = `token-${randomUUID()}`;
   state.tokens.add(accessToken);
   const expiresIn = fault === "expires_in_1" ? 1 : 7200;
@@ -199,8 +202,7 @@ async function early(fault, answer, socket, url) {
     return (answer(429, error("rate_limited"), headers), true);
   }
   if (fault === "redirect") {
-    const elsewhere = url.replace("127.0.0.1", "localhost");
-    return (answer(307, error("moved"), { Location: `${elsewhere}/elsewhere` }), true);
+    return (answer(307, error("moved"), { Location: `${elsewhere(url)}/elsewhere` }), true);
   }
   return false;
 }
