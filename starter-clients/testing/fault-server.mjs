@@ -6,7 +6,7 @@
 //   node fault-server.mjs            prints {"url":"http://127.0.0.1:PORT"} and serves until stdin closes
 //   POST /__faults/plan {"plan":"gift#1:status_500_after_commit,lookup#1:status_404","timeout_ms":800}
 //                                    arms a plan: counts and the call log start again (recorded inquiries stay)
-//   GET  /__faults/calls             the calls since the plan: [{kind, ordinal, fault, status, at, request_id,
+//   GET  /__faults/calls             the calls since the plan: [{kind, ordinal, fault, method, status, at, request_id,
 //                                    authorization, user_agent, body, path}]
 // Calls are counted per kind (token, gift, balance, lookup; anything else is "other") from the plan on.
 import { createServer } from "node:net";
@@ -98,7 +98,7 @@ function readRequest(socket, onRequest) {
 const reasons = {
   200: "OK",
   201: "Created",
-  307: "Temporary Redirect",
+  302: "Found",
   401: "Unauthorized",
   403: "Forbidden",
 };
@@ -137,6 +137,7 @@ async function serve(request, socket, state, reserved, url) {
     kind,
     ordinal,
     fault,
+    method: request.method,
     status: null,
     at: Date.now(),
     path,
@@ -171,7 +172,7 @@ function token(request, fault, state, answer, socket, url) {
     return answer(400, error("invalid_request"));
   if (fault === "reset") return socket.resetAndDestroy();
   if (/^status_5/.test(fault ?? "")) return answer(Number(fault.slice(7, 10)), error("server_error"));
-  if (fault === "redirect") return answer(307, error("moved"), { Location: `${elsewhere(url)}/elsewhere` });
+  if (fault === "redirect") return answer(302, error("moved"), { Location: `${elsewhere(url)}/elsewhere` });
   const accessToken = `token-${randomUUID()}`;
   state.tokens.add(accessToken);
   const expiresIn = fault === "expires_in_1" ? 1 : 7200;
@@ -202,7 +203,7 @@ async function early(fault, answer, socket, url) {
     return (answer(429, error("rate_limited"), headers), true);
   }
   if (fault === "redirect") {
-    return (answer(307, error("moved"), { Location: `${elsewhere(url)}/elsewhere` }), true);
+    return (answer(302, error("moved"), { Location: `${elsewhere(url)}/elsewhere` }), true);
   }
   return false;
 }
