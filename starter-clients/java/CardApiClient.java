@@ -1,15 +1,12 @@
 // Card Services API starter client: Java 17+, standard library only. See README.md.
 import java.io.IOException;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -20,36 +17,110 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** A client of the Card Services API that keeps every duty the specification puts on a client. */
 public final class CardApiClient {
+    public static final String VERSION = "1.1.0";
+    static final String USER_AGENT = "card-api-client-java/" + VERSION + " (java " + Runtime.version() + ")";
     static final String TOKEN_PATH = "/reporting/v1/auth/token";
     static final String GIFT_PATH = "/transaction/v1/gift/balance-inquiry";
     static final String BALANCE_PATH = "/transaction/v1/balance-inquiry";
     static final String LOOKUP_PATH = "/transaction/v1/transactions/request-id/";
     public static final String DEFAULT_LOCATION = "store-001";
-    // Renew this long before expiry, so a token never expires between the check and the call.
+    // Renew this long before expiry (half the lifetime for a short one), so a token never expires in flight.
     static final long RENEW_MARGIN_MS = 60_000;
-    static final long MAX_RETRY_AFTER_MS = 60_000;
+    /** The longest Retry-After waited out; beyond it the call gives up without calling again. */
+    public static final long PATIENCE_MS = 60_000;
+    // Pauses before the 2nd and 3rd try of a token request or a read: never a tight loop against a failing server.
+    static final long[] BACKOFF_MS = {600, 1200};
+    // A Retry-After given as an HTTP date has whole seconds: wait past the second it names.
+    static final long DATE_MARGIN_MS = 1000;
+    // A Gift Balance Inquiry whose outcome is unknown is sent again (same Request Id) at most this often.
+    static final int MAX_GIFT_SENDS = 3;
     static final DateTimeFormatter ISO_MILLIS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
-    /** No answer in time, or none at all: the caller decides what that means. */
-    public static final class NoAnswerException extends Exception {
-        public final boolean timedOut;
-        public final String url;
+    /** Every error of this client carries the Request Id and transaction id it knows of (null when none). */
+    public static class CardApiException extends Exception {
+        String requestId;
+        final String transactionId;
 
-        NoAnswerException(String message, boolean timedOut, String url) {
+        CardApiException(String message, String requestId, String transactionId) {
             super(message);
+            this.requestId = requestId;
+            this.transactionId = transactionId;
+        }
+
+        public String requestId() {
+            return requestId;
+        }
+
+        public String transactionId() {
+            return transactionId;
+        }
+    }
+
+    /** Nobody answered: connection refused or reset, the answer cut short, or no whole answer in time. */
+    public static final class UnreachableException extends CardApiException {
+        public final boolean timedOut;
+        public final String stage;
+
+        UnreachableException(String message, boolean timedOut, String stage) {
+            super(message, null, null);
             this.timedOut = timedOut;
-            this.url = url;
+            this.stage = stage;
+        }
+    }
+
+    /** A Gift Balance Inquiry was sent, and neither its answer nor a lookup said whether it was recorded. */
+    public static final class OutcomeUnknownException extends CardApiException {
+        OutcomeUnknownException(String message, String requestId) {
+            super(message, requestId, null);
+        }
+    }
+
+    /** The API answered, but not with a result: any 3xx, 4xx, or a 5xx a read still got after its retries. */
+    public static class RefusedException extends CardApiException {
+        public final Result result;
+        public final String code;
+        public final String stage;
+
+        RefusedException(String message, Result result, String stage) {
+            super(message, result.requestId(), result.transactionId());
+            this.result = result;
+            this.code = Json.at(result.body(), "errors") instanceof List<?> errors && !errors.isEmpty()
+                    && Json.at(errors.get(0), "code") instanceof String text ? text : null;
+            this.stage = stage;
+        }
+    }
+
+    /** A 429 asked for a wait longer than PATIENCE_MS: nothing more was sent. */
+    public static final class RateLimitedException extends RefusedException {
+        RateLimitedException(String message, Result result, String stage) {
+            super(message, result, stage);
+        }
+    }
+
+    /** A Gift Balance Inquiry answered response_status "declined": a result, never to be sent again. */
+    public static final class DeclinedException extends CardApiException {
+        public final Result result;
+
+        DeclinedException(Result result) {
+            super("declined", result.requestId(), result.transactionId());
+            this.result = result;
         }
     }
 
@@ -87,67 +158,105 @@ public final class CardApiClient {
         }
     }
 
-    /** An HTTP answer: status (null when none came), body parsed as JSON, stage "token" when that failed. */
-    public record Answer(Integer status, String retryAfter, Object body, String stage) {}
+    /** One HTTP answer: the body parsed as JSON, or its text (isJson false), or null when empty. */
+    record Answer(int status, Object body, boolean isJson, String retryAfter, String location) {
+        /** A server error, or a success that could not be read: what happened cannot be told from it. */
+        boolean outcomeUnknown() {
+            return status >= 500 || (status < 300 && !isJson);
+        }
 
-    /** The cached token, as the cache file holds it. */
-    public record Token(String authUrl, String clientId, String accessToken, String tokenType, String scope,
-            Instant expiresAt) {
-        boolean fresh() {
-            return expiresAt.toEpochMilli() - System.currentTimeMillis() > RENEW_MARGIN_MS;
+        Map<String, Object> exchange() {
+            Map<String, Object> printed = new LinkedHashMap<>();
+            printed.put("status", status);
+            printed.put("body", body);
+            return printed;
         }
     }
 
-    /** Either a token or the token request's error answer. */
-    public record TokenResult(Token token, Answer error) {}
+    /** What a call came to. For a Gift Balance Inquiry whose answer was lost, {@code lookup} is what found it. */
+    public record Result(Integer status, String requestId, String transactionId, Object body, String location,
+            boolean timedOut, Map<String, Object> lookup, Map<String, Object> resent) {
+        Map<String, Object> toJson(String stage) {
+            Map<String, Object> printed = new LinkedHashMap<>();
+            printed.put("status", status);
+            printed.put("request_id", requestId);
+            printed.put("transaction_id", transactionId);
+            printed.put("body", body);
+            if (location != null) printed.put("location", location);
+            if (stage != null) printed.put("stage", stage);
+            if (timedOut) printed.put("timed_out", true);
+            if (lookup != null) printed.put("lookup", lookup);
+            if (resent != null) printed.put("resent", resent);
+            return printed;
+        }
+    }
 
-    /** A Gift Balance Inquiry's outcome; when it timed out, {@code lookup} is what its Request Id found. */
-    public record GiftResult(String requestId, Answer answer, boolean timedOut, Answer lookup) {}
+    /** The cached token, as the cache file holds it; the lifetime stays in memory. */
+    public record Token(String authUrl, String clientId, String accessToken, String tokenType, String scope,
+            Instant expiresAt, long lifetimeMs) {
+        boolean fresh() {
+            long margin = lifetimeMs > 0 ? Math.min(RENEW_MARGIN_MS, lifetimeMs / 2) : RENEW_MARGIN_MS;
+            return expiresAt.toEpochMilli() - System.currentTimeMillis() > margin;
+        }
+    }
 
     private final Config config;
-    private final HttpClient http = HttpClient.newHttpClient();
+    // No redirect is followed: a 3xx is the answer, so the token never goes to another host.
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+            .version(HttpClient.Version.HTTP_1_1).build();
     private Token token;
 
     public CardApiClient(Config config) {
         this.config = config;
     }
 
-    Answer send(HttpRequest.Builder request, String url) throws NoAnswerException {
+    /** One HTTP exchange, headers and whole body within one deadline. */
+    Answer send(HttpRequest.Builder request, String url) throws UnreachableException {
         String origin = url.replaceAll("^([a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*).*$", "$1");
+        CompletableFuture<HttpResponse<String>> pending = null;
         try {
-            HttpResponse<String> response = http.send(
-                    request.uri(URI.create(url)).timeout(Duration.ofMillis(config.timeoutMs())).build(),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            String retryAfter = response.headers().firstValue("Retry-After").orElse(null);
-            return new Answer(response.statusCode(), retryAfter, parseBody(response.body()), null);
-        } catch (HttpTimeoutException error) {
-            throw new NoAnswerException(origin + ": no answer within " + config.timeoutMs() + " ms", true, url);
-        } catch (IOException | IllegalArgumentException error) {
-            String reason = error.getMessage() == null ? error.getClass().getSimpleName() : error.getMessage();
-            throw new NoAnswerException(origin + ": " + reason, false, url);
+            request.uri(URI.create(url)).timeout(Duration.ofMillis(config.timeoutMs()))
+                    .header("User-Agent", USER_AGENT).header("Accept", "application/json");
+            pending = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> response = pending.get(config.timeoutMs(), TimeUnit.MILLISECONDS);
+            Object body = null;
+            boolean isJson = true;
+            if (!response.body().isEmpty()) {
+                try {
+                    body = Json.parse(response.body());
+                } catch (IllegalArgumentException notJson) {
+                    body = response.body();
+                    isJson = false;
+                }
+            }
+            return new Answer(response.statusCode(), body, isJson,
+                    response.headers().firstValue("Retry-After").orElse(null),
+                    response.headers().firstValue("Location").orElse(null));
+        } catch (TimeoutException error) {
+            pending.cancel(true);
+            throw new UnreachableException(origin + ": no answer within " + config.timeoutMs() + " ms", true, null);
+        } catch (ExecutionException error) {
+            Throwable cause = error.getCause();
+            boolean timedOut = cause instanceof java.net.http.HttpTimeoutException;
+            String reason = timedOut ? "no answer within " + config.timeoutMs() + " ms"
+                    : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            throw new UnreachableException(origin + ": " + reason, timedOut, null);
+        } catch (IllegalArgumentException error) {
+            throw new UnreachableException(origin + ": " + error.getMessage(), false, null);
         } catch (InterruptedException error) {
             Thread.currentThread().interrupt();
-            throw new NoAnswerException(origin + ": interrupted", false, url);
-        }
-    }
-
-    static Object parseBody(String text) {
-        if (text.isEmpty()) return null;
-        try {
-            return Json.parse(text);
-        } catch (IllegalArgumentException notJson) {
-            return text;
+            throw new UnreachableException(origin + ": interrupted", false, null);
         }
     }
 
     Token readCache() {
         try {
-            Object parsed = Json.parse(Files.readString(Path.of(config.cacheFile()), StandardCharsets.UTF_8));
-            if (!(parsed instanceof Map<?, ?> cached) || !(cached.get("access_token") instanceof String access))
-                return null;
-            Token found = new Token(String.valueOf(cached.get("auth_url")), String.valueOf(cached.get("client_id")),
-                    access, String.valueOf(cached.get("token_type")), String.valueOf(cached.get("scope")),
-                    Instant.parse(String.valueOf(cached.get("expires_at"))));
+            Object cached = Json.parse(Files.readString(Path.of(config.cacheFile()), StandardCharsets.UTF_8));
+            if (!(Json.at(cached, "access_token") instanceof String access)) return null;
+            Token found = new Token(String.valueOf(Json.at(cached, "auth_url")),
+                    String.valueOf(Json.at(cached, "client_id")), access,
+                    String.valueOf(Json.at(cached, "token_type")), String.valueOf(Json.at(cached, "scope")),
+                    Instant.parse(String.valueOf(Json.at(cached, "expires_at"))), 0);
             boolean ours = found.authUrl().equals(config.authUrl()) && found.clientId().equals(config.clientId());
             return ours && found.fresh() ? found : null;
         } catch (IOException | RuntimeException unreadable) {
@@ -174,113 +283,211 @@ public final class CardApiClient {
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** §4.1: the only request that carries the secret. */
-    public TokenResult requestToken() throws NoAnswerException, IOException {
+    /**
+     * §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429, no
+     * answer), spaced by BACKOFF_MS; a 4xx or 3xx is the answer (RefusedException).
+     */
+    public Token requestToken() throws CardApiException, IOException {
         Map<String, Object> credentials = new LinkedHashMap<>();
         credentials.put("client_id", config.clientId());
         credentials.put("client_secret", config.clientSecret());
         credentials.put("grant_type", "client_credentials");
-        String url = config.authUrl() + TOKEN_PATH;
-        Answer answer = send(HttpRequest.newBuilder()
-                .header("Content-Type", "application/json; charset=utf-8").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.write(credentials), StandardCharsets.UTF_8)), url);
-        Object attributes = Json.at(answer.body(), "data", "attributes");
-        Object access = Json.at(attributes, "access_token");
-        if (answer.status() != 200 || !(access instanceof String accessToken))
-            return new TokenResult(null, answer);
-        Object expiresIn = Json.at(attributes, "expires_in");
-        long lifetimeMs = expiresIn instanceof Json.Number n ? new BigDecimal(n.text()).movePointRight(3).longValue() : 0;
-        Object type = Json.at(attributes, "token_type");
-        Object scope = Json.at(attributes, "scope");
-        Token next = new Token(config.authUrl(), config.clientId(), accessToken,
-                type instanceof String t ? t : "Bearer", scope instanceof String s ? s : "",
-                Instant.ofEpochMilli(System.currentTimeMillis() + lifetimeMs));
+        String failure = "";
+        for (int attempt = 0; attempt <= BACKOFF_MS.length; attempt += 1) {
+            long wait = 0;
+            try {
+                Answer answer = send(HttpRequest.newBuilder()
+                        .header("Content-Type", "application/json; charset=utf-8")
+                        .POST(HttpRequest.BodyPublishers.ofString(Json.write(credentials), StandardCharsets.UTF_8)),
+                        config.authUrl() + TOKEN_PATH);
+                Object attributes = Json.at(answer.body(), "data", "attributes");
+                if (answer.status() == 200 && Json.at(attributes, "access_token") instanceof String access)
+                    return keep(access, attributes);
+                Result result = new Result(answer.status(), null, null, answer.body(), answer.location(), false,
+                        null, null);
+                if (answer.status() < 500 && answer.status() != 429 && answer.status() != 200)
+                    throw new RefusedException("the token request was answered " + answer.status(), result, "token");
+                failure = "the token endpoint answered " + answer.status();
+                if (answer.status() == 429) wait = retryAfterMs(answer.retryAfter(), System.currentTimeMillis());
+                if (wait > PATIENCE_MS) throw new RateLimitedException(tooLong(answer, wait), result, "token");
+            } catch (UnreachableException error) {
+                failure = error.getMessage();
+            }
+            if (attempt < BACKOFF_MS.length) pause(Math.max(wait, BACKOFF_MS[attempt]));
+        }
+        throw new UnreachableException("no token after " + (BACKOFF_MS.length + 1) + " requests: " + failure, false,
+                "token");
+    }
+
+    private Token keep(String access, Object attributes) throws IOException {
+        long lifetimeMs = Json.at(attributes, "expires_in") instanceof Json.Num n
+                ? Math.max(0, (long) (Double.parseDouble(n.text()) * 1000)) : 0;
+        Token next = new Token(config.authUrl(), config.clientId(), access,
+                Json.at(attributes, "token_type") instanceof String type ? type : "Bearer",
+                Json.at(attributes, "scope") instanceof String scope ? scope : "",
+                Instant.ofEpochMilli(System.currentTimeMillis() + lifetimeMs), lifetimeMs);
         writeCache(next);
         token = next;
-        return new TokenResult(next, null);
+        return next;
     }
 
-    /** §5.7: the token in memory, else the cached one, else a new one. */
-    public TokenResult getToken() throws NoAnswerException, IOException {
-        if (token != null && token.fresh()) return new TokenResult(token, null);
-        Token cached = readCache();
-        if (cached != null) {
-            token = cached;
-            return new TokenResult(cached, null);
+    /** §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (§5.8). */
+    public Token getToken() throws CardApiException, IOException {
+        if (token == null || !token.fresh()) {
+            Token cached = readCache();
+            token = cached != null ? cached : requestToken();
         }
-        return requestToken();
+        return token;
     }
 
-    Answer attempt(String method, String path, Object body, String requestId) throws NoAnswerException {
-        HttpRequest.Builder request = HttpRequest.newBuilder()
-                .header("Authorization", "Bearer " + token.accessToken()).header("Accept", "application/json");
-        if (body != null) request.header("Content-Type", "application/json");
-        if (requestId != null) request.header("X-Request-Id", requestId);
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8));
-        return send(request, config.baseUrl() + path);
-    }
-
-    /** One API call with the duties around it: 401 → one new token and once more; 429 → wait, once more. */
-    public Answer call(String method, String path, Object body, String requestId)
-            throws NoAnswerException, IOException {
-        TokenResult got = getToken();
-        if (got.error() != null) return tokenStage(got.error());
-        Answer answer = attempt(method, path, body, requestId);
-        if (answer.status() == 401) {
-            got = requestToken();
-            if (got.error() != null) return tokenStage(got.error());
-            answer = attempt(method, path, body, requestId);
-        }
-        if (answer.status() == 429) {
+    /**
+     * One API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429: wait
+     * Retry-After, then once more, or give up when it is beyond PATIENCE_MS (RFC 9110). A read ({@code retry}) is
+     * tried up to 3 times when its outcome is unknown; a write never is here (see gift). A 403 is never retried.
+     */
+    Answer call(String method, String path, Object body, String requestId, boolean retry)
+            throws CardApiException, IOException {
+        Token current = getToken();
+        boolean renewed = false;
+        boolean waited = false;
+        int tries = 0;
+        while (true) {
+            HttpRequest.Builder request = HttpRequest.newBuilder()
+                    .header("Authorization", "Bearer " + current.accessToken());
+            if (body != null) request.header("Content-Type", "application/json");
+            if (requestId != null) request.header("X-Request-Id", requestId);
+            request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8));
+            Answer answer;
             try {
-                Thread.sleep(retryAfterMs(answer.retryAfter(), System.currentTimeMillis()));
-            } catch (InterruptedException error) {
-                Thread.currentThread().interrupt();
+                answer = send(request, config.baseUrl() + path);
+            } catch (UnreachableException error) {
+                if (!retry || tries >= BACKOFF_MS.length) throw error;
+                pause(BACKOFF_MS[tries++]);
+                continue;
             }
-            answer = attempt(method, path, body, requestId);
+            if (answer.status() == 401 && !renewed) {
+                renewed = true;
+                current = requestToken();
+            } else if (answer.status() == 429 && !waited) {
+                waited = true;
+                long wait = retryAfterMs(answer.retryAfter(), System.currentTimeMillis());
+                if (wait > PATIENCE_MS) {
+                    Result result = new Result(429, requestId, null, answer.body(), null, false, null, null);
+                    throw new RateLimitedException(tooLong(answer, wait), result, null);
+                }
+                pause(wait);
+            } else if (retry && answer.outcomeUnknown() && tries < BACKOFF_MS.length) {
+                pause(BACKOFF_MS[tries++]);
+            } else return answer;
         }
-        return answer;
     }
 
-    private static Answer tokenStage(Answer error) {
-        return new Answer(error.status(), error.retryAfter(), error.body(), "token");
-    }
-
-    /** How long a 429 asks to wait: seconds or an HTTP date; 1 s when unreadable, never more than a minute. */
-    static long retryAfterMs(String header, long now) {
-        long ms = 1000;
-        if (header != null && header.strip().matches("[0-9]{1,9}")) ms = Long.parseLong(header.strip()) * 1000;
-        else if (header != null) {
-            try {
-                ms = ZonedDateTime.parse(header.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant()
-                        .toEpochMilli() - now;
-            } catch (RuntimeException unreadable) {
-                ms = 1000;
-            }
-        }
-        return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
-    }
-
-    public Answer balance(String card, String location) throws NoAnswerException, IOException {
-        return call("POST", BALANCE_PATH, cardBody(card, location), null);
-    }
-
-    public Answer lookup(String requestId) throws NoAnswerException, IOException {
-        String encoded = URLEncoder.encode(requestId, StandardCharsets.UTF_8).replace("+", "%20");
-        return call("GET", LOOKUP_PATH + encoded, null, null);
-    }
-
-    /** §4.3: a fresh Request Id per inquiry; §4.3.3: no answer in time → look it up before anything else. */
-    public GiftResult gift(String card, String location, String requestId) throws NoAnswerException, IOException {
-        String id = requestId != null ? requestId : UUID.randomUUID().toString();
+    private static void pause(long ms) {
         try {
-            return new GiftResult(id, call("POST", GIFT_PATH, cardBody(card, location), id), false, null);
-        } catch (NoAnswerException error) {
-            // Only the inquiry itself may have been recorded without our hearing of it; a token request may not.
-            if (!error.timedOut || !error.url.endsWith(GIFT_PATH)) throw error;
-            return new GiftResult(id, new Answer(null, null, null, null), true, lookup(id));
+            Thread.sleep(ms);
+        } catch (InterruptedException error) {
+            Thread.currentThread().interrupt();
         }
+    }
+
+    private static String tooLong(Answer answer, long waitMs) {
+        return "asked to wait " + waitMs / 1000 + " s (Retry-After: " + answer.retryAfter() + "), beyond "
+                + PATIENCE_MS / 1000 + " s";
+    }
+
+    /** How long a 429 asks to wait (RFC 9110 §10.2.3): seconds or an HTTP date; 1 s when absent or unreadable. */
+    static long retryAfterMs(String header, long now) {
+        String text = header == null ? "" : header.strip();
+        if (text.matches("[0-9]{1,9}")) return Long.parseLong(text) * 1000 + 100;
+        try {
+            long date = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+            return Math.max(date - now, 0) + DATE_MARGIN_MS;
+        } catch (RuntimeException unreadable) {
+            return 1000;
+        }
+    }
+
+    /** A final answer: a result, or the exception that says what kind of answer it was. */
+    static Result settle(Answer answer, String requestId, Map<String, Object> lookup, Map<String, Object> resent)
+            throws CardApiException {
+        Result result = new Result(answer.status(), requestId, transactionIdOf(answer.body()), answer.body(),
+                answer.location(), false, lookup, resent);
+        if (answer.status() >= 300) throw new RefusedException("answered " + answer.status(), result, null);
+        if ("declined".equals(Json.at(answer.body(), "data", "response_status"))) throw new DeclinedException(result);
+        return result;
+    }
+
+    static String transactionIdOf(Object body) {
+        return Json.at(body, "data", "transaction_id") instanceof String id ? id : null;
+    }
+
+    /** §4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost. */
+    public Result balance(String card, String location) throws CardApiException, IOException {
+        return settle(call("POST", BALANCE_PATH, cardBody(card, location), null, true), null, null, null);
+    }
+
+    /** Lookup Transaction by Request Id (§4.3.3); a 404 (never recorded) is a RefusedException. */
+    public Result lookup(String requestId) throws CardApiException, IOException {
+        return settle(lookupAnswer(requestId), requestId, null, null);
+    }
+
+    private Answer lookupAnswer(String requestId) throws CardApiException, IOException {
+        String encoded = URLEncoder.encode(requestId, StandardCharsets.UTF_8).replace("+", "%20");
+        return call("GET", LOOKUP_PATH + encoded, null, null, true);
+    }
+
+    /**
+     * §4.3 Gift Balance Inquiry under a fresh Request Id (§8) unless one is given. When its outcome is unknown
+     * (5xx, no answer in time, a reset, a cut or unreadable body), nothing else happens for that card before the
+     * outcome is learned (§4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the
+     * same Request Id once more.
+     */
+    public Result gift(String card, String location, String requestId) throws CardApiException, IOException {
+        String id = requestId != null ? requestId : UUID.randomUUID().toString();
+        Map<String, Object> body = cardBody(card, location);
+        Answer first = null;
+        Map<String, Object> lookup = null;
+        Map<String, Object> resent = null;
+        boolean timedOut = false;
+        String why = null;
+        Answer found = null;
+        for (int sends = 1; sends <= MAX_GIFT_SENDS; sends += 1) {
+            boolean duplicate = false;
+            try {
+                Answer answer = call("POST", GIFT_PATH, body, id, false);
+                if (sends == 1) first = answer;
+                else resent = answer.exchange();
+                // A 409 to a resend: the first one was recorded (or is still in flight): only a lookup can tell.
+                duplicate = sends > 1 && answer.status() == 409;
+                if (!answer.outcomeUnknown() && !duplicate) return settle(answer, id, lookup, resent);
+                if (why == null) why = "the inquiry was answered " + answer.status();
+            } catch (UnreachableException error) {
+                error.requestId = id;
+                if ("token".equals(error.stage)) throw error;
+                if (why == null) why = error.getMessage();
+                timedOut |= sends == 1 && error.timedOut;
+            } catch (CardApiException error) {
+                error.requestId = id;
+                throw error;
+            }
+            try {
+                found = lookupAnswer(id);
+            } catch (UnreachableException error) {
+                throw new OutcomeUnknownException(why + "; the lookup: " + error.getMessage(), id);
+            }
+            lookup = found.exchange();
+            if (found.status() == 200 && found.isJson()) {
+                Result result = new Result(first == null ? null : first.status(), id, transactionIdOf(found.body()),
+                        first == null ? null : first.body(), null, timedOut, lookup, resent);
+                if ("declined".equals(Json.at(found.body(), "data", "response_status")))
+                    throw new DeclinedException(result);
+                return result;
+            }
+            // 404: never recorded, so the same request under the same Request Id cannot record it twice.
+            if (found.status() != 404 || duplicate) break;
+        }
+        throw new OutcomeUnknownException(why + "; the lookup answered " + found.status(), id);
     }
 
     static Map<String, Object> cardBody(String card, String location) {
@@ -323,72 +530,64 @@ public final class CardApiClient {
         return new Command(name, positional.isEmpty() ? null : positional.get(0), options);
     }
 
-    static Map<String, Object> callOutput(Answer answer, String requestId) {
-        Map<String, Object> output = new LinkedHashMap<>();
-        output.put("status", answer.status());
-        output.put("request_id", requestId);
-        output.put("body", answer.body());
-        if (answer.stage() != null) output.put("stage", answer.stage());
-        return output;
-    }
-
     static Map<String, Object> runCommand(CardApiClient client, Command command)
-            throws NoAnswerException, IOException {
+            throws CardApiException, IOException {
         String location = command.options().get("location");
         switch (command.name()) {
             case "token": {
-                TokenResult got = client.getToken();
+                Token got = client.getToken();
                 Map<String, Object> output = new LinkedHashMap<>();
-                if (got.error() != null) {
-                    output.put("status", got.error().status());
-                    output.put("body", got.error().body());
-                    return output;
-                }
-                output.put("token_type", got.token().tokenType());
-                output.put("scope", got.token().scope());
-                output.put("expires_at", ISO_MILLIS.format(got.token().expiresAt()));
-                long left = got.token().expiresAt().toEpochMilli() - System.currentTimeMillis();
-                output.put("expires_in", Json.Number.of(Math.max(0, Math.floorDiv(left, 1000))));
+                output.put("token_type", got.tokenType());
+                output.put("scope", got.scope());
+                output.put("expires_at", ISO_MILLIS.format(got.expiresAt()));
+                long left = got.expiresAt().toEpochMilli() - System.currentTimeMillis();
+                output.put("expires_in", Math.max(0, Math.floorDiv(left, 1000)));
                 return output;
             }
             case "balance":
-                return callOutput(client.balance(command.argument(), location), null);
+                return client.balance(command.argument(), location).toJson(null);
             case "lookup":
-                return callOutput(client.lookup(command.argument()), command.argument());
-            default: {
-                GiftResult result = client.gift(command.argument(), location, command.options().get("request-id"));
-                Map<String, Object> output = callOutput(result.answer(), result.requestId());
-                if (result.timedOut()) {
-                    output.put("timed_out", true);
-                    Map<String, Object> lookup = new LinkedHashMap<>();
-                    lookup.put("status", result.lookup().status());
-                    lookup.put("body", result.lookup().body());
-                    output.put("lookup", lookup);
-                }
-                return output;
-            }
+                return client.lookup(command.argument()).toJson(null);
+            default:
+                return client.gift(command.argument(), location, command.options().get("request-id")).toJson(null);
         }
     }
 
-    /** Runs one command; returns the exit code. */
+    /** Runs one command; returns the exit code (§12: 0 answered, 1 no answer or no patience, 2 usage). */
     static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) {
+        Map<String, Object> output;
         try {
             Command command = parseArgs(argv);
-            CardApiClient client = new CardApiClient(Config.fromEnv(env));
-            Map<String, Object> output = runCommand(client, command);
-            out.write((Json.write(output) + "\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            return 0;
+            output = runCommand(new CardApiClient(Config.fromEnv(env)), command);
         } catch (UsageException error) {
             err.println("error: " + error.getMessage() + "\n" + USAGE);
             return 2;
-        } catch (ConfigException | NoAnswerException error) {
-            err.println("error: " + error.getMessage());
-            return 1;
+        } catch (DeclinedException declined) {
+            output = declined.result.toJson(null);
+        } catch (RefusedException refused) {
+            if (refused instanceof RateLimitedException) return fail(err, refused.getMessage());
+            output = refused.result.toJson(refused.stage);
+        } catch (CardApiException error) {
+            // No answer or an unknown outcome: the reason, never a stack trace.
+            String id = error.requestId();
+            String hint = id == null ? "" : " (Request Id " + id + ")";
+            if (id != null && error instanceof OutcomeUnknownException)
+                hint = " (Request Id " + id + ": learn its outcome with `lookup " + id + "`)";
+            return fail(err, error.getMessage() + hint);
+        } catch (ConfigException error) {
+            return fail(err, error.getMessage());
         } catch (IOException error) {
-            err.println("error: the token cache: " + error);
-            return 1;
+            return fail(err, "the token cache: " + error);
         }
+        byte[] printed = (Json.write(output) + "\n").getBytes(StandardCharsets.UTF_8);
+        out.write(printed, 0, printed.length);
+        out.flush();
+        return 0;
+    }
+
+    private static int fail(PrintStream err, String message) {
+        err.println("error: " + message);
+        return 1;
     }
 
     public static void main(String[] argv) {
@@ -396,28 +595,24 @@ public final class CardApiClient {
         System.exit(run(argv, System.getenv(), System.out, System.err));
     }
 
-    /** JSON without libraries: objects keep their order, numbers their text, so a body passes through as is. */
+    /** A small JSON reader and writer: objects keep their order, numbers their text (a body passes through). */
     static final class Json {
         /** A JSON number, kept as its text. */
-        record Number(String text) {
-            static Number of(long value) {
-                return new Number(Long.toString(value));
-            }
+        record Num(String text) {}
+
+        private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+        private final String s;
+        private int i;
+
+        private Json(String s) {
+            this.s = s;
         }
 
-        private final String text;
-        private int at;
-
-        private Json(String text) {
-            this.text = text;
-        }
-
-        /** Parses one JSON value; IllegalArgumentException when the text is not JSON. */
+        /** One JSON value; IllegalArgumentException when the text is not JSON. */
         static Object parse(String text) {
             Json reader = new Json(text);
             Object value = reader.value(0);
-            reader.skipSpace();
-            if (reader.at != text.length()) throw reader.fail("trailing text");
+            if (reader.peek() != 0) throw reader.fail();
             return value;
         }
 
@@ -427,173 +622,100 @@ public final class CardApiClient {
             return value;
         }
 
-        private IllegalArgumentException fail(String why) {
-            return new IllegalArgumentException("not JSON at " + at + ": " + why);
+        private IllegalArgumentException fail() {
+            return new IllegalArgumentException("not JSON at " + i);
         }
 
-        private void skipSpace() {
-            while (at < text.length() && " \t\r\n".indexOf(text.charAt(at)) >= 0) at += 1;
+        /** The next character after white space, or 0 at the end. */
+        private char peek() {
+            while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) i += 1;
+            return i < s.length() ? s.charAt(i) : 0;
+        }
+
+        private boolean eat(char c) {
+            if (peek() != c) return false;
+            i += 1;
+            return true;
         }
 
         private Object value(int depth) {
-            if (depth > 512) throw fail("nested too deeply");
-            skipSpace();
-            if (at >= text.length()) throw fail("end of text");
-            char c = text.charAt(at);
-            if (c == '{') return object(depth);
-            if (c == '[') return array(depth);
-            if (c == '"') return string();
-            if (text.startsWith("true", at)) return literal("true", Boolean.TRUE);
-            if (text.startsWith("false", at)) return literal("false", Boolean.FALSE);
-            if (text.startsWith("null", at)) return literal("null", null);
-            return number();
-        }
-
-        private Object literal(String word, Object value) {
-            at += word.length();
-            return value;
-        }
-
-        private Map<String, Object> object(int depth) {
-            Map<String, Object> map = new LinkedHashMap<>();
-            at += 1;
-            skipSpace();
-            if (at < text.length() && text.charAt(at) == '}') {
-                at += 1;
+            if (depth > 256) throw fail();
+            if (eat('{')) {
+                Map<String, Object> map = new LinkedHashMap<>();
+                if (eat('}')) return map;
+                do {
+                    if (peek() != '"') throw fail();
+                    String key = string();
+                    if (!eat(':')) throw fail();
+                    map.put(key, value(depth + 1));
+                } while (eat(','));
+                if (!eat('}')) throw fail();
                 return map;
             }
-            while (true) {
-                skipSpace();
-                if (at >= text.length() || text.charAt(at) != '"') throw fail("expected a key");
-                String key = string();
-                skipSpace();
-                expect(':');
-                map.put(key, value(depth + 1));
-                skipSpace();
-                if (at < text.length() && text.charAt(at) == ',') at += 1;
-                else {
-                    expect('}');
-                    return map;
-                }
-            }
-        }
-
-        private List<Object> array(int depth) {
-            List<Object> list = new ArrayList<>();
-            at += 1;
-            skipSpace();
-            if (at < text.length() && text.charAt(at) == ']') {
-                at += 1;
+            if (eat('[')) {
+                List<Object> list = new ArrayList<>();
+                if (eat(']')) return list;
+                do list.add(value(depth + 1)); while (eat(','));
+                if (!eat(']')) throw fail();
                 return list;
             }
-            while (true) {
-                list.add(value(depth + 1));
-                skipSpace();
-                if (at < text.length() && text.charAt(at) == ',') at += 1;
-                else {
-                    expect(']');
-                    return list;
+            if (peek() == '"') return string();
+            for (String word : new String[] {"true", "false", "null"}) {
+                if (s.startsWith(word, i)) {
+                    i += word.length();
+                    return word.equals("null") ? null : Boolean.valueOf(word);
                 }
             }
-        }
-
-        private void expect(char c) {
-            if (at >= text.length() || text.charAt(at) != c) throw fail("expected " + c);
-            at += 1;
+            Matcher number = NUMBER.matcher(s).region(i, s.length());
+            if (!number.lookingAt()) throw fail();
+            i = number.end();
+            return new Num(number.group());
         }
 
         private String string() {
             StringBuilder out = new StringBuilder();
-            at += 1;
-            while (true) {
-                if (at >= text.length()) throw fail("unterminated string");
-                char c = text.charAt(at++);
+            for (i += 1; ; ) {
+                if (i >= s.length()) throw fail();
+                char c = s.charAt(i++);
                 if (c == '"') return out.toString();
-                if (c < 0x20) throw fail("control character in string");
-                if (c != '\\') {
-                    out.append(c);
-                    continue;
-                }
-                if (at >= text.length()) throw fail("unterminated escape");
-                char e = text.charAt(at++);
-                switch (e) {
-                    case '"', '\\', '/' -> out.append(e);
-                    case 'b' -> out.append('\b');
-                    case 'f' -> out.append('\f');
-                    case 'n' -> out.append('\n');
-                    case 'r' -> out.append('\r');
-                    case 't' -> out.append('\t');
-                    case 'u' -> {
-                        if (at + 4 > text.length() || !text.substring(at, at + 4).matches("[0-9a-fA-F]{4}"))
-                            throw fail("bad \\u escape");
-                        out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-                        at += 4;
-                    }
-                    default -> throw fail("bad escape");
-                }
+                if (c < 0x20) throw fail();
+                if (c != '\\') out.append(c);
+                else if (i < s.length() && "\"\\/bfnrt".indexOf(s.charAt(i)) >= 0)
+                    out.append("\"\\/\b\f\n\r\t".charAt("\"\\/bfnrt".indexOf(s.charAt(i++))));
+                else if (s.startsWith("u", i) && i + 5 <= s.length()) {
+                    // IllegalArgumentException, as for any text that is not JSON, when they are not 4 hex digits.
+                    out.append((char) HexFormat.fromHexDigits(s, i + 1, i + 5));
+                    i += 5;
+                } else throw fail();
             }
         }
 
-        private Number number() {
-            java.util.regex.Matcher m = java.util.regex.Pattern
-                    .compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?").matcher(text).region(at, text.length());
-            if (!m.lookingAt()) throw fail("unexpected character");
-            at = m.end();
-            return new Number(m.group());
-        }
-
-        /** Writes a value made of Map, List, String, Number, Boolean and null as compact JSON. */
+        /** Compact JSON of Map, List, String, Num, Number, Boolean and null. */
         static String write(Object value) {
-            StringBuilder out = new StringBuilder();
-            write(value, out);
-            return out.toString();
-        }
-
-        private static void write(Object value, StringBuilder out) {
-            if (value == null) out.append("null");
-            else if (value instanceof String s) quote(s, out);
-            else if (value instanceof Number n) out.append(n.text());
-            else if (value instanceof Integer || value instanceof Long || value instanceof Boolean) out.append(value);
-            else if (value instanceof Map<?, ?> map) {
-                out.append('{');
-                boolean first = true;
-                for (Map.Entry<?, ?> entry : map.entrySet()) {
-                    if (!first) out.append(',');
-                    first = false;
-                    quote(String.valueOf(entry.getKey()), out);
-                    out.append(':');
-                    write(entry.getValue(), out);
-                }
-                out.append('}');
-            } else if (value instanceof List<?> list) {
-                out.append('[');
-                for (int i = 0; i < list.size(); i += 1) {
-                    if (i > 0) out.append(',');
-                    write(list.get(i), out);
-                }
-                out.append(']');
-            } else throw new IllegalArgumentException("cannot write " + value.getClass());
-        }
-
-        private static void quote(String s, StringBuilder out) {
-            out.append('"');
-            for (int i = 0; i < s.length(); i += 1) {
-                char c = s.charAt(i);
-                switch (c) {
-                    case '"' -> out.append("\\\"");
-                    case '\\' -> out.append("\\\\");
-                    case '\n' -> out.append("\\n");
-                    case '\r' -> out.append("\\r");
-                    case '\t' -> out.append("\\t");
-                    case '\b' -> out.append("\\b");
-                    case '\f' -> out.append("\\f");
-                    default -> {
-                        if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
-                        else out.append(c);
-                    }
-                }
+            if (value == null || value instanceof Boolean || value instanceof Number) return String.valueOf(value);
+            if (value instanceof Num n) return n.text();
+            if (value instanceof Map<?, ?> map) {
+                List<String> fields = new ArrayList<>();
+                map.forEach((key, each) -> fields.add(quote(String.valueOf(key)) + ":" + write(each)));
+                return "{" + String.join(",", fields) + "}";
             }
-            out.append('"');
+            if (value instanceof List<?> list) {
+                List<String> items = new ArrayList<>();
+                list.forEach(each -> items.add(write(each)));
+                return "[" + String.join(",", items) + "]";
+            }
+            return quote(value.toString());
+        }
+
+        private static String quote(String text) {
+            StringBuilder out = new StringBuilder("\"");
+            for (char c : text.toCharArray()) {
+                int escape = "\"\\\b\f\n\r\t".indexOf(c);
+                if (escape >= 0) out.append('\\').append("\"\\bfnrt".charAt(escape));
+                else if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+                else out.append(c);
+            }
+            return out.append('"').toString();
         }
     }
 }

@@ -22,7 +22,7 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { STARTER_CLIENTS, type StarterClient } from "@/lib/server/starter-clients/catalogue";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { freePort, startConsole, type ConsoleServer } from "../../support/console-server";
 import { CertificationDriver, expectAllPass } from "@/test/support/client-certification";
 import { SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
 
@@ -198,7 +198,8 @@ describe.each(LANGUAGES)("the $language starter client", (client) => {
       }
       // Exit 1 with the reason on stderr, never a stack trace: configuration missing, nobody answering, a
       // token cache that cannot be written.
-      const unreachable = "http://127.0.0.1:9";
+      // A port that was free a moment ago: on a shared machine even port 9 may have a listener.
+      const unreachable = `http://127.0.0.1:${await freePort()}`;
       const sandbox = `${server.url}/sandbox`;
       const failures: Record<string, string>[] = [
         { CARD_API_AUTH_URL: sandbox, CARD_API_BASE_URL: sandbox, CARD_API_CLIENT_SECRET: "" },

@@ -52,14 +52,21 @@ describe("starter clients: Java and Go sources", () => {
   });
 
   test("the folders hold sources only: no class file, binary or token cache left by a run", () => {
-    expect(readdirSync(JAVA_DIR).sort()).toEqual([".env.example", "CardApiClient.java", "README.md"]);
+    expect(readdirSync(JAVA_DIR).sort()).toEqual([
+      ".env.example",
+      "CardApiClient.java",
+      "CardApiClientTest.java",
+      "README.md",
+    ]);
     expect(readdirSync(GO_DIR).sort()).toEqual([
       ".env.example",
       "README.md",
-      "client.go",
+      "cardapi",
       "go.mod",
       "main.go",
+      "main_test.go",
     ]);
+    expect(readdirSync(path.join(GO_DIR, "cardapi")).sort()).toEqual(["client.go", "client_test.go"]);
     expect(readFileSync(path.join(GO_DIR, "go.mod"), "utf8")).toMatch(/^go 1\.19$/m);
   });
 });
@@ -71,7 +78,7 @@ function references(readme: string, defaultFile: string): { name: string; file: 
     const where = row.split("|").at(-2) ?? "";
     if (!where.includes("line ")) continue;
     let file = defaultFile;
-    for (const match of where.matchAll(/`([\w.]+)` \((?:([\w-]+\.[a-z]+) )?(?:line )?(\d+)\)/g)) {
+    for (const match of where.matchAll(/`([\w.]+)` \((?:([\w/-]+\.[a-z]+) )?(?:line )?(\d+)\)/g)) {
       if (match[2]) file = match[2];
       found.push({ name: match[1]!.split(".").pop()!, file, line: Number(match[3]) });
     }
@@ -81,7 +88,7 @@ function references(readme: string, defaultFile: string): { name: string; file: 
 
 describe.each([
   ["java", JAVA_DIR, "CardApiClient.java"],
-  ["go", GO_DIR, "client.go"],
+  ["go", GO_DIR, "cardapi/client.go"],
 ])("starter clients: the %s README's duty table", (_language, folder, mainFile) => {
   test("names the line of each function, constant and method it cites", () => {
     const refs = references(readFileSync(path.join(folder, "README.md"), "utf8"), mainFile);
