@@ -38,7 +38,11 @@ function DeliveryItem({
 }) {
   const redeliver = useRedeliver(monitorId);
   return (
-    <li className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="delivery" data-state={delivery.state}>
+    <li
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm"
+      data-testid="delivery"
+      data-state={delivery.state}
+    >
       <Badge tone={STATE_TONES[delivery.state]}>{delivery.state}</Badge>
       <span className="font-medium text-fg">{TYPE_LABELS[delivery.type]}</span>
       <span className="text-muted">{new Date(delivery.created_at).toLocaleString()}</span>
@@ -75,7 +79,11 @@ export function AlertDeliveries({
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-sm font-semibold text-fg">Alert deliveries</h3>
         {canManage && alertsOn ? (
-          <Button size="sm" busy={test.isMutating} onClick={() => void test.trigger({}).catch(() => undefined)}>
+          <Button
+            size="sm"
+            busy={test.isMutating}
+            onClick={() => void test.trigger({}).catch(() => undefined)}
+          >
             Send a test alert
           </Button>
         ) : null}

@@ -29,7 +29,11 @@ function DeliveryNotice({ monitor }: { monitor: MonitorView }) {
   const problem = monitor.delivery_problem;
   if (!problem) return null;
   const event =
-    problem.type === "monitor.failing" ? "failing" : problem.type === "monitor.recovered" ? "recovered" : "test";
+    problem.type === "monitor.failing"
+      ? "failing"
+      : problem.type === "monitor.recovered"
+        ? "recovered"
+        : "test";
   return (
     <Alert tone={problem.state === "failed" ? "danger" : "warning"} title="Alert not delivered" role="status">
       The {event} alert could not be posted to the webhook after {problem.attempts} attempt

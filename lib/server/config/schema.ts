@@ -128,7 +128,10 @@ const webhookSecret = z.preprocess(
   blankToUndefined,
   z
     .string()
-    .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be whsec_ followed by base64 (e.g. whsec_$(openssl rand -base64 32))")
+    .regex(
+      /^whsec_[A-Za-z0-9+/]+={0,2}$/,
+      "must be whsec_ followed by base64 (e.g. whsec_$(openssl rand -base64 32))",
+    )
     .refine((value) => {
       const bytes = Buffer.from(value.slice("whsec_".length), "base64").length;
       return bytes >= 24 && bytes <= 64;

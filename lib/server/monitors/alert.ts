@@ -66,9 +66,7 @@ export function alertBody(input: AlertInput): MonitorAlert {
     type: input.type,
     timestamp: input.at.toISOString(),
     data: {
-      monitor: input.monitor
-        ? { ...input.monitor, name: maskCardNumbersInText(input.monitor.name) }
-        : null,
+      monitor: input.monitor ? { ...input.monitor, name: maskCardNumbersInText(input.monitor.name) } : null,
       run: input.run && url ? { ...input.run, url } : null,
       text: escapeForChat(summary(input, url)),
     },

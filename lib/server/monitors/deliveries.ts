@@ -80,7 +80,10 @@ export class AlertDeliverer {
     }
     this.filling = this.fill()
       .catch((error: unknown) =>
-        logger.warn({ error: error instanceof Error ? error.message : String(error) }, "alert deliveries not claimed"),
+        logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          "alert deliveries not claimed",
+        ),
       )
       .finally(() => {
         this.filling = undefined;

@@ -48,7 +48,11 @@ export function afterRun(
   }
   const failingRuns = current.failingRuns + 1;
   const state = current.state === "failing" || failingRuns >= alertAfter ? "failing" : current.state;
-  return { state, failingRuns, alert: state === "failing" && current.state !== "failing" ? "monitor.failing" : null };
+  return {
+    state,
+    failingRuns,
+    alert: state === "failing" && current.state !== "failing" ? "monitor.failing" : null,
+  };
 }
 
 /** Attempts of one delivery, as minutes after it was made (or redelivered): then it is given up. */

@@ -180,6 +180,8 @@ export class MonitorService {
   /** A kick arrived during a pass: one more pass follows it (a new monitor must not wait for the next tick). */
   private again = false;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** Wakes the scheduler when a run comes due before the next tick: a run starts on time, not up to a tick late. */
+  private wake: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
 
   constructor(private readonly deps: MonitorDeps) {
@@ -287,7 +289,8 @@ export class MonitorService {
   /** The monitor, for its owner or an admin; anyone else is told it does not exist (404), as for a change. */
   private async managed(id: string, user: MonitorUser): Promise<MonitorRow> {
     const row = await this.row(id);
-    if (!manages(row, user)) throw new ApiError("not_found", `There is no monitor ${JSON.stringify(id)} of yours.`);
+    if (!manages(row, user))
+      throw new ApiError("not_found", `There is no monitor ${JSON.stringify(id)} of yours.`);
     return row;
   }
 
@@ -372,7 +375,8 @@ export class MonitorService {
   async redeliver(id: string, deliveryId: string, user: MonitorUser): Promise<DeliveryView> {
     const row = await this.managed(id, user);
     const delivery = await this.deps.store.redeliver(row.id, deliveryId, this.now());
-    if (!delivery) throw new ApiError("not_found", `Monitor ${row.id} has no delivery ${JSON.stringify(deliveryId)}.`);
+    if (!delivery)
+      throw new ApiError("not_found", `Monitor ${row.id} has no delivery ${JSON.stringify(deliveryId)}.`);
     void this.deliverer?.kick();
     return deliveryView(delivery);
   }
@@ -444,6 +448,18 @@ export class MonitorService {
       this.again = false;
       await this.passOnce();
     } while (this.again && !this.stopped);
+    await this.armWake();
+  }
+
+  /** Once started, a pass is set for the next due run when that is sooner than the next tick. */
+  private async armWake(): Promise<void> {
+    if (!this.timer || this.stopped) return;
+    const now = this.now();
+    const due = await this.deps.store.nextDue(now);
+    if (!due || due.getTime() - now.getTime() >= TICK_MS) return;
+    clearTimeout(this.wake);
+    this.wake = setTimeout(() => this.kick(), due.getTime() - now.getTime());
+    this.wake.unref?.();
   }
 
   private async passOnce(): Promise<void> {
@@ -508,6 +524,7 @@ export class MonitorService {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    clearTimeout(this.wake);
     this.timer = undefined;
     await Promise.all([this.ticking?.catch(() => undefined), this.deliverer?.stop()]);
   }

@@ -4,7 +4,7 @@
  * wins a due run, a run now, or a delivery attempt.
  */
 import "server-only";
-import { and, desc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
 import { queryRows } from "@/lib/server/database/rows";
 import {
@@ -93,6 +93,15 @@ function monitorClaims(db: Database) {
         })
         .where(and(eq(monitors.paused, false), lte(monitors.nextRunAt, now), unclaimed(now)))
         .returning(),
+
+    /** When the next unpaused monitor comes due after `now`; null when none will. */
+    async nextDue(now: Date): Promise<Date | null> {
+      const [row] = await db
+        .select({ at: sql<Date | null>`min(${monitors.nextRunAt})`.mapWith(monitors.nextRunAt) })
+        .from(monitors)
+        .where(and(eq(monitors.paused, false), gt(monitors.nextRunAt, now)));
+      return row?.at ?? null;
+    },
 
     /** Leases a monitor for a run now; undefined when a run of it is under way. */
     async claimNow(id: string, now: Date, leaseUntil: Date): Promise<MonitorRow | undefined> {

@@ -162,9 +162,9 @@ describe("the signature (Standard Webhooks)", () => {
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=* v1,[A-Za-z0-9+/]+=*$/);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(previous).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString("base64")}`).verify(body, headers)).toThrow(
-      /No matching signature/,
-    );
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString("base64")}`).verify(body, headers),
+    ).toThrow(/No matching signature/);
   });
 
   it("covers the id, the timestamp and the body: a change to any fails", () => {
@@ -177,7 +177,12 @@ describe("the signature (Standard Webhooks)", () => {
   });
 
   it("a replay more than 5 minutes old is rejected by the reference verifier", () => {
-    const captured = alertHeaders("d-1", body, new Date(Date.now() - 5 * 60_000 - 5_000), alertSigners([secret]));
+    const captured = alertHeaders(
+      "d-1",
+      body,
+      new Date(Date.now() - 5 * 60_000 - 5_000),
+      alertSigners([secret]),
+    );
     expect(() => new Webhook(secret).verify(body, captured)).toThrow(/too old/);
     const fresh = alertHeaders("d-1", body, new Date(Date.now() - 4 * 60_000), alertSigners([secret]));
     expect(() => new Webhook(secret).verify(body, fresh)).not.toThrow();

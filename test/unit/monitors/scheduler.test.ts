@@ -233,9 +233,9 @@ describe("the scheduler", () => {
     expect(monitor.delivery_problem).toMatchObject({ state: "failed", attempts: 5 });
     const [failed] = await service.deliveries(id);
     expect(failed?.state).toBe("failed");
-    expect(
-      failed?.attempts.map((attempt) => Math.round((Date.parse(attempt.at) - made) / 60_000)),
-    ).toEqual([0, 1, 5, 15, 40]);
+    expect(failed?.attempts.map((attempt) => Math.round((Date.parse(attempt.at) - made) / 60_000))).toEqual([
+      0, 1, 5, 15, 40,
+    ]);
     expect(received).toHaveLength(2);
 
     // Redelivered once the receiver is back: the same webhook-id, one more attempt, delivered.
@@ -452,7 +452,10 @@ describe("a receiver that hangs", () => {
     });
     try {
       const owner = (
-        await hung.create({ name: "Owner", environment: "embedded", cases: ["BI-01"], every_minutes: 60 }, tester)
+        await hung.create(
+          { name: "Owner", environment: "embedded", cases: ["BI-01"], every_minutes: 60 },
+          tester,
+        )
       ).id;
       await db.delete(alertDeliveries);
       for (let index = 0; index < 20; index += 1) {

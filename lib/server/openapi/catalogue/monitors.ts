@@ -15,7 +15,9 @@ import {
 const monitorId = { id: { description: "The monitor's id (the `id` of the 201 that created it)." } };
 const NO_MONITOR = { not_found: "No such monitor." } as const;
 /** Changes are its owner's or an admin's: to anyone else the monitor does not exist. */
-const NOT_YOURS = { not_found: "No such monitor, or not yours (only its owner or an admin may change it)." } as const;
+const NOT_YOURS = {
+  not_found: "No such monitor, or not yours (only its owner or an admin may change it).",
+} as const;
 export const monitorRoutes = {
   "/api/monitors": {
     GET: {
@@ -110,7 +112,8 @@ export const monitorRoutes = {
     POST: {
       operationId: "redeliverMonitorAlert",
       summary: "Send an alert again, with the same webhook-id (its monitor's owner or an admin)",
-      description: "The delivery is pending at once and retried for an hour again; one whose attempt is under way is left to it.",
+      description:
+        "The delivery is pending at once and retried for an hour again; one whose attempt is under way is left to it.",
       access: allowGlobal("monitor_write"),
       parameters: {
         ...monitorId,
