@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useMonitorDeliveries, useRedeliver, useSendTestAlert } from "@/lib/client/use-monitors-api";
@@ -39,14 +40,19 @@ function DeliveryItem({
   const redeliver = useRedeliver(monitorId);
   return (
     <li
-      className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm"
+      className="flex flex-wrap items-start justify-between gap-2 rounded-lg p-2 ring-1 ring-neutral ring-inset"
       data-testid="delivery"
       data-state={delivery.state}
     >
-      <Badge tone={STATE_TONES[delivery.state]}>{delivery.state}</Badge>
-      <span className="font-medium text-fg">{TYPE_LABELS[delivery.type]}</span>
-      <span className="text-muted">{new Date(delivery.created_at).toLocaleString()}</span>
-      <span className="min-w-0 text-body [overflow-wrap:anywhere]">{lastAttempt(delivery)}</span>
+      <div className="grid min-w-0 gap-0.5">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+          <Badge tone={STATE_TONES[delivery.state]}>{delivery.state}</Badge>
+          <span className="font-medium text-fg">{TYPE_LABELS[delivery.type]}</span>
+          <span className="text-muted">{new Date(delivery.created_at).toLocaleString()}</span>
+        </div>
+        <p className="text-xs text-body [overflow-wrap:anywhere]">{lastAttempt(delivery)}</p>
+        {redeliver.error ? <p className="text-xs text-danger">{redeliver.error.message}</p> : null}
+      </div>
       {canManage && delivery.state !== "pending" ? (
         <Button
           size="sm"
@@ -56,7 +62,6 @@ function DeliveryItem({
           Redeliver
         </Button>
       ) : null}
-      {redeliver.error ? <span className="text-danger">{redeliver.error.message}</span> : null}
     </li>
   );
 }
@@ -66,14 +71,21 @@ export function AlertDeliveries({
   monitorId,
   canManage,
   alertsOn,
+  changed,
 }: {
   monitorId: string;
   canManage: boolean;
   alertsOn: boolean;
+  /** Changes when the monitor's last run or state does: an alert may just have been queued. */
+  changed: string;
 }) {
-  const { data } = useMonitorDeliveries(monitorId);
+  const { data, mutate } = useMonitorDeliveries(monitorId);
+  useEffect(() => {
+    void mutate();
+  }, [changed, mutate]);
   const test = useSendTestAlert(monitorId);
   const deliveries = data?.deliveries ?? [];
+  if (!alertsOn && deliveries.length === 0) return null;
   return (
     <section className="grid gap-2" aria-label="Alert deliveries">
       <div className="flex flex-wrap items-center gap-2">

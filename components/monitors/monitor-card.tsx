@@ -202,7 +202,12 @@ export function MonitorCard({
       <div className="grid gap-3" data-testid="monitor" data-state={monitor.state}>
         <BrokenCases id={monitor.id} running={monitor.running} failing={monitor.state === "failing"} />
         <DeliveryNotice monitor={monitor} />
-        <AlertDeliveries monitorId={monitor.id} canManage={manage} alertsOn={alertsOn} />
+        <AlertDeliveries
+          monitorId={monitor.id}
+          canManage={manage}
+          alertsOn={alertsOn}
+          changed={`${monitor.state} ${monitor.running} ${monitor.last_run?.id ?? ""}`}
+        />
         {manage ? <MonitorActions monitor={monitor} onEdit={() => setEditing(!editing)} /> : null}
         {manage && editing ? <EveryEditor monitor={monitor} onDone={() => setEditing(false)} /> : null}
       </div>

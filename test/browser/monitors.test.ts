@@ -169,7 +169,7 @@ describe("/monitors: where alerts go, deliveries, and what broke only while fail
       .toContain(`Alerts go to 127.0.0.1:${(receiver.address() as AddressInfo).port}`);
     expect(await target.textContent()).not.toContain("T0KEN");
     // The name was masked when the monitor was made.
-    await page.getByText("Sandbox <!channel> balance 600649******0001").waitFor();
+    await page.getByRole("heading", { name: "Sandbox <!channel> balance 600649******0001" }).waitFor();
     await page.getByText("No alert sent yet.").waitFor();
 
     broken = true;
