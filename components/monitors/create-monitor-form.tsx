@@ -11,7 +11,7 @@ import { environmentLabel } from "@/lib/client/environments";
 import { useRuns } from "@/lib/client/use-certification-api";
 import { useCreateMonitor } from "@/lib/client/use-monitors-api";
 import type { EnvironmentName } from "@/lib/shared/contracts";
-import { MAX_EVERY_MINUTES } from "@/lib/shared/monitor-rules";
+import { MAX_ALERT_AFTER_FAILURES, MAX_EVERY_MINUTES } from "@/lib/shared/monitor-rules";
 
 /** "BI-01, gbi-02" → ["BI-01", "GBI-02"]; empty: every case. */
 function parseCaseList(text: string): string[] {
@@ -30,6 +30,7 @@ export function CreateMonitorForm({ admin }: { admin: boolean }) {
   const [name, setName] = useState("");
   const [chosen, setEnvironment] = useState<EnvironmentName | "">("");
   const [every, setEvery] = useState("60");
+  const [alertAfter, setAlertAfter] = useState("1");
   const [cases, setCases] = useState("");
   const [gift, setGift] = useState(false);
   const environment = chosen || certifiable[0]?.name || "embedded";
@@ -42,6 +43,7 @@ export function CreateMonitorForm({ admin }: { admin: boolean }) {
       name,
       environment,
       every_minutes: Number(every),
+      alert_after_failures: Number(alertAfter),
       ...(caseIds.length > 0 ? { cases: caseIds } : {}),
       ...(admin && environment === "production" && gift ? { allow_production_gift: true } : {}),
     })
@@ -83,6 +85,17 @@ export function CreateMonitorForm({ admin }: { admin: boolean }) {
           max={MAX_EVERY_MINUTES}
           value={every}
           onChange={(e) => setEvery(e.target.value)}
+          required
+        />
+        <Field
+          id={`${id}-alert-after`}
+          label="Alert after (failing runs in a row)"
+          hint="2 or more: a case that fails now and then pages nobody."
+          type="number"
+          min={1}
+          max={MAX_ALERT_AFTER_FAILURES}
+          value={alertAfter}
+          onChange={(e) => setAlertAfter(e.target.value)}
           required
         />
         <Field

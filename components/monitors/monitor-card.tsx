@@ -16,6 +16,7 @@ import {
 } from "@/lib/client/use-monitors-api";
 import type { MonitorView } from "@/lib/shared/monitors-api";
 import { casesThatBroke, MAX_EVERY_MINUTES } from "@/lib/shared/monitor-rules";
+import { AlertDeliveries } from "./alert-deliveries";
 import { RunStrip } from "./run-strip";
 
 const STATE_TONES: Record<MonitorView["state"], BadgeTone> = {
@@ -27,7 +28,12 @@ const STATE_TONES: Record<MonitorView["state"], BadgeTone> = {
 function DeliveryNotice({ monitor }: { monitor: MonitorView }) {
   const problem = monitor.delivery_problem;
   if (!problem) return null;
-  const event = problem.event === "monitor_failing" ? "failing" : "recovered";
+  const event =
+    problem.type === "monitor.failing"
+      ? "failing"
+      : problem.type === "monitor.recovered"
+        ? "recovered"
+        : "test";
   return (
     <Alert tone={problem.state === "failed" ? "danger" : "warning"} title="Alert not delivered" role="status">
       The {event} alert could not be posted to the webhook after {problem.attempts} attempt
@@ -42,10 +48,12 @@ function DeliveryNotice({ monitor }: { monitor: MonitorView }) {
   );
 }
 
-function BrokenCases({ id, running }: { id: string; running: boolean }) {
+/** The strip of recent runs and, only while the monitor is failing, what changed between its last good run and the first bad one. */
+function BrokenCases({ id, running, failing }: { id: string; running: boolean; failing: boolean }) {
   const { data } = useMonitor(id, running);
   const runs = data?.runs ?? [];
-  const broke = casesThatBroke(runs);
+  // A recovered monitor's old break is history, not news: the strip still shows it.
+  const broke = failing && data?.monitor.state === "failing" ? casesThatBroke(runs) : null;
   return (
     <div className="grid gap-2">
       <RunStrip runs={runs} />
@@ -149,17 +157,34 @@ function Facts({ monitor }: { monitor: MonitorView }) {
   return (
     <>
       {environmentLabel(monitor.environment)} · every {monitor.every_minutes} min ·{" "}
+      {monitor.alert_after_failures > 1
+        ? `alerts after ${monitor.alert_after_failures} failing runs in a row · `
+        : ""}
       {monitor.paused ? "paused" : `next run ${new Date(monitor.next_run_at).toLocaleString()}`}
       {monitor.cases ? ` · ${monitor.cases.join(", ")}` : " · every case"}
       {monitor.allow_production_gift ? " · production Gift Balance Inquiry allowed" : ""}
+      {` · created by ${monitor.created_by}`}
+      {monitor.can_manage ? "" : " (read only)"}
     </>
   );
 }
 
-/** One monitor: state, schedule, its recent runs, what broke, the failed-delivery notice and (for writers) actions. */
-export function MonitorCard({ monitor, canWrite }: { monitor: MonitorView; canWrite: boolean }) {
+/**
+ * One monitor: state, schedule, its recent runs, what broke (while failing), its alert deliveries, and for its
+ * owner or an admin the actions; everyone else sees it read-only.
+ */
+export function MonitorCard({
+  monitor,
+  canWrite,
+  alertsOn,
+}: {
+  monitor: MonitorView;
+  canWrite: boolean;
+  alertsOn: boolean;
+}) {
   const titleId = useId();
   const [editing, setEditing] = useState(false);
+  const manage = canWrite && monitor.can_manage;
   return (
     <Panel
       titleId={titleId}
@@ -175,10 +200,16 @@ export function MonitorCard({ monitor, canWrite }: { monitor: MonitorView; canWr
       description={<Facts monitor={monitor} />}
     >
       <div className="grid gap-3" data-testid="monitor" data-state={monitor.state}>
-        <BrokenCases id={monitor.id} running={monitor.running} />
+        <BrokenCases id={monitor.id} running={monitor.running} failing={monitor.state === "failing"} />
         <DeliveryNotice monitor={monitor} />
-        {canWrite ? <MonitorActions monitor={monitor} onEdit={() => setEditing(!editing)} /> : null}
-        {canWrite && editing ? <EveryEditor monitor={monitor} onDone={() => setEditing(false)} /> : null}
+        <AlertDeliveries
+          monitorId={monitor.id}
+          canManage={manage}
+          alertsOn={alertsOn}
+          changed={`${monitor.state} ${monitor.running} ${monitor.last_run?.id ?? ""}`}
+        />
+        {manage ? <MonitorActions monitor={monitor} onEdit={() => setEditing(!editing)} /> : null}
+        {manage && editing ? <EveryEditor monitor={monitor} onDone={() => setEditing(false)} /> : null}
       </div>
     </Panel>
   );

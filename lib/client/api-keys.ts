@@ -71,6 +71,14 @@ export function monitorKey(id: string): string {
   return `${apiKeys.monitors}/${encodeURIComponent(id)}`;
 }
 
+/** A monitor's last alert deliveries; `${key}/${delivery}/redeliver` sends one again. */
+export function monitorDeliveriesKey(id: string): string {
+  return `${monitorKey(id)}/deliveries`;
+}
+
+/** Queues a `monitor.test` alert. */
+export const TEST_ALERT_URL = `${apiKeys.monitors}/test-alert`;
+
 /** One certification run (progress and results); its evidence bundle is `${key}/evidence`. */
 export function certificationRunKey(id: string): string {
   return `${apiKeys.certificationRuns}/${encodeURIComponent(id)}`;

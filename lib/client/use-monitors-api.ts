@@ -5,10 +5,13 @@
  */
 import useSWR, { useSWRConfig } from "swr";
 import useSWRMutation from "swr/mutation";
-import { apiKeys, monitorKey } from "@/lib/client/api-keys";
+import { apiKeys, monitorDeliveriesKey, monitorKey, TEST_ALERT_URL } from "@/lib/client/api-keys";
 import { getJson, sendJson, type ApiClientError } from "@/lib/client/fetcher";
 import type {
   CreateMonitorInput,
+  DeliveryListResponse,
+  DeliveryView,
+  TestAlertInput,
   MonitorDetailResponse,
   MonitorListResponse,
   MonitorRunResponse,
@@ -80,6 +83,37 @@ export function useDeleteMonitor(id: string) {
   return useSWRMutation<{ deleted: string }, ApiClientError, string, Record<string, never>>(
     monitorKey(id),
     sendJson<{ deleted: string }, Record<string, never>>("DELETE"),
+    { onSuccess: () => void revalidate() },
+  );
+}
+
+/** A monitor's last deliveries: followed closely while one is still being tried. */
+export function useMonitorDeliveries(id: string) {
+  return useSWR<DeliveryListResponse, ApiClientError>(monitorDeliveriesKey(id), getJson, {
+    refreshInterval: (data) =>
+      data?.deliveries.some((delivery) => delivery.state === "pending") ? POLL_MS : IDLE_POLL_MS,
+  });
+}
+
+export function useRedeliver(id: string) {
+  const revalidate = useRevalidateMonitors();
+  return useSWRMutation<DeliveryView, ApiClientError, string, { delivery: string }>(
+    monitorDeliveriesKey(id),
+    (key: string, { arg }: { arg: { delivery: string } }) =>
+      sendJson<DeliveryView, Record<string, never>>("POST")(
+        `${key}/${encodeURIComponent(arg.delivery)}/redeliver`,
+        { arg: {} },
+      ),
+    { onSuccess: () => void revalidate() },
+  );
+}
+
+/** A test alert naming the monitor: it shows in that monitor's deliveries. */
+export function useSendTestAlert(id: string) {
+  const revalidate = useRevalidateMonitors();
+  return useSWRMutation<DeliveryView, ApiClientError, string, Record<string, never>>(
+    monitorDeliveriesKey(id),
+    () => sendJson<DeliveryView, TestAlertInput>("POST")(TEST_ALERT_URL, { arg: { monitor_id: id } }),
     { onSuccess: () => void revalidate() },
   );
 }

@@ -28,6 +28,8 @@ export const AUDIT_EVENTS = [
   "monitor_changed",
   "monitor_deleted",
   "monitor_run_started",
+  "monitor_alert_redelivered",
+  "monitor_test_alert",
   "client_certification_started",
   "client_certification_step_armed",
   "client_certification_finished",

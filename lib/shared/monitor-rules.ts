@@ -9,8 +9,12 @@ export const MAX_EVERY_MINUTES = 10_080;
 /** The most monitors a console keeps, and one user may create: nobody grows storage or metric labels unbounded. */
 export const MAX_MONITORS = 50;
 export const MAX_MONITORS_PER_USER = 10;
+/** The most consecutive failing runs a monitor may wait for before it alerts. */
+export const MAX_ALERT_AFTER_FAILURES = 10;
 /** Runs `GET /api/monitors/{id}` answers. */
 export const MONITOR_RUNS_SHOWN = 50;
+/** Deliveries `GET /api/monitors/{id}/deliveries` answers. */
+export const MONITOR_DELIVERIES_SHOWN = 50;
 
 /**
  * The cases that changed between the last good run and the first bad one after it (newest first in `runs`):

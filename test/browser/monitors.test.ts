@@ -1,10 +1,18 @@
 /**
  * /monitors in Chromium: a tester creates a monitor with the form, its first run starts at once and its square in
- * the strip turns green; the square opens the run's own page. Both pages fit 390 px in light and dark; screenshots
- * at 1440 and 390 px go to /work/notes/shots/ (MONITOR_SHOTS_DIR).
+ * the strip turns green; the square opens the run's own page. A monitor on an upstream the test breaks and mends
+ * shows where alerts go, its deliveries and their redelivery, a test alert, and "changed between" only while it
+ * fails. Both pages fit 390 px in light and dark; screenshots at 1440 and 390 px go to /work/notes/shots/
+ * (MONITOR_SHOTS_DIR).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { createSandbox } from "@/lib/sandbox";
+import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
@@ -78,4 +86,131 @@ describe("/monitors", () => {
     await shoot(page, "certification-run");
     await page.close();
   }, 180_000);
+});
+
+describe("/monitors: where alerts go, deliveries, and what broke only while failing", () => {
+  const secret = `whsec_${Buffer.alloc(32, 11).toString("base64")}`;
+  const work = mkdtempSync(path.join(os.tmpdir(), "monitors-page-"));
+  let upstream: SandboxServer;
+  let receiver: Server;
+  let alerting: ConsoleServer;
+  let alertContext: BrowserContext;
+  let broken = false;
+  const alerts: { id: string; type: string }[] = [];
+
+  beforeAll(async () => {
+    const sandbox = createSandbox({ demoSecret: "monitor-page-secret-4711" });
+    upstream = await startSandboxServer({
+      port: 0,
+      sandbox: {
+        ...sandbox,
+        // While `broken`, Balance Inquiry answers 500: BI-01 fails.
+        handle: (request, caller) =>
+          broken && new URL(request.url).pathname.endsWith("/transaction/v1/balance-inquiry")
+            ? Promise.resolve(new Response("{}", { status: 500 }))
+            : sandbox.handle(request, caller),
+      },
+    });
+    receiver = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+        const alert = new Webhook(secret).verify(body, headers) as { type: string };
+        alerts.push({ id: headers["webhook-id"] ?? "", type: alert.type });
+        response.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const profile = path.join(work, "profile.json");
+    writeFileSync(
+      profile,
+      JSON.stringify({ cards: { active: "6006491000000001" }, transaction_lookup: true }),
+    );
+    alerting = await startConsole({
+      CARD_API_AUTH_URL: upstream.url,
+      CARD_API_SANDBOX_URL: upstream.url,
+      CARD_API_CLIENT_ID: "demo-client",
+      CARD_API_CLIENT_SECRET: "monitor-page-secret-4711",
+      CERTIFICATION_PROFILE: profile,
+      ALERT_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/T0KEN/secret-path`,
+      ALERT_WEBHOOK_SECRET: secret,
+    });
+    alertContext = await browser.newContext();
+  }, 120_000);
+
+  afterAll(async () => {
+    await alertContext?.close();
+    await alerting?.stop();
+    await upstream?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("says where alerts go, shows each delivery, redelivers, sends a test alert, and drops the break once recovered", async () => {
+    const page = await alertContext.newPage();
+    await page.goto(`${alerting.url}/monitors`);
+    const created = await page.request.post(`${alerting.url}/api/monitors`, {
+      headers: { Origin: alerting.url },
+      data: {
+        name: "Sandbox <!channel> balance 6006491000000001",
+        environment: "sandbox",
+        cases: ["BI-01"],
+        every_minutes: 60,
+      },
+    });
+    expect(created.status()).toBe(201);
+    const card = page.locator('[data-testid="monitor"]');
+    await page.locator('[data-testid="monitor"][data-state="passing"]').waitFor({ timeout: 60_000 });
+    // Only the host: the webhook's path holds its token.
+    const target = page.getByTestId("alert-target");
+    await expect
+      .poll(() => target.textContent())
+      .toContain(`Alerts go to 127.0.0.1:${(receiver.address() as AddressInfo).port}`);
+    expect(await target.textContent()).not.toContain("T0KEN");
+    // The name was masked when the monitor was made.
+    await page.getByRole("heading", { name: "Sandbox <!channel> balance 600649******0001" }).waitFor();
+    await page.getByText("No alert sent yet.").waitFor();
+
+    broken = true;
+    await card.getByRole("button", { name: "Run now" }).click();
+    await page.locator('[data-testid="monitor"][data-state="failing"]').waitFor({ timeout: 60_000 });
+    await page.getByTestId("cases-changed").filter({ hasText: "BI-01" }).waitFor();
+    const failing = page
+      .locator('[data-testid="delivery"][data-state="delivered"]')
+      .filter({ hasText: "Failing" });
+    await failing.waitFor({ timeout: 60_000 });
+    expect(await failing.textContent()).toMatch(/1 attempt, last .*HTTP 200/);
+    await shoot(page, "monitors-failing");
+
+    broken = false;
+    await card.getByRole("button", { name: "Run now" }).click();
+    await page.locator('[data-testid="monitor"][data-state="passing"]').waitFor({ timeout: 60_000 });
+    await page
+      .locator('[data-testid="delivery"][data-state="delivered"]')
+      .filter({ hasText: "Recovered" })
+      .waitFor({ timeout: 60_000 });
+    // Recovered: the old break is history, shown in the strip, no longer as what changed.
+    expect(await page.getByTestId("cases-changed").count()).toBe(0);
+    expect(alerts.map((alert) => alert.type)).toEqual(["monitor.failing", "monitor.recovered"]);
+
+    await card.getByRole("button", { name: "Send a test alert" }).click();
+    await page
+      .locator('[data-testid="delivery"][data-state="delivered"]')
+      .filter({ hasText: "Test" })
+      .waitFor({ timeout: 60_000 });
+    expect(alerts.at(-1)?.type).toBe("monitor.test");
+
+    // Redelivering the failing alert sends the same webhook-id again.
+    const failingId = alerts[0]?.id;
+    await failing.getByRole("button", { name: "Redeliver" }).click();
+    await expect.poll(() => alerts.length, { timeout: 60_000 }).toBe(4);
+    expect(alerts[3]).toEqual({ id: failingId, type: "monitor.failing" });
+    await page
+      .locator('[data-testid="delivery"]')
+      .filter({ hasText: "2 attempts" })
+      .waitFor({ timeout: 60_000 });
+    await shoot(page, "monitors-recovered");
+    await page.close();
+  }, 240_000);
 });

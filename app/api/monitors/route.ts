@@ -1,4 +1,4 @@
-// GET /api/monitors: every monitor with its state, next run and last run. POST: creates one (tester, admin); it runs at once.
+// GET /api/monitors: every monitor with its state, next run and last run, and where alerts go. POST: creates one (tester, admin); it runs at once.
 import { type MonitorListResponse } from "@/lib/shared/monitors-api";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
@@ -9,9 +9,8 @@ const route = ROUTES["/api/monitors"];
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   GET: apiRoute(route.GET, async (context) => {
-    const body: MonitorListResponse = {
-      monitors: await (await (await context.services()).monitors()).list(),
-    };
+    const user = await context.user();
+    const body: MonitorListResponse = await (await (await context.services()).monitors()).list(user);
     return json(body);
   }),
   POST: apiRoute(route.POST, async (context) => {
@@ -27,6 +26,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       details: {
         monitor_id: monitor.id,
         every_minutes: monitor.every_minutes,
+        alert_after_failures: monitor.alert_after_failures,
         cases: monitor.cases?.length ?? "all",
         allow_production_gift: monitor.allow_production_gift,
       },

@@ -28,6 +28,7 @@ export function registerConfigSecrets(config: ServerConfig, log: ConsoleLogger):
   // A Slack or Teams webhook address is itself the credential that posts to the channel.
   log.registerSecret(config.alerts.webhookUrl);
   log.registerSecret(config.alerts.webhookSecret);
+  log.registerSecret(config.alerts.previousWebhookSecret);
   if (config.sessionSecretGenerated) {
     const message =
       "SESSION_SECRET is not set: using a random session password for this process; sessions end when " +

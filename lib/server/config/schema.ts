@@ -71,8 +71,15 @@ export interface ServerConfig {
   logLevel: LogLevel;
   tokenRenewSkewSeconds: number;
   certification: CertificationSettings;
-  /** ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET: where monitors (DESIGN.md §13) post their alerts, and the HMAC key. */
-  alerts: { webhookUrl: string | undefined; webhookSecret: string | undefined };
+  /**
+   * ALERT_WEBHOOK_URL, ALERT_WEBHOOK_SECRET and ALERT_WEBHOOK_SECRET_PREVIOUS: where monitors (docs/design.md §13)
+   * post their alerts, and the Standard Webhooks secrets (`whsec_…`) that sign them (both during a rotation).
+   */
+  alerts: {
+    webhookUrl: string | undefined;
+    webhookSecret: string | undefined;
+    previousWebhookSecret: string | undefined;
+  };
   /** In display order; the first is the default environment. */
   environments: EnvironmentConfig[];
 }
@@ -113,6 +120,22 @@ const webhookAddress = z.preprocess(
       "must not contain a user name or a fragment",
     )
     .transform((url) => url.href)
+    .optional(),
+);
+
+/** A Standard Webhooks secret: `whsec_` and the base64 of 24 to 64 random bytes. */
+const webhookSecret = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .regex(
+      /^whsec_[A-Za-z0-9+/]+={0,2}$/,
+      "must be whsec_ followed by base64 (e.g. whsec_$(openssl rand -base64 32))",
+    )
+    .refine((value) => {
+      const bytes = Buffer.from(value.slice("whsec_".length), "base64").length;
+      return bytes >= 24 && bytes <= 64;
+    }, "must hold 24 to 64 bytes after whsec_ (openssl rand -base64 32)")
     .optional(),
 );
 
@@ -305,14 +328,8 @@ const envSchema = z.object({
   LOG_LEVEL: logLevelSchema,
   TOKEN_RENEW_SKEW_SECONDS: integer(0, 3600, 120),
   ALERT_WEBHOOK_URL: webhookAddress,
-  ALERT_WEBHOOK_SECRET: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .min(16, "must be at least 16 characters")
-      .max(500, "must be at most 500 characters")
-      .optional(),
-  ),
+  ALERT_WEBHOOK_SECRET: webhookSecret,
+  ALERT_WEBHOOK_SECRET_PREVIOUS: webhookSecret,
   ...certificationEnvShape,
 });
 
@@ -331,6 +348,7 @@ const SECRET_VARIABLES = new Set([
   "EVIDENCE_SIGNING_KEY",
   "ALERT_WEBHOOK_URL",
   "ALERT_WEBHOOK_SECRET",
+  "ALERT_WEBHOOK_SECRET_PREVIOUS",
 ]);
 
 export function parseServerConfig(
@@ -486,7 +504,11 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     logLevel: env.LOG_LEVEL,
     tokenRenewSkewSeconds: env.TOKEN_RENEW_SKEW_SECONDS,
     certification: certificationSettings(env),
-    alerts: { webhookUrl: env.ALERT_WEBHOOK_URL, webhookSecret: env.ALERT_WEBHOOK_SECRET },
+    alerts: {
+      webhookUrl: env.ALERT_WEBHOOK_URL,
+      webhookSecret: env.ALERT_WEBHOOK_SECRET,
+      previousWebhookSecret: env.ALERT_WEBHOOK_SECRET_PREVIOUS,
+    },
     environments,
   };
 }

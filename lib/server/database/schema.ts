@@ -15,6 +15,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { sql } from "drizzle-orm";
@@ -353,6 +354,10 @@ export const monitors = pgTable(
     busyUntil: timestamptz("busy_until"),
     /** `passing`, `failing` or `unknown` (no finished run yet). */
     state: text("state").notNull(),
+    /** Consecutive failing runs before the state turns `failing` (and alerts): 1 to 10. */
+    alertAfterFailures: integer("alert_after_failures").notNull().default(1),
+    /** Failing runs in a row up to now; a passing run sets it back to 0. */
+    failingRuns: integer("failing_runs").notNull().default(0),
   },
   (table) => [
     index("monitors_next_run").on(table.nextRunAt),
@@ -384,27 +389,47 @@ export const monitorRuns = pgTable(
   (table) => [index("monitor_runs_monitor").on(table.monitorId, table.startedAt)],
 );
 
-/** Alerts to ALERT_WEBHOOK_URL: the exact body signed, and how its delivery went (retried with backoff for an hour). */
+/** One attempt to deliver an alert, as the deliveries list shows it. */
+export interface DeliveryAttempt {
+  at: string;
+  /** The receiver's HTTP status; null when it did not answer. */
+  status: number | null;
+  ms: number;
+  error?: string;
+}
+
+/**
+ * Alerts to ALERT_WEBHOOK_URL, a queue apart from the schedule: the exact body signed, its `webhook-id` (the row's
+ * id, the same on every retry), and how its delivery went. One row per monitor and change of state (the unique
+ * index); `claim` is the instance attempt now holding it, until `claimed_until`.
+ */
 export const alertDeliveries = pgTable(
   "alert_deliveries",
   {
     id: text("id").primaryKey(),
-    monitorId: text("monitor_id")
-      .notNull()
-      .references(() => monitors.id, { onDelete: "cascade" }),
-    runId: text("run_id").notNull(),
-    event: text("event").notNull(),
+    /** null: a test alert sent without naming a monitor. */
+    monitorId: text("monitor_id").references(() => monitors.id, { onDelete: "cascade" }),
+    /** The run whose outcome changed the state; null for a test alert. */
+    runId: text("run_id"),
+    /** `monitor.failing`, `monitor.recovered` or `monitor.test`. */
+    type: text("type").notNull(),
     body: text("body").notNull(),
-    /** `pending`, `delivered` or `failed` (given up after an hour). */
+    /** `pending`, `delivered` or `failed` (given up after an hour of retries). */
     state: text("state").notNull(),
+    /** Attempts since `retry_from` (a redelivery starts the count again); every attempt is in `attempt_log`. */
     attempts: integer("attempts").notNull(),
+    attemptLog: jsonb("attempt_log").$type<DeliveryAttempt[]>().notNull().default([]),
     createdAt: timestamptz("created_at").notNull(),
+    /** When the retries' hour began: made, or redelivered. */
+    retryFrom: timestamptz("retry_from").notNull(),
     nextAttemptAt: timestamptz("next_attempt_at"),
+    claim: text("claim"),
     claimedUntil: timestamptz("claimed_until"),
     lastError: text("last_error"),
   },
   (table) => [
     index("alert_deliveries_due").on(table.state, table.nextAttemptAt),
     index("alert_deliveries_monitor").on(table.monitorId, table.createdAt),
+    uniqueIndex("alert_deliveries_change").on(table.monitorId, table.runId, table.type),
   ],
 );

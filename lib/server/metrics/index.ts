@@ -22,6 +22,8 @@ export interface ConsoleMetrics {
   /** Per monitor (DESIGN.md §13; labels bounded by the monitor cap): 1 passing, 0 failing; its last run's end. */
   monitorUp: Gauge<"monitor">;
   monitorLastRun: Gauge<"monitor">;
+  /** Alert delivery attempts by the state each left its delivery in: delivered, pending (retried later), failed. */
+  alertDeliveries: Counter<"state">;
 }
 
 /** A fresh registry with every series the console reports (tests make their own). */
@@ -122,6 +124,12 @@ function workSeries(registers: Registry[]) {
       name: "console_monitor_last_run_timestamp_seconds",
       help: "When each monitor's last run ended (Unix seconds).",
       labelNames: ["monitor"],
+      registers,
+    }),
+    alertDeliveries: new Counter({
+      name: "console_alert_deliveries_total",
+      help: "Alert delivery attempts of this instance, by the state each left its delivery in: delivered, pending (to be retried) or failed (given up).",
+      labelNames: ["state"],
       registers,
     }),
   };

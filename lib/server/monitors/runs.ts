@@ -10,10 +10,9 @@ import { logger } from "@/lib/server/util/logger";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import type { RunState } from "@/lib/shared/certification-contract";
 import { alertBody } from "./alert";
-import { alertFor, stateAfter } from "./schedule";
 import type { MonitorRow, MonitorStore } from "./store";
 
-/** Runs are made by the system user `monitor` (DESIGN.md §13), named after the monitor for people. */
+/** Runs are made by the system user `monitor` (docs/design.md §13), named after the monitor for people. */
 function monitorOperator(monitor: Pick<MonitorRow, "name">): Operator {
   return { id: "monitor", name: `Monitor ${monitor.name}` };
 }
@@ -33,7 +32,7 @@ export interface RunDeps {
   publicOrigin: string;
   /** Whether alerts go anywhere (ALERT_WEBHOOK_URL set); none are queued otherwise. */
   alerting: boolean;
-  /** A delivery was queued: try it now. */
+  /** A delivery was queued: the deliverer tries it now (the run does not wait for it). */
   onAlert: () => void;
 }
 
@@ -137,32 +136,31 @@ async function judge(deps: RunDeps, monitor: MonitorRow, runId: string, outcome:
     failedCases: outcome.failed_cases,
     finishedAt: deps.now(),
   });
-  const next = stateAfter(outcome);
-  const previous = await store.changeState(monitor.id, next);
-  const event = previous === null ? null : alertFor(previous, next);
-  if (event && deps.alerting) {
-    const current = (await store.get(monitor.id)) ?? monitor;
+  const judged = await store.judge(monitor.id, outcome);
+  if (judged?.alert && deps.alerting) {
+    const { monitor: current, alert } = judged;
+    const now = deps.now();
     const body = alertBody({
-      event,
+      type: alert,
+      at: now,
       monitor: { id: current.id, name: current.name, environment: current.environment as EnvironmentName },
       run: { id: runId, ...outcome },
+      failingRuns: current.failingRuns,
       publicOrigin: deps.publicOrigin,
     });
-    const now = deps.now();
-    await store.addDelivery({
+    const queued = await store.addDelivery({
       id: randomUUID(),
       monitorId: monitor.id,
       runId,
-      event,
+      type: alert,
       body: JSON.stringify(body),
       state: "pending",
       attempts: 0,
       createdAt: now,
+      retryFrom: now,
       nextAttemptAt: now,
-      claimedUntil: null,
-      lastError: null,
     });
-    deps.onAlert();
+    if (queued) deps.onAlert();
   }
   await store.prune(monitor.id);
 }

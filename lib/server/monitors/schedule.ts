@@ -1,17 +1,13 @@
 /**
- * The rules of a monitor's schedule and alerts (DESIGN.md §13), free of storage and clocks so that they are
+ * The rules of a monitor's schedule and alerts (docs/design.md §13), free of storage and clocks so that they are
  * tested alone: when a claimed run is late, what a finished run makes of the monitor's state, which alert a
  * change sends, and when a failed delivery is tried again.
  */
-import type { MonitorState } from "@/lib/shared/monitors-api";
+import type { AlertType, MonitorState } from "@/lib/shared/monitors-api";
 import { isPassing } from "@/lib/shared/monitor-rules";
 
 /** A due run started this long after its time was missed (every instance was down), not merely picked up late. */
 const LATE_AFTER_MS = 60_000;
-/** Alerts are retried for an hour after they were made, then given up (and shown on the monitor). */
-export const DELIVERY_GIVE_UP_MS = 60 * 60_000;
-
-export type AlertEvent = "monitor_failing" | "monitor_recovered";
 
 /** Whether a run claimed at `now` for the time `due` is late. */
 export function isLate(due: Date, now: Date): boolean {
@@ -26,25 +22,48 @@ export function nextRunAfter(start: Date, everyMinutes: number): Date {
   return new Date(start.getTime() + everyMinutes * 60_000);
 }
 
-/** The monitor's state after a run ended (`status` the §8 run's; a run that could not finish is failing). */
-export function stateAfter(run: { status: string; failed: number }): Exclude<MonitorState, "unknown"> {
-  return isPassing(run) ? "passing" : "failing";
+/** What a monitor keeps between runs to decide its alerts. */
+export interface AlertState {
+  state: MonitorState;
+  failingRuns: number;
 }
 
-/** The alert a change of state sends: the first run alerts only when it fails; no change, no alert. */
-export function alertFor(previous: MonitorState, next: Exclude<MonitorState, "unknown">): AlertEvent | null {
-  if (previous === next) return null;
-  if (next === "failing") return "monitor_failing";
-  return previous === "failing" ? "monitor_recovered" : null;
+/**
+ * The state after a run ended, and the alert the change sends. A failing run (one that could not finish counts)
+ * turns the monitor failing only at its `alertAfter`-th in a row, so a case that fails one run in three never
+ * alerts with 2 or more; a passing run resets the count and, after failing, alerts "recovered". The first run
+ * alerts only when it fails; no change, no alert.
+ */
+export function afterRun(
+  current: AlertState,
+  run: { status: string; failed: number },
+  alertAfter: number,
+): AlertState & { alert: Exclude<AlertType, "monitor.test"> | null } {
+  if (isPassing(run)) {
+    return {
+      state: "passing",
+      failingRuns: 0,
+      alert: current.state === "failing" ? "monitor.recovered" : null,
+    };
+  }
+  const failingRuns = current.failingRuns + 1;
+  const state = current.state === "failing" || failingRuns >= alertAfter ? "failing" : current.state;
+  return {
+    state,
+    failingRuns,
+    alert: state === "failing" && current.state !== "failing" ? "monitor.failing" : null,
+  };
 }
 
-/** When the `attempts`-th failed delivery is tried again: 15 s, 30 s, 1 min, … at most 10 min apart. */
-function retryDelayMs(attempts: number): number {
-  return Math.min(15_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
-}
+/** Attempts of one delivery, as minutes after it was made (or redelivered): then it is given up. */
+const ATTEMPT_OFFSETS_MIN = [0, 1, 5, 15, 40];
 
-/** The next attempt of a delivery made at `createdAt` that failed for the `attempts`-th time, or null: give up. */
-export function nextAttempt(createdAt: Date, attempts: number, now: Date): Date | null {
-  const at = new Date(now.getTime() + retryDelayMs(attempts));
-  return at.getTime() - createdAt.getTime() > DELIVERY_GIVE_UP_MS ? null : at;
+/**
+ * When a delivery whose retries began at `retryFrom` is tried after its `attempts`-th failed attempt, or null:
+ * give up (about 40 minutes on, well within the hour).
+ */
+export function nextAttempt(retryFrom: Date, attempts: number, now: Date): Date | null {
+  const offset = ATTEMPT_OFFSETS_MIN[attempts];
+  if (offset === undefined) return null;
+  return new Date(Math.max(now.getTime(), retryFrom.getTime() + offset * 60_000));
 }

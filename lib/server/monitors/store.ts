@@ -4,13 +4,20 @@
  * wins a due run, a run now, or a delivery attempt.
  */
 import "server-only";
-import { and, desc, eq, inArray, isNull, lt, lte, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Database } from "@/lib/server/database";
 import { queryRows } from "@/lib/server/database/rows";
-import { alertDeliveries, certificationRuns, monitorRuns, monitors } from "@/lib/server/database/schema";
+import {
+  alertDeliveries,
+  certificationRuns,
+  monitorRuns,
+  monitors,
+  type DeliveryAttempt,
+} from "@/lib/server/database/schema";
 import { ApiError } from "@/lib/server/util/errors";
 import type { MonitorState } from "@/lib/shared/monitors-api";
 import { MAX_MONITORS, MAX_MONITORS_PER_USER } from "@/lib/shared/monitor-rules";
+import { afterRun } from "./schedule";
 
 export type MonitorRow = typeof monitors.$inferSelect;
 export type MonitorRunRow = typeof monitorRuns.$inferSelect;
@@ -87,6 +94,15 @@ function monitorClaims(db: Database) {
         .where(and(eq(monitors.paused, false), lte(monitors.nextRunAt, now), unclaimed(now)))
         .returning(),
 
+    /** When the next unpaused monitor comes due after `now`; null when none will. */
+    async nextDue(now: Date): Promise<Date | null> {
+      const [row] = await db
+        .select({ at: sql<Date | null>`min(${monitors.nextRunAt})`.mapWith(monitors.nextRunAt) })
+        .from(monitors)
+        .where(and(eq(monitors.paused, false), gt(monitors.nextRunAt, now)));
+      return row?.at ?? null;
+    },
+
     /** Leases a monitor for a run now; undefined when a run of it is under way. */
     async claimNow(id: string, now: Date, leaseUntil: Date): Promise<MonitorRow | undefined> {
       const [row] = await db
@@ -117,20 +133,26 @@ function monitorClaims(db: Database) {
       await db.update(monitors).set({ busyUntil: null }).where(eq(monitors.id, id));
     },
 
-    /** Sets the state; answers what it was when it changed (one atomic UPDATE per possible previous state). */
-    async changeState(id: string, next: Exclude<MonitorState, "unknown">): Promise<MonitorState | null> {
-      const previousStates: MonitorState[] =
-        next === "passing" ? ["failing", "unknown"] : ["passing", "unknown"];
-      for (const previous of previousStates) {
-        const changed = await db
+    /**
+     * Judges a finished run under the monitor's row lock (one instance at a time): the state and count of failing
+     * runs it leaves, and the alert the change sends. undefined when the monitor is gone.
+     */
+    judge: (id: string, run: { status: string; failed: number }) =>
+      db.transaction(async (tx) => {
+        const [row] = await tx.select().from(monitors).where(eq(monitors.id, id)).for("update");
+        if (!row) return undefined;
+        const next = afterRun(
+          { state: row.state as MonitorState, failingRuns: row.failingRuns },
+          run,
+          row.alertAfterFailures,
+        );
+        const [updated] = await tx
           .update(monitors)
-          .set({ state: next })
-          .where(and(eq(monitors.id, id), eq(monitors.state, previous)))
-          .returning({ id: monitors.id });
-        if (changed.length > 0) return previous;
-      }
-      return null;
-    },
+          .set({ state: next.state, failingRuns: next.failingRuns })
+          .where(eq(monitors.id, id))
+          .returning();
+        return updated ? { monitor: updated, alert: next.alert } : undefined;
+      }),
   };
 }
 
@@ -216,18 +238,28 @@ function monitorRunRows(db: Database) {
   };
 }
 
-/** Alert deliveries: queued, claimed for an attempt, settled. */
+/** Alert deliveries: queued, claimed for an attempt, settled, listed, redelivered. */
 function deliveryRows(db: Database) {
   return {
-    async addDelivery(row: DeliveryRow): Promise<void> {
-      await db.insert(alertDeliveries).values(row);
+    /** Queues an alert; a change of state already queued (judged twice) is not queued again. */
+    async addDelivery(row: typeof alertDeliveries.$inferInsert): Promise<boolean> {
+      const added = await db
+        .insert(alertDeliveries)
+        .values(row)
+        .onConflictDoNothing()
+        .returning({ id: alertDeliveries.id });
+      return added.length > 0;
     },
 
-    /** Claims the deliveries due now (pending, unclaimed or with a lapsed claim). */
-    claimDeliveries: (now: Date, leaseUntil: Date): Promise<DeliveryRow[]> =>
-      db
-        .update(alertDeliveries)
-        .set({ claimedUntil: leaseUntil })
+    /**
+     * Claims at most `limit` deliveries due now for `claim` until `leaseUntil`. The rows are locked with SKIP
+     * LOCKED, so of N instances claiming at once each row goes to exactly one; a lease outlives an attempt's
+     * timeout, so no other instance takes a row while its attempt may still be under way.
+     */
+    claimDeliveries(now: Date, limit: number, claim: string, leaseUntil: Date): Promise<DeliveryRow[]> {
+      const due = db
+        .select({ id: alertDeliveries.id })
+        .from(alertDeliveries)
         .where(
           and(
             eq(alertDeliveries.state, "pending"),
@@ -235,29 +267,84 @@ function deliveryRows(db: Database) {
             or(isNull(alertDeliveries.claimedUntil), lt(alertDeliveries.claimedUntil, now)),
           ),
         )
-        .returning(),
+        .orderBy(alertDeliveries.nextAttemptAt)
+        .limit(limit)
+        .for("update", { skipLocked: true });
+      return db
+        .update(alertDeliveries)
+        .set({ claim, claimedUntil: leaseUntil })
+        .where(inArray(alertDeliveries.id, due))
+        .returning();
+    },
 
-    async settleDelivery(id: string, changes: Partial<DeliveryRow>): Promise<void> {
+    /** Records an attempt, if `claim` still holds the row (a lapsed claim's late answer changes nothing). */
+    async settleDelivery(
+      id: string,
+      claim: string,
+      changes: Pick<DeliveryRow, "state" | "attempts" | "nextAttemptAt" | "lastError">,
+      attempt: DeliveryAttempt,
+    ): Promise<boolean> {
+      const settled = await db
+        .update(alertDeliveries)
+        .set({
+          ...changes,
+          attemptLog: sql`${alertDeliveries.attemptLog} || ${JSON.stringify([attempt])}::jsonb`,
+          claim: null,
+          claimedUntil: null,
+        })
+        .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.claim, claim)))
+        .returning({ id: alertDeliveries.id });
+      return settled.length > 0;
+    },
+
+    /** Gives a claim back unattempted (the console is stopping): another instance takes it at once. */
+    async releaseDelivery(id: string, claim: string): Promise<void> {
       await db
         .update(alertDeliveries)
-        .set({ ...changes, claimedUntil: null })
-        .where(eq(alertDeliveries.id, id));
+        .set({ claim: null, claimedUntil: null })
+        .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.claim, claim)));
+    },
+
+    deliveries: (monitorId: string, limit: number): Promise<DeliveryRow[]> =>
+      db
+        .select()
+        .from(alertDeliveries)
+        .where(eq(alertDeliveries.monitorId, monitorId))
+        .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
+        .limit(limit),
+
+    /**
+     * Sends a delivery again, same id (so the same `webhook-id`): pending at once, its hour of retries anew. A
+     * delivery whose attempt is under way is left to it. undefined when the monitor has no such delivery.
+     */
+    async redeliver(monitorId: string, id: string, now: Date): Promise<DeliveryRow | undefined> {
+      const [row] = await db
+        .update(alertDeliveries)
+        .set({ state: "pending", attempts: 0, retryFrom: now, nextAttemptAt: now, lastError: null })
+        .where(
+          and(
+            eq(alertDeliveries.id, id),
+            eq(alertDeliveries.monitorId, monitorId),
+            or(isNull(alertDeliveries.claimedUntil), lt(alertDeliveries.claimedUntil, now)),
+          ),
+        )
+        .returning();
+      if (row) return row;
+      const [busy] = await db
+        .select()
+        .from(alertDeliveries)
+        .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.monitorId, monitorId)));
+      return busy;
     },
 
     /** The newest delivery of each monitor that was not delivered (being retried, or given up). */
     async deliveryProblems(): Promise<DeliveryRow[]> {
-      const rows = await queryRows<{ id: string }>(
-        db,
-        sql`select distinct on (monitor_id) id, state from alert_deliveries order by monitor_id, created_at desc, (state = 'delivered')`,
-      );
-      const ids = rows
-        .filter((row) => (row as { state?: string }).state !== "delivered")
-        .map((row) => row.id);
-      if (ids.length === 0) return [];
-      return db
-        .select()
+      const newest = await db
+        .selectDistinctOn([alertDeliveries.monitorId])
         .from(alertDeliveries)
-        .where(and(inArray(alertDeliveries.id, ids), ne(alertDeliveries.attempts, 0)));
+        .where(sql`${alertDeliveries.monitorId} is not null`)
+        .orderBy(alertDeliveries.monitorId, desc(alertDeliveries.createdAt));
+      return newest.filter((row) => row.state !== "delivered" && row.attempts > 0);
     },
   };
 }

@@ -14,7 +14,7 @@ import { startRunInputSchema } from "@/lib/shared/certification-api";
 import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/shared/support-contract";
 import { adminSuspendInputSchema } from "@/lib/shared/admin-contract";
 import { startClientCertificationSchema } from "@/lib/shared/client-certification-contract";
-import { createMonitorSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
+import { createMonitorSchema, testAlertSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
 import { testCardListSchema, testCardNumberSchema } from "@/lib/shared/test-cards";
 import { componentRef, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { meResponseSchema } from "@/lib/server/identity/me";
@@ -73,6 +73,9 @@ const NAMED: readonly (readonly [string, z.ZodType, Io])[] = [
   ["MonitorDetail", schemas.monitorDetailSchema, "output"],
   ["MonitorRunResult", schemas.monitorRunResultSchema, "output"],
   ["MonitorDeleted", schemas.monitorDeletedSchema, "output"],
+  ["AlertDelivery", schemas.deliverySchema, "output"],
+  ["AlertDeliveryList", schemas.deliveryListSchema, "output"],
+  ["TestAlertInput", testAlertSchema, "input"],
   ["TestCardList", testCardListSchema, "output"],
   ["TestCardNumber", testCardNumberSchema, "output"],
   ["StarterClientList", schemas.starterClientListSchema, "output"],

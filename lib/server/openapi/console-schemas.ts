@@ -131,6 +131,8 @@ export const teamRunSchema = teamRunSummarySchema.extend({ exchange: exchangeRec
 export const adminLiftedSchema = z.object({ lifted: z.string() });
 
 export {
+  deliveryListSchema,
+  deliverySchema,
   monitorDeletedSchema,
   monitorDetailSchema,
   monitorSchema,

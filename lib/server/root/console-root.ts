@@ -413,7 +413,14 @@ async function openMonitors(
   const store = createMonitorStore(handle.db);
   // PGlite is single-process: a lease left in it is a dead process's.
   if (handle.kind === "pglite") await store.releaseAll();
-  const monitors = new MonitorService({ config, store, certification, auditLog, now: () => new Date(now()) });
+  const monitors = new MonitorService({
+    config,
+    store,
+    certification,
+    auditLog,
+    deliveryCounter: parts.metrics.alertDeliveries,
+    now: () => new Date(now()),
+  });
   parts.databases.beforeClose(() => monitors.stop());
   return monitors;
 }

@@ -27,6 +27,7 @@ const ERROR_STATUS = {
   certification_finished: 409,
   run_in_progress: 409,
   monitor_limit: 409,
+  alerts_off: 409,
   payload_too_large: 413,
   bundle_too_large: 413,
   rate_limited: 429,

@@ -1,24 +1,51 @@
 /**
- * Monitors over HTTP (DESIGN.md §13): a console whose `sandbox` environment is an upstream this test controls
- * (127.0.0.1) posts signed alerts to a receiver in the test, exactly one per change of state; two consoles on one
- * PostgreSQL run each due run once; a run missed while the console was down runs once at start, marked late.
+ * Monitors over HTTP (docs/design.md §13): a console whose `sandbox` environment is an upstream this test controls
+ * (127.0.0.1) posts alerts signed as Standard Webhooks to a receiver in the test, exactly one per change of state;
+ * two consoles on one PostgreSQL run each due run once and deliver each alert once, and a receiver that hangs
+ * delays none of their runs; a run missed while the console was down runs once at start, marked late.
  */
-import { createHmac, generateKeyPairSync } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { generateKeyPairSync } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import type { MonitorDetailResponse, MonitorView } from "@/lib/shared/monitors-api";
+import type { DeliveryView, MonitorDetailResponse, MonitorView } from "@/lib/shared/monitors-api";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 import { ConsoleClient } from "@/test/support/http-client";
 
 const SECRET = "monitor-client-secret-4711";
-const WEBHOOK_SECRET = "webhook-secret-of-the-test";
+const WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 5).toString("base64")}`;
+
+interface Received {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Reads a request's body and headers (as the reference verifier takes them). */
+function receive(request: IncomingMessage): Promise<Received> {
+  return new Promise((resolve) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () =>
+      resolve({
+        body,
+        headers: Object.fromEntries(
+          Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+        ),
+      }),
+    );
+  });
+}
+
+/** The alert as the Standard Webhooks reference verifier reads it; throws when it does not verify. */
+const verify = (alert: Received | undefined) =>
+  new Webhook(WEBHOOK_SECRET).verify(alert?.body ?? "", alert?.headers ?? {}) as Record<string, unknown>;
 const work = mkdtempSync(path.join(os.tmpdir(), "monitors-"));
 
 async function createMonitor(client: ConsoleClient, body: Record<string, unknown>): Promise<MonitorView> {
@@ -48,7 +75,7 @@ describe("alerts to a webhook", () => {
   let server: ConsoleServer;
   let client: ConsoleClient;
   let broken = false;
-  const alerts: { body: string; signature: string | undefined }[] = [];
+  const alerts: Received[] = [];
 
   beforeAll(async () => {
     const sandbox = createSandbox({ demoSecret: SECRET });
@@ -64,10 +91,8 @@ describe("alerts to a webhook", () => {
       },
     });
     receiver = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      request.on("end", () => {
-        alerts.push({ body, signature: request.headers["x-console-signature"] as string | undefined });
+      void receive(request).then((alert) => {
+        alerts.push(alert);
         response.end("ok");
       });
     });
@@ -95,7 +120,7 @@ describe("alerts to a webhook", () => {
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
-  it("sends one signed monitor_failing, none while it stays broken, and one monitor_recovered", async () => {
+  it("sends one monitor.failing, none while it stays broken, and one monitor.recovered, each verified", async () => {
     const monitor = await createMonitor(client, {
       name: "Sandbox balance",
       environment: "sandbox",
@@ -111,22 +136,19 @@ describe("alerts to a webhook", () => {
     expect(detail.monitor.state).toBe("failing");
     await expect.poll(() => alerts.length, { timeout: 30_000 }).toBe(1);
     const [failing] = alerts;
-    const body = JSON.parse(failing?.body ?? "{}");
-    expect(body).toMatchObject({
-      event: "monitor_failing",
-      monitor: { id: monitor.id, name: "Sandbox balance", environment: "sandbox" },
-      run: {
-        id: detail.runs[0]?.id,
-        failed: 1,
-        failed_cases: ["BI-01"],
-        url: `${server.url}/certification/runs/${detail.runs[0]?.id}`,
+    expect(verify(failing)).toMatchObject({
+      type: "monitor.failing",
+      data: {
+        monitor: { id: monitor.id, name: "Sandbox balance", environment: "sandbox" },
+        run: {
+          id: detail.runs[0]?.id,
+          failed: 1,
+          failed_cases: ["BI-01"],
+          url: `${server.url}/certification/runs/${detail.runs[0]?.id}`,
+        },
+        text: expect.stringMatching(/^Monitor "Sandbox balance" on sandbox is failing: /),
       },
     });
-    expect(body.text).toMatch(/^Monitor "Sandbox balance" on sandbox is failing: /);
-    const expected = createHmac("sha256", WEBHOOK_SECRET)
-      .update(failing?.body ?? "")
-      .digest("hex");
-    expect(failing?.signature).toBe(`sha256=${expected}`);
 
     expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     await settled(client, monitor.id, 3);
@@ -136,10 +158,37 @@ describe("alerts to a webhook", () => {
     expect(detail.monitor.state).toBe("passing");
     // A failing alert for the third run would have been queued, and delivered, before this one.
     await expect.poll(() => alerts.length, { timeout: 30_000 }).toBe(2);
-    expect(alerts.map((alert) => JSON.parse(alert.body).event)).toEqual([
-      "monitor_failing",
-      "monitor_recovered",
+    expect(alerts.map((alert) => verify(alert).type)).toEqual(["monitor.failing", "monitor.recovered"]);
+    const deliveries = (
+      await client.json<{ deliveries: DeliveryView[] }>("GET", `/api/monitors/${monitor.id}/deliveries`)
+    ).body.deliveries;
+    expect(deliveries.map((delivery) => [delivery.type, delivery.state])).toEqual([
+      ["monitor.recovered", "delivered"],
+      ["monitor.failing", "delivered"],
     ]);
+    expect(alerts.map((alert) => alert.headers["webhook-id"])).toEqual(
+      deliveries.map((delivery) => delivery.id).reverse(),
+    );
+
+    // Redelivered: the same webhook-id, a fresh timestamp and signature.
+    const redelivered = await client.json<DeliveryView>(
+      "POST",
+      `/api/monitors/${monitor.id}/deliveries/${deliveries[1]?.id}/redeliver`,
+      { body: {} },
+    );
+    expect(redelivered.status).toBe(202);
+    await expect.poll(() => alerts.length, { timeout: 30_000 }).toBe(3);
+    expect(alerts[2]?.headers["webhook-id"]).toBe(deliveries[1]?.id);
+    expect(verify(alerts[2]).type).toBe("monitor.failing");
+
+    const test = await client.json<DeliveryView>("POST", "/api/monitors/test-alert", {
+      body: { monitor_id: monitor.id },
+    });
+    expect(test.status).toBe(202);
+    await expect.poll(() => alerts.length, { timeout: 30_000 }).toBe(4);
+    expect(verify(alerts[3])).toMatchObject({ type: "monitor.test", data: { monitor: { id: monitor.id } } });
+    const metrics = await (await client.send("GET", "/api/metrics")).text();
+    expect(metrics).toMatch(/console_alert_deliveries_total\{state="delivered"\} 4/);
   }, 240_000);
 
   it("refuses an environment it cannot certify, and a period out of bounds", async () => {
@@ -160,14 +209,31 @@ describe("two consoles on one PostgreSQL, and a restart", () => {
   let postgres: PostgresCluster;
   let databaseUrl = "";
   const consoles: ConsoleServer[] = [];
+  /** How the receiver answers: at once, after a second (slow), or never (hangs until the console gives up). */
+  let receiverMode: "ok" | "slow" | "hang" = "ok";
+  const received: Received[] = [];
+  let open = 0;
+  const receiver = createServer((request: IncomingMessage, response: ServerResponse) => {
+    open += 1;
+    response.on("close", () => (open -= 1));
+    void receive(request).then((alert) => {
+      if (receiverMode === "hang") return;
+      received.push(alert);
+      setTimeout(() => response.end("ok"), receiverMode === "slow" ? 1000 : 0);
+    });
+  });
   const shared = {
     AUDIT_HMAC_KEY: "monitors-audit-hmac-key-shared-by-both-instances",
     EVIDENCE_SIGNING_KEY: generateKeyPairSync("ed25519")
       .privateKey.export({ type: "pkcs8", format: "pem" })
       .toString(),
+    ALERT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    ALERT_WEBHOOK_URL: "",
   };
 
   beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    shared.ALERT_WEBHOOK_URL = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     postgres = await startPostgres();
     databaseUrl = postgres.createDatabase();
     for (let index = 0; index < 2; index += 1) {
@@ -178,6 +244,8 @@ describe("two consoles on one PostgreSQL, and a restart", () => {
   afterAll(async () => {
     for (const item of consoles) await item.stop();
     await postgres?.stop();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -214,6 +282,76 @@ describe("two consoles on one PostgreSQL, and a restart", () => {
     const certification = postgres.psql(databaseUrl, "select count(*) from certification_runs");
     expect(certification).toMatch(/\b8\b/);
   }, 300_000);
+
+  it("delivers each alert once, though both consoles claim at once and the receiver is slow", async () => {
+    receiverMode = "slow";
+    const clients = consoles.map((item) => new ConsoleClient(item.url));
+    const queued: string[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const test = await clients[index % 2]!.json<DeliveryView>("POST", "/api/monitors/test-alert", {
+        body: {},
+      });
+      expect(test.status, JSON.stringify(test.body)).toBe(202);
+      queued.push(test.body.id);
+    }
+    await expect
+      .poll(
+        () =>
+          postgres
+            .psql(databaseUrl, "select count(*) from alert_deliveries where state = 'delivered'")
+            .trim(),
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe("12");
+    const ids = received.map((alert) => alert.headers["webhook-id"]);
+    expect(ids.sort()).toEqual([...queued].sort());
+    for (const alert of received) expect(verify(alert).type).toBe("monitor.test");
+    // Each was attempted once, by one of the two.
+    expect(postgres.psql(databaseUrl, "select distinct attempts from alert_deliveries").trim()).toBe("1");
+    receiverMode = "ok";
+  }, 120_000);
+
+  it("a receiver that hangs, 20 alerts queued, delays no run: a new monitor's first run and its next are on time", async () => {
+    const client = new ConsoleClient(consoles[0]?.url ?? "");
+    const owner = await createMonitor(client, {
+      name: "Owner",
+      environment: "embedded",
+      cases: ["BI-01"],
+      every_minutes: 60,
+    });
+    await settled(client, owner.id, 1);
+    receiverMode = "hang";
+    postgres.psql(
+      databaseUrl,
+      `insert into alert_deliveries (id, monitor_id, type, body, state, attempts, created_at, retry_from, next_attempt_at)
+       select gen_random_uuid()::text, '${owner.id}', 'monitor.test', '{}', 'pending', 0, now(), now(), now()
+       from generate_series(1, 20)`,
+    );
+    // Both consoles' slots are full of hanging attempts: 4 each, no more.
+    await expect.poll(() => open, { timeout: 30_000 }).toBe(8);
+
+    const monitor = await createMonitor(client, {
+      name: "Every minute",
+      environment: "embedded",
+      cases: ["BI-01"],
+      every_minutes: 1,
+    });
+    const first = await settled(client, monitor.id, 1);
+    const firstDelay = Date.parse(first.runs[0]?.started_at ?? "") - Date.parse(monitor.created_at);
+    expect(firstDelay).toBeLessThan(1000);
+    const due = Date.parse(first.monitor.next_run_at);
+    const second = await settled(client, monitor.id, 2);
+    const secondDelay = Date.parse(second.runs[0]?.started_at ?? "") - due;
+    console.info(
+      `first run ${firstDelay} ms after creation; next run ${secondDelay} ms after due; ${open} attempts open`,
+    );
+    expect(secondDelay).toBeLessThan(1000);
+    expect(open).toBeLessThanOrEqual(8);
+    await client.json("PATCH", `/api/monitors/${monitor.id}`, { body: { paused: true } });
+    receiverMode = "ok";
+  }, 180_000);
 
   it("runs a monitor missed while every instance was down once at start, marked late", async () => {
     const client = new ConsoleClient(consoles[0]?.url ?? "");

@@ -219,6 +219,21 @@ describe("configuration", () => {
     expect(errorFor({ SESSION_SECRET: "too-short-secret" }).message).not.toContain("too-short-secret");
   });
 
+  it("takes alert secrets only as Standard Webhooks secrets (whsec_ + base64), never repeating one refused", () => {
+    const current = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
+    const previous = `whsec_${Buffer.alloc(24, 2).toString("base64")}`;
+    expect(
+      loadConfig({ ALERT_WEBHOOK_SECRET: current, ALERT_WEBHOOK_SECRET_PREVIOUS: previous }).alerts,
+    ).toMatchObject({ webhookSecret: current, previousWebhookSecret: previous });
+    const plain = errorFor({ ALERT_WEBHOOK_SECRET: "a-plain-secret-of-the-old-kind" });
+    expect(plain.variable).toBe("ALERT_WEBHOOK_SECRET");
+    expect(plain.message).toMatch(/whsec_/);
+    expect(plain.message).not.toContain("a-plain-secret-of-the-old-kind");
+    const short = errorFor({ ALERT_WEBHOOK_SECRET_PREVIOUS: `whsec_${Buffer.alloc(8).toString("base64")}` });
+    expect(short.variable).toBe("ALERT_WEBHOOK_SECRET_PREVIOUS");
+    expect(short.message).toMatch(/24 to 64 bytes/);
+  });
+
   it.each([
     ["one console on its embedded database: info", {}, 30],
     ["instances sharing a PostgreSQL: a warning", { DATABASE_URL: "postgres://db.test/console" }, 40],

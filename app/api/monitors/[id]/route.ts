@@ -1,4 +1,4 @@
-// GET /api/monitors/{id}: {monitor, runs} (the last 50). PATCH: pause, resume or change (tester, admin). DELETE: removes it.
+// GET /api/monitors/{id}: {monitor, runs} (the last 50). PATCH: pause, resume or change; DELETE: removes it (both its owner's or an admin's).
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
 
@@ -9,9 +9,10 @@ const route = ROUTES["/api/monitors/[id]"];
 const monitorId = (request: Request) => new URL(request.url).pathname.split("/")[3] ?? "";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
-  GET: apiRoute(route.GET, async (context) =>
-    json(await (await (await context.services()).monitors()).detail(monitorId(context.request))),
-  ),
+  GET: apiRoute(route.GET, async (context) => {
+    const user = await context.user();
+    return json(await (await (await context.services()).monitors()).detail(monitorId(context.request), user));
+  }),
   PATCH: apiRoute(route.PATCH, async (context) => {
     const input = await context.body();
     const user = await context.user();
@@ -26,7 +27,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     return json(monitor);
   }),
   DELETE: apiRoute(route.DELETE, async (context) => {
-    const monitor = await (await (await context.services()).monitors()).remove(monitorId(context.request));
+    const user = await context.user();
+    const monitors = await (await context.services()).monitors();
+    const monitor = await monitors.remove(monitorId(context.request), user);
     await context.audit({
       event: "monitor_deleted",
       outcome: "success",

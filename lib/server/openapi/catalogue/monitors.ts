@@ -1,8 +1,10 @@
 /** The catalogue's entries for monitors: certification on a schedule (DESIGN.md §13). */
-import { createMonitorSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
+import { createMonitorSchema, testAlertSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
 import { allowGlobal } from "@/lib/server/http/access";
 import type { RouteDeclaration } from "@/lib/server/http/declaration";
 import {
+  deliveryListSchema,
+  deliverySchema,
   monitorDeletedSchema,
   monitorDetailSchema,
   monitorListSchema,
@@ -12,6 +14,10 @@ import {
 
 const monitorId = { id: { description: "The monitor's id (the `id` of the 201 that created it)." } };
 const NO_MONITOR = { not_found: "No such monitor." } as const;
+/** Changes are its owner's or an admin's: to anyone else the monitor does not exist. */
+const NOT_YOURS = {
+  not_found: "No such monitor, or not yours (only its owner or an admin may change it).",
+} as const;
 export const monitorRoutes = {
   "/api/monitors": {
     GET: {
@@ -23,7 +29,8 @@ export const monitorRoutes = {
     POST: {
       operationId: "createMonitor",
       summary: "Create a monitor: certification on a schedule (its first run starts at once)",
-      description: "`allow_production_gift` only an admin may set.",
+      description:
+        "`allow_production_gift` only an admin may set. The name is stored with card numbers masked. The creator owns the monitor: only they or an admin may change, run or delete it.",
       access: allowGlobal("monitor_write"),
       body: {
         schema: createMonitorSchema,
@@ -54,30 +61,31 @@ export const monitorRoutes = {
     },
     PATCH: {
       operationId: "updateMonitor",
-      summary: "Pause, resume or change a monitor",
+      summary: "Pause, resume or change a monitor (its owner or an admin)",
       access: allowGlobal("monitor_write"),
       parameters: monitorId,
       body: { schema: updateMonitorSchema, example: { paused: true } },
       answers: { 200: { description: "The monitor as changed.", schema: monitorSchema } },
       errors: {
-        ...NO_MONITOR,
+        ...NOT_YOURS,
         environment_unavailable: "An environment the console cannot certify.",
-        forbidden_by_role: "`allow_production_gift` set by someone who is not an admin.",
+        forbidden_by_role:
+          "`allow_production_gift` set, or `every_minutes` lowered on a production monitor that has it, by someone who is not an admin.",
       },
     },
     DELETE: {
       operationId: "deleteMonitor",
-      summary: "Delete a monitor and its run list (a run under way ends on its own)",
+      summary: "Delete a monitor and its run list (its owner or an admin; a run under way ends on its own)",
       access: allowGlobal("monitor_write"),
       parameters: monitorId,
       answers: { 200: { description: "Deleted.", schema: monitorDeletedSchema } },
-      errors: NO_MONITOR,
+      errors: NOT_YOURS,
     },
   },
   "/api/monitors/[id]/run": {
     POST: {
       operationId: "runMonitorNow",
-      summary: "Run a monitor now; its schedule does not move",
+      summary: "Run a monitor now (its owner or an admin); its schedule does not move",
       access: allowGlobal("monitor_write"),
       parameters: monitorId,
       answers: {
@@ -87,7 +95,47 @@ export const monitorRoutes = {
           headers: { Location: "`/api/certification/runs/{id}`." },
         },
       },
-      errors: { ...NO_MONITOR, run_in_progress: "A run of this monitor is under way." },
+      errors: { ...NOT_YOURS, run_in_progress: "A run of this monitor is under way." },
+    },
+  },
+  "/api/monitors/[id]/deliveries": {
+    GET: {
+      operationId: "listMonitorDeliveries",
+      summary: "A monitor's last 50 alert deliveries: each attempt, and the state",
+      access: allowGlobal("monitor_read"),
+      parameters: monitorId,
+      answers: { 200: { description: "Newest first.", schema: deliveryListSchema } },
+      errors: NO_MONITOR,
+    },
+  },
+  "/api/monitors/[id]/deliveries/[delivery_id]/redeliver": {
+    POST: {
+      operationId: "redeliverMonitorAlert",
+      summary: "Send an alert again, with the same webhook-id (its monitor's owner or an admin)",
+      description:
+        "The delivery is pending at once and retried for an hour again; one whose attempt is under way is left to it.",
+      access: allowGlobal("monitor_write"),
+      parameters: {
+        ...monitorId,
+        delivery_id: { description: "The delivery's id (its alert's `webhook-id`)." },
+      },
+      answers: { 202: { description: "Queued again.", schema: deliverySchema } },
+      errors: { not_found: "No such monitor of yours, or no such delivery of it." },
+    },
+  },
+  "/api/monitors/test-alert": {
+    POST: {
+      operationId: "sendTestAlert",
+      summary: "Send a monitor.test alert to the configured receiver",
+      description:
+        "Naming a monitor (yours, or any for an admin) shows the delivery in its deliveries; without one it tests the receiver alone.",
+      access: allowGlobal("monitor_write"),
+      body: { schema: testAlertSchema, example: {} },
+      answers: { 202: { description: "Queued.", schema: deliverySchema } },
+      errors: {
+        ...NOT_YOURS,
+        alerts_off: "ALERT_WEBHOOK_URL is not set: alerts are off.",
+      },
     },
   },
 } as const satisfies Record<string, Record<string, RouteDeclaration>>;

@@ -1,4 +1,4 @@
-// POST /api/monitors/{id}/run: runs the monitor now (its schedule does not move); 202 {run_id}, 409 run_in_progress.
+// POST /api/monitors/{id}/run: runs the monitor now (its owner or an admin; its schedule does not move); 202 {run_id}, 409 run_in_progress.
 import type { MonitorRunResponse } from "@/lib/shared/monitors-api";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
@@ -10,8 +10,9 @@ const route = ROUTES["/api/monitors/[id]/run"];
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
   POST: apiRoute(route.POST, async (context) => {
     const id = new URL(context.request.url).pathname.split("/")[3] ?? "";
+    const user = await context.user();
     const monitors = await (await context.services()).monitors();
-    const body: MonitorRunResponse = await monitors.runNow(id);
+    const body: MonitorRunResponse = await monitors.runNow(id, user);
     await context.audit({
       event: "certification_run_started",
       outcome: "success",
