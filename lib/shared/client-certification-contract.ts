@@ -170,6 +170,8 @@ export const planResultSchema = z.object({
   exit_code: z.number().int().nullable(),
   /** The `seq` of each call made while the plan was armed. */
   calls: z.array(z.number().int()),
+  /** How many calls of each kind (token, gift, balance, lookup) came while it was armed. */
+  counts: z.record(z.string(), z.number().int()),
   faults: z.array(planFaultSchema),
   checks: z.array(clientCheckResultSchema),
   /** No check failed (null while the plan is armed). */

@@ -146,6 +146,7 @@ export function planResult(
     ended_at: plan.endedAt?.toISOString() ?? null,
     exit_code: plan.exitCode,
     calls: calls.map((call) => call.seq),
+    counts: plan.counts,
     faults: stored.faults.map((fault) => {
       const hit = calls.find(
         (call) =>
