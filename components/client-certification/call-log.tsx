@@ -101,7 +101,15 @@ export function CallLog({
                     X-Request-Id {call.request_id}
                   </span>
                 ) : null}
-                {call.behaviour ? (
+                {call.fault ? (
+                  <span
+                    data-fault={call.fault}
+                    className="rounded bg-inset px-1.5 font-mono text-xs text-danger"
+                  >
+                    fault: {call.fault}
+                  </span>
+                ) : null}
+                {call.behaviour && call.behaviour !== "fault" ? (
                   <span className="text-xs text-warning">{call.behaviour.replace("_", " ")}</span>
                 ) : null}
                 {call.truncated ? (
