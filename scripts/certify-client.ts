@@ -177,7 +177,10 @@ interface Reproducer {
 async function shrinkFailures(certifier: Certifier, failures: PlanRun[]): Promise<Reproducer[]> {
   const reproducers: Reproducer[] = [];
   const done = new Set<string>();
+  const shrunk = new Set<string>();
   for (const failure of failures) {
+    if (shrunk.has(failure.code)) continue;
+    shrunk.add(failure.code);
     const faults = parsePlanCode(failure.code);
     if (!faults.ok) continue;
     const { smallest } = await shrinkPlan(faults.faults, async (candidate) => {

@@ -9,6 +9,7 @@ import {
   FAULT_FAMILIES,
   type CallKind,
   type FaultFamily,
+  planCode,
   type PlannedFault,
 } from "./fault-families";
 
@@ -77,9 +78,15 @@ export function generatePlans(options: {
   }
   const random: PlannedFault[][] = [];
   const next = seededRandom(options.seed);
-  for (let index = single.length; index < options.total && single.length > 0; index += 1) {
-    const plan = randomPlan(next, families, options.counts);
-    if (plan.length > 0) random.push(plan);
+  const seen = new Set(single.map(planCode));
+  const wanted = Math.max(0, options.total - single.length);
+  // Few families leave few distinct plans: a bounded number of draws, each plan once.
+  for (let draw = 0; random.length < wanted && single.length > 0 && draw < wanted * 10; draw += 1) {
+    const plan = randomPlan(next, families, options.counts).sort((a, b) => callOrder(a) - callOrder(b));
+    const code = planCode(plan);
+    if (plan.length === 0 || seen.has(code)) continue;
+    seen.add(code);
+    random.push(plan);
   }
   return { single, notApplicable, random };
 }
