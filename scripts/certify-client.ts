@@ -207,6 +207,55 @@ function countsOf(result: PlanResult): KindCounts {
   return result.counts as KindCounts;
 }
 
+/** Every plan after a passing baseline, then the failing ones shrunk; nothing when the baseline failed. */
+async function runPlans(options: Options, certifier: Certifier, baseline: PlanRun) {
+  const runs: PlanRun[] = [];
+  if (baseline.failed.length > 0 || baseline.run.exitCode !== 0) {
+    console.log(
+      `The plain run must pass first: exit ${baseline.run.exitCode ?? "none"}, failed ${baseline.failed.join(", ") || "nothing"}.`,
+    );
+    console.log(baseline.run.tail.trim().split("\n").slice(-10).join("\n"));
+    return { runs, notApplicable: [], reproducers: [] };
+  }
+  const generated = options.plan
+    ? { single: [options.plan], random: [], notApplicable: [] }
+    : generatePlans({
+        counts: countsOf(baseline.result),
+        total: options.total,
+        seed: options.seed,
+        families: options.families,
+      });
+  if (generated.notApplicable.length > 0)
+    console.log(`Not applicable to this workload's calls: ${generated.notApplicable.join(", ")}`);
+  const plans = [...generated.single, ...generated.random];
+  for (const [index, plan] of plans.entries()) {
+    const planRun = await certifier.run(plan);
+    runs.push(planRun);
+    console.log(line(index + 1, plans.length, planRun));
+  }
+  const failing = runs.filter((planRun) => planRun.failed.length > 0);
+  if (failing.length > 0) console.log(`\nShrinking ${failing.length} failing plan(s)…`);
+  const reproducers = failing.length > 0 ? await shrinkFailures(certifier, failing) : [];
+  return { runs, notApplicable: generated.notApplicable, reproducers };
+}
+
+/** Each failure: its checks, its smallest plan, what was seen, and the one line that replays it. */
+function report(options: Options, reproducers: Reproducer[]): void {
+  console.log("");
+  const timeout = options.timeoutMs === 3000 ? "" : ` --timeout-ms ${options.timeoutMs}`;
+  for (const reproducer of reproducers) {
+    const size = parsePlanCode(reproducer.smallest);
+    const faults = size.ok ? size.faults.length : 0;
+    console.log(
+      `FAIL ${reproducer.checks.join(", ")}: smallest plan ${reproducer.smallest} (${faults} fault${faults === 1 ? "" : "s"}, from ${reproducer.original})`,
+    );
+    if (reproducer.observed) console.log(`  ${reproducer.observed}`);
+    console.log(
+      `  replay: npm run certify-client -- --console ${options.consoleUrl}${timeout} --command ${shellQuote(options.command)} --plan ${shellQuote(reproducer.smallest)}`,
+    );
+  }
+}
+
 async function main(): Promise<number> {
   const options = parse();
   if (options.help) {
@@ -234,38 +283,7 @@ async function main(): Promise<number> {
 
   const baseline = await certifier.run([]);
   console.log(line(0, 0, baseline, "baseline "));
-  const runs: PlanRun[] = [];
-  let notApplicable: string[] = [];
-  let reproducers: Reproducer[] = [];
-  if (baseline.failed.length > 0 || baseline.run.exitCode !== 0) {
-    console.log(
-      `The plain run must pass first: exit ${baseline.run.exitCode ?? "none"}, failed ${baseline.failed.join(", ") || "nothing"}.`,
-    );
-    console.log(baseline.run.tail.trim().split("\n").slice(-10).join("\n"));
-  } else {
-    const generated = options.plan
-      ? { single: [options.plan], random: [], notApplicable: [] }
-      : generatePlans({
-          counts: countsOf(baseline.result),
-          total: options.total,
-          seed: options.seed,
-          families: options.families,
-        });
-    notApplicable = generated.notApplicable;
-    if (notApplicable.length > 0)
-      console.log(`Not applicable to this workload's calls: ${notApplicable.join(", ")}`);
-    const plans = [...generated.single, ...generated.random];
-    for (const [index, plan] of plans.entries()) {
-      const planRun = await certifier.run(plan);
-      runs.push(planRun);
-      console.log(line(index + 1, plans.length, planRun));
-    }
-    const failing = runs.filter((planRun) => planRun.failed.length > 0);
-    if (failing.length > 0) {
-      console.log(`\nShrinking ${failing.length} failing plan(s)…`);
-      reproducers = await shrinkFailures(certifier, failing);
-    }
-  }
+  const { runs, notApplicable, reproducers } = await runPlans(options, certifier, baseline);
   await api.finish(started.id);
   const bundle = await api.evidence(started.id);
   mkdirSync(options.out, { recursive: true });
@@ -279,18 +297,7 @@ async function main(): Promise<number> {
     baseline.run.exitCode === 0 &&
     reproducers.length === 0 &&
     runs.every((planRun) => planRun.failed.length === 0);
-  console.log("");
-  for (const reproducer of reproducers) {
-    const size = parsePlanCode(reproducer.smallest);
-    const faults = size.ok ? size.faults.length : 0;
-    console.log(
-      `FAIL ${reproducer.checks.join(", ")}: smallest plan ${reproducer.smallest} (${faults} fault${faults === 1 ? "" : "s"}, from ${reproducer.original})`,
-    );
-    if (reproducer.observed) console.log(`  ${reproducer.observed}`);
-    console.log(
-      `  replay: npm run certify-client -- --console ${options.consoleUrl} --command ${shellQuote(options.command)} --plan ${shellQuote(reproducer.smallest)}`,
-    );
-  }
+  report(options, reproducers);
   console.log(
     `${passed ? "PASS" : "FAIL"}: ${runs.length} plan(s) after the baseline, ${runs.filter((planRun) => planRun.failed.length > 0).length} failed, ${reproducers.length} reproducer(s); ${certifier.runs} runs in ${seconds} s; seed ${options.seed}`,
   );

@@ -119,36 +119,16 @@ export function withRegisteredClients(
     const started = deps.now();
     const planned = await deps.port.planCall(client.clientId, operation).catch(() => null);
     const outcome = await answer(deps, forward, operation, client, owner.issuedAtMs, planned, connection);
-    const responseBody =
-      outcome.body !== undefined
-        ? outcome.body
-        : await outcome.response
-            .clone()
-            .text()
-            .catch(() => null);
-    const keep = (behaviour: SandboxCall["behaviour"], endedMs: number) =>
-      deps.port
-        .record({
-          clientId: client.clientId,
-          operation,
-          startedAtMs: started,
-          durationMs: Math.max(0, endedMs - started),
-          request: {
-            method: request.method,
-            url: request.url,
-            headers: Object.fromEntries(request.headers),
-            body: bodyText,
-          },
-          response: {
-            status: outcome.status ?? outcome.response.status,
-            headers: outcome.status === 0 ? {} : Object.fromEntries(outcome.response.headers),
-            body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
-          },
-          tokenIssuedAtMs: owner.issuedAtMs,
-          behaviour,
-          plan: planned,
-        })
-        .catch(() => undefined);
+    const call = {
+      clientId: client.clientId,
+      operation,
+      startedAtMs: started,
+      request,
+      bodyText,
+      owner,
+      planned,
+    };
+    const keep = await keeper(deps, call, outcome);
     // A streamed fault is kept once its body ended or the client left; the answer cannot wait for that.
     if (outcome.settled) {
       void outcome.settled.then(({ behaviour, endedMs }) => keep(behaviour, endedMs));
@@ -158,6 +138,54 @@ export function withRegisteredClients(
     await keep(outcome.behaviour, deps.now());
     return outcome.response;
   };
+}
+
+interface CallSeen {
+  clientId: string;
+  operation: OperationName;
+  startedAtMs: number;
+  request: Request;
+  bodyText: string | null;
+  owner: Attribution;
+  planned: PlannedCall | null;
+}
+
+/** Keeps the call through the port as the client saw its answer, once told how it ended. */
+async function keeper(
+  deps: RegisteredClientsDeps,
+  call: CallSeen,
+  outcome: Outcome,
+): Promise<(behaviour: SandboxCall["behaviour"], endedMs: number) => Promise<void>> {
+  const responseBody =
+    outcome.body !== undefined
+      ? outcome.body
+      : await outcome.response
+          .clone()
+          .text()
+          .catch(() => null);
+  return (behaviour, endedMs) =>
+    deps.port
+      .record({
+        clientId: call.clientId,
+        operation: call.operation,
+        startedAtMs: call.startedAtMs,
+        durationMs: Math.max(0, endedMs - call.startedAtMs),
+        request: {
+          method: call.request.method,
+          url: call.request.url,
+          headers: Object.fromEntries(call.request.headers),
+          body: call.bodyText,
+        },
+        response: {
+          status: outcome.status ?? outcome.response.status,
+          headers: outcome.status === 0 ? {} : Object.fromEntries(outcome.response.headers),
+          body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
+        },
+        tokenIssuedAtMs: call.owner.issuedAtMs,
+        behaviour,
+        plan: call.planned,
+      })
+      .catch(() => undefined);
 }
 
 interface Outcome {

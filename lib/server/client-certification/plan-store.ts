@@ -22,11 +22,11 @@ export interface StoredPlanFaults {
 }
 
 export function createPlanStore(db: Database) {
-  return {
-    async insert(row: typeof clientCertificationPlans.$inferInsert): Promise<void> {
-      await db.insert(clientCertificationPlans).values(row);
-    },
+  return { ...planReads(db), ...planWrites(db) };
+}
 
+function planReads(db: Database) {
+  return {
     async list(certificationId: string): Promise<PlanRow[]> {
       return db
         .select()
@@ -64,6 +64,14 @@ export function createPlanStore(db: Database) {
         .orderBy(desc(clientCertificationPlans.number))
         .limit(1);
       return row;
+    },
+  };
+}
+
+function planWrites(db: Database) {
+  return {
+    async insert(row: typeof clientCertificationPlans.$inferInsert): Promise<void> {
+      await db.insert(clientCertificationPlans).values(row);
     },
 
     /** Counts a call of `kind` in the plan if it is still armed; its ordinal and the plan's faults, or null. */
