@@ -82,7 +82,11 @@ export function CallLog({
             data-highlighted={marked || undefined}
             className={cx(
               "min-w-0 scroll-mt-20 rounded-md border",
-              marked ? "border-danger-strong ring-2 ring-red-500/40" : "border-raised",
+              marked
+                ? "border-danger-strong ring-2 ring-red-500/40"
+                : call.fault
+                  ? "border-danger-strong"
+                  : "border-raised",
             )}
           >
             <details>

@@ -21,8 +21,8 @@ function failedChecks(plan: PlanResult): string[] {
 /** One plan: its faults (each marked exercised or not reached), its verdict, and its calls on opening. */
 function PlanRow({ plan, calls, open }: { plan: PlanResult; calls: ClientCallRecord[]; open?: boolean }) {
   const failed = failedChecks(plan);
+  // The call a fault hit is marked in the log itself (its border and "fault:" label), not opened or scrolled to.
   const own = calls.filter((call) => call.plan_id === plan.plan_id);
-  const hit = own.filter((call) => call.fault).map((call) => call.id);
   return (
     <li
       data-plan={plan.code || "baseline"}
@@ -62,7 +62,7 @@ function PlanRow({ plan, calls, open }: { plan: PlanResult; calls: ClientCallRec
                 {check.observed}
               </p>
             ))}
-          <CallLog calls={own} highlighted={hit} />
+          <CallLog calls={own} />
         </div>
       </details>
     </li>
