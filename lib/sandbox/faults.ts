@@ -38,7 +38,7 @@ export interface FaultOutcome {
 const HTML_PAGE =
   "<!doctype html><html><body><h1>502 Bad Gateway</h1><p>upstream maintenance</p></body></html>";
 /** How far past the client's timeout a late or dripping answer ends: far enough to tell waiting from giving up. */
-export const BEYOND_TIMEOUT_MS = 5000;
+const BEYOND_TIMEOUT_MS = 5000;
 
 export async function applyFault(family: FaultFamily, context: FaultContext): Promise<FaultOutcome> {
   const effect = family.effect;

@@ -9,7 +9,7 @@ export const CALL_KINDS = ["token", "gift", "balance", "lookup"] as const;
 export type CallKind = (typeof CALL_KINDS)[number];
 
 /** The API operation each kind counts (lib/shared/operations.ts). */
-export const KIND_OPERATIONS = {
+const KIND_OPERATIONS = {
   token: "token",
   gift: "gift_balance_inquiry",
   balance: "balance_inquiry",
@@ -338,7 +338,7 @@ export interface PlannedFault {
   family: string;
 }
 
-export const MAX_PLAN_FAULTS = 16;
+const MAX_PLAN_FAULTS = 16;
 
 export function faultCode(fault: PlannedFault): string {
   return `${fault.kind}#${fault.ordinal}:${fault.family}`;

@@ -17,7 +17,7 @@ import {
 export type KindCounts = Partial<Record<CallKind, number>>;
 
 /** mulberry32: a small seeded generator, so that `--seed` repeats a run exactly. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -29,13 +29,13 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** The family on the first call of the first kind it applies to that the baseline made; null when none. */
-export function firstApplicable(family: FaultFamily, counts: KindCounts): PlannedFault | null {
+function firstApplicable(family: FaultFamily, counts: KindCounts): PlannedFault | null {
   const kind = CALL_KINDS.find((item) => family.applies_to.includes(item) && (counts[item] ?? 0) > 0);
   return kind ? { kind, ordinal: 1, family: family.id } : null;
 }
 
 /** A random plan of 1–3 faults on calls the baseline made (each call takes one fault at most). */
-export function randomPlan(
+function randomPlan(
   random: () => number,
   families: readonly FaultFamily[],
   counts: KindCounts,
@@ -100,7 +100,7 @@ function callOrder(fault: PlannedFault): number {
  * The plans one step smaller than `faults`, in the order to try them: the fault on the latest call removed
  * first, then earlier ones.
  */
-export function shrinkCandidates(faults: readonly PlannedFault[]): PlannedFault[][] {
+function shrinkCandidates(faults: readonly PlannedFault[]): PlannedFault[][] {
   if (faults.length <= 1) return [];
   const latestFirst = [...faults].sort((a, b) => callOrder(b) - callOrder(a));
   return latestFirst.map((removed) => faults.filter((fault) => fault !== removed));

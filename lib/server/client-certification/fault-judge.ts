@@ -19,7 +19,7 @@ import {
 } from "./judge";
 
 /** The run the tolerant-reader check compares with: the same plan without its tolerant-reader faults. */
-export interface ReferenceRun {
+interface ReferenceRun {
   code: string;
   calls: readonly CallFacts[];
   exitCode: number | null;
@@ -36,14 +36,12 @@ export interface PlanJudgeInput {
 }
 
 /** Slack on the timeout bound: the client's timeout + 2 s (docs/design.md §14). */
-export const TIMEOUT_SLACK_MS = 2000;
+const TIMEOUT_SLACK_MS = 2000;
 /** A failing token endpoint is retried at most this many times per failure, this far apart at least. */
-export const TOKEN_RETRIES_PER_FAILURE = 3;
-export const TOKEN_RETRY_SPACING_MS = 500;
+const TOKEN_RETRIES_PER_FAILURE = 3;
+const TOKEN_RETRY_SPACING_MS = 500;
 /** Without Retry-After, a 429 is retried no sooner than this. */
-export const BARE_429_WAIT_MS = 500;
-/** Above this Retry-After a client should give up rather than wait (docs/design.md §14: above 120 s). */
-export const MAX_PATIENCE_MS = 120_000;
+const BARE_429_WAIT_MS = 500;
 
 const isGift = (call: CallFacts) => call.operation === "gift_balance_inquiry";
 const isToken = (call: CallFacts) => call.operation === "token";
@@ -78,7 +76,7 @@ function learned(unknown: CallFacts, call: CallFacts): boolean {
   return isGift(call) && call.request_id === unknown.request_id && !outcomeUnknown(call) && call.status !== 0;
 }
 
-export function noDuplicateWrite({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
+function noDuplicateWrite({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const expected =
     "After a Gift Balance Inquiry whose outcome the client could not know (5xx, reset, a cut or non-JSON body, no answer in time), no Gift Balance Inquiry for that card under a new Request Id before a lookup or a resend with the same Request Id told the outcome.";
   const unknowns = calls.filter(outcomeUnknown);
@@ -112,7 +110,7 @@ function describeUnknown(call: CallFacts): string {
   return `a ${call.status}`;
 }
 
-export function timeoutBound({
+function timeoutBound({
   calls,
   clientTimeoutMs,
 }: Pick<PlanJudgeInput, "calls" | "clientTimeoutMs">): Judgement {
@@ -149,7 +147,7 @@ function tokenFailed(call: CallFacts): boolean {
   );
 }
 
-export function tokenBackoff({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
+function tokenBackoff({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const expected = `A failing token endpoint gets at most ${TOKEN_RETRIES_PER_FAILURE} requests per failure, spaced at least ${seconds(TOKEN_RETRY_SPACING_MS)} apart; never a tight loop.`;
   const tokens = calls.filter(isToken);
   const failures = tokens.filter(tokenFailed);
@@ -189,7 +187,7 @@ function shape(calls: readonly CallFacts[]): string {
   return calls.map((call) => call.operation ?? "other").join(" → ");
 }
 
-export function tolerantReader({
+function tolerantReader({
   calls,
   exitCode,
   families,
@@ -230,7 +228,7 @@ export function tolerantReader({
   );
 }
 
-export function noRetry403({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
+function noRetry403({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const expected = "A 403 is not retried with the same token.";
   const refused = calls.filter((call) => call.status === 403);
   if (refused.length === 0) return judgement(null, expected, "No call was answered 403.", []);
@@ -257,7 +255,7 @@ export function noRetry403({ calls }: Pick<PlanJudgeInput, "calls">): Judgement 
   );
 }
 
-export function retryAfterAll({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
+function retryAfterAll({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const expected =
     "After a 429, no call within Retry-After (seconds or an HTTP-date); above 120 s, giving up without a call inside the window; without it, no retry sooner than 0.5 s.";
   const limited = calls.filter((call) => call.status === 429);
@@ -294,7 +292,7 @@ export function retryAfterAll({ calls }: Pick<PlanJudgeInput, "calls">): Judgeme
 }
 
 /** Token requests allowed: one, plus one per answer that made the token unusable and per failed token request. */
-export function planTokenReuse({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
+function planTokenReuse({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const expected =
     "Token requests ≤ 1 + the times the token became unusable (401, a one-second token) or the token request failed.";
   const tokens = calls.filter(isToken);

@@ -66,7 +66,7 @@ export function judgement(
   return { verdict: verdictOf(held), expected, observed, exchange_ids: [...new Set(ids)] };
 }
 
-export function tokenReuse({ calls, armedAt }: JudgeInput): Judgement {
+function tokenReuse({ calls, armedAt }: JudgeInput): Judgement {
   const expected =
     "Token requests ≤ 1 + the times the token became unusable (revoked, expired); never one per call.";
   const tokens = calls.filter(isToken);
