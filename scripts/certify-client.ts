@@ -34,7 +34,7 @@ const USAGE = `Usage: npm run certify-client -- --command "<cmd>" [options]
   --plan CODE          replay this one plan after the baseline (e.g. gift#1:reset_after_commit)
   --families a,b       only these fault families
   --timeout-ms MS      CARD_API_TIMEOUT_MS given to the command (default 3000)
-  --time-limit S       seconds one run of the command may take (default 60)
+  --time-limit S       seconds one run of the command may take (default 30)
   --keep-cwd           run the command in the current directory, not a fresh empty one
   --junit FILE         write JUnit XML (one case per family and per check)
   --out DIR            where the signed bundle is written (default evidence)
@@ -100,7 +100,7 @@ function parse() {
     total: integer(values.plans, "--plans", 0, 1000, 40),
     seed: integer(values.seed, "--seed", 0, 2 ** 31 - 1, Math.floor(Math.random() * 2 ** 31)),
     timeoutMs: integer(values["timeout-ms"], "--timeout-ms", 200, 60_000, 3000),
-    timeLimitMs: integer(values["time-limit"], "--time-limit", 1, 3600, 60) * 1000,
+    timeLimitMs: integer(values["time-limit"], "--time-limit", 1, 3600, 30) * 1000,
     families: families?.map((id) => findFaultFamily(id)!),
     plan: plan?.ok ? plan.faults : undefined,
   };

@@ -61,7 +61,7 @@ function certify(
     "--timeout-ms",
     "1000",
     "--time-limit",
-    "60",
+    "30",
     "--out",
     path.join(root, "evidence", "faults"),
     "--junit",
