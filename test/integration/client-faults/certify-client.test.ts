@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parsePlanCode } from "@/lib/shared/fault-families";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
@@ -75,6 +76,12 @@ test("a client that keeps every duty passes every family once, and its bundle sa
   expect(xml).not.toContain("<failure");
   const [bundle] = readdirSync(run.out);
   expect(bundle).toMatch(/^client-faults-cert-.*\.zip$/);
+  const manifest = JSON.parse(
+    strFromU8(unzipSync(readFileSync(path.join(run.out, bundle!)))["manifest.json"]!),
+  ) as { kind: string; plans: { code: string; passed: boolean }[] };
+  expect(manifest.kind).toBe("client-faults");
+  expect(manifest.plans).toHaveLength(36);
+  expect(manifest.plans.every((plan) => plan.passed)).toBe(true);
   const verify = spawn(
     process.execPath,
     [
