@@ -17,6 +17,8 @@ export interface RegisteredClient {
   expiresIn: number;
   /** Tokens issued before this instant (ms since epoch) are refused with 401: the client's tokens were revoked. */
   revokedBeforeMs: number | null;
+  /** True when its calls are counted in fault plans (docs/design.md §14); other clients cost no plan query. */
+  faultPlans?: boolean;
 }
 
 /** What the sandbox does with a registered client's next inquiry. Taking one consumes it (once across instances). */
@@ -117,7 +119,9 @@ export function withRegisteredClients(
     }
 
     const started = deps.now();
-    const planned = await deps.port.planCall(client.clientId, operation).catch(() => null);
+    const planned = client.faultPlans
+      ? await deps.port.planCall(client.clientId, operation).catch(() => null)
+      : null;
     const outcome = await answer(deps, forward, operation, client, owner.issuedAtMs, planned, connection);
     const call = {
       clientId: client.clientId,

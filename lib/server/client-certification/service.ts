@@ -336,6 +336,7 @@ function createPort(
     clientId: found.clientId,
     scopes: [TRANSACTIONS_SCOPE],
     expiresIn: CERTIFICATION_TOKEN_SECONDS,
+    faultPlans: found.mode === "faults",
     // A finished or overdue certification's client is dead: every token it holds is refused.
     revokedBeforeMs:
       isActive(found.status) && found.expiresAt.getTime() > now()

@@ -19,11 +19,11 @@ const recorded: string[] = [];
 const port: SandboxClientPort = {
   authenticate: async (clientId, secret) =>
     clientId === CLIENT && secret === "s3cret"
-      ? { clientId, scopes: ["read:transactions"], expiresIn: 7200, revokedBeforeMs: null }
+      ? { clientId, scopes: ["read:transactions"], expiresIn: 7200, revokedBeforeMs: null, faultPlans: true }
       : undefined,
   find: async (clientId) =>
     clientId === CLIENT
-      ? { clientId, scopes: ["read:transactions"], expiresIn: 7200, revokedBeforeMs: null }
+      ? { clientId, scopes: ["read:transactions"], expiresIn: 7200, revokedBeforeMs: null, faultPlans: true }
       : undefined,
   take: async () => "normal",
   record: async (call) => {
