@@ -12,6 +12,7 @@
 // (<distDir>/required-server-files.json), so next.config.js is not needed at runtime.
 // Environment files are loaded first, as `next start` does: .env.production.local, .env.local,
 // .env.production, .env (already-set variables win).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { EventEmitter } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -52,6 +53,10 @@ const FORWARDED_HEADERS = [
 ];
 // Read by lib/server/util/peer-address.ts: the header is this server's, not the client's.
 globalThis[Symbol.for("card-services-console.peer-address-stamped")] = true;
+// The socket under each request, for the embedded sandbox's fault plans (lib/server/util/connection.ts): a reset
+// fault resets the connection itself, which a route handler's Response cannot express.
+const connections = new AsyncLocalStorage();
+globalThis[Symbol.for("card-services-console.connections")] = connections;
 
 const { default: next } = await import("next");
 const port = Number(process.env.PORT || 3000);
@@ -228,11 +233,15 @@ const server = createServer((request, response) => {
   if (!config.trustedProxies.has(peer)) {
     for (const name of FORWARDED_HEADERS) delete request.headers[name];
   }
-  handle(request, response).catch((error) => {
-    console.error("[serve] request failed", error);
-    if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
-    response.end('{"error":{"code":"internal_error","message":"The console server failed unexpectedly."}}');
-  });
+  const socket = request.socket;
+  const connection = { reset: () => socket.resetAndDestroy() };
+  connections
+    .run(connection, () => handle(request, response))
+    .catch((error) => {
+      console.error("[serve] request failed", error);
+      if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
+      response.end('{"error":{"code":"internal_error","message":"The console server failed unexpectedly."}}');
+    });
 });
 server.listen(config.port, config.hostname, () => {
   const shown = config.hostname.includes(":") ? `[${config.hostname}]` : config.hostname;

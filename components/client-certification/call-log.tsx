@@ -82,7 +82,11 @@ export function CallLog({
             data-highlighted={marked || undefined}
             className={cx(
               "min-w-0 scroll-mt-20 rounded-md border",
-              marked ? "border-danger-strong ring-2 ring-red-500/40" : "border-raised",
+              marked
+                ? "border-danger-strong ring-2 ring-red-500/40"
+                : call.fault
+                  ? "border-danger-strong"
+                  : "border-raised",
             )}
           >
             <details>
@@ -101,7 +105,15 @@ export function CallLog({
                     X-Request-Id {call.request_id}
                   </span>
                 ) : null}
-                {call.behaviour ? (
+                {call.fault ? (
+                  <span
+                    data-fault={call.fault}
+                    className="rounded bg-inset px-1.5 font-mono text-xs text-danger"
+                  >
+                    fault: {call.fault}
+                  </span>
+                ) : null}
+                {call.behaviour && call.behaviour !== "fault" ? (
                   <span className="text-xs text-warning">{call.behaviour.replace("_", " ")}</span>
                 ) : null}
                 {call.truncated ? (

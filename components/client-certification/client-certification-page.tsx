@@ -7,6 +7,7 @@ import { Panel } from "@/components/ui/panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useClientCertification, useHandedOverSecret } from "@/lib/client/use-client-certification-api";
 import { ClientCertification } from "./your-application";
+import { FaultCertification } from "./fault-certification";
 
 function BackLink() {
   return (
@@ -53,7 +54,11 @@ export function ClientCertificationPage({ id }: { id: string }) {
             </span>
           }
         >
-          <ClientCertification view={data} secret={secret} />
+          {data.mode === "faults" ? (
+            <FaultCertification view={data} />
+          ) : (
+            <ClientCertification view={data} secret={secret} />
+          )}
         </Panel>
       )}
     </>

@@ -73,6 +73,7 @@ export function ClientChecks({
             <span className="text-xs text-muted">{check.spec}</span>
           </div>
           <p className="mt-1 text-sm break-words text-body">{check.observed}</p>
+          {check.basis ? <p className="mt-1 text-xs break-words text-muted">Basis: {check.basis}</p> : null}
           <BrokenBy check={check} calls={calls} onShowCalls={onShowCalls} />
         </li>
       ))}

@@ -91,6 +91,20 @@ export class SandboxEngine {
     return this.tokens.owner(token);
   }
 
+  /** A token for a registered client with the lifetime given (fault certification's short-lived token). */
+  async issueToken(
+    client: { clientId: string; scopes: readonly string[] },
+    seconds: number,
+  ): Promise<string> {
+    const issued = await this.tokens.issue({
+      ...client,
+      scopes: [...client.scopes],
+      expiresIn: seconds,
+      description: "",
+    });
+    return issued.accessToken;
+  }
+
   reset(): void {
     this.tokens.revokeAll();
     this.reservedRequestIds.clear();

@@ -9,7 +9,14 @@ import { errorResponse } from "./http";
 import { withRegisteredClients } from "./registered-clients";
 import type { Sandbox, SandboxOptions } from "./types";
 
-export type { SandboxClientPort, RegisteredClient, SandboxCall, ArmedBehaviour } from "./registered-clients";
+export type {
+  SandboxClientPort,
+  RegisteredClient,
+  SandboxCall,
+  ArmedBehaviour,
+  PlannedCall,
+} from "./registered-clients";
+export type { SandboxConnection } from "./faults";
 export type { Sandbox, SandboxOptions } from "./types";
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -22,12 +29,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         localPath: (url) => engine.localPath(url),
         delayMs: options.slowResponseMs ?? 30_000,
         now: options.now ?? Date.now,
+        issueToken: (client, seconds) => engine.issueToken(client, seconds),
       })
     : (request: Request) => engine.handle(request);
   // Answers held back are bounded per caller and in all (./holds); a request without a caller shares one bound.
   const holds = createHoldGate(options.slowResponseMs ?? 30_000);
   return {
-    handle: (request, caller = "unknown") => withHolds(holds, caller, () => handle(request), errorResponse),
+    handle: (request, caller = "unknown", connection) =>
+      withHolds(holds, caller, () => handle(request, connection), errorResponse),
     reset: () => engine.reset(),
     revokeTokens: () => engine.revokeTokens(),
     stats: () => engine.stats(),

@@ -5,8 +5,10 @@
  * instance behind a load balancer agrees (the port is backed by the shared database). Framework-free.
  */
 import { matchOperationPath, type OperationName } from "@/lib/shared/operations";
+import { findFaultFamily } from "@/lib/shared/fault-families";
 import { MAX_BODY_BYTES, delay, errorResponse } from "./http";
 import { readTextWithLimit } from "@/lib/shared/body";
+import { applyFault, type FaultOutcome, type SandboxConnection } from "./faults";
 
 /** A client the port knows: the sandbox issues it tokens like a demo client. */
 export interface RegisteredClient {
@@ -15,6 +17,8 @@ export interface RegisteredClient {
   expiresIn: number;
   /** Tokens issued before this instant (ms since epoch) are refused with 401: the client's tokens were revoked. */
   revokedBeforeMs: number | null;
+  /** True when its calls are counted in fault plans (docs/design.md §14); other clients cost no plan query. */
+  faultPlans?: boolean;
 }
 
 /** What the sandbox does with a registered client's next inquiry. Taking one consumes it (once across instances). */
@@ -31,7 +35,20 @@ export interface SandboxCall {
   /** Issue time (ms) of the bearer token the call carried, when it carried one of this client's. */
   tokenIssuedAtMs: number | null;
   /** What the sandbox did beyond answering normally. */
-  behaviour: "revoked" | "rate_limited" | "delayed" | "client_closed" | null;
+  behaviour: "revoked" | "rate_limited" | "delayed" | "client_closed" | "fault" | "reset" | null;
+  /** The call's place in the fault plan armed for its client (docs/design.md §14), and the fault it got. */
+  plan?: PlannedCall | null;
+}
+
+/** A call counted in an armed fault plan: its plan, its number among the calls of its kind, its fault. */
+export interface PlannedCall {
+  planId: string;
+  /** 1 for the first call of its kind after the plan was armed. */
+  seq: number;
+  /** The family applied to this call, or null when the plan names none for it. */
+  family: string | null;
+  /** The client's timeout (CARD_API_TIMEOUT_MS) the certification was started with. */
+  clientTimeoutMs: number;
 }
 
 export interface SandboxClientPort {
@@ -45,6 +62,8 @@ export interface SandboxClientPort {
   record(call: SandboxCall): Promise<void>;
   /** Counts a token request naming this client that did not authenticate; nothing of it is kept. */
   refused(clientId: string): Promise<void>;
+  /** Counts the call in the client's armed fault plan (per kind) and says its fault; null when none is armed. */
+  planCall(clientId: string, operation: OperationName): Promise<PlannedCall | null>;
 }
 
 /** What the engine tells the wrapper about a bearer token whose signature holds (expired or not). */
@@ -61,13 +80,17 @@ export interface RegisteredClientsDeps {
   /** How long the `delay` behaviour holds the answer (30 s). */
   delayMs: number;
   now: () => number;
+  /** A token of this client that expires after `seconds` (the short-token fault). */
+  issueToken(client: RegisteredClient, seconds: number): Promise<string>;
 }
 
 const MAX_RECORDED_BODY = 64 * 1024;
 
 /** Wraps the engine's handler: calls of registered clients get their armed behaviour and are recorded. */
-export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function withRegisteredClients(
+  deps: RegisteredClientsDeps,
+): (request: Request, connection?: SandboxConnection) => Promise<Response> {
+  return async (request, connection) => {
     const path = deps.localPath(request.url);
     const operation = path === null ? null : (matchOperationPath(path)?.operation ?? null);
     if (operation === null) return deps.handle(request);
@@ -96,40 +119,86 @@ export function withRegisteredClients(deps: RegisteredClientsDeps): (request: Re
     }
 
     const started = deps.now();
-    const outcome = await answer(deps, forward, operation, client, owner.issuedAtMs);
-    const responseBody = await outcome.response
-      .clone()
-      .text()
-      .catch(() => null);
+    const planned = client.faultPlans
+      ? await deps.port.planCall(client.clientId, operation).catch(() => null)
+      : null;
+    const outcome = await answer(deps, forward, operation, client, owner.issuedAtMs, planned, connection);
+    const call = {
+      clientId: client.clientId,
+      operation,
+      startedAtMs: started,
+      request,
+      bodyText,
+      owner,
+      planned,
+    };
+    const keep = await keeper(deps, call, outcome);
+    // A streamed fault is kept once its body ended or the client left; the answer cannot wait for that.
+    if (outcome.settled) {
+      void outcome.settled.then(({ behaviour, endedMs }) => keep(behaviour, endedMs));
+      return outcome.response;
+    }
     // The call was processed (a transaction may be recorded): it is answered even when keeping it failed.
-    await deps.port
-      .record({
-        clientId: client.clientId,
-        operation,
-        startedAtMs: started,
-        durationMs: Math.max(0, deps.now() - started),
-        request: {
-          method: request.method,
-          url: request.url,
-          headers: Object.fromEntries(request.headers),
-          body: bodyText,
-        },
-        response: {
-          status: outcome.response.status,
-          headers: Object.fromEntries(outcome.response.headers),
-          body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
-        },
-        tokenIssuedAtMs: owner.issuedAtMs,
-        behaviour: outcome.behaviour,
-      })
-      .catch(() => undefined);
+    await keep(outcome.behaviour, deps.now());
     return outcome.response;
   };
+}
+
+interface CallSeen {
+  clientId: string;
+  operation: OperationName;
+  startedAtMs: number;
+  request: Request;
+  bodyText: string | null;
+  owner: Attribution;
+  planned: PlannedCall | null;
+}
+
+/** Keeps the call through the port as the client saw its answer, once told how it ended. */
+async function keeper(
+  deps: RegisteredClientsDeps,
+  call: CallSeen,
+  outcome: Outcome,
+): Promise<(behaviour: SandboxCall["behaviour"], endedMs: number) => Promise<void>> {
+  const responseBody =
+    outcome.body !== undefined
+      ? outcome.body
+      : await outcome.response
+          .clone()
+          .text()
+          .catch(() => null);
+  return (behaviour, endedMs) =>
+    deps.port
+      .record({
+        clientId: call.clientId,
+        operation: call.operation,
+        startedAtMs: call.startedAtMs,
+        durationMs: Math.max(0, endedMs - call.startedAtMs),
+        request: {
+          method: call.request.method,
+          url: call.request.url,
+          headers: Object.fromEntries(call.request.headers),
+          body: call.bodyText,
+        },
+        response: {
+          status: outcome.status ?? outcome.response.status,
+          headers: outcome.status === 0 ? {} : Object.fromEntries(outcome.response.headers),
+          body: responseBody === null ? null : responseBody.slice(0, MAX_RECORDED_BODY),
+        },
+        tokenIssuedAtMs: call.owner.issuedAtMs,
+        behaviour,
+        plan: call.planned,
+      })
+      .catch(() => undefined);
 }
 
 interface Outcome {
   response: Response;
   behaviour: SandboxCall["behaviour"];
+  /** What the client saw, when it differs from the response object (a reset: 0, a cut body). */
+  status?: number;
+  body?: string | null;
+  settled?: FaultOutcome["settled"];
 }
 
 async function answer(
@@ -138,11 +207,27 @@ async function answer(
   operation: OperationName,
   client: RegisteredClient,
   issuedAtMs: number | null,
+  planned: PlannedCall | null,
+  connection: SandboxConnection | undefined,
 ): Promise<Outcome> {
-  if (operation === "token") return { response: await deps.handle(request), behaviour: null };
-  if (issuedAtMs !== null && client.revokedBeforeMs !== null && issuedAtMs < client.revokedBeforeMs) {
-    return { response: revokedToken(), behaviour: "revoked" };
+  const revoked =
+    operation !== "token" &&
+    issuedAtMs !== null &&
+    client.revokedBeforeMs !== null &&
+    issuedAtMs < client.revokedBeforeMs;
+  if (revoked) return { response: revokedToken(), behaviour: "revoked" };
+  const family = planned?.family ? findFaultFamily(planned.family) : undefined;
+  if (family && planned) {
+    return applyFault(family, {
+      request,
+      handle: deps.handle,
+      connection,
+      clientTimeoutMs: planned.clientTimeoutMs,
+      now: deps.now,
+      shortToken: () => deps.issueToken(client, 1),
+    });
   }
+  if (operation === "token") return { response: await deps.handle(request), behaviour: null };
   const armed = await deps.port.take(client.clientId, operation);
   if (armed === "rate_limited") return { response: rateLimited(), behaviour: "rate_limited" };
   const response = await deps.handle(request);

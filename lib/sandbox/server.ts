@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_DEMO_SECRET, DEMO_CLIENTS } from "./fixtures";
 import { jsonResponse, methodNotAllowed } from "./http";
-import { createSandbox, type Sandbox } from "./index";
+import { createSandbox, type Sandbox, type SandboxConnection } from "./index";
 import { sandboxOpenApiDocument } from "./openapi";
 import { readSandboxSettings, sandboxOptionsFrom, type SandboxSettings } from "./settings";
 
@@ -36,10 +36,10 @@ export async function startSandboxServer({
 }: SandboxServerOptions): Promise<SandboxServer> {
   // Known once listening: the document names the server's own absolute address.
   let ownUrl = "";
-  const handle = (request: Request, caller: string) =>
+  const handle: Handle = (request, caller, connection) =>
     new URL(request.url).pathname === "/openapi.json"
       ? Promise.resolve(openApiResponse(request, ownUrl, demoSecret))
-      : sandbox.handle(request, caller);
+      : sandbox.handle(request, caller, connection);
   const server = createServer((request, response) => {
     bridge(handle, request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, { "Content-Type": "text/plain" });
@@ -71,7 +71,7 @@ function openApiResponse(request: Request, sandboxUrl: string, demoSecret: strin
   return jsonResponse(200, sandboxOpenApiDocument({ sandboxUrl, demoSecret }));
 }
 
-type Handle = (request: Request, caller: string) => Promise<Response>;
+type Handle = (request: Request, caller: string, connection: SandboxConnection) => Promise<Response>;
 
 async function bridge(handle: Handle, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   const aborter = new AbortController();
@@ -96,7 +96,11 @@ async function bridge(handle: Handle, incoming: IncomingMessage, outgoing: Serve
     duplex: "half",
   } as RequestInit & { duplex: "half" });
 
-  const response = await handle(request, incoming.socket.remoteAddress ?? "unknown");
+  const socket = incoming.socket;
+  const response = await handle(request, socket.remoteAddress ?? "unknown", {
+    reset: () => socket.resetAndDestroy(),
+  });
+  if (socket.destroyed) return;
   const outgoingHeaders: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") outgoingHeaders[name] = value;
@@ -110,15 +114,22 @@ async function bridge(handle: Handle, incoming: IncomingMessage, outgoing: Serve
     return;
   }
   const reader = response.body.getReader();
+  // A client that leaves mid-body cancels the stream: a dripping answer stops, and knows when it was left.
+  outgoing.once("close", () => {
+    if (!outgoing.writableFinished) void reader.cancel().catch(() => undefined);
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once("drain", resolve));
     }
-  } finally {
-    outgoing.end();
+  } catch {
+    // The body failed mid-way (a fault's cut): the client must see the connection die, not a complete answer.
+    outgoing.destroy();
+    return;
   }
+  outgoing.end();
 }
 
 function runningDirectly(): boolean {

@@ -1,5 +1,6 @@
 /** The sandbox's options and its interface, apart from the engine that implements them. */
 import type { SandboxClientPort } from "./registered-clients";
+import type { SandboxConnection } from "./faults";
 
 export interface SandboxOptions {
   /** Millisecond clock, injectable for expiry tests. */
@@ -30,9 +31,10 @@ export interface SandboxStats {
 export interface Sandbox {
   /**
    * `caller` (the peer's address) is what the bound of answers held back per caller counts by
-   * (MAX_HELD_PER_CALLER); requests without one share a bound.
+   * (MAX_HELD_PER_CALLER); requests without one share a bound. `connection` is the socket's control, where the
+   * hosting server gives it: a fault plan's reset resets it (without it the connection is only closed).
    */
-  handle(request: Request, caller?: string): Promise<Response>;
+  handle(request: Request, caller?: string, connection?: SandboxConnection): Promise<Response>;
   /** Back to the fixture state: no transactions, no valid tokens, counters zero. */
   reset(): void;
   /** Every token issued so far becomes invalid (401 invalid_token). */

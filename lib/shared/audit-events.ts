@@ -32,6 +32,7 @@ export const AUDIT_EVENTS = [
   "monitor_test_alert",
   "client_certification_started",
   "client_certification_step_armed",
+  "client_certification_plan_armed",
   "client_certification_finished",
   "client_certification_evidence_downloaded",
   "support_lookup",

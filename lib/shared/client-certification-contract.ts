@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { headersSchema, isoTime } from "./contracts";
+import { CALL_KINDS, FAULT_CHECK_IDS, parsePlanCode } from "./fault-families";
 
 const CLIENT_STEP_IDS = ["tokens", "declined", "revoked", "timeout", "rate_limited"] as const;
 export type ClientStepId = (typeof CLIENT_STEP_IDS)[number];
@@ -75,10 +76,15 @@ export const CLIENT_CHECKS: readonly ClientCheckInfo[] = [
   { id: "CLI-WELL-FORMED", title: "Every call well formed", spec: "§4.1–4.4" },
 ];
 
+const ALL_CHECK_IDS = [...CLIENT_CHECK_IDS, ...FAULT_CHECK_IDS] as const;
+export type AnyClientCheckId = (typeof ALL_CHECK_IDS)[number];
+
 const clientCheckResultSchema = z.object({
-  id: z.enum(CLIENT_CHECK_IDS),
+  id: z.enum(ALL_CHECK_IDS),
   title: z.string(),
   spec: z.string(),
+  /** Where the duty comes from: "API specification §N" or HTTP practice (RFC 9110 …). */
+  basis: z.string().optional(),
   verdict: clientVerdictSchema,
   expected: z.string(),
   observed: z.string(),
@@ -126,6 +132,10 @@ const clientCallSchema = z.object({
   seq: z.number().int().optional(),
   /** What was cut to keep the call bounded ("request body", "request headers", …). */
   truncated: z.array(z.string()).optional(),
+  /** In `faults` mode: the plan armed when the call came, the call's number among its kind, its fault. */
+  plan_id: z.string().nullable().optional(),
+  kind_seq: z.number().int().nullable().optional(),
+  fault: z.string().nullable().optional(),
 });
 export type ClientCallRecord = z.infer<typeof clientCallSchema>;
 
@@ -141,9 +151,43 @@ const clientCallCountsSchema = z.object({
   last_refused_at: isoTime.nullable(),
 });
 
+const certificationModeSchema = z.enum(["steps", "faults"]);
+
+/** One fault of an ended plan: whether the call it names came (and so got the fault), and which call that was. */
+const planFaultSchema = z.object({
+  fault: z.string(),
+  /** The `seq` of the call it hit in the certification's call log; null when that call never came. */
+  call_seq: z.number().int().nullable(),
+  exercised: z.boolean(),
+});
+
+export const planResultSchema = z.object({
+  plan_id: z.string(),
+  number: z.number().int(),
+  code: z.string(),
+  armed_at: isoTime,
+  ended_at: isoTime.nullable(),
+  exit_code: z.number().int().nullable(),
+  /** The `seq` of each call made while the plan was armed. */
+  calls: z.array(z.number().int()),
+  /** How many calls of each kind (token, gift, balance, lookup) came while it was armed. */
+  counts: z.record(z.string(), z.number().int()),
+  faults: z.array(planFaultSchema),
+  checks: z.array(clientCheckResultSchema),
+  /** No check failed (null while the plan is armed). */
+  passed: z.boolean().nullable(),
+  /** Set by `certify-client` on the smallest failing plans it shrank to. */
+  reproducer_of: z.string().nullable(),
+});
+export type PlanResult = z.infer<typeof planResultSchema>;
+
 export const clientCertificationViewSchema = z.object({
   id: z.string(),
   status: clientCertificationStatusSchema,
+  mode: certificationModeSchema,
+  client_timeout_ms: z.number().int(),
+  /** In `faults` mode: every plan armed so far, in order (the baseline's code is ""). */
+  plans: z.array(planResultSchema),
   environment: z.literal("embedded"),
   client_id: z.string(),
   auth_url: z.string(),
@@ -174,7 +218,7 @@ const clientCertificationSummarySchema = z.object({
   operator: z.string(),
   started_at: isoTime,
   finished_at: isoTime.nullable(),
-  verdicts: z.array(z.object({ id: z.enum(CLIENT_CHECK_IDS), verdict: clientVerdictSchema })),
+  verdicts: z.array(z.object({ id: z.enum(ALL_CHECK_IDS), verdict: clientVerdictSchema })),
 });
 export type ClientCertificationSummary = z.infer<typeof clientCertificationSummarySchema>;
 
@@ -182,7 +226,43 @@ export const clientCertificationListSchema = z.object({
   certifications: z.array(clientCertificationSummarySchema),
 });
 
-export const startClientCertificationSchema = z.object({ environment: z.literal("embedded") }).strict();
+export const startClientCertificationSchema = z
+  .object({
+    environment: z.literal("embedded"),
+    mode: certificationModeSchema.optional(),
+    /** The application's CARD_API_TIMEOUT_MS: late and dripping answers are measured against it. */
+    timeout_ms: z.number().int().min(200).max(60_000).optional(),
+  })
+  .strict();
+
+export const armPlanSchema = z
+  .object({
+    code: z
+      .string()
+      .max(2000)
+      .superRefine((code, context) => {
+        const parsed = parsePlanCode(code);
+        if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.error });
+      }),
+    /** Marks the plan as the smallest failing plan shrunk from the plan with this code. */
+    reproducer_of: z.string().max(2000).optional(),
+  })
+  .strict();
+export const armedPlanSchema = z.object({ plan_id: z.string() });
+export const endPlanSchema = z.object({ exit_code: z.number().int().min(-1).max(255).optional() }).strict();
+
+export const faultVocabularySchema = z.object({
+  families: z.array(
+    z.object({
+      id: z.string(),
+      applies_to: z.array(z.enum(CALL_KINDS)),
+      recorded: z.boolean(),
+      description: z.string(),
+      duties: z.array(z.string()),
+    }),
+  ),
+});
+export const planIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, "must be a plan id");
 export const clientStepIdSchema = z.enum(CLIENT_STEP_IDS);
 /** `GET /api/client-certifications/{id}?calls_after=<seq>&limit=<n>`: a page of the call log. */
 export const clientCallPageSchema = z

@@ -22,14 +22,17 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     assertAllowed(user.roles, "certification_run", input.environment);
     const origin = requestOrigin(context.request, context.config) ?? context.config.publicOrigins[0]!;
     const service = await (await context.services()).clientCertification();
-    const started = await service.start(operatorOf(context.config, user), origin);
+    const started = await service.start(operatorOf(context.config, user), origin, {
+      mode: input.mode,
+      timeoutMs: input.timeout_ms,
+    });
     context.annotate({ client_certification: started.id, client_id: started.client_id });
     await context.audit({
       event: "client_certification_started",
       outcome: "success",
       environment: input.environment,
       operation: "client_certification",
-      details: { certification_id: started.id, client_id: started.client_id },
+      details: { certification_id: started.id, client_id: started.client_id, mode: started.mode },
     });
     return Response.json(started, {
       status: 201,

@@ -5,6 +5,7 @@
 import { consoleRoot } from "@/lib/server/root";
 import { isEmbeddedSandboxEnabled, sandboxDisabledResponse } from "@/lib/server/root/embedded-sandbox";
 import { clientAddress } from "@/lib/server/util/peer-address";
+import { currentConnection } from "@/lib/server/util/connection";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ async function handle(request: Request): Promise<Response> {
   const root = consoleRoot();
   return root
     .embeddedSandbox()
-    .handle(request, clientAddress(request, root.config.trustedProxies) ?? undefined);
+    .handle(request, clientAddress(request, root.config.trustedProxies) ?? undefined, currentConnection());
 }
 
 export const GET = handle;

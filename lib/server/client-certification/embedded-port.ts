@@ -20,5 +20,7 @@ export function embeddedClientPort(service: () => Promise<ClientCertificationSer
     take: async (clientId, operation) => (await port()).take(clientId, operation),
     record: async (call) => (await port()).record(call),
     refused: async (clientId) => (ours(clientId) ? (await port()).refused(clientId) : undefined),
+    planCall: async (clientId, operation) =>
+      ours(clientId) ? (await port()).planCall(clientId, operation) : null,
   };
 }

@@ -121,12 +121,23 @@ export async function buildClientEvidence(
     key: options.key,
     console: options.console ?? consoleInfo(),
     specification: options.specification ?? specificationInfo(),
-    manifestExtra: {
-      kind: "client",
-      certification: { id: view.id, status: view.status, steps: view.steps, calls: view.calls },
-      checks: view.checks,
-    },
+    manifestExtra:
+      view.mode === "faults"
+        ? {
+            kind: "client-faults",
+            certification: { id: view.id, status: view.status, calls: view.calls },
+            client_timeout_ms: view.client_timeout_ms,
+            checks: view.checks,
+            plans: view.plans,
+            reproducers: view.plans.filter((plan) => plan.reproducer_of !== null),
+          }
+        : {
+            kind: "client",
+            certification: { id: view.id, status: view.status, steps: view.steps, calls: view.calls },
+            checks: view.checks,
+          },
   });
   const stamp = view.started_at.replace(/[:.]/g, "-");
-  return { ...built, fileName: `client-certification-${view.client_id}-${stamp}.zip` };
+  const prefix = view.mode === "faults" ? "client-faults" : "client-certification";
+  return { ...built, fileName: `${prefix}-${view.client_id}-${stamp}.zip` };
 }

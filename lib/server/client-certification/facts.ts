@@ -192,8 +192,28 @@ export function keepCall(
         ? secretIn.filter((place) => place === "query" || place === "path")
         : secretIn,
     malformed: malformed(call, requestBody),
+    plan_id: call.plan?.planId ?? null,
+    kind_seq: call.plan?.seq ?? null,
+    fault: call.plan?.family ?? null,
+    retry_after_ms: retryAfterMs(call.response.headers["retry-after"], answeredAt(call)),
   };
-  return { facts, record: redactedRecord(call, id, step, forms) };
+  // A revoking fault is the §11 revoked step's 401 on one call: the renewal check reads it so.
+  if (facts.fault === "status_401") facts.behaviour = "revoked";
+  const record = redactedRecord(call, id, step, forms);
+  const planned = call.plan
+    ? { plan_id: call.plan.planId, kind_seq: call.plan.seq, fault: call.plan.family }
+    : {};
+  return { facts, record: { ...record, ...planned } };
+}
+
+const answeredAt = (call: SandboxCall) => call.startedAtMs + call.durationMs;
+
+/** Retry-After as ms from the answer: delay-seconds, or an HTTP-date made relative (RFC 9110 §10.2.3). */
+export function retryAfterMs(value: string | undefined, answeredAtMs: number): number | null {
+  if (value === undefined) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - answeredAtMs);
 }
 
 /** Header list cut to MAX_KEPT_HEADERS entries of MAX_KEPT_HEADER_CHARS each; true when anything was cut. */

@@ -5,6 +5,7 @@
  */
 import {
   CLIENT_CHECKS,
+  type ClientCheckInfo,
   type ClientCheckId,
   type ClientCheckResult,
   type ClientStepId,
@@ -33,6 +34,12 @@ export interface CallFacts {
   /** Where the client secret appeared (e.g. "header x-client-secret", "query", "body"). */
   secret_in: string[];
   malformed: string[];
+  /** In `faults` mode (docs/design.md §14): the plan armed when the call came, its number among its kind, its fault. */
+  plan_id?: string | null;
+  kind_seq?: number | null;
+  fault?: string | null;
+  /** What the answer's Retry-After asked, in ms from the answer's end (a date made relative); null when absent. */
+  retry_after_ms?: number | null;
 }
 
 export interface JudgeInput {
@@ -41,7 +48,7 @@ export interface JudgeInput {
   armedAt: Partial<Record<ClientStepId, number>>;
 }
 
-type Judgement = Pick<ClientCheckResult, "verdict" | "expected" | "observed" | "exchange_ids">;
+export type Judgement = Pick<ClientCheckResult, "verdict" | "expected" | "observed" | "exchange_ids">;
 
 const isGift = (call: CallFacts) => call.operation === "gift_balance_inquiry";
 const isToken = (call: CallFacts) => call.operation === "token";
@@ -50,7 +57,12 @@ function verdictOf(held: boolean | null): ClientVerdict {
   return held === null ? "not_observed" : held ? "pass" : "fail";
 }
 
-function judgement(held: boolean | null, expected: string, observed: string, ids: string[]): Judgement {
+export function judgement(
+  held: boolean | null,
+  expected: string,
+  observed: string,
+  ids: string[],
+): Judgement {
   return { verdict: verdictOf(held), expected, observed, exchange_ids: [...new Set(ids)] };
 }
 
@@ -72,7 +84,7 @@ function tokenReuse({ calls, armedAt }: JudgeInput): Judgement {
   );
 }
 
-function renewAfter401({ calls }: JudgeInput): Judgement {
+export function renewAfter401({ calls }: JudgeInput): Judgement {
   const expected =
     "After the revoked step's 401: exactly one token request, then that same call retried once, with the same X-Request-Id and the new token.";
   const index = calls.findIndex((call) => call.behaviour === "revoked");
@@ -123,7 +135,7 @@ function retryProblem(
   return null;
 }
 
-function requestIdUnique({ calls }: JudgeInput): Judgement {
+export function requestIdUnique({ calls }: JudgeInput): Judgement {
   const expected =
     "Every Gift Balance Inquiry carries an X-Request-Id, and no two with different bodies share one.";
   const gifts = calls.filter(isGift);
@@ -195,7 +207,7 @@ function timeoutLookup({ calls }: JudgeInput): Judgement {
   );
 }
 
-function declineNoRetry({ calls }: JudgeInput): Judgement {
+export function declineNoRetry({ calls }: JudgeInput): Judgement {
   const expected = "The declined inquiry is not sent again under a new X-Request-Id.";
   const index = calls.findIndex((call) => isGift(call) && call.declined);
   if (index < 0) return judgement(null, expected, "No Gift Balance Inquiry was declined.", []);
@@ -216,7 +228,7 @@ function declineNoRetry({ calls }: JudgeInput): Judgement {
 }
 
 /** Timers may fire a few milliseconds early; less than this counts as within Retry-After. */
-const RETRY_AFTER_TOLERANCE_MS = 50;
+export const RETRY_AFTER_TOLERANCE_MS = 50;
 
 function retryAfter({ calls }: JudgeInput): Judgement {
   const expected = "No call within Retry-After (2 s) of the 429.";
@@ -233,7 +245,7 @@ function retryAfter({ calls }: JudgeInput): Judgement {
   ]);
 }
 
-function secretOnlyAtToken({ calls }: JudgeInput): Judgement {
+export function secretOnlyAtToken({ calls }: JudgeInput): Judgement {
   const expected = "The client secret appears in no call but token requests (headers, query, body).";
   const others = calls.filter((call) => !isToken(call));
   if (others.length === 0) return judgement(null, expected, "No call besides token requests was made.", []);
@@ -251,7 +263,7 @@ function secretOnlyAtToken({ calls }: JudgeInput): Judgement {
   );
 }
 
-function wellFormed({ calls }: JudgeInput): Judgement {
+export function wellFormed({ calls }: JudgeInput): Judgement {
   const expected = "Every call well formed (Content-Type, Bearer, the §2.3 body); none answered 400 or 415.";
   if (calls.length === 0) return judgement(null, expected, "No call was made.", []);
   const bad = calls.filter((call) => call.malformed.length > 0 || call.status === 400 || call.status === 415);
@@ -279,5 +291,8 @@ const JUDGES: Record<ClientCheckId, (input: JudgeInput) => Judgement> = {
 
 export function judgeCalls(input: JudgeInput): ClientCheckResult[] {
   const calls = [...input.calls].sort((a, b) => a.started_ms - b.started_ms);
-  return CLIENT_CHECKS.map((check) => ({ ...check, ...JUDGES[check.id]({ ...input, calls }) }));
+  return CLIENT_CHECKS.map((check: ClientCheckInfo) => ({
+    ...check,
+    ...JUDGES[check.id as ClientCheckId]({ ...input, calls }),
+  }));
 }

@@ -21,6 +21,9 @@ import type { ArmedBehaviour, RegisteredClient, SandboxCall, SandboxClientPort }
 import { CERTIFICATION_CLIENT_PREFIX } from "./embedded-port";
 import { keepCall, sha256Hex } from "./facts";
 import { judgeCalls } from "./judge";
+import { createPlanStore, type PlanStore } from "./plan-store";
+import { armPlan, endPlan, planCall, planResult, type PlanDeps } from "./plans";
+import { summarizePlans } from "./plan-summary";
 import { secretForms, type SecretForms } from "./secret-forms";
 import { createSecretVault, type SecretVault } from "./secret-vault";
 import {
@@ -53,6 +56,12 @@ export interface CallPage {
 
 export const DEFAULT_CALL_PAGE = 100;
 
+/** How a certification is run: §11's steps, or fault plans (docs/design.md §14) against the client's timeout. */
+export interface StartOptions {
+  mode?: "steps" | "faults";
+  timeoutMs?: number;
+}
+
 export interface ClientCertificationDeps {
   db: Database;
   /** AUDIT_HMAC_KEY: seals each client's secret so the recorded calls can be searched for it. */
@@ -69,6 +78,7 @@ export function createClientCertificationService(deps: ClientCertificationDeps):
 /** Every method reads and writes the database only: no state of its own, so any instance serves any call. */
 export class ClientCertificationService {
   readonly store: ClientCertificationStore;
+  private readonly plans: PlanStore;
   /** One port per service: it coalesces the counting of refused token requests. */
   private sandboxPort: SandboxClientPort | undefined;
 
@@ -78,9 +88,18 @@ export class ClientCertificationService {
     private readonly now: () => number,
   ) {
     this.store = createClientCertificationStore(db);
+    this.plans = createPlanStore(db);
   }
 
-  async start(operator: Operator, origin: string): Promise<StartedClientCertification> {
+  private get planDeps(): PlanDeps {
+    return { plans: this.plans, now: this.now };
+  }
+
+  async start(
+    operator: Operator,
+    origin: string,
+    options: StartOptions = {},
+  ): Promise<StartedClientCertification> {
     const secret = randomBytes(32).toString("base64url");
     const started = new Date(this.now());
     const id = randomUUID();
@@ -104,6 +123,8 @@ export class ClientCertificationService {
       expiresAt: new Date(started.getTime() + CERTIFICATION_LIFETIME_MS),
       finishedAt: null,
       checks: null,
+      mode: options.mode ?? "steps",
+      clientTimeoutMs: options.timeoutMs ?? 3000,
     });
     return { ...(await this.view(await this.row(id))), client_secret: secret };
   }
@@ -155,6 +176,29 @@ export class ClientCertificationService {
     return this.view(await this.row(id), page);
   }
 
+  /** Arms a fault plan for this certification's client only, ending (and judging) the one before. */
+  async armPlan(
+    id: string,
+    code: string,
+    viewer: Viewer,
+    reproducerOf: string | null = null,
+  ): Promise<{ plan_id: string }> {
+    const found = await this.row(id, viewer);
+    assertActive(found);
+    const armed = await armPlan(this.planDeps, found, code, reproducerOf);
+    await this.store.updateActive(id, { status: "running" });
+    return armed;
+  }
+
+  /** Ends a plan and judges it on its own calls; `exitCode` is the application's, for the tolerant-reader check. */
+  async endPlan(id: string, planId: string, viewer: Viewer, exitCode: number | null) {
+    const found = await this.row(id, viewer);
+    const plan = await this.plans.get(found.id, planId);
+    if (!plan)
+      throw new ApiError("not_found", `Client certification ${id} has no plan ${JSON.stringify(planId)}.`);
+    return endPlan(this.planDeps, found, plan, exitCode);
+  }
+
   async finish(id: string, viewer: Viewer, page: CallPage = {}): Promise<ClientCertificationView> {
     const found = await this.row(id, viewer);
     assertActive(found);
@@ -173,7 +217,7 @@ export class ClientCertificationService {
 
   /** The port the embedded sandbox reaches this service's certification clients through. */
   port(): SandboxClientPort {
-    this.sandboxPort ??= createPort(this.store, this.now, (found) => this.formsOf(found));
+    this.sandboxPort ??= createPort(this.store, this.now, (found) => this.formsOf(found), this.planDeps);
     return this.sandboxPort;
   }
 
@@ -198,6 +242,8 @@ export class ClientCertificationService {
   }
 
   private async close(found: CertificationRow, status: "done" | "expired"): Promise<void> {
+    const current = found.currentPlanId ? await this.plans.get(found.id, found.currentPlanId) : undefined;
+    if (current) await endPlan(this.planDeps, found, current, null);
     const checks = await this.judge(found);
     const at = new Date(this.now());
     await this.store.saveChecks(found.id, checks, {
@@ -214,6 +260,7 @@ export class ClientCertificationService {
   /** The verdicts kept at the end; while under way, judged now from the calls so far. */
   private async judge(found: CertificationRow): Promise<ClientCheckResult[]> {
     if (!isActive(found.status) && found.checks) return found.checks as ClientCheckResult[];
+    if (found.mode === "faults") return summarizePlans(await this.plans.list(found.id));
     const calls = await this.store.facts(found.id);
     const armedAt: Partial<Record<ClientStepId, number>> = {};
     for (const [step, times] of Object.entries(found.steps)) {
@@ -225,9 +272,13 @@ export class ClientCertificationService {
   private async view(found: CertificationRow, page: CallPage = {}): Promise<ClientCertificationView> {
     const limit = Math.min(page.limit ?? MAX_KEPT_CALLS, MAX_KEPT_CALLS);
     const exchanges = limit > 0 ? await this.store.records(found.id, page.after, limit) : [];
+    const plans = found.mode === "faults" ? await this.plans.list(found.id) : [];
     return {
       id: found.id,
       status: found.status as ClientCertificationStatus,
+      mode: found.mode === "faults" ? "faults" : "steps",
+      client_timeout_ms: found.clientTimeoutMs,
+      plans: await Promise.all(plans.map(async (plan) => planResult(plan, await this.plans.calls(plan.id)))),
       environment: "embedded",
       client_id: found.clientId,
       auth_url: found.authUrl,
@@ -277,6 +328,7 @@ function createPort(
   store: ReturnType<typeof createClientCertificationStore>,
   now: () => number,
   formsOf: (found: CertificationRow) => SecretForms | null,
+  planDeps: PlanDeps,
 ): SandboxClientPort {
   const lookup = async (clientId: string) =>
     clientId.startsWith(CERTIFICATION_CLIENT_PREFIX) ? store.byClientId(clientId) : undefined;
@@ -284,6 +336,7 @@ function createPort(
     clientId: found.clientId,
     scopes: [TRANSACTIONS_SCOPE],
     expiresIn: CERTIFICATION_TOKEN_SECONDS,
+    faultPlans: found.mode === "faults",
     // A finished or overdue certification's client is dead: every token it holds is refused.
     revokedBeforeMs:
       isActive(found.status) && found.expiresAt.getTime() > now()
@@ -314,6 +367,11 @@ function createPort(
       await store.addCall(found.id, kept);
     },
     refused: refusalCounter(store, now),
+    async planCall(clientId, operation) {
+      const found = await lookup(clientId);
+      if (!found || !isActive(found.status)) return null;
+      return planCall(planDeps, found, operation);
+    },
   };
 }
 

@@ -129,6 +129,7 @@ function recordedCalls(db: Database) {
         requestId: call.record.request_id?.slice(0, 200) ?? null,
         record: { ...call.record, seq },
         facts: call.facts,
+        planId: call.facts.plan_id ?? null,
       });
       return true;
     },

@@ -273,6 +273,12 @@ export const clientCertifications = pgTable(
     /** Token requests refused (unknown or wrong secret): counted only, never kept. */
     refusedTokenRequests: integer("refused_token_requests").notNull().default(0),
     lastRefusedAt: timestamptz("last_refused_at"),
+    /** `steps` (§11's five steps) or `faults` (fault plans, docs/design.md §14). */
+    mode: text("mode").notNull().default("steps"),
+    /** The application's timeout (CARD_API_TIMEOUT_MS) that late and dripping answers are measured against. */
+    clientTimeoutMs: integer("client_timeout_ms").notNull().default(3000),
+    /** The fault plan armed now, if any. */
+    currentPlanId: text("current_plan_id"),
   },
   (table) => [
     index("client_certifications_started").on(table.startedAt),
@@ -298,11 +304,34 @@ export const clientCertificationCalls = pgTable(
     requestId: text("request_id"),
     record: jsonb("record").notNull(),
     facts: jsonb("facts").notNull(),
+    /** The fault plan armed when the call came, if any. */
+    planId: text("plan_id"),
   },
   (table) => [
     index("client_certification_calls_order").on(table.certificationId, table.startedAt),
+    index("client_certification_calls_plan").on(table.planId),
     index("client_certification_calls_seq").on(table.certificationId, table.seq),
   ],
+);
+
+/** The fault plans of a certification in `faults` mode, in the order armed; calls counted per kind in `counts`. */
+export const clientCertificationPlans = pgTable(
+  "client_certification_plans",
+  {
+    id: text("id").primaryKey(),
+    certificationId: text("certification_id")
+      .notNull()
+      .references(() => clientCertifications.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    code: text("code").notNull(),
+    faults: jsonb("faults").notNull(),
+    counts: jsonb("counts").$type<Record<string, number>>().notNull().default({}),
+    armedAt: timestamptz("armed_at").notNull(),
+    endedAt: timestamptz("ended_at"),
+    exitCode: integer("exit_code"),
+    result: jsonb("result"),
+  },
+  (table) => [index("client_certification_plans_order").on(table.certificationId, table.number)],
 );
 
 /** The team's inquiry runs, kept masked and redacted as the exchange record is (RUNS_RETENTION_DAYS). */

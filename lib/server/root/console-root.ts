@@ -115,6 +115,7 @@ function forwardingPort(current: () => SandboxClientPort | undefined): SandboxCl
     take: (clientId, operation) => port().take(clientId, operation),
     record: (call) => port().record(call),
     refused: (clientId) => port().refused(clientId),
+    planCall: (clientId, operation) => port().planCall(clientId, operation),
   };
 }
 

@@ -142,6 +142,55 @@ describe("client certification roles (AUTH_MODE=proxy)", () => {
     expect((await call(eve, "GET", `${base}/evidence`)).status).toBe(404);
   });
 
+  test("a faults certification's plans are its starter's too: another user's arm and end are 404", async () => {
+    const tess = identity("tess", "certification");
+    const eve = identity("eve", "developers");
+    const started = await api<StartedClientCertification>(
+      server.url,
+      null,
+      "POST",
+      "/api/client-certifications",
+      { environment: "embedded", mode: "faults", timeout_ms: 1000 },
+      tess,
+    );
+    expect(started.status).toBe(201);
+    const base = `/api/client-certifications/${started.body.id}`;
+    const foreign = await api(server.url, null, "POST", `${base}/plans`, { code: "gift#1:status_500" }, eve);
+    expect(foreign).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    const armed = await api<{ plan_id: string }>(
+      server.url,
+      null,
+      "POST",
+      `${base}/plans`,
+      { code: "gift#1:status_500" },
+      tess,
+    );
+    expect(armed.status).toBe(201);
+    const end = `${base}/plans/${armed.body.plan_id}/end`;
+    expect((await api(server.url, null, "POST", end, {}, eve)).status).toBe(404);
+    const ended = await api<{ code: string; faults: { exercised: boolean }[] }>(
+      server.url,
+      null,
+      "POST",
+      end,
+      { exit_code: 0 },
+      tess,
+    );
+    expect(ended).toMatchObject({
+      status: 200,
+      body: { code: "gift#1:status_500", faults: [{ exercised: false }] },
+    });
+    const unknown = await api(
+      server.url,
+      null,
+      "POST",
+      `${base}/plans`,
+      { code: "gift#1:no_such_fault" },
+      tess,
+    );
+    expect(unknown).toMatchObject({ status: 400, body: { error: { code: "validation_failed" } } });
+  });
+
   test("500 wrong-secret token requests with 60 KB bodies for its client_id: the view grows by a few bytes, no check changes, /api/health stays fast", async () => {
     const tess = identity("tess", "certification");
     const started = await api<StartedClientCertification>(

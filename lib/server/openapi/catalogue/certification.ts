@@ -2,9 +2,15 @@
 import { z } from "zod";
 import { startRunInputSchema } from "@/lib/shared/certification-api";
 import {
+  armPlanSchema,
+  armedPlanSchema,
   clientCallPageSchema,
   clientCertificationIdSchema,
   clientStepIdSchema,
+  endPlanSchema,
+  faultVocabularySchema,
+  planIdSchema,
+  planResultSchema,
   startClientCertificationSchema,
 } from "@/lib/shared/client-certification-contract";
 import { PUBLIC, allowSomewhere } from "@/lib/server/http/access";
@@ -173,6 +179,47 @@ export const certificationRoutes = {
         },
       },
       errors: { forbidden_by_role: "The role may not run certification on embedded." },
+    },
+  },
+  "/api/client-certifications/faults": {
+    GET: {
+      operationId: "listFaultFamilies",
+      summary:
+        "The fault families a plan may name (docs/design.md §14): the kinds of call each applies to, whether the transaction is recorded first, and the checks it exercises",
+      access: CERTIFY,
+      answers: { 200: { description: "The vocabulary.", schema: faultVocabularySchema } },
+    },
+  },
+  "/api/client-certifications/[id]/plans": {
+    POST: {
+      operationId: "armFaultPlan",
+      summary:
+        "Arm a fault plan for this certification's client only (ending and judging the one before); calls are counted per kind from now",
+      access: CERTIFY,
+      params: certificationId,
+      parameters: certificationIdNote,
+      body: { schema: armPlanSchema, example: { code: "gift#1:reset_after_commit,token#2:status_503" } },
+      answers: { 201: { description: "The plan armed.", schema: armedPlanSchema } },
+      errors: {
+        ...NO_CERTIFICATION,
+        validation_failed: "The code names an unknown family, or a family on a kind it does not apply to.",
+        certification_finished: "The certification has finished or expired.",
+      },
+    },
+  },
+  "/api/client-certifications/[id]/plans/[plan]/end": {
+    POST: {
+      operationId: "endFaultPlan",
+      summary: "End a plan and judge it on its own calls (`exit_code`: the application's, when known)",
+      access: CERTIFY,
+      params: z.object({ id: clientCertificationIdSchema, plan: planIdSchema }),
+      parameters: {
+        ...certificationIdNote,
+        plan: { description: "The plan's id (the `plan_id` of the 201 that armed it)." },
+      },
+      body: { schema: endPlanSchema, example: { exit_code: 0 } },
+      answers: { 200: { description: "The plan, judged.", schema: planResultSchema } },
+      errors: { ...NO_CERTIFICATION },
     },
   },
   "/api/client-certifications/[id]": {
