@@ -192,3 +192,14 @@ export const verifyResultSchema = z.object({
     })
     .optional(),
 });
+
+/** `GET /api/certification/public-key`: the Ed25519 public JWK (lib/server/certification/signing-key.ts). */
+export const publicJwkSchema = z.object({
+  kty: z.literal("OKP"),
+  crv: z.literal("Ed25519"),
+  x: z.string(),
+  alg: z.literal("EdDSA"),
+  use: z.literal("sig"),
+  kid: z.string(),
+});
+export type PublicJwk = z.infer<typeof publicJwkSchema>;

@@ -22,6 +22,7 @@ export {
 } from "@/lib/shared/admin-contract";
 export { auditPageSchema, auditUserListSchema } from "@/lib/shared/audit-contract";
 export {
+  publicJwkSchema,
   runListSchema,
   runViewSchema,
   startRunResultSchema,
@@ -82,16 +83,6 @@ export const auditFilterQuerySchema = z.object({
 });
 
 // Certification (DESIGN.md §8): the answers of /api/certification/*.
-
-/** `GET /api/certification/public-key`: the Ed25519 public JWK (lib/server/certification/signing-key.ts). */
-export const publicJwkSchema = z.object({
-  kty: z.literal("OKP"),
-  crv: z.literal("Ed25519"),
-  x: z.string(),
-  alg: z.literal("EdDSA"),
-  use: z.literal("sig"),
-  kid: z.string(),
-});
 
 // Support desk (DESIGN.md §9): the answers of /api/support/*. Card numbers appear as last 4 only.
 
