@@ -31,9 +31,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       operation: "client_certification",
       details: { certification_id: started.id, client_id: started.client_id },
     });
-    return Response.json(started, {
-      status: 201,
-      headers: { Location: `/api/client-certifications/${started.id}` },
-    });
+    return json(started, 201, { Location: `/api/client-certifications/${started.id}` });
   }),
 });

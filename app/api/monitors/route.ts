@@ -31,6 +31,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         allow_production_gift: monitor.allow_production_gift,
       },
     });
-    return Response.json(monitor, { status: 201, headers: { Location: `/api/monitors/${monitor.id}` } });
+    return json(monitor, 201, { Location: `/api/monitors/${monitor.id}` });
   }),
 });

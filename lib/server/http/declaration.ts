@@ -131,3 +131,15 @@ export type QueryOf<D> = D extends { query: infer Q extends z.ZodType } ? z.outp
 export type ParamsOf<D> = D extends { params: infer P extends z.ZodType }
   ? z.output<P>
   : Record<string, string>;
+
+/**
+ * What a handler may answer, from the declaration: for each declared status with a JSON schema, that status and
+ * the body the schema accepts (never when no answer declares a schema: the handler's answer is then unchecked).
+ */
+export type AnswerOf<D> = D extends { answers: infer A }
+  ? {
+      [S in keyof A & number]: A[S] extends { schema: infer Z extends z.ZodType }
+        ? { status: S; body: z.input<Z> }
+        : never;
+    }[keyof A & number]
+  : never;

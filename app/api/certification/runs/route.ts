@@ -60,6 +60,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       },
     });
     const body: StartRunResponse = { id };
-    return Response.json(body, { status: 202, headers: { Location: `/api/certification/runs/${id}` } });
+    return json(body, 202, { Location: `/api/certification/runs/${id}` });
   }),
 });

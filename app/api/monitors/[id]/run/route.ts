@@ -1,6 +1,6 @@
 // POST /api/monitors/{id}/run: runs the monitor now (its schedule does not move); 202 {run_id}, 409 run_in_progress.
 import type { MonitorRunResponse } from "@/lib/shared/monitors-api";
-import { apiRoute, defineRoute } from "@/lib/server/root/route";
+import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
 
 export const dynamic = "force-dynamic";
@@ -18,9 +18,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       operation: "certification_run",
       details: { monitor_id: id, run_id: body.run_id },
     });
-    return Response.json(body, {
-      status: 202,
-      headers: { Location: `/api/certification/runs/${body.run_id}` },
-    });
+    return json(body, 202, { Location: `/api/certification/runs/${body.run_id}` });
   }),
 });

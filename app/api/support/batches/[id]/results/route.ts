@@ -20,8 +20,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const page = await resultsPage(services, batch, from, limit, show);
     if (!download) return json(page);
     await auditResultsDownload(context, batch, { format: "json", from, limit, ...(show ? { show } : {}) });
-    return Response.json(page, {
-      headers: { "Content-Disposition": `attachment; filename="support-batch-${id}-${from}.json"` },
+    return json(page, 200, {
+      "Content-Disposition": `attachment; filename="support-batch-${id}-${from}.json"`,
     });
   }),
 });
