@@ -179,6 +179,10 @@ export const sessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
+/** POST /api/auth/logout: the session has ended, and where the browser goes next (the provider's sign-out, or /signed-out). */
+export const logoutResultSchema = z.object({ signed_out: z.literal(true), redirect: z.string() });
+export type LogoutResult = z.infer<typeof logoutResultSchema>;
+
 const tokenEventSchema = z.object({
   /**
    * `acquired`: no token in session, a first one was requested; `renewed_before_expiry`: the token was within
