@@ -172,6 +172,7 @@ export const evidenceSignerSchema = z.object({
 export const verifyResultSchema = z.object({
   ok: z.boolean(),
   problems: z.array(z.string()),
+  /** What was checked, for people. */
   checked: z.array(z.string()),
   /** The bundle was signed with this console's key (GET /api/certification/public-key). */
   signed_by_this_console: z.boolean(),
