@@ -6,7 +6,6 @@
  */
 import "server-only";
 import type { AuditEventName } from "@/lib/shared/audit-events";
-import type * as contracts from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import {
   defineRoute,
@@ -16,13 +15,12 @@ import {
   type RouteRoot,
   type RouteServices,
 } from "@/lib/server/http/route";
-import { can } from "@/lib/server/identity/roles";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import type { TeamRunWriter } from "@/lib/server/inquiry/runs/writer";
 import type { ROUTES } from "@/lib/server/openapi/catalogue";
 import type { CallContexts } from "@/lib/server/token/call-context";
-import { describeSession } from "@/lib/server/token/session-info";
-import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
+import { auditedExchange, inquiryAnswer } from "./exchange-route";
+import { runInquiry } from "./operations";
 
 /** What an inquiry route needs of the root it is bound to (lib/server/root/route). */
 export interface InquiryRouteRoot extends RouteRoot {
@@ -50,7 +48,8 @@ export function inquiryRoute<R extends InquiryRouteRoot>(
     const user = await context.user();
     const session = await context.session();
     const call = context.root.calls.ofSession(session);
-    const record = await context.audited(
+    const record = await auditedExchange(
+      context,
       {
         event: INQUIRY_AUDIT_EVENTS[operation],
         outcome: "success",
@@ -59,14 +58,8 @@ export function inquiryRoute<R extends InquiryRouteRoot>(
         card: input.card_number,
       },
       () => runInquiry(call, operation, input),
-      exchangeAuditFields,
     );
-    context.annotate(exchangeLogFields(record));
-    const answer: contracts.InquiryAnswer = {
-      ...record,
-      session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
-    };
-    const response = json(answer);
+    const response = json(inquiryAnswer(context.config, call, user, record));
     keepTeamRun(context, operation, input.card_number, record);
     return response;
   });
