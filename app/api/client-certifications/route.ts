@@ -5,7 +5,7 @@ import { viewerOf } from "@/lib/server/client-certification";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { requestOrigin } from "@/lib/server/config/host-trust";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

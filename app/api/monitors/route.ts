@@ -1,7 +1,7 @@
 // GET /api/monitors: every monitor with its state, next run and last run. POST: creates one (tester, admin); it runs at once.
 import { type MonitorListResponse } from "@/lib/shared/monitors-api";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -7,7 +7,7 @@ import { auditedExchange, inquiryAnswer } from "@/lib/server/inquiry/exchange-ro
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

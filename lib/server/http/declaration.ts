@@ -1,5 +1,5 @@
 /**
- * What a console API route method is, declared once in the route catalogue (lib/server/openapi/catalogue): its
+ * What a console API route method is, declared once in the route catalogue (lib/server/routes): its
  * summary, input schemas, answers, access and the error codes its handler can throw. The wrapper enforces the
  * access and options and reads the input through the declared schemas (`context.body()`, `query()`, `params()`),
  * and the OpenAPI document is generated from the same value, so neither can drift from what the route does.

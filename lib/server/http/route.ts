@@ -100,7 +100,7 @@ export type DeclaredResponse<D> = [AnswerOf<D>] extends [never]
   ? Response
   : Response & { readonly [ANSWER]?: AnswerOf<D> };
 
-/** A route method's handler, made from its catalogue declaration (lib/server/openapi/catalogue). */
+/** A route method's handler, made from its catalogue declaration (lib/server/routes). */
 export type ApiRoute<R extends RouteRoot> = <D extends DeclaredMethod>(
   declaration: D,
   handler: (context: RouteContext<R, D>) => Promise<DeclaredResponse<D>>,

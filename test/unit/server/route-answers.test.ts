@@ -1,5 +1,5 @@
 /**
- * A route's declared answers (lib/server/openapi/catalogue) are what its handler returns: every route declares
+ * A route's declared answers (lib/server/routes) are what its handler returns: every route declares
  * its success answer, every JSON one with a schema, and real calls, in-process against the embedded sandbox,
  * answer bodies their declared schema accepts. The compiler checks a handler's `json(...)` against the same
  * schemas (lib/server/http/route.ts `DeclaredResponse`); these calls check what the types cannot see.
@@ -27,7 +27,7 @@ import * as tokenRoute from "@/app/api/token/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import { ROUTE_METHODS, type DeclaredRoute } from "@/lib/server/http/declaration";
 import { declarationOf } from "@/lib/server/http/route-methods";
-import { CATCH_ALL, ROUTES } from "@/lib/server/openapi/catalogue";
+import { CATCH_ALL, ROUTES } from "@/lib/server/routes";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { apiRoute, json } from "@/lib/server/root/route";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";

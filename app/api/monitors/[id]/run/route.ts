@@ -1,7 +1,7 @@
 // POST /api/monitors/{id}/run: runs the monitor now (its schedule does not move); 202 {run_id}, 409 run_in_progress.
 import type { MonitorRunResponse } from "@/lib/shared/monitors-api";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

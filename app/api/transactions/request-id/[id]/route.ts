@@ -4,7 +4,7 @@ import { auditedExchange } from "@/lib/server/inquiry/exchange-route";
 import { lookupTransaction } from "@/lib/server/lookup/transaction";
 import { can } from "@/lib/server/identity/roles";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { supportTransactionLookup } from "@/lib/server/support/transaction-lookup";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // page's table), optionally of one outcome only. The page polls it while a batch runs, so only `download=1` (the
 // page saved as a file) is a download in the audit log; showing results is not.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom, resultsPageParams } from "@/lib/server/support/route-helpers";
