@@ -96,7 +96,7 @@ export interface JsonAnswer<T, S extends number = number> extends Response {
  * what that schema accepts. Any other Response (a redirect, a CSV, a stream) carries no mark and passes, as does
  * every answer of a route that declares no answer schema.
  */
-export type DeclaredResponse<D> = [AnswerOf<D>] extends [never]
+type DeclaredResponse<D> = [AnswerOf<D>] extends [never]
   ? Response
   : Response & { readonly [ANSWER]?: AnswerOf<D> };
 
