@@ -116,9 +116,23 @@ export function createRouteKit<R extends RouteRoot>(root: () => R): { apiRoute: 
   };
 }
 
-/** A JSON answer, 200 unless `status` says otherwise; both are checked against the route's declared answers. */
-export function json<const T>(body: T): JsonAnswer<T, 200>;
-export function json<const T, S extends number>(body: T, status: S, headers?: HeadersInit): JsonAnswer<T, S>;
+/** `T` with `readonly` taken off at every depth: a literal `[]` in a body may stand for a declared array. */
+type Writable<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { -readonly [K in keyof T]: Writable<T[K]> }
+    : T;
+
+/**
+ * A JSON answer, 200 unless `status` says otherwise; both are checked against the route's declared answers. The
+ * body is inferred as written (`const`), so that a literal such as `"ready"` meets a declared literal.
+ */
+export function json<const T>(body: T): JsonAnswer<Writable<T>, 200>;
+export function json<const T, S extends number>(
+  body: T,
+  status: S,
+  headers?: HeadersInit,
+): JsonAnswer<Writable<T>, S>;
 export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
   return Response.json(body, { status, headers });
 }

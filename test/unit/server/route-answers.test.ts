@@ -72,6 +72,11 @@ describe("a handler's answer, typed from its declaration", () => {
     // @ts-expect-error -- the 503 answer is the error shape, not the 200's body
     apiRoute(ready, async () => json({ status: "ready", database: "pglite" }, 503));
     apiRoute(ready, async () => json({ error: { code: "not_ready", message: "Not yet." } }, 503));
+    // A literal array in the body meets a declared array, also when the answer is made before it is returned.
+    apiRoute(ROUTES["/api/audit"].GET, async () => {
+      const answer = json({ rows: [], next_cursor: null });
+      return answer;
+    });
     // A Response that is not `json`'s (a redirect, a file) is not typed, as a route without a schema is not.
     apiRoute(health, async () => new Response(null, { status: 204 }));
   });
