@@ -7,8 +7,9 @@
 
 /**
  * lib/server's folders by rank, bottom to top: a folder imports only its own rank or below (siblings of one rank
- * may import each other while no cycle forms), type-only imports included. The composition root (root/) builds
- * everything below it and hands it down; app/ and components/ sit above all of them.
+ * may import each other while no cycle forms), type-only imports included. The route catalogue (routes/) declares
+ * the features' routes with their schemas, and the OpenAPI document (openapi/) is generated from it. The
+ * composition root (root/) builds everything below it and hands it down; app/ and components/ sit above all.
  */
 const SERVER_RANKS = [
   ["util"],
@@ -23,11 +24,11 @@ const SERVER_RANKS = [
     "support",
     "certification",
     "client-certification",
-    "openapi",
     "postman",
     "starter-clients",
     "monitors",
   ],
+  ["routes", "openapi"],
   ["root"],
 ];
 

@@ -6,12 +6,7 @@ import { apiKeys } from "@/lib/client/api-keys";
 import { sendJson } from "@/lib/client/fetcher";
 import { closeHistoryStores } from "@/lib/client/history-store";
 import { clearUserState } from "@/lib/client/user-scope";
-
-interface SignOutAnswer {
-  signed_out: true;
-  /** The provider's end-session address, or /signed-out. */
-  redirect: string;
-}
+import type { LogoutResult } from "@/lib/shared/contracts";
 
 /**
  * Ends the session on the server (every instance: a copied cookie stops working), removes what this browser
@@ -20,7 +15,7 @@ interface SignOutAnswer {
  * /signed-out.
  */
 export function SignOutButton({ variant = "ghost" }: { variant?: ButtonVariant }) {
-  const { trigger, isMutating, error } = useSWRMutation(apiKeys.logout, sendJson<SignOutAnswer>("POST"));
+  const { trigger, isMutating, error } = useSWRMutation(apiKeys.logout, sendJson<LogoutResult>("POST"));
   async function signOut() {
     try {
       const answer = await trigger({});

@@ -1,72 +1,30 @@
 /**
- * zod schema of a history export (lib/client/history-store.ts). Loaded on demand by `importRuns` only,
- * so that zod stays out of the pages' first-load JavaScript.
+ * zod schema of a history export (lib/client/history-store.ts), and the types of a run and an export. Loaded on
+ * demand by `importRuns` only (other modules import its types alone), so that zod stays out of the pages'
+ * first-load JavaScript. A run's exchange and token are the shapes the console answered them in.
  */
 import { LOCATION_ID_MAX_LENGTH } from "@/lib/shared/sandbox-demo";
 import { z } from "zod";
-import { ENVIRONMENTS, OPERATIONS } from "@/lib/shared/contracts";
+import { exchangeRecordSchema, tokenMetadataSchema } from "@/lib/shared/contracts";
 import { HISTORY_EXPORT_FORMAT, HISTORY_EXPORT_VERSION } from "./history-format";
-import type { HistoryRun } from "./history-run";
 
 const isoDate = z.string().refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO date");
-const headers = z.record(z.string(), z.string());
-
-const tokenEventSchema = z.object({
-  type: z.enum(["acquired", "renewed_before_expiry", "renewed_after_401", "requested"]),
-  at: isoDate,
-  fingerprint: z.string().max(64),
-  detail: z.string().max(1000).optional(),
-});
-
-const timingsSchema = z.object({
-  total_ms: z.number().nonnegative(),
-  token_ms: z.number().nonnegative(),
-  upstream_ms: z.number().nonnegative(),
-  retried_ms: z.number().nonnegative().optional(),
-});
-
-const exchangeSchema = z.object({
-  id: z.string().min(1).max(200),
-  operation: z.enum(OPERATIONS),
-  environment: z.enum(ENVIRONMENTS),
-  started_at: isoDate,
-  duration_ms: z.number().nonnegative(),
-  request_id: z.string().max(200).optional(),
-  request: z.object({ method: z.string().max(16), url: z.string().max(2048), headers, body: z.unknown() }),
-  response: z.object({
-    status: z.number().int().min(0).max(999),
-    headers,
-    body: z.unknown(),
-    body_is_text: z.boolean().optional(),
-    schema_issues: z.array(z.string()).optional(),
-  }),
-  token_events: z.array(tokenEventSchema),
-  timings: timingsSchema.optional(),
-  free_form: z.boolean().optional(),
-});
-
-const tokenMetadataSchema = z.object({
-  token_type: z.string(),
-  scopes: z.array(z.string()),
-  expires_in: z.number(),
-  issued_at: isoDate,
-  expires_at: isoDate,
-  fingerprint: z.string().max(64),
-  header: z.record(z.string(), z.unknown()),
-  claims: z.record(z.string(), z.unknown()),
-  meta: z.record(z.string(), z.unknown()).nullable(),
-  jsonapi: z.record(z.string(), z.unknown()).nullable(),
-});
 
 const runSchema = z.object({
+  /** The exchange record's id. */
   id: z.string().min(1).max(200),
+  /** Copy of `exchange.started_at`: the sort key. */
   started_at: isoDate,
   saved_at: isoDate,
-  exchange: exchangeSchema,
+  exchange: exchangeRecordSchema,
+  /** Masked card number and its last 4 digits, for inquiries. */
   card: z.object({ masked: z.string().max(32), last4: z.string().max(4) }).nullable(),
   location_id: z.string().max(LOCATION_ID_MAX_LENGTH).nullable(),
+  /** For token requests: the token's metadata (scopes, expiry, claims, fingerprint), never the token. */
   token: tokenMetadataSchema.nullable(),
 });
+/** A run as the browser's history keeps it. */
+export type HistoryRun = z.infer<typeof runSchema>;
 
 const historyExportSchema = z.object({
   format: z.literal(HISTORY_EXPORT_FORMAT),
@@ -74,12 +32,14 @@ const historyExportSchema = z.object({
   exported_at: isoDate,
   runs: z.array(runSchema).max(10_000),
 });
+/** The export document that carries runs between browsers. */
+export type HistoryExport = z.infer<typeof historyExportSchema>;
 
 export type ParsedHistoryExport = { ok: true; runs: HistoryRun[] } | { ok: false; message: string };
 
 export function parseHistoryExport(value: unknown): ParsedHistoryExport {
   const result = historyExportSchema.safeParse(value);
-  if (result.success) return { ok: true, runs: result.data.runs as HistoryRun[] };
+  if (result.success) return { ok: true, runs: result.data.runs };
   const issue = result.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
   return {

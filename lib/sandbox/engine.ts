@@ -17,6 +17,7 @@ const isFormContentType = (value: string | null) =>
   (value ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
 import { MAX_TRANSACTIONS } from "./limits";
 import { formatCents, formatPurses } from "./money";
+import type { GiftBalanceResponse } from "@/lib/shared/card-api-schemas";
 import { SANDBOX_HOOKS_PATH } from "./paths";
 import {
   cardRequestSchema,
@@ -32,22 +33,7 @@ const API_VERSION = "1.4.0";
 const JSONAPI_VERSION = "1.0";
 
 /** The data object of a Gift Balance Inquiry response (spec §2.4). */
-interface GiftTransaction {
-  transaction_id: string;
-  external_id: string;
-  entry_mode: string;
-  card_number: string;
-  pin_mode: string;
-  pin_verification_result: "none";
-  transaction_type: "gift_balance_inquiry";
-  response_status: "approved" | "declined";
-  response_code: string;
-  response_message: string;
-  balance: string;
-  originator: Record<string, unknown>;
-  target: { scheme: "gift"; purse: "gift" };
-  timestamp: string;
-}
+type GiftTransaction = GiftBalanceResponse["data"];
 
 interface RecordedTransaction {
   requestId: string;

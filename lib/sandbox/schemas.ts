@@ -1,5 +1,7 @@
-/** zod schemas of what the sandbox accepts (spec §4.1 and §2.3). */
+/** zod schemas of what the sandbox accepts (spec §4.1 and §2.3; the card request is the spec's, shared). */
 import { z } from "zod";
+
+export { cardRequestSchema, type CardRequest } from "@/lib/shared/card-api-schemas";
 
 export const tokenRequestSchema = z.object({
   client_id: z.string({ error: "client_id is required and must be a string" }).min(1, "client_id is empty"),
@@ -10,34 +12,6 @@ export const tokenRequestSchema = z.object({
     .string({ error: "grant_type is required and must be a string" })
     .min(1, "grant_type is empty"),
 });
-
-const text = (field: string) =>
-  z
-    .string({ error: `${field} is required and must be a string` })
-    .min(1, `${field} is empty`)
-    .max(128, `${field} is longer than 128 characters`);
-
-export const cardRequestSchema = z.object(
-  {
-    data: z.object(
-      {
-        entry_mode: text("data.entry_mode"),
-        card_number: z
-          .string({ error: "data.card_number is required and must be a string" })
-          .regex(/^\d{12,19}$/, "data.card_number must be 12 to 19 digits"),
-        pin_mode: text("data.pin_mode"),
-        // Other originator fields are not shown in the spec: kept and echoed as sent.
-        originator: z.looseObject(
-          { location_id: text("data.originator.location_id") },
-          { error: "data.originator is required and must be an object" },
-        ),
-      },
-      { error: "data is required and must be an object" },
-    ),
-  },
-  { error: "the body must be a JSON object" },
-);
-export type CardRequest = z.infer<typeof cardRequestSchema>;
 
 /** X-Request-Id: printable ASCII without spaces, at most 128 characters. */
 export const requestIdSchema = z.string().regex(/^[\x21-\x7E]{1,128}$/);

@@ -32,24 +32,36 @@ export const auditPageSchema = z.object({
 });
 export type AuditPageJson = z.infer<typeof auditPageSchema>;
 
-/** What `GET /api/audit/verify` checked: signed checkpoints, where the keyed chain starts, up to when. */
-interface ChainCoverage {
-  checkpoints?: number;
-  last_checkpoint?: { seq: number; at: string; instance: string } | null;
-  keyed_from?: number;
-  through?: string | null;
-  verified_at?: string;
-  /** The first row this verify read: 1, or the row of the checkpoint it started from (`?from=checkpoint`). */
-  walked_from?: number;
-  started_at_checkpoint?: { seq: number; at: string; instance: string } | null;
-}
+const checkpointSchema = z.object({ seq: z.number().int(), at: isoTime, instance: z.string() });
 
-/** `GET /api/audit/verify`. */
-export type ChainVerdict = ChainCoverage &
-  (
-    | { ok: true; rows: number }
-    | { ok: false; rows: number; first_bad_row: number | string | null; reason: string }
-  );
+/** What `GET /api/audit/verify` checked: signed checkpoints, where the keyed chain starts, up to when. */
+const chainCoverageSchema = z.object({
+  /** Valid signed checkpoints compared with the log (from the database and this instance's file). */
+  checkpoints: z.number().int(),
+  last_checkpoint: checkpointSchema.nullable(),
+  /** The first row of the keyed chain; rows before it use the plain SHA-256 chain. */
+  keyed_from: z.number().int(),
+  /** Time of the last row checked (null for an empty log). */
+  through: isoTime.nullable(),
+  verified_at: isoTime,
+  /** The first row this verify read: 1, or the row after the checkpoint it started from (`?from=checkpoint`). */
+  walked_from: z.number().int(),
+  /** The signed checkpoint the walk started from (rows up to it were found intact by an earlier walk). */
+  started_at_checkpoint: checkpointSchema.nullable(),
+});
+export type ChainCoverage = z.infer<typeof chainCoverageSchema>;
+
+/** `GET /api/audit/verify`: the chain intact, or the first row where it breaks and why. */
+export const auditVerifySchema = z.union([
+  chainCoverageSchema.extend({ ok: z.literal(true), rows: z.number().int() }),
+  chainCoverageSchema.extend({
+    ok: z.literal(false),
+    rows: z.number().int(),
+    first_bad_row: z.number().int(),
+    reason: z.string(),
+  }),
+]);
+export type ChainVerdict = z.infer<typeof auditVerifySchema>;
 
 /** `GET /api/audit/users`: user ids the log knows, in order; `more` when the search matched others too. */
 export const auditUserListSchema = z.object({

@@ -1,11 +1,11 @@
 /**
- * Reading a Web `Request` body with a size bound. Framework-free: the console's route guards and the
- * sandbox (embedded or standalone) both use it.
+ * Reading a Web `Request` body with a size bound. Framework-free: the console's route guards, its evidence
+ * upload and the sandbox (embedded or standalone) all use it.
  */
 
-/** The body as UTF-8 text, or null once it grows past `limit` bytes (reading stops there). */
-export async function readTextWithLimit(request: Request, limit: number): Promise<string | null> {
-  if (!request.body) return "";
+/** The body's bytes, or null once it grows past `limit` bytes (reading stops there). */
+export async function readBytesWithLimit(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array(0);
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > limit) return null;
   const reader = request.body.getReader();
@@ -27,5 +27,11 @@ export async function readTextWithLimit(request: Request, limit: number): Promis
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return bytes;
+}
+
+/** The body as UTF-8 text, or null once it grows past `limit` bytes (reading stops there). */
+export async function readTextWithLimit(request: Request, limit: number): Promise<string | null> {
+  const bytes = await readBytesWithLimit(request, limit);
+  return bytes && new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }

@@ -1,5 +1,5 @@
 /**
- * The specification's response shapes (spec §2.2, §2.4, §2.5). Extra fields are allowed (the spec lists
+ * The specification's card request (spec §2.3) and response shapes (spec §2.2, §2.4, §2.5). Extra fields are allowed (the spec lists
  * what it shows, not everything an upstream may add); a missing or mistyped field is an issue that the
  * exchange record reports next to the body as it was. Shared: the sandbox's own OpenAPI document describes its
  * answers with them too.
@@ -115,3 +115,32 @@ export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 export type GiftBalanceResponse = z.infer<typeof giftBalanceResponseSchema>;
 export type BalanceResponse = z.infer<typeof balanceResponseSchema>;
 export type TransactionLookupResponse = z.infer<typeof transactionLookupResponseSchema>;
+
+const text = (field: string) =>
+  z
+    .string({ error: `${field} is required and must be a string` })
+    .min(1, `${field} is empty`)
+    .max(128, `${field} is longer than 128 characters`);
+
+/** Spec §2.3: the body of both inquiries, with the sandbox's messages for what it refuses. */
+export const cardRequestSchema = z.object(
+  {
+    data: z.object(
+      {
+        entry_mode: text("data.entry_mode"),
+        card_number: z
+          .string({ error: "data.card_number is required and must be a string" })
+          .regex(/^\d{12,19}$/, "data.card_number must be 12 to 19 digits"),
+        pin_mode: text("data.pin_mode"),
+        // Other originator fields are not shown in the spec: kept and echoed as sent.
+        originator: z.looseObject(
+          { location_id: text("data.originator.location_id") },
+          { error: "data.originator is required and must be an object" },
+        ),
+      },
+      { error: "data is required and must be an object" },
+    ),
+  },
+  { error: "the body must be a JSON object" },
+);
+export type CardRequest = z.infer<typeof cardRequestSchema>;

@@ -172,6 +172,7 @@ export const evidenceSignerSchema = z.object({
 export const verifyResultSchema = z.object({
   ok: z.boolean(),
   problems: z.array(z.string()),
+  /** What was checked, for people. */
   checked: z.array(z.string()),
   /** The bundle was signed with this console's key (GET /api/certification/public-key). */
   signed_by_this_console: z.boolean(),
@@ -192,3 +193,14 @@ export const verifyResultSchema = z.object({
     })
     .optional(),
 });
+
+/** `GET /api/certification/public-key`: the Ed25519 public JWK (lib/server/certification/signing-key.ts). */
+export const publicJwkSchema = z.object({
+  kty: z.literal("OKP"),
+  crv: z.literal("Ed25519"),
+  x: z.string(),
+  alg: z.literal("EdDSA"),
+  use: z.literal("sig"),
+  kid: z.string(),
+});
+export type PublicJwk = z.infer<typeof publicJwkSchema>;

@@ -3,7 +3,7 @@
  * console's routes answer with. Isomorphic (the page renders these); holds no secret.
  */
 import { z } from "zod";
-import { headersSchema, isoTime } from "./contracts";
+import { exchangeRequestSchema, exchangeResponseSchema, isoTime } from "./contracts";
 import { CALL_KINDS, FAULT_CHECK_IDS, parsePlanCode } from "./fault-families";
 
 const CLIENT_STEP_IDS = ["tokens", "declined", "revoked", "timeout", "rate_limited"] as const;
@@ -120,14 +120,8 @@ const clientCallSchema = z.object({
    * (`body_is_text`), with the secret redacted and card numbers masked in place. Calls kept before then hold
    * the body parsed.
    */
-  request: z.object({
-    method: z.string(),
-    url: z.string(),
-    headers: headersSchema,
-    body: z.unknown(),
-    body_is_text: z.boolean().optional(),
-  }),
-  response: z.object({ status: z.number().int(), headers: headersSchema, body: z.unknown() }),
+  request: exchangeRequestSchema,
+  response: exchangeResponseSchema.pick({ status: true, headers: true, body: true }),
   /** 1, 2, … in the order the calls were kept (`?calls_after=` pages on it). */
   seq: z.number().int().optional(),
   /** What was cut to keep the call bounded ("request body", "request headers", …). */

@@ -179,6 +179,10 @@ export const sessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
+/** POST /api/auth/logout: the session has ended, and where the browser goes next (the provider's sign-out, or /signed-out). */
+export const logoutResultSchema = z.object({ signed_out: z.literal(true), redirect: z.string() });
+export type LogoutResult = z.infer<typeof logoutResultSchema>;
+
 const tokenEventSchema = z.object({
   /**
    * `acquired`: no token in session, a first one was requested; `renewed_before_expiry`: the token was within
@@ -243,6 +247,30 @@ const exchangeBodySummarySchema = z.discriminatedUnion("operation", [
 ]);
 export type ExchangeBodySummary = z.infer<typeof exchangeBodySummarySchema>;
 
+/** An exchange's request as kept: an inquiry's, a certification's or a client certification's call. */
+export const exchangeRequestSchema = z.object({
+  method: z.string(),
+  url: z.string(),
+  /** Authorization and secrets redacted. */
+  headers: headersSchema,
+  /** Card number masked (first 6 + last 4); client_secret redacted. */
+  body: z.unknown(),
+  /** True when the body is kept as the text that was sent (a client certification's calls), not parsed. */
+  body_is_text: z.boolean().optional(),
+});
+
+/** An exchange's response as kept. */
+export const exchangeResponseSchema = z.object({
+  status: z.number().int(),
+  headers: headersSchema,
+  /** Parsed JSON with card numbers masked, or the raw text when the body was not JSON. */
+  body: z.unknown(),
+  /** True when the body was not JSON. */
+  body_is_text: z.boolean().optional(),
+  /** Present when the body did not match the schema the spec describes; lists the issues. */
+  schema_issues: z.array(z.string()).optional(),
+});
+
 /** What a run returns and what history keeps (DESIGN.md §4). */
 export const exchangeRecordSchema = z.object({
   id: z.string(),
@@ -252,26 +280,8 @@ export const exchangeRecordSchema = z.object({
   duration_ms: z.number().nonnegative(),
   /** The X-Request-Id sent, for gift balance inquiries; the Request Id looked up, for transaction lookups. */
   request_id: z.string().optional(),
-  request: z.object({
-    method: z.string(),
-    url: z.string(),
-    /** Authorization and secrets redacted. */
-    headers: headersSchema,
-    /** Card number masked (first 6 + last 4); client_secret redacted. */
-    body: z.unknown(),
-    /** True when the body is kept as the text that was sent (a client certification's calls), not parsed. */
-    body_is_text: z.boolean().optional(),
-  }),
-  response: z.object({
-    status: z.number().int(),
-    headers: headersSchema,
-    /** Parsed JSON with card numbers masked, or the raw text when the body was not JSON. */
-    body: z.unknown(),
-    /** True when the body was not JSON. */
-    body_is_text: z.boolean().optional(),
-    /** Present when the body did not match the schema the spec describes; lists the issues. */
-    schema_issues: z.array(z.string()).optional(),
-  }),
+  request: exchangeRequestSchema,
+  response: exchangeResponseSchema,
   token_events: z.array(tokenEventSchema),
   timings: exchangeTimingsSchema.optional(),
   /** Present when the answer succeeded and matched the spec's schema (absent in older stored records). */

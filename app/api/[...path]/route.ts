@@ -2,7 +2,7 @@
 // endless paths, so its 404s count toward the address's limit like an anonymous caller's refusals.
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute } from "@/lib/server/root/route";
-import { CATCH_ALL, ROUTES } from "@/lib/server/openapi/catalogue";
+import { CATCH_ALL, ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // The read is itself an audit row.
 import { auditQueryFromUrl, auditRowJson, describeFilters } from "@/lib/server/audit/http";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { viewerOf } from "@/lib/server/client-certification";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { requestOrigin } from "@/lib/server/config/host-trust";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 
@@ -34,9 +34,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       operation: "client_certification",
       details: { certification_id: started.id, client_id: started.client_id, mode: started.mode },
     });
-    return Response.json(started, {
-      status: 201,
-      headers: { Location: `/api/client-certifications/${started.id}` },
-    });
+    return json(started, 201, { Location: `/api/client-certifications/${started.id}` });
   }),
 });

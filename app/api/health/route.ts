@@ -1,6 +1,6 @@
 // GET /api/health: liveness, and the empty route of `npm run bench`.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { meResponse } from "@/lib/server/identity/me";
 import { userStorageKey } from "@/lib/server/identity/user-key";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/metrics: the console's Prometheus metrics (lib/server/metrics), for a scraper with METRICS_TOKEN or an
 // admin. Declared public because a scraper has no session: the handler checks the token, else the admin role.
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { assertMetricsReader, configuredMetricsToken, hasMetricsToken } from "@/lib/server/metrics/access";
 import { metricsResponse } from "@/lib/server/metrics/scrape";
 

@@ -1,7 +1,7 @@
 // GET /api/monitors: every monitor with its state, next run and last run, and where alerts go. POST: creates one (tester, admin); it runs at once.
 import { type MonitorListResponse } from "@/lib/shared/monitors-api";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 
@@ -31,6 +31,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         allow_production_gift: monitor.allow_production_gift,
       },
     });
-    return Response.json(monitor, { status: 201, headers: { Location: `/api/monitors/${monitor.id}` } });
+    return json(monitor, 201, { Location: `/api/monitors/${monitor.id}` });
   }),
 });

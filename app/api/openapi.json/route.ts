@@ -1,8 +1,8 @@
 // GET /api/openapi.json: the OpenAPI 3.1 document of the console's interface (lib/server/openapi).
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { consoleOpenApiDocument } from "@/lib/server/openapi/console-document";
-import { documentOrigin } from "@/lib/server/openapi/origin";
+import { documentOrigin } from "@/lib/server/http/document-origin";
 
 export const dynamic = "force-dynamic";
 

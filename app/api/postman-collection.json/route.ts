@@ -1,7 +1,7 @@
 // GET /api/postman-collection.json?environment=NAME: the Card Services API as a Postman v2.1 collection for that
 // environment (lib/server/postman). Engineers, testers and admins: the roles that may copy calls as code there.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { postmanCollection } from "@/lib/server/postman/collection";
 import { postmanFileName, postmanTarget } from "@/lib/server/postman/download";
 

@@ -1,7 +1,7 @@
 // GET /api/postman-environment.json?environment=NAME: a Postman environment (addresses, empty credentials) to
 // import beside the collection (lib/server/postman). Engineers, testers and admins, as for the collection.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { postmanEnvironment } from "@/lib/server/postman/environment";
 import { postmanFileName, postmanTarget } from "@/lib/server/postman/download";
 

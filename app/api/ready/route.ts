@@ -4,7 +4,7 @@ import type { ErrorBody } from "@/lib/shared/contracts";
 import { storageSettingsFromConfig } from "@/lib/server/database";
 import { checkReadiness, sharedSettingProblems } from "@/lib/server/database/readiness";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

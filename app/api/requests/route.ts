@@ -1,16 +1,13 @@
 // POST /api/requests: a free-form call of one card operation (DESIGN.md §4); 200 with the exchange record when
 // the upstream answered. Audited as the operation it called, with `details.free_form`.
-import type { InquiryAnswer } from "@/lib/shared/contracts";
 import { freeFormOperationName } from "@/lib/shared/free-form";
 import { INQUIRY_AUDIT_EVENTS } from "@/lib/server/inquiry/inquiry-route";
 import { bodyCard, readFreeFormInput, runFreeForm } from "@/lib/server/inquiry/free-form";
-import { exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
+import { auditedExchange, inquiryAnswer } from "@/lib/server/inquiry/exchange-route";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import { assertAllowed } from "@/lib/server/identity/enforce";
-import { can } from "@/lib/server/identity/roles";
-import { describeSession } from "@/lib/server/token/session-info";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +21,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const operation = freeFormOperationName(input.operation);
     assertAllowed(user.roles, operation, call.environment.name);
     const card = bodyCard(input.body);
-    const record = await context.audited(
+    const record = await auditedExchange(
+      context,
       {
         event: operation === "transaction_lookup" ? "transaction_lookup" : INQUIRY_AUDIT_EVENTS[operation],
         outcome: "success",
@@ -34,14 +32,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         details: { free_form: true },
       },
       () => runFreeForm(call, input),
-      exchangeAuditFields,
+      { free_form: true },
     );
-    context.annotate({ ...exchangeLogFields(record), free_form: true });
-    const answer: InquiryAnswer = {
-      ...record,
-      session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
-    };
-    const response = json(answer);
+    const response = json(inquiryAnswer(context.config, call, user, record));
     if (operation !== "transaction_lookup") keepTeamRun(context, operation, card ?? "", record);
     return response;
   }),

@@ -1,6 +1,6 @@
 // GET /api/runs?request_id=&user=&operation=: the team's inquiry runs kept on the server, newest first.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import type { TeamRunListResponse } from "@/lib/server/inquiry/runs/api";
 import { listTeamRuns } from "@/lib/server/inquiry/runs/store";
 

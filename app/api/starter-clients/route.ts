@@ -1,6 +1,6 @@
 // GET /api/starter-clients: the starter clients of DESIGN.md §12, `{clients: [{language, title, run}]}`.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

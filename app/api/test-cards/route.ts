@@ -2,7 +2,7 @@
 import { listTestCards } from "@/lib/server/test-cards/catalogue";
 import { testCardEnvironment } from "@/lib/server/test-cards/params";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
 import { requestTokenNow } from "@/lib/server/token/request";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@
 import { sandboxOpenApiDocument } from "@/lib/sandbox/openapi";
 import { isEmbeddedSandboxEnabled, sandboxDisabledResponse } from "@/lib/server/root/embedded-sandbox";
 import { consoleRoot } from "@/lib/server/root";
-import { documentOrigin } from "@/lib/server/openapi/origin";
+import { documentOrigin } from "@/lib/server/http/document-origin";
 import { jsonResponse, methodNotAllowed } from "@/lib/sandbox/http";
 
 export const dynamic = "force-dynamic";

@@ -14,27 +14,12 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { asc, eq, gte } from "drizzle-orm";
+import type { ChainCoverage, ChainVerdict } from "@/lib/shared/audit-contract";
 import type { Database } from "@/lib/server/database";
 import { auditChainHead, auditLog } from "@/lib/server/database/schema";
 import { GENESIS_HASH, legacyRowHash, rowHash, type AuditRow } from "./chain";
 import { loadCheckpoints, type Checkpoint } from "./checkpoint";
 import type { AuditKeys } from "./keys";
-
-/** What was checked, in every answer. */
-interface VerifyCoverage {
-  /** Valid signed checkpoints compared with the log (from the database and this instance's file). */
-  checkpoints: number;
-  last_checkpoint: { seq: number; at: string; instance: string } | null;
-  /** The first row of the keyed chain; rows before it use the plain SHA-256 chain. */
-  keyed_from: number;
-  /** Time of the last row checked (null for an empty log). */
-  through: string | null;
-  verified_at: string;
-  /** The first row this walk read: 1, or the row after the checkpoint it started from. */
-  walked_from: number;
-  /** The signed checkpoint the walk started from (rows up to it were found intact by an earlier walk). */
-  started_at_checkpoint: { seq: number; at: string; instance: string } | null;
-}
 
 /** Where a walk starts: row 1, or the last checkpoint an earlier walk found intact. */
 export type VerifyFrom = "start" | "checkpoint";
@@ -44,8 +29,8 @@ export interface VerifiedAnchor {
   current: Checkpoint | null;
 }
 
-export type VerifyResult = VerifyCoverage &
-  ({ ok: true; rows: number } | { ok: false; rows: number; first_bad_row: number; reason: string });
+/** What a walk answers (`GET /api/audit/verify`). */
+export type VerifyResult = ChainVerdict;
 
 type Failure = { rows: number; first_bad_row: number; reason: string };
 
@@ -185,7 +170,7 @@ export async function verifyAuditChain(
   const loaded = await loadCheckpoints(db, keys, checkpointFile);
   const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
   const { bySeq, last } = indexCheckpoints(loaded.valid);
-  const coverage: VerifyCoverage = {
+  const coverage: ChainCoverage = {
     checkpoints: loaded.valid.length,
     last_checkpoint: last && { seq: last.seq, at: last.at, instance: last.instance },
     keyed_from: head?.keyedFrom ?? 1,

@@ -19,6 +19,7 @@ import {
   transactionLookupResponseSchema,
   usableTokenSchema,
   type BalanceResponse,
+  type CardRequest as CardRequestBody,
   type GiftBalanceResponse,
   type TokenResponse,
   type TransactionLookupResponse,
@@ -39,13 +40,8 @@ interface ClientCredentials {
   clientSecret: string;
 }
 
-/** Spec §2.3. */
-export interface CardRequest {
-  entry_mode: string;
-  card_number: string;
-  pin_mode: string;
-  originator: { location_id: string };
-}
+/** Spec §2.3: the `data` of a card request. */
+export type CardRequest = CardRequestBody["data"];
 
 /** One HTTP exchange as it happened, with secrets already redacted from the request copy. */
 export interface RawExchange {

@@ -10,7 +10,7 @@
 import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { randomUUID } from "node:crypto";
-import type { JWK } from "jose";
+import type { PublicJwk } from "@/lib/shared/certification-schemas";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
@@ -145,7 +145,7 @@ export class CertificationService {
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
-  get publicKey(): JWK {
+  get publicKey(): PublicJwk {
     return this.key.publicJwk;
   }
 

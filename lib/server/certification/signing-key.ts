@@ -5,7 +5,8 @@
  */
 import "server-only";
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import { calculateJwkThumbprint, exportJWK, type JWK } from "jose";
+import { calculateJwkThumbprint, exportJWK } from "jose";
+import { publicJwkSchema, type PublicJwk } from "@/lib/shared/certification-schemas";
 import { generateEd25519Pem, loadKey } from "@/lib/server/util/generated-key";
 
 /** In DATA_DIR, where earlier versions kept it too (README, Certification). */
@@ -13,7 +14,7 @@ export const GENERATED_KEY_FILE = "evidence-signing-key.pem";
 
 export interface EvidenceSigningKey {
   privateKey: KeyObject;
-  publicJwk: JWK;
+  publicJwk: PublicJwk;
   /** RFC 7638 thumbprint of the public key. */
   kid: string;
   source: "environment" | "generated" | "data_dir";
@@ -42,7 +43,9 @@ async function describeKey(
 ): Promise<EvidenceSigningKey> {
   const jwk = await exportJWK(createPublicKey(privateKey));
   const kid = await calculateJwkThumbprint(jwk);
-  return { privateKey, publicJwk: { ...jwk, alg: "EdDSA", use: "sig", kid }, kid, source };
+  // Parsed, not asserted: what jose exports is any JWK, and the key is served and bundled as an Ed25519 one.
+  const publicJwk = publicJwkSchema.parse({ ...jwk, alg: "EdDSA", use: "sig", kid });
+  return { privateKey, publicJwk, kid, source };
 }
 
 export async function loadEvidenceSigningKey(options: {

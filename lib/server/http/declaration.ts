@@ -1,5 +1,5 @@
 /**
- * What a console API route method is, declared once in the route catalogue (lib/server/openapi/catalogue): its
+ * What a console API route method is, declared once in the route catalogue (lib/server/routes): its
  * summary, input schemas, answers, access and the error codes its handler can throw. The wrapper enforces the
  * access and options and reads the input through the declared schemas (`context.body()`, `query()`, `params()`),
  * and the OpenAPI document is generated from the same value, so neither can drift from what the route does.
@@ -131,3 +131,15 @@ export type QueryOf<D> = D extends { query: infer Q extends z.ZodType } ? z.outp
 export type ParamsOf<D> = D extends { params: infer P extends z.ZodType }
   ? z.output<P>
   : Record<string, string>;
+
+/**
+ * What a handler may answer, from the declaration: for each declared status with a JSON schema, that status and
+ * the body the schema accepts (never when no answer declares a schema: the handler's answer is then unchecked).
+ */
+export type AnswerOf<D> = D extends { answers: infer A }
+  ? {
+      [S in keyof A & number]: A[S] extends { schema: infer Z extends z.ZodType }
+        ? { status: S; body: z.input<Z> }
+        : never;
+    }[keyof A & number]
+  : never;

@@ -19,7 +19,7 @@ import type { IdentityDeps, RequestIdentity } from "@/lib/server/identity/reques
 import { can, ENVIRONMENT_ACTIONS } from "@/lib/server/identity/roles";
 import type { ConsoleMetrics } from "@/lib/server/metrics";
 import type { Session } from "@/lib/server/session";
-import type { BodyOf, DeclaredMethod, ParamsOf, QueryOf, RouteDeclaration } from "./declaration";
+import type { AnswerOf, BodyOf, DeclaredMethod, ParamsOf, QueryOf, RouteDeclaration } from "./declaration";
 import type { RateLimiter } from "./rate-limit";
 import { declare, type RouteHandler } from "./route-methods";
 import { runRoute } from "./route-steps";
@@ -83,10 +83,27 @@ export interface RouteContext<
   ): Promise<T>;
 }
 
-/** A route method's handler, made from its catalogue declaration (lib/server/openapi/catalogue). */
+/** Marks a Response made by `json` with its status and body, in types only (nothing is added at run time). */
+declare const ANSWER: unique symbol;
+
+/** A JSON answer: a Response whose type says its status and body. */
+export interface JsonAnswer<T, S extends number = number> extends Response {
+  readonly [ANSWER]?: { status: S; body: T };
+}
+
+/**
+ * What a handler of `D` may return: a `json` answer must be one of the declared answers with a schema, its body
+ * what that schema accepts. Any other Response (a redirect, a CSV, a stream) carries no mark and passes, as does
+ * every answer of a route that declares no answer schema.
+ */
+type DeclaredResponse<D> = [AnswerOf<D>] extends [never]
+  ? Response
+  : Response & { readonly [ANSWER]?: AnswerOf<D> };
+
+/** A route method's handler, made from its catalogue declaration (lib/server/routes). */
 export type ApiRoute<R extends RouteRoot> = <D extends DeclaredMethod>(
   declaration: D,
-  handler: (context: RouteContext<R, D>) => Promise<Response>,
+  handler: (context: RouteContext<R, D>) => Promise<DeclaredResponse<D>>,
 ) => RouteHandler;
 
 /** `apiRoute` bound to the root `root()` returns when a request arrives. */
@@ -99,8 +116,25 @@ export function createRouteKit<R extends RouteRoot>(root: () => R): { apiRoute: 
   };
 }
 
-export function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status });
+/** `T` with `readonly` taken off at every depth: a literal `[]` in a body may stand for a declared array. */
+type Writable<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { -readonly [K in keyof T]: Writable<T[K]> }
+    : T;
+
+/**
+ * A JSON answer, 200 unless `status` says otherwise; both are checked against the route's declared answers. The
+ * body is inferred as written (`const`), so that a literal such as `"ready"` meets a declared literal.
+ */
+export function json<const T>(body: T): JsonAnswer<Writable<T>, 200>;
+export function json<const T, S extends number>(
+  body: T,
+  status: S,
+  headers?: HeadersInit,
+): JsonAnswer<Writable<T>, S>;
+export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
+  return Response.json(body, { status, headers });
 }
 
 /** Whether `user` may do anything at all in `environment` (e.g. to switch to it). */

@@ -5,9 +5,11 @@
  * operation's route file is two lines. The answer is the exchange record plus the session as it now stands.
  */
 import "server-only";
+import type { z } from "zod";
 import type { AuditEventName } from "@/lib/shared/audit-events";
-import type * as contracts from "@/lib/shared/contracts";
+import type { inquiryAnswerSchema } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
+import type { DeclaredMethod, DeclaredRoute } from "@/lib/server/http/declaration";
 import {
   defineRoute,
   json,
@@ -16,13 +18,11 @@ import {
   type RouteRoot,
   type RouteServices,
 } from "@/lib/server/http/route";
-import { can } from "@/lib/server/identity/roles";
 import { keepTeamRun } from "@/lib/server/inquiry/runs/record";
 import type { TeamRunWriter } from "@/lib/server/inquiry/runs/writer";
-import type { ROUTES } from "@/lib/server/openapi/catalogue";
 import type { CallContexts } from "@/lib/server/token/call-context";
-import { describeSession } from "@/lib/server/token/session-info";
-import { exchangeAuditFields, exchangeLogFields, runInquiry } from "./operations";
+import { auditedExchange, inquiryAnswer } from "./exchange-route";
+import { runInquiry, type InquiryInput } from "./operations";
 
 /** What an inquiry route needs of the root it is bound to (lib/server/root/route). */
 export interface InquiryRouteRoot extends RouteRoot {
@@ -31,8 +31,16 @@ export interface InquiryRouteRoot extends RouteRoot {
   services(): Promise<RouteServices & { teamRuns: TeamRunWriter }>;
 }
 
-/** The catalogue entries of the inquiry routes. */
-type InquiryRouteEntry = (typeof ROUTES)["/api/inquiries/gift-balance" | "/api/inquiries/balance"];
+/**
+ * A catalogue entry of an inquiry route, by its shape (the catalogue sits above this module): POST with the
+ * operation's input, answering the exchange record with the session.
+ */
+type InquiryRouteEntry = DeclaredRoute & {
+  readonly POST: Omit<DeclaredMethod, "body" | "answers"> & {
+    body: { schema: z.ZodType<InquiryInput> };
+    answers: { 200: { description: string; schema: typeof inquiryAnswerSchema } };
+  };
+};
 
 /** Each inquiry's audit event (DESIGN.md §7 names them after the operation). */
 export const INQUIRY_AUDIT_EVENTS = {
@@ -50,7 +58,8 @@ export function inquiryRoute<R extends InquiryRouteRoot>(
     const user = await context.user();
     const session = await context.session();
     const call = context.root.calls.ofSession(session);
-    const record = await context.audited(
+    const record = await auditedExchange(
+      context,
       {
         event: INQUIRY_AUDIT_EVENTS[operation],
         outcome: "success",
@@ -59,14 +68,8 @@ export function inquiryRoute<R extends InquiryRouteRoot>(
         card: input.card_number,
       },
       () => runInquiry(call, operation, input),
-      exchangeAuditFields,
     );
-    context.annotate(exchangeLogFields(record));
-    const answer: contracts.InquiryAnswer = {
-      ...record,
-      session: describeSession(context.config, call, (where) => can(user.roles, "token_details", where)),
-    };
-    const response = json(answer);
+    const response = json(inquiryAnswer(context.config, call, user, record));
     keepTeamRun(context, operation, input.card_number, record);
     return response;
   });

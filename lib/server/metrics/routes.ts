@@ -1,6 +1,6 @@
 /**
  * Route labels of console_http_requests_total: the template of the catalogue entry the call was served by
- * (lib/server/openapi/catalogue), never the path a caller sent, so that no request can add a series.
+ * (lib/server/routes), never the path a caller sent, so that no request can add a series.
  */
 
 /** The label of every path no declared route serves (the catch-all's 404). */

@@ -18,7 +18,7 @@ import { createMonitorSchema, testAlertSchema, updateMonitorSchema } from "@/lib
 import { testCardListSchema, testCardNumberSchema } from "@/lib/shared/test-cards";
 import { componentRef, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { meResponseSchema } from "@/lib/server/identity/me";
-import * as schemas from "./console-schemas";
+import * as schemas from "@/lib/server/routes/console-schemas";
 
 type Io = "input" | "output";
 

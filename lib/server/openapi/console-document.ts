@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the console's HTTP interface (DESIGN.md §4), served at GET /api/openapi.json and
- * generated from the route catalogue (./catalogue): each route method's summary, parameters and body (the
+ * generated from the route catalogue (lib/server/routes): each route method's summary, parameters and body (the
  * schemas the wrapper validates with), answers, access (with the roles the role table gives it) and errors (the
  * ones it declares and the ones the wrapper derives from its access and options), in the one error shape.
  */
@@ -11,7 +11,7 @@ import type { AnswerDeclaration, DeclaredMethod, DeclaredRoute } from "@/lib/ser
 import { mergeErrors, wrapperErrors } from "@/lib/server/http/wrapper-errors";
 import { componentRef, jsonSchema, type JsonSchema } from "@/lib/shared/json-schema";
 import { accessRoles, accessText } from "./access-text";
-import { CATCH_ALL, ROUTES } from "./catalogue";
+import { CATCH_ALL, ROUTES } from "@/lib/server/routes";
 import { componentSchemas, schemaOf } from "./components";
 
 /** `/api/runs/[id]` → `/api/runs/{id}`. */

@@ -5,7 +5,7 @@ import type { ServerConfig } from "@/lib/server/config";
 import { findEnvironment } from "@/lib/server/card-api/environments";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import type { Role } from "@/lib/server/identity/roles";
-import { documentOrigin } from "@/lib/server/openapi/origin";
+import { documentOrigin } from "@/lib/server/http/document-origin";
 import { ApiError } from "@/lib/server/util/errors";
 
 const querySchema = z.object({ environment: z.enum(ENVIRONMENTS) });

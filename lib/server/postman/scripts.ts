@@ -4,6 +4,7 @@
  * specification, so a run against another upstream checks that upstream.
  */
 import { FRESH_REQUEST_ID, TOKEN_PRE_REQUEST } from "@/lib/shared/postman-scripts";
+import { PURSES } from "@/lib/shared/purses";
 
 export { FRESH_REQUEST_ID, TOKEN_PRE_REQUEST };
 
@@ -75,17 +76,6 @@ if (data) {
   pm.collectionVariables.set("giftBalance", data.response_status === "approved" ? data.balance : "");
 }
 `;
-
-const PURSES = [
-  "gift",
-  "gift_rewards",
-  "loyalty",
-  "loyalty_rewards",
-  "discount",
-  "promotional",
-  "punch",
-  "punch_rewards",
-];
 
 export const BALANCE_TESTS = String.raw`${HELPERS}
 const purses = ${JSON.stringify(PURSES)};

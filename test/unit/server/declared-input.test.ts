@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { declaredBody, declaredParams, declaredQuery } from "@/lib/server/http/declared-input";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { ApiError } from "@/lib/server/util/errors";
 
 function refusal(read: () => unknown): { code: string; fields: unknown } {

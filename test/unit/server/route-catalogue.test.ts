@@ -1,5 +1,5 @@
 /**
- * The route catalogue (lib/server/openapi/catalogue) and the route files agree: every app/api route file serves
+ * The route catalogue (lib/server/routes) and the route files agree: every app/api route file serves
  * its own template's entry, every entry has a route file, every declared method is served and nothing else is;
  * and the OpenAPI document lists each served method with the access the route enforces.
  */
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { declaredAccess } from "@/lib/server/http/access";
 import { ROUTE_METHODS, type DeclaredRoute } from "@/lib/server/http/declaration";
 import { declarationOf, defineRoute } from "@/lib/server/http/route-methods";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { consoleOpenApiDocument, documentPath } from "@/lib/server/openapi/console-document";
 
 const root = path.resolve(__dirname, "../../..");

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Transport } from "@/lib/server/card-api/transport";
 import { configuredMetricsToken, hasMetricsToken } from "@/lib/server/metrics/access";
 import { createMetrics, methodLabel, routeLabel, segmentName, statusLabel } from "@/lib/server/metrics";
-import { CATCH_ALL, ROUTES } from "@/lib/server/openapi/catalogue";
+import { CATCH_ALL, ROUTES } from "@/lib/server/routes";
 import { metricsResponse } from "@/lib/server/metrics/scrape";
 import { meteredTransport } from "@/lib/server/metrics/upstream";
 import type { ServerConfig } from "@/lib/server/config";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { listSessions } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
 

@@ -1,7 +1,7 @@
 // GET /api/admin/suspensions: the suspensions in force (admin). POST {user_id, minutes, reason?}: suspends a user
 // on every instance and ends their sessions, audited `user_suspended`.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { shownSuspension, suspendUser } from "@/lib/server/session/admin-suspensions";
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
 

@@ -2,7 +2,7 @@
 // The export is itself an audit row.
 import { auditQueryFromUrl, describeFilters } from "@/lib/server/audit/http";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

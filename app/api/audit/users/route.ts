@@ -1,7 +1,7 @@
 // GET /api/audit/users?q=&limit= (admin): the user ids the audit log knows that contain q (any case), for the
 // audit page's User filter. A read of the log like the others, so it is itself an audit row.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import type { AuditUserList } from "@/lib/shared/audit-contract";
 
 export const dynamic = "force-dynamic";

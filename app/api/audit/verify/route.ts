@@ -3,7 +3,7 @@
 // with what was checked. Audited.
 import { verifyFromUrl } from "@/lib/server/audit/http";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

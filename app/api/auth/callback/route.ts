@@ -7,7 +7,7 @@ import {
   signedOutPath,
 } from "@/lib/server/identity/sign-in-routes";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

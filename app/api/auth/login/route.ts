@@ -4,7 +4,7 @@ import { startSignIn } from "@/lib/server/identity/sign-in-flow";
 import { SignInError } from "@/lib/server/identity/oidc";
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { signOutUrl } from "@/lib/server/identity/oidc";
 import { signedOutPath } from "@/lib/server/identity/sign-in-routes";
 import { logger } from "@/lib/server/util/logger";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/certification/public-key: the public JWK (Ed25519) that verifies this console's evidence bundles.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { operatorOf } from "@/lib/server/certification/operator";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { can } from "@/lib/server/identity/roles";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 
@@ -60,6 +60,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       },
     });
     const body: StartRunResponse = { id };
-    return Response.json(body, { status: 202, headers: { Location: `/api/certification/runs/${id}` } });
+    return json(body, 202, { Location: `/api/certification/runs/${id}` });
   }),
 });

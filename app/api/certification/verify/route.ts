@@ -3,7 +3,7 @@
 import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { readUploadedBundle } from "@/lib/server/certification/upload";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/monitors/{id}: {monitor, runs} (the last 50). PATCH: pause, resume or change; DELETE: removes it (both its owner's or an admin's).
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // POST /api/monitors/test-alert: queues a monitor.test alert to ALERT_WEBHOOK_URL (tester, admin); 202, 409 alerts_off.
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

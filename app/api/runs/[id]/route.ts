@@ -1,7 +1,7 @@
 // GET /api/runs/{id}: one run of the team, with its exchange record (masked and redacted as recorded).
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import type { TeamRunResponse } from "@/lib/server/inquiry/runs/api";
 import { getTeamRun } from "@/lib/server/inquiry/runs/store";
 

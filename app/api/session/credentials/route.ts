@@ -3,7 +3,7 @@ import { can } from "@/lib/server/identity/roles";
 import { describeSession } from "@/lib/server/token/session-info";
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { describeSession } from "@/lib/server/token/session-info";
 import { ApiError } from "@/lib/server/util/errors";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { apiRoute, canActIn, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

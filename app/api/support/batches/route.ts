@@ -2,7 +2,7 @@
 // POST /api/support/batches: starts a support batch from `{cards, reason?}`, `{csv, reason?}` or a `text/csv`
 // upload (`?reason=`); 202 with its progress. The cards run on the server (lib/server/support/batch-runner).
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { listBatches, startBatch } from "@/lib/server/support/batches";
 import { supportCaller } from "@/lib/server/support/caller";
 import { batchCredentials, readBatchInput } from "@/lib/server/support/route-helpers";

@@ -2,7 +2,7 @@
 // the support shape and masked for the caller's role; one audit row.
 import { runInquiry } from "@/lib/server/inquiry/operations";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { supportCaller } from "@/lib/server/support/caller";
 import { supportLookup } from "@/lib/server/support/lookup";
 

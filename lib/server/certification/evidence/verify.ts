@@ -10,16 +10,14 @@
 import { strFromU8 } from "fflate";
 import { calculateJwkThumbprint, compactVerify, importJWK, type JWK } from "jose";
 import { z } from "zod";
+import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { UNLISTED_FILES } from "./bundle";
 import { readBundle, type BundleEntry, type BundleLimits } from "./read-bundle";
 
-export interface VerifyResult {
-  ok: boolean;
-  problems: string[];
-  /** What was checked, for people. */
-  checked: string[];
+/** The checks' part of the route's answer (`POST /api/certification/verify`), and the manifest they read. */
+export type VerifyResult = Pick<VerifyResponse, "ok" | "problems" | "checked"> & {
   manifest?: Record<string, unknown>;
-}
+};
 
 const KEPT_FILES = ["manifest.json", "manifest.jws", "public-key.jwk", "SHA256SUMS"] as const;
 

@@ -10,23 +10,7 @@ import type { InquiryOperation } from "@/lib/shared/operations";
 import type { Database } from "@/lib/server/database";
 import { columnArraysInsert, queryText, type ArrayColumn } from "@/lib/server/database/rows";
 import { inquiryRuns } from "@/lib/server/database/schema";
-
-/** One run in a list: who, where, what, and the answer's status; the exchange is read with `getTeamRun`. */
-export interface TeamRunSummary {
-  id: string;
-  user_id: string;
-  user_name: string;
-  environment: EnvironmentName;
-  operation: InquiryOperation;
-  request_id: string | null;
-  card: string | null;
-  status: number;
-  started_at: string;
-}
-
-export interface TeamRun extends TeamRunSummary {
-  exchange: ExchangeRecord;
-}
+import type { TeamRun, TeamRunSummary } from "./api";
 
 export interface RecordRunInput {
   user: { id: string; name: string };

@@ -1,7 +1,7 @@
 // DELETE /api/admin/sessions/{id}: ends one live session (named by its handle), audited; 404 when none is live.
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { endSessionByHandle } from "@/lib/server/session/admin-sessions";
 import type { AdminSessionsEnded } from "@/lib/shared/admin-contract";
 

@@ -2,7 +2,7 @@
 // when none is in force.
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/certification/runs/{id}: one run's progress and per-case results (exchange bodies are in the bundle).
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

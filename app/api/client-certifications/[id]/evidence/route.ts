@@ -3,7 +3,7 @@ import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
 export const dynamic = "force-dynamic";

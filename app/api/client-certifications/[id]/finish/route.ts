@@ -2,7 +2,7 @@
 import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { DEFAULT_CALL_PAGE } from "@/lib/server/client-certification/service";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

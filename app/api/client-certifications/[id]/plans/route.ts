@@ -2,7 +2,7 @@
 // only, ending and judging the one before (docs/design.md §14).
 import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/monitors/{id}/deliveries: the monitor's last 50 alert deliveries, each attempt and the state.
 import type { DeliveryListResponse } from "@/lib/shared/monitors-api";
 import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /api/monitors/{id}/run: runs the monitor now (its owner or an admin; its schedule does not move); 202 {run_id}, 409 run_in_progress.
 import type { MonitorRunResponse } from "@/lib/shared/monitors-api";
-import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { apiRoute, defineRoute, json } from "@/lib/server/root/route";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 
@@ -19,9 +19,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
       operation: "certification_run",
       details: { monitor_id: id, run_id: body.run_id },
     });
-    return Response.json(body, {
-      status: 202,
-      headers: { Location: `/api/certification/runs/${body.run_id}` },
-    });
+    return json(body, 202, { Location: `/api/certification/runs/${body.run_id}` });
   }),
 });

@@ -1,6 +1,6 @@
 // GET /api/support/batches/{id}: progress; DELETE: cancels. A batch is its owner's (others get 404, admins see all).
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { cancelOwnedBatch, readBatch } from "@/lib/server/support/batches";
 import { auditedBatchCaller } from "@/lib/server/support/batch-audit";
 import { batchIdFrom } from "@/lib/server/support/route-helpers";

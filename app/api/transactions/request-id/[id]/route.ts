@@ -1,10 +1,10 @@
 // GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id; 200 with the exchange record when
 // answered (a 404 upstream included). A caller who may not see raw exchanges (support) gets the summary instead.
-import { exchangeAuditFields, exchangeLogFields } from "@/lib/server/inquiry/operations";
+import { auditedExchange } from "@/lib/server/inquiry/exchange-route";
 import { lookupTransaction } from "@/lib/server/lookup/transaction";
 import { can } from "@/lib/server/identity/roles";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { supportTransactionLookup } from "@/lib/server/support/transaction-lookup";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const { environment } = context.query();
     const call = context.root.calls.ofSession(await context.session());
     const sessionEnvironment = call.environment.name;
-    const record = await context.audited(
+    const record = await auditedExchange(
+      context,
       {
         event: "transaction_lookup",
         outcome: "success",
@@ -26,9 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         requestId: id,
       },
       () => lookupTransaction(call, id, environment),
-      exchangeAuditFields,
     );
-    context.annotate(exchangeLogFields(record));
     const { roles } = await context.user();
     return json(can(roles, "raw_exchange", sessionEnvironment) ? record : supportTransactionLookup(record));
   }),

@@ -2,7 +2,7 @@
 // ends `cancelled` and its bundle signs what ran. Audited. An ended run is answered as it is.
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/certification/runs/{id}/evidence: the run's signed evidence bundle (application/zip attachment).
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { bundleResponse } from "@/lib/server/certification/evidence/bundle";
 
 export const dynamic = "force-dynamic";

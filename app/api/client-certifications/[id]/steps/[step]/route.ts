@@ -4,7 +4,7 @@ import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { DEFAULT_CALL_PAGE } from "@/lib/server/client-certification/service";
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { clientStepIdSchema } from "@/lib/shared/client-certification-contract";
 
 export const dynamic = "force-dynamic";

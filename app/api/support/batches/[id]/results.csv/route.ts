@@ -1,7 +1,7 @@
 // GET /api/support/batches/{id}/results.csv: the masked results (last 4, keyed hash, the eight purses, status,
 // error), one row per card in input order, streamed.
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { resultsCsv } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom } from "@/lib/server/support/route-helpers";

@@ -2,7 +2,7 @@
 // page's table), optionally of one outcome only. The page polls it while a batch runs, so only `download=1` (the
 // page saved as a file) is a download in the audit log; showing results is not.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { MAX_RESULTS_PAGE, resultsPage } from "@/lib/server/support/batches";
 import { auditedBatchCaller, auditResultsDownload } from "@/lib/server/support/batch-audit";
 import { batchIdFrom, resultsPageParams } from "@/lib/server/support/route-helpers";
@@ -20,8 +20,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const page = await resultsPage(services, batch, from, limit, show);
     if (!download) return json(page);
     await auditResultsDownload(context, batch, { format: "json", from, limit, ...(show ? { show } : {}) });
-    return Response.json(page, {
-      headers: { "Content-Disposition": `attachment; filename="support-batch-${id}-${from}.json"` },
+    return json(page, 200, {
+      "Content-Disposition": `attachment; filename="support-batch-${id}-${from}.json"`,
     });
   }),
 });

@@ -3,7 +3,7 @@
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 import { retryFailedCards } from "@/lib/server/support/batches";
 import { batchCaller } from "@/lib/server/support/caller";
 import { batchCredentials, batchIdFrom } from "@/lib/server/support/route-helpers";

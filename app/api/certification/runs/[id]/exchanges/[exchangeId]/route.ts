@@ -2,7 +2,7 @@
 // stored (the same record the evidence bundle holds), so a case's request and response show on its page.
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // POST /api/monitors/{id}/deliveries/{delivery_id}/redeliver: sends the alert again with the same webhook-id (its owner or an admin); 202.
 import { apiRoute, defineRoute } from "@/lib/server/root/route";
-import { ROUTES } from "@/lib/server/openapi/catalogue";
+import { ROUTES } from "@/lib/server/routes";
 
 export const dynamic = "force-dynamic";
 

@@ -33,7 +33,7 @@ import {
   teamRunListSchema,
   teamRunSchema,
   tokenResultSchema,
-} from "../console-schemas";
+} from "./console-schemas";
 
 const [demoProfileSchema, clientCredentialsSchema] = credentialsInputSchema.options;
 

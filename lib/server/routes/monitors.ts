@@ -10,7 +10,7 @@ import {
   monitorListSchema,
   monitorRunResultSchema,
   monitorSchema,
-} from "../console-schemas";
+} from "./console-schemas";
 
 const monitorId = { id: { description: "The monitor's id (the `id` of the 201 that created it)." } };
 const NO_MONITOR = { not_found: "No such monitor." } as const;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { environmentNameSchema } from "@/lib/shared/contracts";
 import { PUBLIC, allowSomewhere } from "@/lib/server/http/access";
 import { ROUTE_METHODS, type RouteDeclaration, type RouteMethod } from "@/lib/server/http/declaration";
-import { errorBodySchema, healthSchema, readySchema, starterClientListSchema } from "../console-schemas";
+import { errorBodySchema, healthSchema, readySchema, starterClientListSchema } from "./console-schemas";
 
 const postmanQuery = z.object({ environment: environmentNameSchema });
 const POSTMAN_ERRORS = {

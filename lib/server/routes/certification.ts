@@ -26,7 +26,7 @@ import {
   startRunResultSchema,
   startedClientCertificationSchema,
   verifyResultSchema,
-} from "../console-schemas";
+} from "./console-schemas";
 
 const CERTIFY = allowSomewhere("certification_run");
 const NO_RUN = { not_found: "No such run." } as const;

@@ -14,7 +14,7 @@ import {
   auditPageSchema,
   auditUserListSchema,
   auditVerifySchema,
-} from "../console-schemas";
+} from "./console-schemas";
 
 const SESSIONS = allowGlobal("session_admin");
 

@@ -10,7 +10,7 @@ import {
   supportBatchResultsSchema,
   supportLookupResultSchema,
   supportResultsQuerySchema,
-} from "../console-schemas";
+} from "./console-schemas";
 
 const BATCH = allowSomewhere("support_batch");
 const batchId = z.object({ id: z.uuid() });

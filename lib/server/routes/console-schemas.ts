@@ -4,13 +4,14 @@
  * cannot drift from the code) and re-exported here; the rest are the answers only this document names.
  */
 import { z } from "zod";
-import { environmentNameSchema, exchangeRecordSchema, isoTime } from "@/lib/shared/contracts";
+import { isoTime } from "@/lib/shared/contracts";
 import { RESULT_FILTERS } from "@/lib/shared/support-contract";
 
 export {
   errorBodySchema,
   exchangeRecordSchema,
   inquiryAnswerSchema,
+  logoutResultSchema,
   sessionInfoSchema,
   tokenResultSchema,
 } from "@/lib/shared/contracts";
@@ -20,8 +21,9 @@ export {
   adminSuspendedSchema,
   adminSuspensionListSchema,
 } from "@/lib/shared/admin-contract";
-export { auditPageSchema, auditUserListSchema } from "@/lib/shared/audit-contract";
+export { auditPageSchema, auditUserListSchema, auditVerifySchema } from "@/lib/shared/audit-contract";
 export {
+  publicJwkSchema,
   runListSchema,
   runViewSchema,
   startRunResultSchema,
@@ -40,35 +42,8 @@ export {
   supportTransactionLookupSchema,
 } from "@/lib/shared/support-contract";
 
-const environmentName = environmentNameSchema;
-
 export const healthSchema = z.object({ status: z.literal("ok") });
 export const readySchema = z.object({ status: z.literal("ready"), database: z.enum(["pglite", "postgres"]) });
-
-// What signing out answers: the session has ended and where the browser goes next.
-export const logoutResultSchema = z.object({ signed_out: z.literal(true), redirect: z.string() });
-
-/** What a verification checked: signed checkpoints of the chain head, the keyed chain's first row, up to when. */
-const auditVerifyCoverage = {
-  checkpoints: z.number().int(),
-  last_checkpoint: z.object({ seq: z.number().int(), at: isoTime, instance: z.string() }).nullable(),
-  keyed_from: z.number().int(),
-  through: isoTime.nullable(),
-  verified_at: isoTime,
-  walked_from: z.number().int(),
-  started_at_checkpoint: z.object({ seq: z.number().int(), at: isoTime, instance: z.string() }).nullable(),
-};
-
-export const auditVerifySchema = z.union([
-  z.object({ ok: z.literal(true), rows: z.number().int(), ...auditVerifyCoverage }),
-  z.object({
-    ok: z.literal(false),
-    rows: z.number().int(),
-    first_bad_row: z.number().int(),
-    reason: z.string(),
-    ...auditVerifyCoverage,
-  }),
-]);
 
 /** The query of `GET /api/audit` and `/api/audit/export.csv` as the contract names it. */
 export const auditFilterQuerySchema = z.object({
@@ -82,16 +57,6 @@ export const auditFilterQuerySchema = z.object({
 });
 
 // Certification (DESIGN.md §8): the answers of /api/certification/*.
-
-/** `GET /api/certification/public-key`: the Ed25519 public JWK (lib/server/certification/signing-key.ts). */
-export const publicJwkSchema = z.object({
-  kty: z.literal("OKP"),
-  crv: z.literal("Ed25519"),
-  x: z.string(),
-  alg: z.literal("EdDSA"),
-  use: z.literal("sig"),
-  kid: z.string(),
-});
 
 // Support desk (DESIGN.md §9): the answers of /api/support/*. Card numbers appear as last 4 only.
 
@@ -108,25 +73,7 @@ export const supportResultsQuerySchema = z.object({
 });
 
 // Team runs (DESIGN.md §4 `GET /api/runs`): inquiries kept on the server for the team.
-
-const teamRunSummarySchema = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  user_name: z.string(),
-  environment: environmentName,
-  operation: z.enum(["gift_balance_inquiry", "balance_inquiry"]),
-  request_id: z.string().nullable(),
-  card: z.string().nullable(),
-  status: z.number().int(),
-  started_at: isoTime,
-});
-
-export const teamRunListSchema = z.object({
-  runs: z.array(teamRunSummarySchema),
-  retention_days: z.number().int(),
-});
-
-export const teamRunSchema = teamRunSummarySchema.extend({ exchange: exchangeRecordSchema });
+export { teamRunListSchema, teamRunSchema } from "@/lib/server/inquiry/runs/api";
 
 export const adminLiftedSchema = z.object({ lifted: z.string() });
 
