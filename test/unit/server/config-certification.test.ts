@@ -33,9 +33,25 @@ describe("certification configuration", () => {
         CERTIFICATION_SPEC_PATH: "/spec.md",
         SOURCE_COMMIT: "abc",
       }).certification,
-    ).toEqual({ profilePath: profile, specPath: "/spec.md", sourceCommit: "abc", trustedKeys: [] });
+    ).toEqual({
+      profilePath: profile,
+      specPath: "/spec.md",
+      sourceCommit: "abc",
+      trustedKeys: [],
+      runStaleSeconds: 60,
+    });
     expect(loadConfig({ GIT_COMMIT: "def" }).certification.sourceCommit).toBe("def");
     expect(loadConfig({ CERTIFICATION_PROFILE: " " }).certification.profilePath).toBeUndefined();
+  });
+
+  it("reads CERTIFICATION_RUN_STALE_SECONDS (default a minute) and refuses one outside 3 to 3600", () => {
+    expect(loadConfig({ CERTIFICATION_RUN_STALE_SECONDS: "6" }).certification.runStaleSeconds).toBe(6);
+    expect(loadConfig({}).certification.runStaleSeconds).toBe(60);
+    for (const value of ["1", "7200", "soon"]) {
+      expect(refusal({ CERTIFICATION_RUN_STALE_SECONDS: value }).variable).toBe(
+        "CERTIFICATION_RUN_STALE_SECONDS",
+      );
+    }
   });
 
   it("refuses a profile that is missing, not JSON or not a profile, naming the variable and the reason", () => {
