@@ -13,7 +13,8 @@ const alias = {
 
 /**
  * What a run starts once and shares with every test file (test/setup/*, handed over with provide/inject): the
- * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium, one default console.
+ * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium, one console of each shared
+ * profile (test/support/shared-consoles.ts).
  */
 const setup = {
   build: "test/setup/build.ts",
@@ -67,7 +68,7 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
           // Chromium too: a sign-in test drives the OpenID flow in a browser.
-          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
+          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium, setup.console],
           setupFiles: [setupFile, freshProcessFile],
           isolate: false,
           maxWorkers: serverFileWorkers,
