@@ -6,16 +6,15 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Browser } from "playwright-core";
 import { downloadText, launchBrowser, screenshotPath } from "../support/browser";
-import { sharedConsole, type ConsoleServer } from "../support/console-server";
+import { startConsole, type ConsoleServer } from "../support/console-server";
 import { axeViolations } from "./console-support";
 
 let server: ConsoleServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Batch cards spend the user's per-minute budget too: the shared console's is lifted, so the 200-card batch
-  // does not wait for the next minute.
-  server = await sharedConsole();
+  // Batch cards spend the user's per-minute budget too: the 200-card batch must not wait for the next minute.
+  server = await startConsole({ SUPPORT_BATCH_CONCURRENCY: "4", RATE_LIMIT_PER_MINUTE: "100000" });
   browser = await launchBrowser();
 });
 

@@ -22,7 +22,7 @@ import {
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
 import { STARTER_CLIENTS, type StarterClient } from "@/lib/server/starter-clients/catalogue";
-import { sharedConsole, type ConsoleServer } from "../../support/console-server";
+import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { CertificationDriver, expectAllPass } from "@/test/support/client-certification";
 import { builtGoProgram } from "@/test/support/go-build";
 import { compiledJava, SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
@@ -123,11 +123,12 @@ function runClient(
 let server: ConsoleServer;
 const workDirs: string[] = [];
 
-// Each certification is a client of its own: the run's shared console will do.
+// A console of its own: the certifications it leaves are listed on the certification page of any other file.
 beforeAll(async () => {
-  server = await sharedConsole();
+  server = await startConsole();
 });
-afterAll(() => {
+afterAll(async () => {
+  await server?.stop();
   for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
 });
 
