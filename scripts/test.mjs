@@ -4,10 +4,10 @@
 // "N passed, N failed" summed over every Vitest run.
 //
 // The steps run in two lanes at once. On two cores the run is bound by CPU from start to end, and its length is
-// the build lane's: build → bundle budget → integration and browser tests. The checks lane (unit tests → lint →
-// module graph → route types → type check) runs beside it at a lower priority (nice), so it takes what the
-// build lane leaves and never starves it: lint and tsc fill the time the integration files wait on their
-// servers. tsc reads .next/types, which the build rewrites, so the type check waits for the build to end; the
+// the build lane's: build → bundle budget → integration and browser tests. The checks lane runs beside it: the
+// unit tests, then lint → module graph → route types → type check at a lower priority (nice), so they take
+// what the build lane leaves and never starve it: lint and tsc fill the time the integration files wait on
+// their servers. tsc reads .next/types, which the build rewrites, so the type check waits for the build to end; the
 // build itself does not check types (tsc does, once). A check run beside another prints its output when it
 // ends, under its title; the integration run prints as it goes.
 import { spawn } from "node:child_process";
@@ -115,18 +115,22 @@ async function typeCheck(options) {
   return generated && (await check("type check (tsc)", bin("tsc"), ["--noEmit"], options));
 }
 
-/** Unit tests, lint, module graph, then (once `buildDone` settles) the type check. */
-async function checkLane(buildDone, options) {
-  const unit = await vitest("unit tests", ["unit"], options);
-  const linted = await check("lint (eslint, prettier, knip)", "npm", ["run", "--silent", "lint"], options);
+/**
+ * Unit tests, then lint, module graph and (once `buildDone` settles) the type check at the lower priority. The
+ * unit tests keep the normal one: their hooks and a few of their tests have time limits, which a starved
+ * process would miss; lint and tsc have none.
+ */
+async function checkLane(buildDone) {
+  const unit = await vitest("unit tests", ["unit"], beside);
+  const linted = await check("lint (eslint, prettier, knip)", "npm", ["run", "--silent", "lint"], besideLow);
   const graph = await check(
     "module graph (dependency-cruiser: no cycle, no crossed boundary)",
     "npm",
     ["run", "--silent", "depcheck"],
-    options,
+    besideLow,
   );
   await buildDone;
-  const typed = await typeCheck(options);
+  const typed = await typeCheck(besideLow);
   return unit && linted && graph && typed;
 }
 
@@ -198,7 +202,7 @@ if (quick) {
   // Keep going after a failing check so one report shows everything; stop when the build itself fails.
   let buildEnded;
   const buildDone = new Promise((resolve) => (buildEnded = resolve));
-  const [serverOk, checksOk] = await Promise.all([serverLane(buildEnded), checkLane(buildDone, besideLow)]);
+  const [serverOk, checksOk] = await Promise.all([serverLane(buildEnded), checkLane(buildDone)]);
   ok = serverOk && checksOk;
 }
 
