@@ -13,7 +13,8 @@ const alias = {
 
 /**
  * What a run starts once and shares with every test file (test/setup/*, handed over with provide/inject): the
- * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium, one default console.
+ * production build, a migrated PGlite template, one PostgreSQL cluster, one Chromium, one console of each shared
+ * profile (test/support/shared-consoles.ts).
  */
 const setup = {
   build: "test/setup/build.ts",
@@ -30,6 +31,8 @@ const setupFile = "test/setup/inject.ts";
  * cost before its first test. This setup file clears what one file leaves in the process before the next.
  */
 const freshProcessFile = "test/setup/fresh-process.ts";
+/** First of the setup files, so that its afterAll runs last: the CPU a file cost, when $TEST_CPU_LOG is set. */
+const fileCpuFile = "test/setup/file-cpu.ts";
 
 /**
  * Integration and browser files run this many at a time, in one pool. A file's own process waits on the
@@ -53,7 +56,7 @@ export default defineConfig({
           include: ["test/unit/**/*.test.{ts,tsx}"],
           environment: "node",
           globalSetup: [setup.pglite],
-          setupFiles: [setupFile, freshProcessFile],
+          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
           isolate: false,
           // Route tests open an embedded database (PGlite, copied from the run's template) on first use.
           testTimeout: 60_000,
@@ -67,8 +70,8 @@ export default defineConfig({
           include: ["test/integration/**/*.test.ts"],
           environment: "node",
           // Chromium too: a sign-in test drives the OpenID flow in a browser.
-          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium],
-          setupFiles: [setupFile, freshProcessFile],
+          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium, setup.console],
+          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
           isolate: false,
           maxWorkers: serverFileWorkers,
           testTimeout: 60_000,
@@ -83,7 +86,7 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
-          setupFiles: [setupFile, freshProcessFile],
+          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
           isolate: false,
           // Files share the one Chromium (a context each) and run beside the integration files.
           maxWorkers: serverFileWorkers,

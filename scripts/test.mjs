@@ -1,11 +1,15 @@
 // `npm test`: lint, type check, module graph, unit tests, production build, integration and browser tests.
-// Prints one closing line "N passed, N failed" summed over every Vitest run.
+// `npm run test:quick` (--quick): lint, type check, module graph and unit tests alone, for the loop of a change.
+// Closes with the CPU seconds of the slowest ten test files, the run's wall and CPU time, and one line
+// "N passed, N failed" summed over every Vitest run.
 //
-// The steps run in two lanes at once: route types → type check → build → bundle budget → integration and browser
-// tests, and lint → module graph → unit tests. On two cores the run is bound by CPU from start to end, so its
-// time is the work it does: each check runs once (tsc, not the build, checks types; dependency-cruiser, not
-// ESLint, looks for cycles). tsc reads .next/types, which the build rewrites, so those two stay in one lane. A
-// check run beside another prints its output when it ends, under its title; the integration run prints as it goes.
+// The steps run in two lanes at once. On two cores the run is bound by CPU from start to end, and its length is
+// the build lane's: build → bundle budget → integration and browser tests. The checks lane runs beside it: the
+// unit tests, then lint → module graph → route types → type check at a lower priority (nice), so they take
+// what the build lane leaves and never starve it: lint and tsc fill the time the integration files wait on
+// their servers. tsc reads .next/types, which the build rewrites, so the type check waits for the build to end; the
+// build itself does not check types (tsc does, once). A check run beside another prints its output when it
+// ends, under its title; the integration run prints as it goes.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -15,18 +19,29 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const resultsDir = path.join(root, "test-results");
 mkdirSync(resultsDir, { recursive: true });
+const quick = process.argv.includes("--quick");
+/** Each test file appends its CPU seconds here (test/setup/file-cpu.ts). */
+const cpuLog = path.join(resultsDir, "file-cpu.jsonl");
+rmSync(cpuLog, { force: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const startedAt = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+/** Lower priority for the checks lane, where the system has `nice` (Linux, macOS). */
+const niceBinary = ["/usr/bin/nice", "/bin/nice"].find((file) => existsSync(file));
 
-/** Runs one step; `buffered` keeps its output until it ends, so two lanes' output does not interleave. */
-function run(title, command, args, { buffered, env }) {
+/**
+ * Runs one step; `buffered` keeps its output until it ends, so two lanes' output does not interleave; `low`
+ * runs it at a lower CPU priority (its child processes inherit it).
+ */
+function run(title, command, args, { buffered, env, low }) {
   const since = Date.now();
   if (!buffered) console.log(`\n── ${title} ──`);
-  const child = spawn(command, args, {
+  const [program, programArgs] =
+    low && niceBinary ? [niceBinary, ["-n", "10", command, ...args]] : [command, args];
+  const child = spawn(program, programArgs, {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, TEST_CPU_LOG: cpuLog, ...env },
     stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
   });
   let output = "";
@@ -73,15 +88,11 @@ async function vitest(title, projects, options) {
 }
 
 const beside = { buffered: true };
+const besideLow = { buffered: true, low: true };
 
-/**
- * Type check, then the build (stopping there when it fails), then the bundle budget; true when built. tsc checks
- * the whole tree, the routes' generated types included (`next typegen` writes them first), so the build is told
- * not to run the same check again (next.config.js).
- */
+/** The production build (stopping there when it fails), then the bundle budget; true when built. */
 async function buildLane() {
-  const generated = await check("route types (next typegen)", bin("next"), ["typegen"], beside);
-  const typed = generated && (await check("type check (tsc)", bin("tsc"), ["--noEmit"], beside));
+  // tsc checks the whole tree, the routes' generated types included, so the build does not (next.config.js).
   const built = await check(
     "production build (if needed)",
     process.execPath,
@@ -95,24 +106,38 @@ async function buildLane() {
     [path.join(root, "scripts/measure-bundles.mjs"), "--max-kb", "180"],
     beside,
   );
-  return { ok: typed && small, built };
+  return { ok: small, built };
 }
 
-async function checkLane() {
-  const linted = await check("lint (eslint, prettier, knip)", "npm", ["run", "--silent", "lint"], beside);
+/** Route types (`next typegen`, what the build would write) then tsc over the whole tree. */
+async function typeCheck(options) {
+  const generated = await check("route types (next typegen)", bin("next"), ["typegen"], options);
+  return generated && (await check("type check (tsc)", bin("tsc"), ["--noEmit"], options));
+}
+
+/**
+ * Unit tests, then lint, module graph and (once `buildDone` settles) the type check at the lower priority. The
+ * unit tests keep the normal one: their hooks and a few of their tests have time limits, which a starved
+ * process would miss; lint and tsc have none.
+ */
+async function checkLane(buildDone) {
+  const unit = await vitest("unit tests", ["unit"], beside);
+  const linted = await check("lint (eslint, prettier, knip)", "npm", ["run", "--silent", "lint"], besideLow);
   const graph = await check(
     "module graph (dependency-cruiser: no cycle, no crossed boundary)",
     "npm",
     ["run", "--silent", "depcheck"],
-    beside,
+    besideLow,
   );
-  const unit = await vitest("unit tests", ["unit"], beside);
-  return linted && graph && unit;
+  await buildDone;
+  const typed = await typeCheck(besideLow);
+  return unit && linted && graph && typed;
 }
 
 /** The build lane, then (unless the build failed) the integration and browser tests against that build. */
-async function serverLane() {
+async function serverLane(onBuilt) {
   const { ok, built } = await buildLane();
+  onBuilt();
   if (!built) return false;
   const tested = await vitest("integration and browser tests", ["integration", "browser"], {
     buffered: false,
@@ -120,11 +145,73 @@ async function serverLane() {
   return ok && tested;
 }
 
-// Keep going after a failing check so one report shows everything; stop when the build itself fails.
-const [serverOk, checksOk] = await Promise.all([serverLane(), checkLane()]);
-const ok = serverOk && checksOk;
+/** `npm run test:quick`: lint beside the type check, then the module graph and the unit tests. */
+async function quickLanes() {
+  const [linted, rest] = await Promise.all([
+    check("lint (eslint, prettier, knip)", "npm", ["run", "--silent", "lint"], beside),
+    (async () => {
+      const typed = await typeCheck(beside);
+      const graph = await check(
+        "module graph (dependency-cruiser: no cycle, no crossed boundary)",
+        "npm",
+        ["run", "--silent", "depcheck"],
+        beside,
+      );
+      const unit = await vitest("unit tests", ["unit"], beside);
+      return typed && graph && unit;
+    })(),
+  ]);
+  return linted && rest;
+}
 
-console.log(`\nnpm test took ${seconds(startedAt)}`);
+/** CPU seconds of this process's children that ended (Linux: /proc/self/stat's cutime + cstime). */
+function childrenCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The slowest ten test files by CPU (what test/setup/file-cpu.ts measures, and what it leaves out). */
+function printSlowestFiles() {
+  if (!existsSync(cpuLog)) return;
+  const files = readFileSync(cpuLog, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => b.cpu - a.cpu);
+  const total = files.reduce((sum, file) => sum + file.cpu, 0);
+  console.log(
+    `\nCPU of the slowest ten of ${files.length} test files (${total.toFixed(0)} s in all; each file's worker` +
+      " and the processes it started and stopped, not the run's shared consoles, Chromium or PostgreSQL):",
+  );
+  for (const file of files.slice(0, 10)) {
+    console.log(
+      `  ${file.cpu.toFixed(1).padStart(6)} s CPU ${file.wall.toFixed(1).padStart(6)} s wall  ${file.file}`,
+    );
+  }
+}
+
+let ok;
+if (quick) {
+  ok = await quickLanes();
+} else {
+  // Keep going after a failing check so one report shows everything; stop when the build itself fails.
+  let buildEnded;
+  const buildDone = new Promise((resolve) => (buildEnded = resolve));
+  const [serverOk, checksOk] = await Promise.all([serverLane(buildEnded), checkLane(buildDone)]);
+  ok = serverOk && checksOk;
+}
+
+printSlowestFiles();
+const cpu = childrenCpuSeconds();
+console.log(
+  `\nnpm ${quick ? "run test:quick" : "test"} took ${seconds(startedAt)}` +
+    (cpu === undefined ? "" : ` (${cpu.toFixed(0)} s of CPU)`),
+);
 console.log(
   `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
 );

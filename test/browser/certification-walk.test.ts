@@ -9,7 +9,7 @@ import { consoleInfo, specificationInfo } from "@/lib/server/certification/build
 import { buildReportHtml } from "@/lib/server/certification/evidence/report-html";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
-import { certify } from "@/test/unit/certification/harness";
+import { certify } from "@/test/unit/server/certification/harness";
 
 let server: ConsoleServer;
 let browser: Browser;

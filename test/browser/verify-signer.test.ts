@@ -14,7 +14,7 @@ import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { forgedManifest, newSigningKey, resignBundle, type TestSigningKey } from "@/test/support/evidence";
-import { certify } from "../unit/certification/harness";
+import { certify } from "../unit/server/certification/harness";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "verify-signer-"));
 let server: ConsoleServer;

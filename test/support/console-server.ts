@@ -4,11 +4,12 @@
  * (`node scripts/ensure-build.mjs` runs before those projects in `npm test`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { seedDataDir } from "./pglite-template";
 import { provided, recordStart } from "./shared";
+import { SHARED_CONSOLE_PROFILES, type SharedConsoleProfile } from "./shared-consoles";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -31,7 +32,15 @@ const DEFAULT_TEST_ENV: Record<string, string> = {
   NEXT_TELEMETRY_DISABLED: "1",
 };
 
-export async function startConsole(env: Record<string, string | undefined> = {}): Promise<ConsoleServer> {
+export interface StartOptions {
+  /** Also append the server's output to this file (a shared console's, read by the files using it). */
+  logFile?: string;
+}
+
+export async function startConsole(
+  env: Record<string, string | undefined> = {},
+  { logFile }: StartOptions = {},
+): Promise<ConsoleServer> {
   const distDir = env.NEXT_DIST_DIR ?? process.env.NEXT_DIST_DIR ?? ".next";
   if (!existsSync(path.join(root, distDir, "BUILD_ID"))) {
     throw new Error("No production build: run `node scripts/ensure-build.mjs` (npm test does) first.");
@@ -60,8 +69,12 @@ export async function startConsole(env: Record<string, string | undefined> = {})
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (logFile) appendFileSync(logFile, chunk);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
 
   const url = `http://localhost:${port}`;
   const deadline = Date.now() + 60_000;
@@ -105,14 +118,21 @@ export async function startConsole(env: Record<string, string | undefined> = {})
 }
 
 /**
- * The run's console with the default test environment (test/setup/console.ts starts it once for the browser
- * project), shared by every file that asks: for tests that need no configuration of their own and leave no
- * state another file could see (their own browser context, their own session). `stop()` leaves it running,
- * and `logs()` is empty (the server's output goes to the run's own output). Without that global setup (another
- * project, or outside Vitest) this is a console of the caller's own, as `startConsole()` gives.
+ * The run's console of `profile` (test/support/shared-consoles.ts; test/setup/console.ts starts one of each for
+ * the integration and browser projects), shared by every file that asks: for tests that need no configuration
+ * of their own and leave no state another file could see (their own browser context, their own session).
+ * `stop()` leaves it running; `logs()` reads everything it wrote so far, other files' requests included.
+ * Without that global setup (another project, or outside Vitest) this is a console of the caller's own, as
+ * `startConsole(profile's environment)` gives.
  */
-export async function sharedConsole(): Promise<ConsoleServer> {
-  const url = provided("defaultConsoleUrl");
-  if (!url) return startConsole();
-  return { url, port: Number(new URL(url).port), logs: () => "", stop: async () => {} };
+export async function sharedConsole(profile: SharedConsoleProfile = "default"): Promise<ConsoleServer> {
+  const shared = provided("sharedConsoles")?.[profile];
+  if (!shared) return startConsole(SHARED_CONSOLE_PROFILES[profile]);
+  const { url, logFile } = shared;
+  return {
+    url,
+    port: Number(new URL(url).port),
+    logs: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
+    stop: async () => {},
+  };
 }

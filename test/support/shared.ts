@@ -1,9 +1,10 @@
 /**
  * What a Vitest global setup (test/setup/*) started once for the whole run and hands to every test file: a
- * pre-migrated PGlite folder, one PostgreSQL cluster, one Chromium, one console per configuration. Outside
+ * pre-migrated PGlite folder, one PostgreSQL cluster, one Chromium, one console of each shared configuration. Outside
  * Vitest (scripts/screenshots.ts, scripts/bench-audit.mts) nothing is provided and each helper starts its own.
  */
 import { appendFileSync } from "node:fs";
+import type { SharedConsoleAddress, SharedConsoleProfile } from "./shared-consoles";
 
 /** Enough to reach a running cluster: its superuser URL, port, socket folder and server binaries. */
 export interface SharedPostgres {
@@ -20,12 +21,12 @@ declare module "vitest" {
     postgres: SharedPostgres;
     /** playwright's `BrowserServer.wsEndpoint()` of the run's one Chromium. */
     chromiumWsEndpoint: string;
-    /** Base URL of the run's console started with no extra environment (see test/setup/console.ts). */
-    defaultConsoleUrl: string;
+    /** The run's consoles of each shared profile (test/setup/console.ts, test/support/shared-consoles.ts). */
+    sharedConsoles: Record<SharedConsoleProfile, SharedConsoleAddress>;
   }
 }
 
-type Key = "pgliteTemplate" | "postgres" | "chromiumWsEndpoint" | "defaultConsoleUrl";
+type Key = "pgliteTemplate" | "postgres" | "chromiumWsEndpoint" | "sharedConsoles";
 
 type Inject = (key: Key) => unknown;
 

@@ -56,9 +56,11 @@ export interface Operator {
   name: string;
 }
 
-/** How often the owning process marks its runs alive, and when another reader gives up on them. */
-const HEARTBEAT_EVERY_MS = 10_000;
-const STALE_AFTER_MS = 60_000;
+/**
+ * How often the owning process marks its runs alive: this many times within CERTIFICATION_RUN_STALE_SECONDS,
+ * after which another reader gives up on them, so one late beat is no death.
+ */
+const BEATS_PER_STALENESS = 6;
 
 function environmentUnavailable(message: string): ApiError {
   return new ApiError("environment_unavailable", message);
@@ -340,16 +342,19 @@ export class CertificationService {
 
   private track(id: string): void {
     this.active.add(id);
-    this.heartbeat ??= setInterval(() => {
-      this.store
-        .heartbeat([...this.active])
-        .catch((error: unknown) =>
-          logger.warn(
-            { error: error instanceof Error ? error.message : String(error) },
-            "run heartbeat failed",
-          ),
-        );
-    }, HEARTBEAT_EVERY_MS);
+    this.heartbeat ??= setInterval(
+      () => {
+        this.store
+          .heartbeat([...this.active])
+          .catch((error: unknown) =>
+            logger.warn(
+              { error: error instanceof Error ? error.message : String(error) },
+              "run heartbeat failed",
+            ),
+          );
+      },
+      (this.config.certification.runStaleSeconds * 1000) / BEATS_PER_STALENESS,
+    );
     this.heartbeat.unref?.();
   }
 
@@ -374,7 +379,10 @@ export async function createCertificationService(
   handle: DatabaseHandle,
   runtime: CertificationRuntime,
 ): Promise<CertificationService> {
-  const store = createDatabaseRunStore({ db: handle.db, staleAfterMs: STALE_AFTER_MS });
+  const store = createDatabaseRunStore({
+    db: handle.db,
+    staleAfterMs: config.certification.runStaleSeconds * 1000,
+  });
   // PGlite is single-process: a run still marked running was left by a process that died.
   if (handle.kind === "pglite") await store.interruptAllActive();
   const key = await loadEvidenceSigningKey({

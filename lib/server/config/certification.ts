@@ -1,6 +1,6 @@
 /**
  * The certification variables (CERTIFICATION_PROFILE, CERTIFICATION_SPEC_PATH, SOURCE_COMMIT,
- * EVIDENCE_TRUSTED_KEYS) and the profile
+ * EVIDENCE_TRUSTED_KEYS, CERTIFICATION_RUN_STALE_SECONDS) and the profile
  * file's form. CERTIFICATION_PROFILE is checked at start (a file that cannot be read or is not a profile stops
  * the server with a message naming the variable) and read again when a run starts, so its cards can change
  * without a restart. The profile names its secrets by environment variable; those are read when a run starts.
@@ -8,7 +8,7 @@
 import "server-only";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { blankToUndefined, optionalText } from "@/lib/shared/env-values";
+import { blankToUndefined, integer, optionalText } from "@/lib/shared/env-values";
 
 const cardNumber = z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits");
 const clientRef = z
@@ -123,6 +123,8 @@ export const certificationEnvShape = {
   SOURCE_COMMIT: optionalText,
   /** An older name of SOURCE_COMMIT, still read. */
   GIT_COMMIT: optionalText,
+  // Seconds; short values are for tests of an instance that dies mid-run, a deployment keeps the minute.
+  CERTIFICATION_RUN_STALE_SECONDS: integer(3, 3600, 60),
 };
 
 export interface CertificationSettings {
@@ -134,6 +136,11 @@ export interface CertificationSettings {
   sourceCommit: string | undefined;
   /** EVIDENCE_TRUSTED_KEYS: other keys whose bundles the verify page calls trusted. */
   trustedKeys: TrustedEvidenceKey[];
+  /**
+   * CERTIFICATION_RUN_STALE_SECONDS: a running run whose owner's heartbeat is older than this is marked
+   * interrupted (its process died); the owner beats six times as often.
+   */
+  runStaleSeconds: number;
 }
 
 export function certificationSettings(env: {
@@ -142,11 +149,13 @@ export function certificationSettings(env: {
   SOURCE_COMMIT?: string;
   GIT_COMMIT?: string;
   EVIDENCE_TRUSTED_KEYS?: TrustedEvidenceKey[];
+  CERTIFICATION_RUN_STALE_SECONDS?: number;
 }): CertificationSettings {
   return {
     profilePath: env.CERTIFICATION_PROFILE,
     specPath: env.CERTIFICATION_SPEC_PATH,
     sourceCommit: env.SOURCE_COMMIT ?? env.GIT_COMMIT,
     trustedKeys: env.EVIDENCE_TRUSTED_KEYS ?? [],
+    runStaleSeconds: env.CERTIFICATION_RUN_STALE_SECONDS ?? 60,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What a console API route needs from its caller, declared where the route is defined (`apiRoute(access, …)`):
  * the wrapper checks it before the handler runs, so a route cannot forget to. A route handler made without a
- * declaration does not compile, and test/unit/server/route-access.test.ts checks every exported handler.
+ * declaration does not compile, and test/unit/server/http/route-access.test.ts checks every exported handler.
  */
 import type { EnvironmentAction, GlobalAction } from "@/lib/server/identity/roles";
 

@@ -14,7 +14,10 @@ import type { BatchRunner } from "@/lib/server/support/batch-runner";
 import { abandonedBatchIds } from "@/lib/server/support/batch-store";
 import type { ConsoleRoot } from "./console-root";
 
-/** How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (60 s) lapses first anyway. */
+/**
+ * How often each instance sweeps; a dead runner's lease (30 s) or heartbeat (CERTIFICATION_RUN_STALE_SECONDS,
+ * 60 s) lapses first anyway, and every read of a run sweeps its own.
+ */
 const SWEEP_EVERY_MS = 30_000;
 
 export interface SweepDeps {
@@ -78,7 +81,10 @@ export function createBackgroundSweep(root: Pick<ConsoleRoot, "config" | "servic
           db,
           // The support desk's modules load only when there is a batch to take over.
           runner: { ensureRunning: async (id) => (await services.support()).runner.ensureRunning(id) },
-          runs: createDatabaseRunStore({ db }),
+          runs: createDatabaseRunStore({
+            db,
+            staleAfterMs: root.config.certification.runStaleSeconds * 1000,
+          }),
           clientCertifications: {
             expireOverdue: async () => (await services.clientCertification()).expireOverdue(),
           },

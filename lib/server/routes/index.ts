@@ -2,7 +2,7 @@
  * The console API's route catalogue: every route template under app/api and what each of its methods is
  * (lib/server/http/declaration.ts). Route files serve their entry (`defineRoute(ROUTES[template], …)`), the
  * OpenAPI document is generated from it, and the metrics label a call by the template it was served under.
- * test/unit/server/route-catalogue.test.ts checks that every route file has an entry and every entry a file.
+ * test/unit/server/http/route-catalogue.test.ts checks that every route file has an entry and every entry a file.
  */
 import { declareRoutes } from "@/lib/server/http/declaration";
 import { adminRoutes } from "./admin";

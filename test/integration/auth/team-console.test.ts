@@ -207,7 +207,7 @@ describe.each<Backend>(["pglite", "postgres"])("team console on %s", (backend) =
     );
     expect(signedInRoles).toEqual(new Set(["admin", "support", "engineer", "tester"]));
     expect(rows.filter((row) => row.event === "sign_in").length).toBeGreaterThanOrEqual(5);
-    // Signed-out refusals are summarised per address and minute (test/unit/server/anonymous-refusals.test.ts).
+    // Signed-out refusals are summarised per address and minute (test/unit/server/audit/anonymous-refusals.test.ts).
     expect(rows.some((row) => row.event === "refused" && row.reason === "not_signed_in")).toBe(false);
     const supportRefusal = rows.find(
       (row) => row.event === "refused" && row.reason === "forbidden_by_role" && row.roles.includes("support"),

@@ -15,7 +15,7 @@ import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import type { RunState } from "@/lib/shared/certification-contract";
 import { generateEd25519Pem } from "@/lib/server/util/generated-key";
 import { createSandbox } from "@/lib/sandbox";
-import { PROFILE } from "../../unit/certification/harness";
+import { PROFILE } from "../../unit/server/certification/harness";
 import { BACKENDS, useBackend } from "../storage/backends";
 
 const BASE = "http://sandbox.test";

@@ -5,9 +5,9 @@
  * it at 10 MB), and a body past 20 MiB is 413 with or without Content-Length.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { VerifyResponse } from "@/lib/shared/certification-api";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { sharedConsole, type ConsoleServer } from "../../support/console-server";
 import { declaredHugeZip, entriesOf, writeZip, zipBomb } from "../../support/hostile-zips";
 import { oneCaseRunBundle } from "@/test/support/certification-runs";
 import { ConsoleClient } from "@/test/support/http-client";
@@ -18,13 +18,10 @@ interface ErrorShape {
 
 let server: ConsoleServer;
 
+// Each upload is answered on its own: the run's shared console will do.
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
 }, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 function upload(bytes: Uint8Array | ReadableStream<Uint8Array>): Promise<Response> {
   return fetch(`${server.url}/api/certification/verify`, {

@@ -15,7 +15,7 @@ import {
   type ClientCertificationView,
   type StartedClientCertification,
 } from "@/lib/shared/client-certification-contract";
-import { freePort, startConsole, type ConsoleServer } from "../../support/console-server";
+import { freePort, sharedConsole, type ConsoleServer } from "../../support/console-server";
 import { ConsoleClient } from "@/test/support/http-client";
 
 let server: ConsoleServer;
@@ -79,12 +79,12 @@ function rawSend(path: string, headers: [string, string][], body: string): Promi
 
 beforeAll(async () => {
   proxyPort = await freePort();
-  server = await startConsole({ TRUSTED_PROXIES: "127.0.0.1/32,::1/128" });
+  // The run's console behind a trusted proxy: each certification is a client of its own.
+  server = await sharedConsole("trusted-proxy");
   proxy = await startProxy(new URL(server.url));
 });
 afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve));
-  await server?.stop();
 });
 
 describe("the live log and the evidence show what the application sent", () => {

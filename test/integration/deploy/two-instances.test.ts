@@ -137,10 +137,16 @@ describe("what two instances share through the database", () => {
         transaction_lookup: true,
       }),
     );
-    // A short upstream timeout keeps a support card's lease (timeout × 3 + 5 s) short after an instance dies.
+    // A short upstream timeout keeps a support card's lease (timeout × 3 + 5 s) short after an instance dies,
+    // and a short staleness the time until its certification run's missing heartbeat counts (a minute by default).
     deployment = await startDeployment({
       instances: 2,
-      env: { CARD_API_TIMEOUT_MS: "1000", RATE_LIMIT_PER_MINUTE: "100000", CERTIFICATION_PROFILE: profile },
+      env: {
+        CARD_API_TIMEOUT_MS: "1000",
+        RATE_LIMIT_PER_MINUTE: "100000",
+        CERTIFICATION_PROFILE: profile,
+        CERTIFICATION_RUN_STALE_SECONDS: "10",
+      },
     });
   });
   afterAll(async () => {
@@ -312,7 +318,7 @@ describe("what two instances share through the database", () => {
     // The survivor wrote the audit rows of the cards it took over.
     expect(deployment.consoles[1]!.logs()).toContain(id);
 
-    // The run's heartbeat stops with its instance; once stale (60 s, lib/server/certification) the survivor says so.
+    // The run's heartbeat stops with its instance; once stale (CERTIFICATION_RUN_STALE_SECONDS) the survivor says so.
     const interrupted = await vi.waitFor(
       async () => {
         const read = await survivor.json<RunView>("GET", `/api/certification/runs/${run.body.id}`);

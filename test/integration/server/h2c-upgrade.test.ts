@@ -8,8 +8,8 @@ import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedConsole, type ConsoleServer } from "../../support/console-server";
 
 const run = promisify(execFile);
 const TOKEN_PATH = "/sandbox/reporting/v1/auth/token";
@@ -22,9 +22,8 @@ const TOKEN_BODY = JSON.stringify({
 let server: ConsoleServer;
 
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
 });
-afterAll(async () => server?.stop());
 
 function has(tool: string): boolean {
   try {

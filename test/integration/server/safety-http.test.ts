@@ -3,21 +3,18 @@
  * names, refuses TRACE and malformed %-encoding in the error shape, sends a nonce CSP whose nonce every page
  * script carries, and believes X-Forwarded-For only from TRUSTED_PROXIES.
  */
+import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedConsole, type ConsoleServer } from "../../support/console-server";
 
+// The run's shared consoles: their logs hold other files' requests too, so a test looks for its own lines.
 let server: ConsoleServer;
-/** A console that believes the test process as its proxy: started once, by the first test that needs it. */
-let trusting: Promise<ConsoleServer> | undefined;
-const behindProxy = () => (trusting ??= startConsole({ TRUSTED_PROXIES: "127.0.0.1/32" }));
+/** A console that believes the test process as its proxy. */
+const behindProxy = () => sharedConsole("trusted-proxy");
 
 beforeAll(async () => {
-  server = await startConsole();
-});
-afterAll(async () => {
-  await server?.stop();
-  await (await trusting)?.stop();
+  server = await sharedConsole();
 });
 
 interface RawResponse {
@@ -87,14 +84,17 @@ describe("host trust", () => {
   });
 
   it("logs the socket's address, not a spoofed X-Forwarded-For, unless the peer is a trusted proxy", async () => {
-    await raw(server, "GET", "/api/session?spoofed", { "x-forwarded-for": "198.51.100.77" });
-    const line = await logLine(server, /"path":"\/api\/session".*"client"/);
+    // A path of this test's own (every API path's call is logged alike): other files' lines share the log.
+    const own = `/api/spoofed-${randomUUID()}`;
+    await raw(server, "GET", own, { "x-forwarded-for": "198.51.100.77" });
+    const line = await logLine(server, new RegExp(`"path":"${own}".*"client"`));
     expect(line).toContain('"client":"127.0.0.1"');
     expect(server.logs()).not.toContain("198.51.100.77");
 
     const proxied = await behindProxy();
-    await raw(proxied, "GET", "/api/session", { "x-forwarded-for": "198.51.100.78" });
-    expect(await logLine(proxied, /"path":"\/api\/session"/)).toContain('"client":"198.51.100.78"');
+    const forwarded = `/api/forwarded-${randomUUID()}`;
+    await raw(proxied, "GET", forwarded, { "x-forwarded-for": "198.51.100.78" });
+    expect(await logLine(proxied, new RegExp(`"path":"${forwarded}"`))).toContain('"client":"198.51.100.78"');
   });
 });
 

@@ -4,15 +4,16 @@
  * recorded here: what they print, their exit codes, the token cache, and the duties as seen on the wire. A
  * language whose toolchain is not installed is skipped, never passed.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
-import { SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
 import { freePort } from "@/test/support/console-server";
+import { builtGoProgram } from "@/test/support/go-build";
+import { compiledJava, SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const SECRET = "contract-test-demo-secret";
@@ -38,24 +39,16 @@ const everyCall: Call[] = [];
 let server: SandboxServer;
 const work = mkdtempSync(path.join(os.tmpdir(), "starter-jvm-go-"));
 
-/** The command each language runs as, built once into `work` (outside the client's folder). */
+/** The command each language runs as, compiled once per run (test/support/jvm.ts, go-build.ts). */
 function build(language: string): string[] | undefined {
   if (language === "java") {
-    if (spawnSync("javac", ["-version"]).status !== 0) return undefined;
-    const out = path.join(work, "java-classes");
-    const source = path.join(ROOT, "starter-clients/java/CardApiClient.java");
-    const javacFlags = SHORT_RUN_JVM_FLAGS.map((flag) => `-J${flag}`);
-    expect(spawnSync("javac", [...javacFlags, "-d", out, source], { encoding: "utf8" }).stderr).toBe("");
-    return ["java", ...SHORT_RUN_JVM_FLAGS, "-cp", out, "CardApiClient"];
+    const classes = compiledJava(path.join(ROOT, "starter-clients/java/CardApiClient.java"));
+    return classes === undefined
+      ? undefined
+      : ["java", ...SHORT_RUN_JVM_FLAGS, "-cp", classes, "CardApiClient"];
   }
-  if (spawnSync("go", ["version"]).status !== 0) return undefined;
-  const binary = path.join(work, "go-client");
-  const built = spawnSync("go", ["build", "-o", binary, "."], {
-    cwd: path.join(ROOT, "starter-clients/go"),
-    encoding: "utf8",
-  });
-  expect(built.stderr).toBe("");
-  return [binary];
+  const binary = builtGoProgram(path.join(ROOT, "starter-clients/go"));
+  return binary === undefined ? undefined : [binary];
 }
 
 interface Ran {

@@ -1,0 +1,127 @@
+/**
+ * The starter clients' catalogue and zips (lib/server/starter-clients): every catalogue language has its folder
+ * with the contract's files, each client's own checker accepts its source, and a zip holds the folder's files
+ * and nothing a run leaves behind.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { strFromU8, unzipSync } from "fflate";
+import { afterAll, describe, expect, test } from "vitest";
+import { STARTER_CLIENTS } from "@/lib/server/starter-clients/catalogue";
+import { createStarterClientsService } from "@/lib/server/starter-clients/service";
+import { ApiError } from "@/lib/server/util/errors";
+
+const root = path.resolve(__dirname, "../../../..");
+const scratch = mkdtempSync(path.join(os.tmpdir(), "starter-unit-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const has = (command: string, args: string[]) => spawnSync(command, args).status === 0;
+
+/** Each language's own syntax check, where this machine has the runtime (java and go: their folder's README). */
+const CHECKERS: Record<
+  string,
+  { file: string; available: () => boolean; check: (file: string) => string[] }
+> = {
+  node: { file: "client.mjs", available: () => true, check: (file) => [process.execPath, "--check", file] },
+  python: {
+    file: "client.py",
+    available: () => has("python3", ["--version"]),
+    // Compiled into the scratch folder, so that no __pycache__ lands in the source folder.
+    check: (file) => [
+      "python3",
+      "-c",
+      "import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)",
+      file,
+      path.join(scratch, "client.pyc"),
+    ],
+  },
+};
+
+describe("the starter clients' folders", () => {
+  test.each(Object.keys(CHECKERS))("the %s client passes its language's own checker", (language) => {
+    const checker = CHECKERS[language]!;
+    if (!checker.available()) return;
+    const [command = "", ...args] = checker.check(path.join(root, "starter-clients", language, checker.file));
+    const result = spawnSync(command, args, { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  });
+
+  test("every folder present holds the contract's files; each .env.example names the six variables", () => {
+    for (const client of STARTER_CLIENTS.filter((entry) => existsSync(path.join(root, entry.folder)))) {
+      for (const file of ["README.md", ".env.example"])
+        expect(existsSync(path.join(root, client.folder, file)), `${client.language}/${file}`).toBe(true);
+      const example = readFileSync(path.join(root, client.folder, ".env.example"), "utf8");
+      for (const variable of [
+        "AUTH_URL",
+        "BASE_URL",
+        "CLIENT_ID",
+        "CLIENT_SECRET",
+        "TIMEOUT_MS",
+        "TOKEN_CACHE",
+      ])
+        expect(example, `${client.language}: CARD_API_${variable}`).toMatch(
+          new RegExp(`^CARD_API_${variable}=`, "m"),
+        );
+    }
+    for (const language of ["node", "python"])
+      expect(existsSync(path.join(root, "starter-clients", language)), language).toBe(true);
+  });
+
+  test.each(["node", "python"])(
+    "the %s README's duty table points at the lines that do each duty",
+    (language) => {
+      const folder = path.join(root, "starter-clients", language);
+      const readme = readFileSync(path.join(folder, "README.md"), "utf8");
+      const source = readFileSync(path.join(folder, CHECKERS[language]!.file), "utf8").split("\n");
+      const pointers = [...readme.matchAll(/`(\w+)` \((?:line )?([1-9]\d*)\)/g)];
+      expect(pointers.length).toBeGreaterThanOrEqual(8);
+      for (const [, name = "", line] of pointers)
+        expect(source[Number(line) - 1], `${name} at line ${line}`).toMatch(new RegExp(`\\b${name}\\b`));
+    },
+  );
+});
+
+describe("the starter clients service", () => {
+  test("lists every catalogue language with its title and how to run it, no folder", () => {
+    const { clients } = createStarterClientsService(root).list();
+    expect(clients.map((client) => client.language)).toEqual(["node", "python", "java", "go"]);
+    for (const client of clients) expect(Object.keys(client).sort()).toEqual(["language", "run", "title"]);
+  });
+
+  test("zips a folder's files below one top folder, without what a run or a build leaves (token cache, .env, bytecode, a binary)", async () => {
+    const appDir = path.join(scratch, "app");
+    const folder = path.join(appDir, "starter-clients/node");
+    mkdirSync(path.join(folder, "__pycache__"), { recursive: true });
+    mkdirSync(path.join(folder, "lib"), { recursive: true });
+    writeFileSync(path.join(folder, "client.mjs"), "export {};\n");
+    writeFileSync(path.join(folder, ".env.example"), "CARD_API_CLIENT_SECRET=\n");
+    writeFileSync(path.join(folder, "lib/part.mjs"), "export const part = 1;\n");
+    writeFileSync(path.join(folder, ".env"), "CARD_API_CLIENT_SECRET=real\n");
+    writeFileSync(path.join(folder, ".card-api-token.json"), '{"access_token":"live"}');
+    writeFileSync(path.join(folder, "__pycache__/client.pyc"), "x");
+    writeFileSync(path.join(folder, "CardApiClient.class"), "x");
+    writeFileSync(path.join(folder, "cardapiclient"), "x");
+    const service = createStarterClientsService(appDir);
+    const { zip, fileName } = await service.zip("node");
+    expect(fileName).toBe("card-api-client-node.zip");
+    const files = unzipSync(zip);
+    expect(Object.keys(files).sort()).toEqual([
+      "card-api-client-node/.env.example",
+      "card-api-client-node/client.mjs",
+      "card-api-client-node/lib/part.mjs",
+    ]);
+    expect(strFromU8(files["card-api-client-node/client.mjs"]!)).toBe("export {};\n");
+    // Built once: the second answer is the same bytes, without reading the folder again.
+    rmSync(path.join(folder, "client.mjs"));
+    expect((await service.zip("node")).zip).toBe(zip);
+  });
+
+  test("an unknown language, or one whose folder the build lacks, is 404 not_found", async () => {
+    const service = createStarterClientsService(path.join(scratch, "empty"));
+    await expect(service.zip("cobol")).rejects.toThrow(ApiError);
+    await expect(service.zip("go")).rejects.toMatchObject({ code: "not_found" });
+  });
+});
