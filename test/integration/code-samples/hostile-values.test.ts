@@ -9,7 +9,7 @@
  * file, which must never appear.
  *
  * Java and Go cases are compiled once per language (one program holding every case); the interpreted languages
- * run one process per case. C# and PowerShell have no runtime here: test/unit/client/code-samples.test.ts reads
+ * run one process per case. C# and PowerShell have no runtime here: test/unit/shared/code-samples.test.ts reads
  * their literals back with a strict lexer.
  */
 import { execFile } from "node:child_process";

@@ -18,7 +18,7 @@ import {
   type SampleRequest,
 } from "@/lib/shared/code-samples";
 import { ENV, MARKER, hostileCases } from "@/test/support/hostile-cases";
-import { giftExchange, tokenExchange } from "./fixtures";
+import { giftExchange, tokenExchange } from "../client/fixtures";
 
 const ORIGIN = "http://localhost:3000/sandbox";
 const TOKEN_URL = `${ORIGIN}/reporting/v1/auth/token`;

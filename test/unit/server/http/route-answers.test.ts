@@ -31,7 +31,7 @@ import { CATCH_ALL, ROUTES } from "@/lib/server/routes";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { apiRoute, json } from "@/lib/server/root/route";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
-import { call, configure, CookieJar, type CallOptions } from "./support";
+import { call, configure, CookieJar, type CallOptions } from "../support";
 
 /** JSON answers the document does not describe: a document and files for another tool. */
 const UNDESCRIBED = new Set([
