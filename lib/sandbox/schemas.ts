@@ -1,4 +1,4 @@
-/** zod schemas of what the sandbox accepts (spec §4.1 and §2.3). */
+/** zod schemas of what the sandbox accepts (API specification §4.1 and §2.3). */
 import { z } from "zod";
 
 export const tokenRequestSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * The one code generator (DESIGN.md §12): a request, fed as HAR to @scalar/snippetz, comes out in ten
+ * The one code generator (docs/design.md §12): a request, fed as HAR to @scalar/snippetz, comes out in ten
  * languages, then is finished so that it runs as copied. The library writes every value as a literal, so the
  * request carries stand-ins (SAMPLE_VALUE) where a value must not be written in, and each literal holding one is
  * rebuilt in the language's own syntax as text joined with an expression: a variable read from the environment

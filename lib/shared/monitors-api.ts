@@ -1,5 +1,5 @@
 /**
- * The monitor routes' bodies and answers (DESIGN.md §13), shared by the route handlers, the OpenAPI document and
+ * The monitor routes' bodies and answers (docs/design.md §13), shared by the route handlers, the OpenAPI document and
  * the /monitors page. Isomorphic: no secrets, no Node APIs.
  */
 import { z } from "zod";
@@ -110,7 +110,7 @@ export const monitorDeletedSchema = z.object({ deleted: z.string() });
 /** What an alert says happened (not an audit event: alerts go to the webhook). */
 type MonitorAlertEvent = "monitor_failing" | "monitor_recovered";
 
-/** The alert's JSON (DESIGN.md §13). */
+/** The alert's JSON (docs/design.md §13). */
 export interface MonitorAlert {
   event: MonitorAlertEvent;
   monitor: { id: string; name: string; environment: EnvironmentName };

@@ -234,7 +234,7 @@ func (c *Client) writeCache(token *Token) error {
 	return os.Rename(temporary, c.config.CacheFile)
 }
 
-// RequestToken is §4.1, the only request that carries the secret. It returns the token, or the error answer.
+// RequestToken is API specification §4.1, the only request that carries the secret. It returns the token, or the error answer.
 func (c *Client) RequestToken() (*Token, *Answer, error) {
 	credentials := map[string]string{
 		"client_id":     c.config.ClientID,
@@ -266,7 +266,7 @@ func (c *Client) RequestToken() (*Token, *Answer, error) {
 	return token, nil, nil
 }
 
-// GetToken is §5.7: the token in memory, else the cached one, else a new one.
+// GetToken is API specification §5.7: the token in memory, else the cached one, else a new one.
 func (c *Client) GetToken() (*Token, *Answer, error) {
 	if c.token != nil && c.token.Left() > renewMargin {
 		return c.token, nil, nil
@@ -338,12 +338,12 @@ func retryAfter(header string, now time.Time) time.Duration {
 	return wait
 }
 
-// Balance is §4.4, Balance Inquiry.
+// Balance is API specification §4.4, Balance Inquiry.
 func (c *Client) Balance(card, location string) (*Answer, error) {
 	return c.Call("POST", balancePath, cardBody(card, location), "")
 }
 
-// Lookup is Lookup Transaction by Request Id (§4.3.3).
+// Lookup is Lookup Transaction by Request Id (API specification §4.3.3).
 func (c *Client) Lookup(requestID string) (*Answer, error) {
 	return c.Call("GET", lookupPath+url.PathEscape(requestID), nil, "")
 }
@@ -356,7 +356,7 @@ type GiftResult struct {
 	Lookup    *Answer
 }
 
-// Gift is §4.3: a fresh Request Id per inquiry (unless one is given); §4.3.3: no answer in time → look it up
+// Gift is API specification §4.3: a fresh Request Id per inquiry (unless one is given); API specification §4.3.3: no answer in time → look it up
 // before anything else.
 func (c *Client) Gift(card, location, requestID string) (*GiftResult, error) {
 	if requestID == "" {
@@ -400,7 +400,7 @@ type cardData struct {
 	Originator originator `json:"originator"`
 }
 
-// cardBody is the §2.3 card request body.
+// cardBody is the card request body of API specification §2.3.
 func cardBody(card, location string) interface{} {
 	if location == "" {
 		location = DefaultLocation

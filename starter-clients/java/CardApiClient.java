@@ -174,7 +174,7 @@ public final class CardApiClient {
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** §4.1: the only request that carries the secret. */
+    /** API specification §4.1: the only request that carries the secret. */
     public TokenResult requestToken() throws NoAnswerException, IOException {
         Map<String, Object> credentials = new LinkedHashMap<>();
         credentials.put("client_id", config.clientId());
@@ -200,7 +200,7 @@ public final class CardApiClient {
         return new TokenResult(next, null);
     }
 
-    /** §5.7: the token in memory, else the cached one, else a new one. */
+    /** API specification §5.7: the token in memory, else the cached one, else a new one. */
     public TokenResult getToken() throws NoAnswerException, IOException {
         if (token != null && token.fresh()) return new TokenResult(token, null);
         Token cached = readCache();
@@ -271,7 +271,7 @@ public final class CardApiClient {
         return call("GET", LOOKUP_PATH + encoded, null, null);
     }
 
-    /** §4.3: a fresh Request Id per inquiry; §4.3.3: no answer in time → look it up before anything else. */
+    /** API specification §4.3: a fresh Request Id per inquiry; API specification §4.3.3: no answer in time → look it up before anything else. */
     public GiftResult gift(String card, String location, String requestId) throws NoAnswerException, IOException {
         String id = requestId != null ? requestId : UUID.randomUUID().toString();
         try {

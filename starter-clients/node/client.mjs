@@ -100,7 +100,7 @@ export class CardApiClient {
     renameSync(temporary, this.config.cacheFile);
   }
 
-  /** §4.1: the only request that carries the secret. Returns the token, or the error answer. */
+  /** API specification §4.1: the only request that carries the secret. Returns the token, or the error answer. */
   async requestToken() {
     const { authUrl, clientId, clientSecret } = this.config;
     const answer = await this.send(authUrl + TOKEN_PATH, {
@@ -127,7 +127,7 @@ export class CardApiClient {
     return { token };
   }
 
-  /** §5.7: the token in memory, else the cached one, else a new one. */
+  /** API specification §5.7: the token in memory, else the cached one, else a new one. */
   async getToken() {
     if (this.token && Date.parse(this.token.expires_at) - Date.now() > RENEW_MARGIN_MS)
       return { token: this.token };
@@ -171,7 +171,7 @@ export class CardApiClient {
     return this.call("GET", LOOKUP_PATH + encodeURIComponent(requestId));
   }
 
-  /** §4.3: a fresh Request Id per inquiry; §4.3.3: no answer in time → look it up before anything else. */
+  /** API specification §4.3: a fresh Request Id per inquiry; API specification §4.3.3: no answer in time → look it up before anything else. */
   async gift(card, location = DEFAULT_LOCATION, requestId = randomUUID()) {
     try {
       return {

@@ -154,7 +154,7 @@ class CardApiClient:
         os.replace(temporary, path)
 
     def request_token(self):
-        """§4.1: the only request that carries the secret. Returns (token, None) or (None, error answer)."""
+        """API specification §4.1: the only request that carries the secret. Returns (token, None) or (None, error answer)."""
         config = self.config
         body = {"client_id": config["client_id"], "client_secret": config["client_secret"], "grant_type": "client_credentials"}
         headers = {"Content-Type": "application/json; charset=utf-8", "Accept": "application/json"}
@@ -175,7 +175,7 @@ class CardApiClient:
         return token, None
 
     def get_token(self):
-        """§5.7: the token in memory, else the cached one, else a new one."""
+        """API specification §5.7: the token in memory, else the cached one, else a new one."""
         if self.token and parse_iso(self.token["expires_at"]) - time.time() > RENEW_MARGIN_S:
             return self.token, None
         cached = self.read_cache()
@@ -216,7 +216,7 @@ class CardApiClient:
         return self.call("GET", LOOKUP_PATH + urllib.parse.quote(request_id, safe=""))
 
     def gift(self, card, location=DEFAULT_LOCATION, request_id=None):
-        """§4.3: a fresh Request Id per inquiry; §4.3.3: no answer in time → look it up before anything else."""
+        """API specification §4.3: a fresh Request Id per inquiry; API specification §4.3.3: no answer in time → look it up before anything else."""
         request_id = request_id or str(uuid.uuid4())
         try:
             return dict(self.call("POST", GIFT_PATH, card_body(card, location), request_id), request_id=request_id)

@@ -1,5 +1,5 @@
 /**
- * The one typed client of the Card Services API (spec §4). Addresses come only from its options (server
+ * The one typed client of the Card Services API (API specification §4). Addresses come only from its options (server
  * configuration); callers choose an operation, never a host or path. Every call has a timeout, and every
  * answer is returned whatever its status, with its body parsed against the spec's schema: an unexpected
  * shape is reported as issues next to the body, never hidden.
@@ -39,7 +39,7 @@ interface ClientCredentials {
   clientSecret: string;
 }
 
-/** Spec §2.3. */
+/** API specification §2.3. */
 export interface CardRequest {
   entry_mode: string;
   card_number: string;
@@ -67,7 +67,7 @@ export interface BodyCheck<T> {
   issues: string[];
 }
 
-/** A call of a card operation: the client turns it into its request (spec §4.2). */
+/** A call of a card operation: the client turns it into its request (API specification §4.2). */
 export interface CardCall {
   operation: "gift_balance_inquiry" | "balance_inquiry" | "transaction_lookup";
   /** The card of both inquiries; a lookup has none. */
@@ -75,7 +75,7 @@ export interface CardCall {
   /** X-Request-Id of a Gift Balance Inquiry, or the id a lookup looks up. */
   requestId?: string;
   /**
-   * A free-form request (DESIGN.md §4 `POST /api/requests`): these headers and this body as they are, to the
+   * A free-form request (docs/design.md §4 `POST /api/requests`): these headers and this body as they are, to the
    * operation's address and path, with the token; the caller checked the headers (none is Authorization).
    */
   raw?: { headers: Record<string, string>; body?: string };
@@ -123,19 +123,19 @@ export interface CardApiClient {
     requestId: string;
     card: CardRequest;
   }): Promise<ApiResult<GiftBalanceResponse>>;
-  /** `requestId` is optional: the spec's Balance Inquiry takes none (certification sends one to prove §4.4.3). */
+  /** `requestId` is optional: the spec's Balance Inquiry takes none (certification sends one to prove API specification §4.4.3). */
   balanceInquiry(input: {
     accessToken: string | null;
     card: CardRequest;
     requestId?: string;
   }): Promise<ApiResult<BalanceResponse>>;
-  /** Lookup Transaction by Request Id (spec §4.3 item 3): a GET, nothing recorded upstream. */
+  /** Lookup Transaction by Request Id (API specification §4.3 item 3): a GET, nothing recorded upstream. */
   transactionByRequestId(input: {
     accessToken: string | null;
     requestId: string;
   }): Promise<ApiResult<TransactionLookupResponse>>;
   /**
-   * A token request with a body chosen by the caller (certification's malformed-request cases, spec §7).
+   * A token request with a body chosen by the caller (certification's malformed-request cases, API specification §7).
    * The body must not hold a secret unless it is JSON, whose client_secret is redacted in the copy kept.
    */
   requestTokenWithBody(body: string): Promise<ApiResult<TokenResponse>>;
@@ -254,14 +254,14 @@ function shownTokenBody(body: string): unknown {
   }
 }
 
-/** A card call's request as the specification shows it (spec §4.2). */
+/** A card call's request as the specification shows it (API specification §4.2). */
 function prepareCard(
   urls: CardApiClient["urls"],
   { operation, card, requestId }: CardCall,
   accessToken: string | null,
 ): PreparedRequest {
   if (operation === "transaction_lookup") {
-    // The general form of spec §4.2, Content-Type included; the id goes in the path, not a header.
+    // The general form of API specification §4.2, Content-Type included; the id goes in the path, not a header.
     const { sent, shown } = cardHeaders(accessToken);
     const url = urls.transactionByRequestId(requestId ?? "");
     return { method: "GET", url, headers: sent, body: undefined, shown: { headers: shown, body: null } };

@@ -1,5 +1,5 @@
 /**
- * Integration certification of a client application (DESIGN.md §11): registers a fresh sandbox client per
+ * Integration certification of a client application (docs/design.md §11): registers a fresh sandbox client per
  * certification, arms the steps' behaviours for that client only, keeps the calls the sandbox recorded, judges
  * them, and signs the evidence. Every state lives in the database, so any instance answers any call.
  */

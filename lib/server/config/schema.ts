@@ -1,5 +1,5 @@
 /**
- * The server's configuration (DESIGN.md §3), parsed from environment variables with zod. A bad value is a
+ * The server's configuration (docs/design.md §3), parsed from environment variables with zod. A bad value is a
  * `ConfigError` whose message names the variable; empty values count as unset.
  */
 import "server-only";
@@ -71,7 +71,7 @@ export interface ServerConfig {
   logLevel: LogLevel;
   tokenRenewSkewSeconds: number;
   certification: CertificationSettings;
-  /** ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET: where monitors (DESIGN.md §13) post their alerts, and the HMAC key. */
+  /** ALERT_WEBHOOK_URL and ALERT_WEBHOOK_SECRET: where monitors (docs/design.md §13) post their alerts, and the HMAC key. */
   alerts: { webhookUrl: string | undefined; webhookSecret: string | undefined };
   /** In display order; the first is the default environment. */
   environments: EnvironmentConfig[];
@@ -382,7 +382,7 @@ function buildEnvironments(env: ParsedEnv, sandbox: SandboxSettings): Environmen
   return environments;
 }
 
-/** The sign-in settings each mode needs (DESIGN.md §6). */
+/** The sign-in settings each mode needs (docs/design.md §6). */
 function checkAuthMode(env: ParsedEnv, hostname: string, hasServerCredentials: boolean): void {
   if (env.AUTH_MODE === "none") {
     if (hasServerCredentials && !isLoopbackHost(hostname)) {

@@ -1,5 +1,5 @@
 /**
- * Identity (DESIGN.md §6): who the caller is, and what their roles allow. Server-only; pages import
+ * Identity (docs/design.md §6): who the caller is, and what their roles allow. Server-only; pages import
  * `lib/server/identity/roles` and `lib/server/identity/me` (isomorphic) instead. The user guide is the README's "For a team" section.
  *
  * - `AUTH_MODE=none`: everyone is `LOCAL_USER` with every role (the console listens on loopback only).

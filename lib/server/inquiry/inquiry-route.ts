@@ -34,7 +34,7 @@ export interface InquiryRouteRoot extends RouteRoot {
 /** The catalogue entries of the inquiry routes. */
 type InquiryRouteEntry = (typeof ROUTES)["/api/inquiries/gift-balance" | "/api/inquiries/balance"];
 
-/** Each inquiry's audit event (DESIGN.md §7 names them after the operation). */
+/** Each inquiry's audit event (docs/design.md §7 names them after the operation). */
 export const INQUIRY_AUDIT_EVENTS = {
   gift_balance_inquiry: "gift_balance_inquiry",
   balance_inquiry: "balance_inquiry",

@@ -1,5 +1,5 @@
 /**
- * The alert a monitor sends (DESIGN.md §13): its JSON, a one-line `text` a Slack or Teams incoming webhook shows
+ * The alert a monitor sends (docs/design.md §13): its JSON, a one-line `text` a Slack or Teams incoming webhook shows
  * as is, and the `X-Console-Signature` header (HMAC-SHA-256 of the exact body) receivers check.
  */
 import "server-only";

@@ -1,5 +1,5 @@
 /**
- * The rules of a monitor's schedule and alerts (DESIGN.md §13), free of storage and clocks so that they are
+ * The rules of a monitor's schedule and alerts (docs/design.md §13), free of storage and clocks so that they are
  * tested alone: when a claimed run is late, what a finished run makes of the monitor's state, which alert a
  * change sends, and when a failed delivery is tried again.
  */
@@ -26,7 +26,7 @@ export function nextRunAfter(start: Date, everyMinutes: number): Date {
   return new Date(start.getTime() + everyMinutes * 60_000);
 }
 
-/** The monitor's state after a run ended (`status` the §8 run's; a run that could not finish is failing). */
+/** The monitor's state after a run ended (`status` the docs/design.md §8 run's; a run that could not finish is failing). */
 export function stateAfter(run: { status: string; failed: number }): Exclude<MonitorState, "unknown"> {
   return isPassing(run) ? "passing" : "failing";
 }

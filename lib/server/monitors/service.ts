@@ -1,5 +1,5 @@
 /**
- * Monitors (DESIGN.md §13): what the routes do (create, list, read, change, run now, delete) and the scheduler
+ * Monitors (docs/design.md §13): what the routes do (create, list, read, change, run now, delete) and the scheduler
  * every instance runs. One per process, built in the composition root (lib/server/root) over the root's
  * database, certification service and audit log; `now` and `fetch` are injectable for tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Monitors over HTTP (DESIGN.md §13): a console whose `sandbox` environment is an upstream this test controls
+ * Monitors over HTTP (docs/design.md §13): a console whose `sandbox` environment is an upstream this test controls
  * (127.0.0.1) posts signed alerts to a receiver in the test, exactly one per change of state; two consoles on one
  * PostgreSQL run each due run once; a run missed while the console was down runs once at start, marked late.
  */
