@@ -34,10 +34,11 @@ const SKIPPED_DIRECTORIES = new Set(["node_modules", ".next", "test-results", "c
 
 const NUMBER = String.raw`\d+(?:\.\d+)*`;
 const REF = String.raw`§${NUMBER}(?:\s*[–-]\s*§?${NUMBER})?`;
-/** Between two references of one list: a comma, "and", "or", and a comment's line start after a line break. */
+/** Between two references of one list: a comma, "and", "or", and a comment's line start after a line break. A
+ * document's name may break across lines as JSX text does ("API\n specification"). */
 const SEPARATOR = String.raw`(?:\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:(?:\*|\/\/|#)\s+)?`;
 const NAMED = new RegExp(
-  String.raw`(docs\/[\w./-]+\.md|API specification|RFC \d{1,5})\s+(${REF}(?:${SEPARATOR}${REF})*)`,
+  String.raw`(docs\/[\w./-]+\.md|API\s+specification|RFC \d{1,5})\s+(${REF}(?:${SEPARATOR}${REF})*)`,
   "g",
 );
 

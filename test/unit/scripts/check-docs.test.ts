@@ -84,6 +84,7 @@ describe("check-docs: section references", () => {
       `// docs/design.md ${S}4 and ${S}13: the routes and the monitors.`,
       `// API specification ${S}4.3, ${S}4.5 and ${S}5.7–5.8; RFC 9110 ${S}7.6.1.`,
       `const label = \`${S}\${section}\`;`,
+      `<p>(API\n  specification ${S}4.1). Wrapped JSX text.</p>`,
     ].join("\n");
     expect(badSectionRefs(text, read(files))).toEqual([]);
   });
