@@ -8,7 +8,7 @@ import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, type JWK } from "jose";
 import { generateEd25519Pem, loadKey } from "@/lib/server/util/generated-key";
 
-/** In DATA_DIR, where earlier versions kept it too (README, Certification). */
+/** In DATA_DIR, where earlier versions kept it too (docs/reference/evidence-bundle.md). */
 export const GENERATED_KEY_FILE = "evidence-signing-key.pem";
 
 export interface EvidenceSigningKey {
