@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: regenerates the README's screenshots (docs/screenshots/) from the production build,
+ * `npm run screenshots`: regenerates the screenshots of the README and docs/ (docs/screenshots/) from the production build,
  * against the embedded sandbox, only when asked (never inside a test run). Pages at 1280 px, light (and the
  * inquiry page dark), plus the history and compare tables at 1440, 768 and 390 px.
  */

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { RunDetail } from "./run-detail";
 
-/** One §8 run on a page of its own (a monitor's alert links here): the same view the certification page shows. */
+/** One docs/design.md §8 run on a page of its own (a monitor's alert links here): the same view the certification page shows. */
 export function RunPage({ id }: { id: string }) {
   const [baselineId, setBaselineId] = useState<string | null>(null);
   return (

@@ -20,7 +20,7 @@ function when(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** The caller's certifications, newest first, each a link to its page (DESIGN.md §11). */
+/** The caller's certifications, newest first, each a link to its page (docs/design.md §11). */
 export function ClientCertificationList() {
   const { data, error } = useClientCertifications();
   if (error) {

@@ -18,7 +18,7 @@ function BackLink() {
 }
 
 /**
- * A client certification's own page (DESIGN.md §11): a reload, another tab or a shared link returns to its
+ * A client certification's own page (docs/design.md §11): a reload, another tab or a shared link returns to its
  * steps, live log, checks, finish and evidence. Another user's is not found, as the API answers.
  */
 export function ClientCertificationPage({ id }: { id: string }) {

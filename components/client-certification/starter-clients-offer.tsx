@@ -50,7 +50,7 @@ export function StarterClientsLinks() {
 }
 
 /**
- * The starter clients beside the certification's `.env` (DESIGN.md §12): each one a zip with its source, a
+ * The starter clients beside the certification's `.env` (docs/design.md §12): each one a zip with its source, a
  * README saying how to go through these steps, and a `.env.example` the snippet above fills in.
  */
 export function StarterClientsOffer() {

@@ -23,7 +23,7 @@ import { ClientChecks } from "./client-checks";
 import { StarterClientsOffer } from "./starter-clients-offer";
 
 /**
- * "Your application" (DESIGN.md §11): start a certification (its page then opens, with the fresh secret handed
+ * "Your application" (docs/design.md §11): start a certification (its page then opens, with the fresh secret handed
  * over in this tab's memory), and the caller's certifications, each a link to its page.
  */
 export function YourApplication() {

@@ -124,7 +124,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
         <div className="flex flex-wrap items-start justify-between gap-3 border-b border-default px-5 py-3.5">
           <div className="min-w-0">
             <h2 id={ids.table} className="text-sm font-semibold text-fg">
-              Specification §4.5, with live values
+              API specification §4.5, with live values
             </h2>
             <p className="mt-0.5 text-sm text-muted" data-testid="spec-verdict">
               {result && !busy ? (
@@ -230,7 +230,7 @@ export function RunBoth({ onDiff }: { onDiff: (a: string, b: string) => void }) 
       >
         <p>
           Run both includes a Gift Balance Inquiry, which records a real transaction: it gets a transaction_id
-          and appears in the card&apos;s transaction history (spec §3, §4.3).
+          and appears in the card&apos;s transaction history (API specification §3, §4.3).
         </p>
         <p>To read balances without recording anything, run only a Balance Inquiry on the inquiry page.</p>
       </ProductionConfirmDialog>

@@ -36,7 +36,7 @@ function LiveCell({ cell, busy, label }: { cell: SpecCell; busy: boolean; label:
 }
 
 /**
- * The specification's §4.5 table with, next to each promise, what the runs returned. The "Specification"
+ * The API specification §4.5 table with, next to each promise, what the runs returned. The "Specification"
  * columns are the spec's own words; the "This run" columns are live.
  */
 export function SpecTable({

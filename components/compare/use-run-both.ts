@@ -62,7 +62,7 @@ export function useRunBoth() {
       gift.trigger(input),
       balance.trigger(input),
     ]);
-    // Findable by Request Id is verified, not inferred: look the gift run's transaction up (spec §4.3 item 3).
+    // Findable by Request Id is verified, not inferred: look the gift run's transaction up (API specification §4.3 item 3).
     // A Balance Inquiry sends no Request Id, so its side stays inferred.
     const giftDone = giftResult.status === "fulfilled" ? giftResult.value : null;
     let lookupOutcome: LookupOutcome | null = null;

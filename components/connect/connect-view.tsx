@@ -95,7 +95,7 @@ function CurrentCredentials({ session }: { session: SessionInfo | undefined }) {
             <p className="font-medium text-fg">No credentials yet.</p>
             <p className="mt-1">
               Use the demo credentials of the embedded sandbox, or enter the client_id and client_secret your
-              integration representative issued at onboarding (spec §2.1).
+              integration representative issued at onboarding (API specification §2.1).
             </p>
           </div>
         )}

@@ -12,7 +12,7 @@ export function CardNumberField({ label = "Card number", ...props }: PresetField
   return <Field label={label} inputMode="numeric" autoComplete="off" spellCheck={false} mono {...props} />;
 }
 
-/** `originator.location_id` (spec §2.3) as every form takes it. */
+/** `originator.location_id` (API specification §2.3) as every form takes it. */
 export function LocationIdField({ label = "Location ID", ...props }: PresetFieldProps) {
   return <Field label={label} autoComplete="off" spellCheck={false} mono {...props} />;
 }

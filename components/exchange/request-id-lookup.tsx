@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { ExchangeView, statusTone } from "./exchange-view";
 import { StatusExplanation } from "./status-explanation";
 
-/** The console calls the sandbox's path everywhere (DESIGN.md §5): said wherever a lookup is shown. */
+/** The console calls the sandbox's path everywhere (docs/design.md §5): said wherever a lookup is shown. */
 const LOOKUP_PATH_NOTE = "Path as implemented by the sandbox; the specification does not show the real one.";
 
 /**

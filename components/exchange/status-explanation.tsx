@@ -5,7 +5,7 @@ import { explainExchange } from "@/lib/client/status-explanations";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 
-/** For an error status (or an unreadable body): what it means, quoting spec §7 where it applies, and what next. */
+/** For an error status (or an unreadable body): what it means, quoting API specification §7 where it applies, and what next. */
 export function StatusExplanation({ exchange }: { exchange: ExchangeRecord }) {
   const explanation = explainExchange(exchange);
   if (!explanation) return null;
@@ -24,9 +24,9 @@ export function StatusExplanation({ exchange }: { exchange: ExchangeRecord }) {
       }
     >
       <p>
-        {explanation.source === "spec §7" ? (
+        {explanation.source === "API specification §7" ? (
           <>
-            <span className="font-medium">Spec §7: </span>
+            <span className="font-medium">API specification §7: </span>
             <q>{explanation.meaning}</q>
           </>
         ) : (

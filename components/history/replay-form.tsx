@@ -145,8 +145,9 @@ export function ReplayForm({
                 <span className="font-medium text-fg">Reuse the same Request Id</span>{" "}
                 <code className="font-mono text-xs break-all text-body">{originalRequestId}</code>
                 <span className="mt-0.5 block text-xs text-muted">
-                  X-Request-Id must be unique for each Gift Balance Inquiry (spec §8): the sandbox answers 409
-                  duplicate_request_id and records nothing. Unchecked, the server makes a fresh one.
+                  X-Request-Id must be unique for each Gift Balance Inquiry (API specification §8): the
+                  sandbox answers 409 duplicate_request_id and records nothing. Unchecked, the server makes a
+                  fresh one.
                 </span>
               </span>
             </label>
@@ -172,7 +173,7 @@ export function ReplayForm({
       >
         <p>
           A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
-          card&apos;s transaction history (spec §3, §4.3).
+          card&apos;s transaction history (API specification §3, §4.3).
         </p>
       </ProductionConfirmDialog>
     </div>

@@ -31,7 +31,7 @@ const ENGINEER_STEPS: readonly Step[] = [
   },
 ];
 
-/** The support desk's own start: its pages only (support sees no token or raw inquiry, DESIGN.md §6). */
+/** The support desk's own start: its pages only (support sees no token or raw inquiry, docs/design.md §6). */
 const SUPPORT_STEPS: readonly Step[] = [
   {
     href: "/support",

@@ -13,7 +13,7 @@ import type { InquiryFieldErrors, InquiryFormValues } from "./use-inquiry-form";
 
 const fieldProps = { autoComplete: "off", spellCheck: false, mono: true } as const;
 
-/** entry_mode and pin_mode (spec §2.3): free text, with the one value the specification shows offered. */
+/** entry_mode and pin_mode (API specification §2.3): free text, with the one value the specification shows offered. */
 const MODE_FIELDS = [
   { key: "entryMode", id: "entry-mode", label: "Entry mode" },
   { key: "pinMode", id: "pin-mode", label: "PIN mode" },
@@ -35,7 +35,7 @@ function TestCardsLink() {
   );
 }
 
-/** The inquiry's inputs (spec §2.3 and the X-Request-Id of §4.3): card, location, entry and PIN mode. */
+/** The inquiry's inputs (API specification §2.3 and the X-Request-Id of API specification §4.3): card, location, entry and PIN mode. */
 export function InquiryFields({
   operation,
   values,
@@ -101,7 +101,7 @@ export function InquiryFields({
           id="request-id"
           label="Request Id"
           labelAside={<span className="text-xs text-muted">optional · X-Request-Id</span>}
-          hint="Unique per Gift Balance Inquiry (spec §8). Empty: a fresh UUID per press of Run, kept for a retry."
+          hint="Unique per Gift Balance Inquiry (API specification §8). Empty: a fresh UUID per press of Run, kept for a retry."
           value={values.requestId}
           onChange={change("requestId")}
           error={errors.requestId}

@@ -225,8 +225,8 @@ export function InquiryResult({
             <StatusExplanation exchange={exchange} />
           ) : (
             <Alert tone="warning" title={`${statusLine(exchange.response.status)} · unexpected body`}>
-              The response has no <code className="font-mono">data</code> object to read (spec §4.3, §4.4).
-              The raw response below shows what came back.
+              The response has no <code className="font-mono">data</code> object to read (API specification
+              §4.3, §4.4). The raw response below shows what came back.
             </Alert>
           )}
           {!success && exchange.operation === "gift_balance_inquiry" && exchange.request_id ? (

@@ -173,7 +173,7 @@ export function InquiryView() {
       >
         <p>
           A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
-          card&apos;s transaction history (spec §3, §4.3).
+          card&apos;s transaction history (API specification §3, §4.3).
         </p>
       </ProductionConfirmDialog>
       <ProductionConfirmDialog
@@ -183,7 +183,7 @@ export function InquiryView() {
       >
         <p>
           A Gift Balance Inquiry records a real transaction: it gets a transaction_id and appears in the
-          card&apos;s transaction history (spec §3, §4.3).
+          card&apos;s transaction history (API specification §3, §4.3).
         </p>
         <p>To read balances without recording anything, use Balance Inquiry instead.</p>
       </ProductionConfirmDialog>

@@ -5,7 +5,7 @@ import { useSession } from "@/lib/client/use-session-api";
 import { allowsIn, useAllows } from "@/components/team/use-me";
 import { cx } from "@/components/ui/class-names";
 
-/** What /inquiry says of each operation beside the registry's label: its tag and spec §4.5 reminder. */
+/** What /inquiry says of each operation beside the registry's label: its tag and API specification §4.5 reminder. */
 const CHOICE_NOTES: Record<InquiryOperation, { tag: string; reminder: string }> = {
   gift_balance_inquiry: {
     tag: "recommended",
@@ -24,7 +24,7 @@ export const OPERATION_CHOICES = Object.fromEntries(
   }),
 ) as Record<InquiryOperation, { label: string; tag: string; reminder: string; run: string }>;
 
-/** The two operations as a radio group, each with its one-line reminder of spec §4.5. */
+/** The two operations as a radio group, each with its one-line reminder of API specification §4.5. */
 export function OperationChoice({
   value,
   onChange,

@@ -35,8 +35,8 @@ export function ScopeList({ scopes }: { scopes: string[] }) {
       )}
       {!scopes.includes(BALANCE_SCOPE) ? (
         <Alert tone="warning" title={`No ${BALANCE_SCOPE} scope`}>
-          Both balance inquiries will answer 403 Forbidden with this token (spec §7: the token is valid but
-          lacks the scope required by the endpoint).
+          Both balance inquiries will answer 403 Forbidden with this token (API specification §7: the token is
+          valid but lacks the scope required by the endpoint).
         </Alert>
       ) : null}
     </div>

@@ -8,12 +8,12 @@ export const TOKEN_EVENT_LABELS: Record<TokenEventType, { label: string; tone: B
   renewed_before_expiry: {
     label: "Renewed before expiry",
     tone: "success",
-    why: "The token was about to expire, so a new one was fetched first (spec §5.8).",
+    why: "The token was about to expire, so a new one was fetched first (API specification §5.8).",
   },
   renewed_after_401: {
     label: "Renewed after a 401",
     tone: "warning",
-    why: "The upstream answered 401; a new token was fetched and the call retried once (spec §5.8).",
+    why: "The upstream answered 401; a new token was fetched and the call retried once (API specification §5.8).",
   },
   requested: {
     label: "Requested now",

@@ -70,7 +70,7 @@ function TokenDetails({ token }: { token: TokenMetadata }) {
       <Panel
         title="Scopes"
         titleId="token-scopes"
-        description="Space-separated permissions granted to the token (spec §2.2), and what each one enables."
+        description="Space-separated permissions granted to the token (API specification §2.2), and what each one enables."
       >
         <ScopeList scopes={token.scopes} />
       </Panel>
@@ -151,8 +151,9 @@ export function TokenView() {
           description={
             <>
               An OAuth 2.0 client-credentials token from{" "}
-              <code className="font-mono text-xs">POST {"{auth_url}"}/reporting/v1/auth/token</code> (spec
-              §4.1). The token itself stays on the server; this page shows what is known about it.
+              <code className="font-mono text-xs">POST {"{auth_url}"}/reporting/v1/auth/token</code> (API
+              specification §4.1). The token itself stays on the server; this page shows what is known about
+              it.
             </>
           }
           action={
@@ -203,7 +204,7 @@ export function TokenView() {
         <Panel
           title="Token events"
           titleId="token-events"
-          description="How the console acquired and renewed tokens during your runs (spec §5.7–5.8)."
+          description="How the console acquired and renewed tokens during your runs (API specification §5.7–5.8)."
         >
           <TokenEventList events={tokenEventsOf(runs)} />
         </Panel>

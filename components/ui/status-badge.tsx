@@ -1,8 +1,8 @@
 import { Badge, type BadgeTone } from "./badge";
 
 /**
- * The one badge for a state word: a certification run's or support batch's status (DESIGN.md §9: the same
- * values, a run adding `interrupted`) and a case's verdict (§8). Each word has one label and one colour
+ * The one badge for a state word: a certification run's or support batch's status (docs/design.md §9: the same
+ * values, a run adding `interrupted`) and a case's verdict (docs/design.md §8). Each word has one label and one colour
  * wherever it is shown.
  */
 const STATES = {

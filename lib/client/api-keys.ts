@@ -1,5 +1,5 @@
 /**
- * Every URL of the console's HTTP interface (DESIGN.md §4) the browser calls, built in one place.
+ * Every URL of the console's HTTP interface (docs/design.md §4) the browser calls, built in one place.
  * SWR keys are these URLs, so a mutation elsewhere can revalidate a view by the same key.
  */
 import type { InquiryOperation } from "@/lib/shared/operations";
@@ -16,7 +16,7 @@ export const apiKeys = {
   freeFormRequests: "/api/requests",
   certificationRuns: "/api/certification/runs",
   certificationVerify: "/api/certification/verify",
-  /** Integration certification of the user's own application (DESIGN.md §11). */
+  /** Integration certification of the user's own application (docs/design.md §11). */
   clientCertifications: "/api/client-certifications",
   /** The signed-in user, their roles and what those allow (`{"user": null}` when signed out). */
   me: "/api/me",
@@ -33,7 +33,7 @@ export const apiKeys = {
   adminSuspensions: "/api/admin/suspensions",
   /** Admin: the user ids the audit log knows, searched (`auditUsersKey`). */
   auditUsers: "/api/audit/users",
-  /** Monitors: certification on a schedule (DESIGN.md §13). */
+  /** Monitors: certification on a schedule (docs/design.md §13). */
   monitors: "/api/monitors",
   /** Not a route: the SWR key of the browser's run history (IndexedDB, lib/client/history-store.ts). */
   history: "indexeddb:history",
@@ -51,7 +51,7 @@ export function inquiryKey(operation: InquiryOperation): string {
   return INQUIRY_KEYS[operation];
 }
 
-/** The test cards offered beside the card field in `environment`, masked (DESIGN.md §5). */
+/** The test cards offered beside the card field in `environment`, masked (docs/design.md §5). */
 export function testCardsKey(environment: string): string {
   return `/api/test-cards?environment=${encodeURIComponent(environment)}`;
 }

@@ -53,15 +53,27 @@ export function compareVerdicts(
 
 /** The catalogue's groups, in order, with what they prove. */
 export const CASE_GROUPS = [
-  { prefix: "TOK", title: "Tokens", description: "Token request, reuse, renewal (§2.2, §4.1, §5)" },
-  { prefix: "AUTH", title: "Authorization", description: "401 and 403 answers (§4.2, §5.5, §7)" },
+  {
+    prefix: "TOK",
+    title: "Tokens",
+    description: "Token request, reuse, renewal (API specification §2.2, §4.1, §5)",
+  },
+  {
+    prefix: "AUTH",
+    title: "Authorization",
+    description: "401 and 403 answers (API specification §4.2, §5.5, §7)",
+  },
   {
     prefix: "GBI",
     title: "Gift Balance Inquiry",
-    description: "Records a transaction (§2.4, §4.3)",
+    description: "Records a transaction (API specification §2.4, §4.3)",
   },
-  { prefix: "BI", title: "Balance Inquiry", description: "Read-only lookup (§2.5, §4.4)" },
-  { prefix: "VER", title: "Versioning", description: "Version paths and meta.version (§9)" },
+  { prefix: "BI", title: "Balance Inquiry", description: "Read-only lookup (API specification §2.5, §4.4)" },
+  {
+    prefix: "VER",
+    title: "Versioning",
+    description: "Version paths and meta.version (API specification §9)",
+  },
 ] as const;
 
 export function caseGroup(id: string): string {

@@ -1,10 +1,10 @@
 /**
  * Money and purse helpers for the compare and history views. Amounts travel as decimal strings with two
- * fraction digits (spec §2.4, §2.5); they are turned into integer cents by string parsing so that no
+ * fraction digits (API specification §2.4, §2.5); they are turned into integer cents by string parsing so that no
  * floating point ever touches a balance.
  */
 
-/** The purses of a Balance Inquiry response and their labels (spec §2.5). */
+/** The purses of a Balance Inquiry response and their labels (API specification §2.5). */
 export { PURSES as SPEC_PURSES, purseLabel } from "@/lib/shared/purses";
 import { formatCents } from "@/lib/shared/money";
 

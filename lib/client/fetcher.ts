@@ -1,6 +1,6 @@
 /**
  * fetch wrappers for SWR: JSON in, JSON out, and one error type built from the console's one error shape
- * (`{"error": {"code", "message", "details"?}}`, DESIGN.md §4).
+ * (`{"error": {"code", "message", "details"?}}`, docs/design.md §4).
  */
 import type { ErrorBody } from "@/lib/shared/contracts";
 import { noteApiCall, reportSessionEnded, sessionEndOf } from "./session-ended";

@@ -1,7 +1,7 @@
 /**
  * What the request editor of /inquiry holds: the operation, the headers in order, the raw body and a lookup's
  * Request Id; made from the inquiry form, a pasted cURL command or a recorded free-form exchange, and turned
- * into a `POST /api/requests` body. The card operations' wire form is the client's (spec §2.3, §4.2).
+ * into a `POST /api/requests` body. The card operations' wire form is the client's (API specification §2.3, §4.2).
  */
 import type { ExchangeRecord, FreeFormRequestInput } from "@/lib/shared/contracts";
 import type { CurlRequest } from "@/lib/shared/curl-command";

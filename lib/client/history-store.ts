@@ -51,7 +51,7 @@ function stringAt(value: unknown, path: string[]): string | null {
 }
 
 /**
- * The (masked) card number and location of a run, as its request body recorded them (spec §2.3); a lookup by
+ * The (masked) card number and location of a run, as its request body recorded them (API specification §2.3); a lookup by
  * Request Id sends no body, so its card is the one of the transaction it found.
  */
 export function recordedCardFields(exchange: ExchangeRecord): {

@@ -1,5 +1,5 @@
 /**
- * The browser makes the Request Id of a Gift Balance Inquiry (spec §8): once per submission, so that a
+ * The browser makes the Request Id of a Gift Balance Inquiry (API specification §8): once per submission, so that a
  * retry of the same submission after "no answer" can send the same id and never records a second transaction.
  */
 

@@ -1,6 +1,6 @@
 /**
- * What each scope lets this console do. The specification lists the scope values (§2.2) but not which
- * endpoint needs which; the operation registry holds the sandbox's documented rule (DESIGN.md §5).
+ * What each scope lets this console do. The specification lists the scope values (API specification §2.2) but not which
+ * endpoint needs which; the operation registry holds the sandbox's documented rule (docs/design.md §5).
  * Reporting operations are outside the specification's excerpt.
  */
 import { operationsNeeding } from "@/lib/shared/operations";

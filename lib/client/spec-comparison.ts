@@ -1,5 +1,5 @@
 /**
- * The specification's §4.5 table ("Choosing between the two"), filled with what one Gift Balance Inquiry and
+ * The API specification §4.5 table ("Choosing between the two"), filled with what one Gift Balance Inquiry and
  * one Balance Inquiry for the same card actually returned, each cell judged against the promise, plus the
  * check that the Gift Balance Inquiry's `balance` equals the Balance Inquiry's `balances.gift`.
  */

@@ -1,13 +1,13 @@
 /**
  * What an upstream status means and what to do next. 400, 401 and 403 quote the specification's
- * section 7; the others explain the embedded sandbox's documented choices (DESIGN.md §5) and HTTP.
+ * section 7; the others explain the embedded sandbox's documented choices (docs/design.md §5) and HTTP.
  */
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { headerValue } from "./http-status";
 
 export interface StatusExplanation {
   /** Whose words the meaning is: the spec's section 7, or the console's reading. */
-  source: "spec §7" | "console";
+  source: "API specification §7" | "console";
   meaning: string;
   next: string;
   /** Where the next step happens, when it is in the console. */
@@ -24,7 +24,7 @@ function specExplanation(exchange: ExchangeRecord): StatusExplanation | null {
   const isToken = exchange.operation === "token";
   if (status === 400 && isToken) {
     return {
-      source: "spec §7",
+      source: "API specification §7",
       meaning: "The token request is malformed: check client_id, client_secret and grant_type.",
       next: "Check the client_id and client_secret you saved on Connect (the console always sends grant_type client_credentials), then request a token again.",
       action: { href: "/connect", label: "Check credentials" },
@@ -32,7 +32,7 @@ function specExplanation(exchange: ExchangeRecord): StatusExplanation | null {
   }
   if (status === 401) {
     return {
-      source: "spec §7",
+      source: "API specification §7",
       meaning: "The access token is invalid or expired. Request a new token.",
       next: isToken
         ? "The token endpoint refused the client. Check the credentials on Connect."
@@ -44,7 +44,7 @@ function specExplanation(exchange: ExchangeRecord): StatusExplanation | null {
   }
   if (status === 403) {
     return {
-      source: "spec §7",
+      source: "API specification §7",
       meaning: "The token is valid but lacks the scope required by the endpoint.",
       next: "Both balance operations need the read:transactions scope (the sandbox's rule). Check the token's scopes and use a client that has it; scopes are granted by the operator at onboarding.",
       action: { href: "/token", label: "See the token's scopes" },
@@ -74,7 +74,7 @@ function consoleExplanation(exchange: ExchangeRecord): StatusExplanation | null 
     return {
       source: "console",
       meaning:
-        "This Request Id was already used: X-Request-Id must be unique for each Gift Balance Inquiry (spec §8).",
+        "This Request Id was already used: X-Request-Id must be unique for each Gift Balance Inquiry (API specification §8).",
       next: "Nothing was recorded. Generate a new Request Id (or leave it empty for a fresh one) and run again.",
     };
   }

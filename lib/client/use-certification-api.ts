@@ -1,6 +1,6 @@
 "use client";
 /**
- * The runs page's calls (DESIGN.md §4): SWR keys are the route URLs (lib/client/api-keys.ts); a run being
+ * The runs page's calls (docs/design.md §4): SWR keys are the route URLs (lib/client/api-keys.ts); a run being
  * worked on is polled until it ends; writes go through useSWRMutation.
  */
 import useSWR from "swr";

@@ -1,6 +1,6 @@
 "use client";
 /**
- * The "Your application" calls (DESIGN.md §11): the certification under way is polled so that the live log
+ * The "Your application" calls (docs/design.md §11): the certification under way is polled so that the live log
  * and the checks follow the application's traffic; writes go through useSWRMutation. Each poll asks only for
  * the calls after the last one the page holds (`?calls_after=<seq>`), so a busy log costs one page, not all.
  */

@@ -111,7 +111,7 @@ function useExchangeMutation<I extends { environment?: EnvironmentName }>(
  * Runs one inquiry. The exchange record comes back whatever the upstream answered (2xx, 4xx, 5xx, not
  * JSON); an ApiClientError means the console could not get an answer (no credentials, timeout, …).
  *
- * Every run names the environment the page shows (DESIGN.md §6): when another tab switched it, the server
+ * Every run names the environment the page shows (docs/design.md §6): when another tab switched it, the server
  * answers 409 `environment_changed` and sends nothing; the session is then read again so that the page shows
  * the new one. A Gift Balance Inquiry that got no answer (502/504) is kept in history as "outcome unknown"
  * with the Request Id that was sent. The answer carries the session as it now stands (a run may have acquired

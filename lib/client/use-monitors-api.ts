@@ -1,6 +1,6 @@
 "use client";
 /**
- * The monitors page's calls (DESIGN.md §13): SWR keys from lib/client/api-keys.ts; the list and a monitor with
+ * The monitors page's calls (docs/design.md §13): SWR keys from lib/client/api-keys.ts; the list and a monitor with
  * a run under way are polled; writes go through useSWRMutation and revalidate the list.
  */
 import useSWR, { useSWRConfig } from "swr";

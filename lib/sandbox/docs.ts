@@ -1,5 +1,5 @@
 /**
- * What the sandbox's page (app/sandbox) and the README tell users: the choices made where the specification is
+ * What the sandbox's page (app/sandbox) and docs/reference/sandbox.md tell users: the choices made where the specification is
  * silent, and the worked example (written by the one code generator, lib/shared/code-samples.ts). Kept next to the implementation so that both change together.
  */
 import { OPERATION_SPECS, TRANSACTIONS_SCOPE } from "@/lib/shared/operations";

@@ -32,7 +32,7 @@ import { TokenService, type TokenClaims } from "./tokens";
 const API_VERSION = "1.4.0";
 const JSONAPI_VERSION = "1.0";
 
-/** The data object of a Gift Balance Inquiry response (spec §2.4). */
+/** The data object of a Gift Balance Inquiry response (API specification §2.4). */
 type GiftTransaction = GiftBalanceResponse["data"];
 
 interface RecordedTransaction {
@@ -43,7 +43,7 @@ interface RecordedTransaction {
 
 const NOT_JSON_BODY = "<html><body><h1>upstream maintenance</h1></body></html>";
 
-/** Request Ids are unique per client: the token identifies the client (spec §4.2). */
+/** Request Ids are unique per client: the token identifies the client (API specification §4.2). */
 const requestIdKey = (clientId: string, requestId: string) => `${clientId}\n${requestId}`;
 
 export class SandboxEngine {
@@ -160,7 +160,7 @@ export class SandboxEngine {
     return pathname.startsWith(`${this.basePath}/`) ? pathname.slice(this.basePath.length) : null;
   }
 
-  // ---------- token (spec §4.1, §2.2) ----------
+  // ---------- token (API specification §4.1, §2.2) ----------
 
   private async token(request: Request): Promise<Response> {
     this.tokenRequests += 1;
@@ -252,7 +252,7 @@ export class SandboxEngine {
     return { clientId: found.clientId, scopes: found.scopes, expiresIn: found.expiresIn, description: "" };
   }
 
-  // ---------- authenticated calls (spec §4.2, §5, §7) ----------
+  // ---------- authenticated calls (API specification §4.2, §5, §7) ----------
 
   /** 401 for a missing or bad token, 403 without the operation's scope (read:transactions); else the token's claims. */
   private async authorize(
@@ -299,7 +299,7 @@ export class SandboxEngine {
     return { ok: true, value: parsed.data };
   }
 
-  // ---------- Gift Balance Inquiry (spec §4.3, §2.4) ----------
+  // ---------- Gift Balance Inquiry (API specification §4.3, §2.4) ----------
 
   private async giftBalanceInquiry(request: Request): Promise<Response> {
     const auth = await this.authorize(request, "gift_balance_inquiry");
@@ -376,7 +376,7 @@ export class SandboxEngine {
     this.reservedRequestIds.delete(oldest);
   }
 
-  // ---------- Balance Inquiry (spec §4.4, §2.5) ----------
+  // ---------- Balance Inquiry (API specification §4.4, §2.5) ----------
 
   private async balanceInquiry(request: Request): Promise<Response> {
     const auth = await this.authorize(request, "balance_inquiry");
@@ -500,7 +500,7 @@ export class SandboxEngine {
     return new Date(this.now()).toISOString();
   }
 
-  /** `req-<number>-<suffix>` (spec §2.2). */
+  /** `req-<number>-<suffix>` (API specification §2.2). */
   private nextRequestId(): string {
     this.requestCounter += 1;
     return `req-${this.now()}${String(this.requestCounter).padStart(4, "0")}-${randomHex(4)}`;

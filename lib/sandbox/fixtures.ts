@@ -1,5 +1,5 @@
 /**
- * The sandbox's seed data (DESIGN.md §5): demo clients, test cards and their behaviours.
+ * The sandbox's seed data (docs/design.md §5): demo clients, test cards and their behaviours.
  * The one source for the sandbox itself, its documentation page and its tests. Holds no secret:
  * the demo clients' secret is configuration (`SANDBOX_DEMO_SECRET`, default "demo-secret").
  */

@@ -1,5 +1,5 @@
 /**
- * The embedded Card Services sandbox (DESIGN.md §5): a framework-free handler from a Web `Request` to a
+ * The embedded Card Services sandbox (docs/design.md §5): a framework-free handler from a Web `Request` to a
  * `Response`, used both in-process (mounted in the console under /sandbox) and by the standalone server.
  * It must import nothing from Next.
  */

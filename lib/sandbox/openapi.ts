@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the sandbox (DESIGN.md §5): token, both balance operations and Lookup
+ * The OpenAPI 3.1 document of the sandbox (docs/design.md §5): token, both balance operations and Lookup
  * Transaction by Request Id, served at GET /sandbox/openapi.json in the console and GET /openapi.json by the
  * standalone sandbox. Requests are described with the zod schemas the sandbox validates with (./schemas),
  * responses with the specification's shapes the console checks upstream answers against

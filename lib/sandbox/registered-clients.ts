@@ -1,5 +1,5 @@
 /**
- * Clients registered from outside the sandbox (the console's integration certification, DESIGN.md §11), through
+ * Clients registered from outside the sandbox (the console's integration certification, docs/design.md §11), through
  * an injected port: the sandbox asks the port who a client is, which behaviour is armed for it, and hands it
  * every call made with that client or its tokens. The sandbox keeps no state of its own about them, so every
  * instance behind a load balancer agrees (the port is backed by the shared database). Framework-free.

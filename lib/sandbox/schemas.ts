@@ -1,4 +1,4 @@
-/** zod schemas of what the sandbox accepts (spec §4.1 and §2.3; the card request is the spec's, shared). */
+/** zod schemas of what the sandbox accepts (API specification §4.1 and §2.3; the card request is the spec's, shared). */
 import { z } from "zod";
 
 export { cardRequestSchema, type CardRequest } from "@/lib/shared/card-api-schemas";

@@ -1,5 +1,5 @@
 /**
- * The sandbox's own variables (DESIGN.md §3, §5), validated with zod: `npm run sandbox` reads them with no
+ * The sandbox's own variables (docs/design.md §3, §5), validated with zod: `npm run sandbox` reads them with no
  * console around, and the console reads the same ones (lib/server/config/sandbox.ts) to build the embedded
  * instance. The sandbox's handler itself reads no environment: it takes these as options.
  */

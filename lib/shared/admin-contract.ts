@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTime } from "./contracts";
 
-/** `GET /api/admin/sessions` (DESIGN.md §4): the live sessions, named by a handle (never the session's id). */
+/** `GET /api/admin/sessions` (docs/design.md §4): the live sessions, named by a handle (never the session's id). */
 export const adminSessionListSchema = z.object({
   sessions: z.array(
     z.object({

@@ -1,5 +1,5 @@
 /**
- * The audit log's HTTP shapes (DESIGN.md §7): what `GET /api/audit` and `/api/audit/verify` answer. Shared by the
+ * The audit log's HTTP shapes (docs/design.md §7): what `GET /api/audit` and `/api/audit/verify` answer. Shared by the
  * server that builds them (lib/server/audit/http.ts) and the page that reads them (components/audit). No secrets.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Every event name the console writes to the audit log (DESIGN.md §7). Isomorphic: the server's audit writers
+ * Every event name the console writes to the audit log (docs/design.md §7). Isomorphic: the server's audit writers
  * are typed by it (lib/server/http/route.ts `AuditFields`, lib/server/support/audit-rows.ts), so a new event must be added
  * here, and the audit page offers the same list as filter suggestions. Rows keep `event` as a string: a log
  * may hold names an older console wrote.

@@ -1,5 +1,5 @@
 /**
- * The specification's card request (spec §2.3) and response shapes (spec §2.2, §2.4, §2.5). Extra fields are allowed (the spec lists
+ * The specification's card request (API specification §2.3) and response shapes (API specification §2.2, §2.4, §2.5). Extra fields are allowed (the spec lists
  * what it shows, not everything an upstream may add); a missing or mistyped field is an issue that the
  * exchange record reports next to the body as it was. Shared: the sandbox's own OpenAPI document describes its
  * answers with them too.
@@ -37,7 +37,7 @@ const uuid = z
   .string()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 
-/** Spec §2.2: the token resource in its JSON:API envelope. */
+/** API specification §2.2: the token resource in its JSON:API envelope. */
 export const tokenResponseSchema = z.object({
   data: z.object({
     type: z.literal("oauth-token"),
@@ -71,7 +71,7 @@ export const usableTokenSchema = z.object({
   jsonapi: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** Spec §2.4: Gift Balance Inquiry, 201. */
+/** API specification §2.4: Gift Balance Inquiry, 201. */
 export const giftBalanceResponseSchema = z.object({
   data: z.object({
     transaction_id: uuid,
@@ -91,7 +91,7 @@ export const giftBalanceResponseSchema = z.object({
   }),
 });
 
-/** Spec §2.5: Balance Inquiry, 200. */
+/** API specification §2.5: Balance Inquiry, 200. */
 export const balanceResponseSchema = z.object({
   data: z.object({
     card_number: z.string(),
@@ -122,7 +122,7 @@ const text = (field: string) =>
     .min(1, `${field} is empty`)
     .max(128, `${field} is longer than 128 characters`);
 
-/** Spec §2.3: the body of both inquiries, with the sandbox's messages for what it refuses. */
+/** API specification §2.3: the body of both inquiries, with the sandbox's messages for what it refuses. */
 export const cardRequestSchema = z.object(
   {
     data: z.object(

@@ -1,5 +1,5 @@
 /**
- * The one card-number rule (spec §2.3: a full card number is 12 to 19 digits), shared by the API's schema
+ * The one card-number rule (API specification §2.3: a full card number is 12 to 19 digits), shared by the API's schema
  * (lib/shared/contracts.ts cardNumberSchema) and the browser's forms, which check it without zod.
  */
 const CARD_NUMBER_DIGITS = { min: 12, max: 19 } as const;

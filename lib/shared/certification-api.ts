@@ -1,5 +1,5 @@
 /**
- * The certification routes' bodies and answers (DESIGN.md §4, §8), shared by the route handlers and the
+ * The certification routes' bodies and answers (docs/design.md §4, §8), shared by the route handlers and the
  * runs page. Isomorphic: no secrets, no Node APIs.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * The shapes of a certification run (DESIGN.md §8): cases, their checks and verdicts, the run's progress
+ * The shapes of a certification run (docs/design.md §8): cases, their checks and verdicts, the run's progress
  * events and state. Isomorphic on purpose (no secrets, no Node APIs): the runs page will render these.
  */
 import type { z } from "zod";
@@ -51,7 +51,7 @@ export function summarizeRun(run: RunState): RunSummary {
   };
 }
 
-/** The catalogue's groups in reading order (DESIGN.md §8). */
+/** The catalogue's groups in reading order (docs/design.md §8). */
 const CASE_GROUP_ORDER = ["TOK", "AUTH", "GBI", "BI", "VER"] as const;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The zod schemas of a certification run's shapes (DESIGN.md §8) and of the certification routes' answers: the
+ * The zod schemas of a certification run's shapes (docs/design.md §8) and of the certification routes' answers: the
  * OpenAPI document reads them, and certification-contract.ts and certification-api.ts infer their types from
  * them. Kept apart so that pages, which import those two modules' helpers, do not carry zod.
  */

@@ -1,5 +1,5 @@
 /**
- * Integration certification of a client application (DESIGN.md §11): its steps, its checks and the shapes the
+ * Integration certification of a client application (docs/design.md §11): its steps, its checks and the shapes the
  * console's routes answer with. Isomorphic (the page renders these); holds no secret.
  */
 import { z } from "zod";
@@ -62,18 +62,34 @@ export const CLIENT_STEPS: readonly ClientStepInfo[] = [
 export type ClientCheckInfo = Pick<ClientCheckResult, "id" | "title" | "spec">;
 
 export const CLIENT_CHECKS: readonly ClientCheckInfo[] = [
-  { id: "CLI-TOKEN-REUSE", title: "Caches and reuses the token", spec: "§5.7" },
-  { id: "CLI-RENEW-401", title: "On a 401, renews once and retries the same call", spec: "§5.8" },
-  { id: "CLI-REQUEST-ID-UNIQUE", title: "A unique X-Request-Id per Gift Balance Inquiry", spec: "§8, §4.3" },
+  { id: "CLI-TOKEN-REUSE", title: "Caches and reuses the token", spec: "API specification §5.7" },
+  {
+    id: "CLI-RENEW-401",
+    title: "On a 401, renews once and retries the same call",
+    spec: "API specification §5.8",
+  },
+  {
+    id: "CLI-REQUEST-ID-UNIQUE",
+    title: "A unique X-Request-Id per Gift Balance Inquiry",
+    spec: "API specification §8, §4.3",
+  },
   {
     id: "CLI-TIMEOUT-LOOKUP",
     title: "After no answer, finds the transaction by its Request Id",
-    spec: "§4.3.3",
+    spec: "API specification §4.3.3",
   },
-  { id: "CLI-DECLINE-NO-RETRY", title: "A declined inquiry is not sent again", spec: "§4.3.4" },
-  { id: "CLI-RETRY-AFTER", title: "Honours Retry-After", spec: "§7" },
-  { id: "CLI-SECRET-ONLY-AT-TOKEN", title: "The secret goes to the token endpoint only", spec: "§5.9" },
-  { id: "CLI-WELL-FORMED", title: "Every call well formed", spec: "§4.1–4.4" },
+  {
+    id: "CLI-DECLINE-NO-RETRY",
+    title: "A declined inquiry is not sent again",
+    spec: "API specification §4.3.4",
+  },
+  { id: "CLI-RETRY-AFTER", title: "Honours Retry-After", spec: "API specification §7" },
+  {
+    id: "CLI-SECRET-ONLY-AT-TOKEN",
+    title: "The secret goes to the token endpoint only",
+    spec: "API specification §5.9",
+  },
+  { id: "CLI-WELL-FORMED", title: "Every call well formed", spec: "API specification §4.1–4.4" },
 ];
 
 const ALL_CHECK_IDS = [...CLIENT_CHECK_IDS, ...FAULT_CHECK_IDS] as const;

@@ -1,5 +1,5 @@
 /**
- * The console's HTTP interface (DESIGN.md §4), shared by route handlers (server) and pages (browser).
+ * The console's HTTP interface (docs/design.md §4), shared by route handlers (server) and pages (browser).
  * Isomorphic on purpose: nothing here may hold or import a secret.
  */
 import { LOCATION_ID_MAX_LENGTH } from "./sandbox-demo";
@@ -15,7 +15,7 @@ import {
 export const ENVIRONMENTS = ["embedded", "sandbox", "production"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
 
-/** Console roles (DESIGN.md §6), granted through ROLE_GROUPS. */
+/** Console roles (docs/design.md §6), granted through ROLE_GROUPS. */
 export const ROLES = ["support", "engineer", "tester", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -59,7 +59,7 @@ export type CredentialsInput = z.infer<typeof credentialsInputSchema>;
 export const environmentInputSchema = z.object({ environment: z.enum(ENVIRONMENTS) }).strict();
 
 /**
- * The environment the page showed when the user ran it (DESIGN.md §6): when another tab switched the
+ * The environment the page showed when the user ran it (docs/design.md §6): when another tab switched the
  * session's environment since, the call is refused with 409 `environment_changed`.
  */
 export const expectedEnvironmentSchema = z.enum(ENVIRONMENTS).optional();
@@ -93,7 +93,7 @@ const FREE_FORM_BODY =
   /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 
 /**
- * `POST /api/requests`: one card operation with the caller's headers and body (DESIGN.md §4). Header names and
+ * `POST /api/requests`: one card operation with the caller's headers and body (docs/design.md §4). Header names and
  * values are checked by lib/shared/free-form's rules in the route (400 `header_not_allowed` names the header).
  */
 export const freeFormRequestInputSchema = z
@@ -214,7 +214,7 @@ export type ExchangeTimings = z.infer<typeof exchangeTimingsSchema>;
 
 const nullableString = z.string().nullable();
 
-/** What a Gift Balance Inquiry answered, or the transaction a lookup found (spec §2.4); card number masked. */
+/** What a Gift Balance Inquiry answered, or the transaction a lookup found (API specification §2.4); card number masked. */
 const transactionSummaryFields = {
   transaction_id: nullableString,
   external_id: nullableString,
@@ -271,7 +271,7 @@ export const exchangeResponseSchema = z.object({
   schema_issues: z.array(z.string()).optional(),
 });
 
-/** What a run returns and what history keeps (DESIGN.md §4). */
+/** What a run returns and what history keeps (docs/design.md §4). */
 export const exchangeRecordSchema = z.object({
   id: z.string(),
   operation: z.enum(OPERATIONS),

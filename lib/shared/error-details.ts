@@ -1,5 +1,5 @@
 /**
- * The `details` of a console API error, per error code (DESIGN.md §4: `{"error": {"code", "message",
+ * The `details` of a console API error, per error code (docs/design.md §4: `{"error": {"code", "message",
  * "details"?}}`). The server's `ApiError` (lib/server/util/errors.ts) only accepts these shapes for these codes, and the
  * browser's `<ApiErrorAlert>` reads them back through `errorDetails`. Isomorphic and zod-free: the pages
  * bundle it, and the details come from our own server, so the reader checks the code, not every field.

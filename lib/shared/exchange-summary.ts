@@ -30,7 +30,7 @@ export function responseData(record: ExchangeRecord): JsonObject | null {
   return asObject(asObject(record.response.body)?.data);
 }
 
-/** The card request's modes as the record's request sent them (spec §2.3), for running it again. */
+/** The card request's modes as the record's request sent them (API specification §2.3), for running it again. */
 export function requestCardModes(record: ExchangeRecord): {
   entryMode: string | null;
   pinMode: string | null;

@@ -1,5 +1,5 @@
 /**
- * Amounts as the specification writes them (spec §2.4, §2.5): decimal strings with two fraction digits.
+ * Amounts as the specification writes them (API specification §2.4, §2.5): decimal strings with two fraction digits.
  * The sandbox keeps integer cents and the pages compute in integer cents, so that no floating point ever
  * touches a balance. Isomorphic and dependency-free.
  */

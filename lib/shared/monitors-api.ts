@@ -1,5 +1,5 @@
 /**
- * The monitor routes' bodies and answers (DESIGN.md §13), shared by the route handlers, the OpenAPI document and
+ * The monitor routes' bodies and answers (docs/design.md §13), shared by the route handlers, the OpenAPI document and
  * the /monitors page. Isomorphic: no secrets, no Node APIs.
  */
 import { z } from "zod";

@@ -8,7 +8,7 @@
 export const OPERATIONS = ["token", "gift_balance_inquiry", "balance_inquiry", "transaction_lookup"] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
-/** The scope both balance operations need (the sandbox's documented rule, DESIGN.md §5). */
+/** The scope both balance operations need (the sandbox's documented rule, docs/design.md §5). */
 export const TRANSACTIONS_SCOPE = "read:transactions";
 
 export interface OperationSpec {
@@ -28,7 +28,7 @@ export interface OperationSpec {
   recordsTransaction: boolean;
   /** True when the call carries a Request Id (X-Request-Id header or the path's `{request_id}`). */
   takesRequestId: boolean;
-  /** True when its input is the card request body (spec §2.3): the inquiry page offers it. */
+  /** True when its input is the card request body (API specification §2.3): the inquiry page offers it. */
   takesCard: boolean;
   /** The name of the export of lib/shared/contracts.ts that validates the console route's input. */
   inputSchema:
@@ -83,7 +83,7 @@ export const OPERATION_SPECS = {
     label: "Lookup by Request Id",
     method: "GET",
     base: "base",
-    /** The embedded sandbox's path (DESIGN.md §5); the specification does not show the real one. */
+    /** The embedded sandbox's path (docs/design.md §5); the specification does not show the real one. */
     path: "/transaction/v1/transactions/request-id/{request_id}",
     requiredScope: TRANSACTIONS_SCOPE,
     successStatus: 200,

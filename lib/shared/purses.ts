@@ -1,5 +1,5 @@
 /**
- * The purses of a card (spec §2.5), in the order the specification lists them. One list for the sandbox,
+ * The purses of a card (API specification §2.5), in the order the specification lists them. One list for the sandbox,
  * the server's response schemas and the pages. Framework-free and zod-free: the browser bundles it.
  */
 export const PURSES = [

@@ -1,5 +1,5 @@
 /**
- * The support desk's HTTP interface (DESIGN.md §4, §9), shared by its route handlers and its page. Isomorphic:
+ * The support desk's HTTP interface (docs/design.md §4, §9), shared by its route handlers and its page. Isomorphic:
  * nothing here holds a secret. No field ever carries a full card number, a token or a raw exchange.
  */
 import { z } from "zod";

@@ -284,7 +284,7 @@ public final class CardApiClient {
     }
 
     /**
-     * §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429, no
+     * API specification §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429, no
      * answer), spaced by BACKOFF_MS; a 4xx or 3xx is the answer (RefusedException).
      */
     public Token requestToken() throws CardApiException, IOException {
@@ -331,7 +331,7 @@ public final class CardApiClient {
         return next;
     }
 
-    /** §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (§5.8). */
+    /** API specification §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (API specification §5.8). */
     public Token getToken() throws CardApiException, IOException {
         if (token == null || !token.fresh()) {
             Token cached = readCache();
@@ -341,7 +341,7 @@ public final class CardApiClient {
     }
 
     /**
-     * One API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429: wait
+     * One API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429: wait
      * Retry-After, then once more, or give up when it is beyond PATIENCE_MS (RFC 9110). A read ({@code retry}) is
      * tried up to 3 times when its outcome is unknown; a write never is here (see gift). A 403 is never retried.
      */
@@ -422,12 +422,12 @@ public final class CardApiClient {
         return Json.at(body, "data", "transaction_id") instanceof String id ? id : null;
     }
 
-    /** §4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost. */
+    /** API specification §4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost. */
     public Result balance(String card, String location) throws CardApiException, IOException {
         return settle(call("POST", BALANCE_PATH, cardBody(card, location), null, true), null, null, null);
     }
 
-    /** Lookup Transaction by Request Id (§4.3.3); a 404 (never recorded) is a RefusedException. */
+    /** Lookup Transaction by Request Id (API specification §4.3.3); a 404 (never recorded) is a RefusedException. */
     public Result lookup(String requestId) throws CardApiException, IOException {
         return settle(lookupAnswer(requestId), requestId, null, null);
     }
@@ -438,9 +438,9 @@ public final class CardApiClient {
     }
 
     /**
-     * §4.3 Gift Balance Inquiry under a fresh Request Id (§8) unless one is given. When its outcome is unknown
+     * API specification §4.3 Gift Balance Inquiry under a fresh Request Id (API specification §8) unless one is given. When its outcome is unknown
      * (5xx, no answer in time, a reset, a cut or unreadable body), nothing else happens for that card before the
-     * outcome is learned (§4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the
+     * outcome is learned (API specification §4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the
      * same Request Id once more.
      */
     public Result gift(String card, String location, String requestId) throws CardApiException, IOException {
@@ -553,7 +553,7 @@ public final class CardApiClient {
         }
     }
 
-    /** Runs one command; returns the exit code (§12: 0 answered, 1 no answer or no patience, 2 usage). */
+    /** Runs one command; returns the exit code (API specification §12: 0 answered, 1 no answer or no patience, 2 usage). */
     static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) {
         Map<String, Object> output;
         try {

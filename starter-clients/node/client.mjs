@@ -162,7 +162,7 @@ export class CardApiClient {
   }
 
   /**
-   * §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429, no
+   * API specification §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429, no
    * answer), spaced by BACKOFF_MS; a 4xx or 3xx is the answer (RefusedError).
    */
   async requestToken() {
@@ -217,7 +217,7 @@ export class CardApiClient {
     return token;
   }
 
-  /** §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (§5.8). */
+  /** API specification §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (API specification §5.8). */
   async getToken() {
     if (this.token && fresh(this.token)) return this.token;
     this.token = this.readCache() ?? (await this.requestToken());
@@ -225,7 +225,7 @@ export class CardApiClient {
   }
 
   /**
-   * One API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429: wait
+   * One API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429: wait
    * Retry-After, then once more, or give up when it is beyond PATIENCE_MS (RFC 9110). A read (`retry`) is tried
    * up to 3 times when its outcome is unknown; a write never is here (see gift). 403 is never retried.
    */
@@ -260,21 +260,21 @@ export class CardApiClient {
     }
   }
 
-  /** §4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost. */
+  /** API specification §4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost. */
   async balance(card, location = DEFAULT_LOCATION) {
     const answer = await this.call("POST", BALANCE_PATH, { body: cardBody(card, location), retry: true });
     return settle(answer, null);
   }
 
-  /** Lookup Transaction by Request Id (§4.3.3); a 404 (never recorded) is a RefusedError with status 404. */
+  /** Lookup Transaction by Request Id (API specification §4.3.3); a 404 (never recorded) is a RefusedError with status 404. */
   async lookup(requestId) {
     const answer = await this.call("GET", LOOKUP_PATH + encodeURIComponent(requestId), { retry: true });
     return settle(answer, requestId);
   }
 
   /**
-   * §4.3 Gift Balance Inquiry under a fresh Request Id (§8). When its outcome is unknown (5xx, no answer in time,
-   * a reset, a cut or unreadable body), nothing else happens for that card before the outcome is learned (§4.3.3):
+   * API specification §4.3 Gift Balance Inquiry under a fresh Request Id (API specification §8). When its outcome is unknown (5xx, no answer in time,
+   * a reset, a cut or unreadable body), nothing else happens for that card before the outcome is learned (API specification §4.3.3):
    * a lookup by the Request Id; when that finds nothing, the same request with the same Request Id once more.
    */
   async gift(card, location = DEFAULT_LOCATION, requestId = randomUUID()) {
@@ -422,7 +422,7 @@ async function runCommand(client, { command, argument, options }) {
   return output(await client.gift(argument, location, options["request-id"]));
 }
 
-/** Runs one command; returns the exit code (§12: 0 answered, 1 no answer or no patience, 2 usage). */
+/** Runs one command; returns the exit code (API specification §12: 0 answered, 1 no answer or no patience, 2 usage). */
 export async function main(argv = process.argv.slice(2), env = process.env) {
   let printed;
   try {

@@ -183,7 +183,7 @@ class Token:
     lifetime_s: float = field(default=7200.0)
 
     def fresh(self) -> bool:
-        """§5.8: renewed a margin before it expires, never used after."""
+        """API specification §5.8: renewed a margin before it expires, never used after."""
         return parse_iso(self.expires_at) - time.time() > min(RENEW_MARGIN_S, self.lifetime_s / 2)
 
 
@@ -320,7 +320,7 @@ class CardApiClient:
         os.replace(temporary, path)
 
     def request_token(self) -> Token:
-        """§4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429,
+        """API specification §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx, 429,
         no answer), spaced by BACKOFF_S; a 4xx or 3xx is the answer (RefusedError)."""
         config = self.config
         body = {
@@ -373,7 +373,7 @@ class CardApiClient:
         return token
 
     def get_token(self) -> Token:
-        """§5.7: the token in memory, else the cached one, else a new one; renewed before it expires (§5.8)."""
+        """API specification §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (API specification §5.8)."""
         if self.token is None or not self.token.fresh():
             self.token = self.read_cache() or self.request_token()
         return self.token
@@ -381,7 +381,7 @@ class CardApiClient:
     def call(
         self, method: str, path: str, body: Any = None, request_id: Optional[str] = None, retry: bool = False
     ) -> Answer:
-        """One API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429:
+        """One API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429:
         wait Retry-After, then once more, or give up when it is beyond PATIENCE_S (RFC 9110). A read (``retry``)
         is tried up to 3 times when its outcome is unknown; a write never is here (see gift). 403 is never retried."""
         token = self.get_token()
@@ -418,20 +418,20 @@ class CardApiClient:
                 return answer
 
     def balance(self, card: str, location: str = DEFAULT_LOCATION) -> Result:
-        """§4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost."""
+        """API specification §4.4 Balance Inquiry: records nothing, so it is retried when its answer is lost."""
         return settle(self.call("POST", BALANCE_PATH, card_body(card, location), retry=True), None)
 
     def lookup(self, request_id: str) -> Result:
-        """Lookup Transaction by Request Id (§4.3.3); a 404 (never recorded) is a RefusedError with status 404."""
+        """Lookup Transaction by Request Id (API specification §4.3.3); a 404 (never recorded) is a RefusedError with status 404."""
         return settle(self._lookup(request_id), request_id)
 
     def _lookup(self, request_id: str) -> Answer:
         return self.call("GET", LOOKUP_PATH + urllib.parse.quote(request_id, safe=""), retry=True)
 
     def gift(self, card: str, location: str = DEFAULT_LOCATION, request_id: Optional[str] = None) -> Result:
-        """§4.3 Gift Balance Inquiry under a fresh Request Id (§8). When its outcome is unknown (5xx, no answer in
+        """API specification §4.3 Gift Balance Inquiry under a fresh Request Id (API specification §8). When its outcome is unknown (5xx, no answer in
         time, a reset, a cut or unreadable body), nothing else happens for that card before the outcome is learned
-        (§4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the same Request Id."""
+        (API specification §4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the same Request Id."""
         request_id = request_id or str(uuid.uuid4())
         body = card_body(card, location)
         first: Optional[Answer] = None
@@ -526,7 +526,7 @@ def run_command(client: CardApiClient, args: argparse.Namespace) -> dict:
 
 
 def main(argv: Optional[list[str]] = None, env: Optional[Mapping[str, str]] = None) -> int:
-    """Runs one command; returns the exit code (§12: 0 answered, 1 no answer or no patience, 2 usage)."""
+    """Runs one command; returns the exit code (API specification §12: 0 answered, 1 no answer or no patience, 2 usage)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         printed = run_command(CardApiClient(Config.from_env(env)), args)

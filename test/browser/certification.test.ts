@@ -159,7 +159,7 @@ describe("certification page", () => {
     const runs = page.getByRole("table", { name: "Certification runs" });
     await expect.poll(() => runs.locator("tbody tr").count()).toBe(2);
 
-    // The README's picture: the production run, its verdicts and the comparison, below the sticky header.
+    // The README's picture (docs/screenshots/certification.png): the production run, its verdicts and the comparison, below the sticky header.
     await page.setViewportSize({ width: 1440, height: 1800 });
     await page
       .getByRole("region", { name: /Run on Production/ })

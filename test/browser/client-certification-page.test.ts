@@ -1,5 +1,5 @@
 /**
- * A client certification's own page (DESIGN.md §11) on a team console (AUTH_MODE=proxy; each browser context
+ * A client certification's own page (docs/design.md §11) on a team console (AUTH_MODE=proxy; each browser context
  * sends the proxy's headers): starting one on "Your application" opens its page; a reload, another tab and a
  * shared link return to it; another tester finds none (with a way back), an admin may look; a failed check
  * links to the calls that broke it; after finishing, a reload still shows the verdicts and the evidence.

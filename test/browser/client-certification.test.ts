@@ -1,5 +1,5 @@
 /**
- * "Your application" on the certification page in Chromium (DESIGN.md §11): start a certification, copy the
+ * "Your application" on the certification page in Chromium (docs/design.md §11): start a certification, copy the
  * .env snippet, start steps, and watch an application (fetch from the test process) appear in the live log
  * while the checks turn green, and refused token requests only counted; finish and download. At 1440 and 390 px,
  * axe-clean.

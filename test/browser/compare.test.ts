@@ -1,5 +1,5 @@
 /**
- * The compare page in Chromium against the embedded sandbox: "Run both" fills the spec §4.5 table with live
+ * The compare page in Chromium against the embedded sandbox: "Run both" fills the API specification §4.5 table with live
  * values (201 vs 200, gift 25.00 equals balances.gift) and saves both runs; the diff of two history
  * entries is purse-aware and hides volatile fields unless asked.
  */
@@ -48,7 +48,7 @@ describe("compare page", () => {
 
   it("before a run, shows the specification's promises with nothing filled in", async () => {
     await page.goto(`${server.url}/compare`);
-    const table = page.getByRole("table", { name: /Specification §4\.5/ });
+    const table = page.getByRole("table", { name: /API specification §4\.5/ });
     await table.waitFor();
     expect(await specCell(page, "status", 1)).toBe("201");
     expect(await specCell(page, "status", 3)).toBe("200");

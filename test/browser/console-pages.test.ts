@@ -148,7 +148,7 @@ describe("console pages against the embedded sandbox", () => {
     expect(await result().locator("code").first().textContent()).toMatch(/^[0-9a-f-]{36}$/);
     await expectNoAxeViolations();
 
-    // Spec §4.3 item 3, checked rather than assumed: the transaction is found by its Request Id.
+    // API specification §4.3 item 3, checked rather than assumed: the transaction is found by its Request Id.
     await result().getByRole("button", { name: "Look up by Request Id" }).click();
     const lookup = result().getByTestId("lookup-result");
     await lookup.waitFor();
@@ -326,7 +326,7 @@ describe("console pages against the embedded sandbox", () => {
     expect(await page.content()).not.toContain(DEMO_SECRET);
   });
 
-  it("token: a refused token request explains the 400 from spec §7 and what to do", async () => {
+  it("token: a refused token request explains the 400 from API specification §7 and what to do", async () => {
     await page.goto(`${server.url}/connect`);
     await page.getByLabel("Client ID").fill("demo-client");
     await page.getByLabel("Client secret").fill("not-the-secret");

@@ -1,12 +1,12 @@
 /**
- * The console's central promise (DESIGN.md §1): the browser never receives a client secret, an access token
+ * The console's central promise (docs/design.md §1): the browser never receives a client secret, an access token
  * or the session password, and full card numbers are masked in everything after entry. This test runs the
  * main flows in Chromium, captures everything the browser received or kept and everything the server
  * logged, and searches it all for:
  * - a random client secret (the sandbox is started with it as its demo secret, so it is really used),
  * - any JWT (three base64url segments starting `eyJ`),
  * - the SESSION_SECRET,
- * - every full test card number of DESIGN.md §5, and an unknown card number that was typed.
+ * - every full test card number of docs/design.md §5, and an unknown card number that was typed.
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -74,7 +74,7 @@ interface Captured {
 }
 
 /**
- * The sandbox reference page publishes the sandbox's fixture test cards (DESIGN.md §5) so people can copy
+ * The sandbox reference page publishes the sandbox's fixture test cards (docs/design.md §5) so people can copy
  * them: they are documentation, not card numbers anyone entered. On that page only those numbers are allowed;
  * secrets, tokens and any typed card number are still forbidden there.
  */

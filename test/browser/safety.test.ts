@@ -285,7 +285,7 @@ describe("the operation and the environment each run names", () => {
   it("when another tab switched the environment, nothing runs and the page says what changed", async () => {
     const { context, page } = await newPage();
     await connectWithDemoCredentials(page, server.url);
-    // The server's check (DESIGN.md §6) is probed with a Balance Inquiry, which records nothing.
+    // The server's check (docs/design.md §6) is probed with a Balance Inquiry, which records nothing.
     const probe = await api(page, "POST", "/api/inquiries/balance", {
       card_number: ACTIVE_CARD,
       location_id: "probe",

@@ -1,5 +1,5 @@
 /**
- * The starter clients in Chromium (DESIGN.md §12): "Your application" offers the four zips beside its .env, and
+ * The starter clients in Chromium (docs/design.md §12): "Your application" offers the four zips beside its .env, and
  * the inquiry page's Code panel and the /sandbox page link them; each link downloads its zip.
  */
 import type { Locator, Page } from "playwright-core";

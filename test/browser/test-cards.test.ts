@@ -1,5 +1,5 @@
 /**
- * The Test cards choice beside the inquiry's card field (DESIGN.md §5): it lists the embedded sandbox's cards
+ * The Test cards choice beside the inquiry's card field (docs/design.md §5): it lists the embedded sandbox's cards
  * masked, and choosing one fills the field with the number fetched then, which a run answers 200 for.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";

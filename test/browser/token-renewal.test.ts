@@ -1,5 +1,5 @@
 /**
- * Token renewal as a user sees it (spec §5.8): the sandbox revokes every token (its test hook), the next
+ * Token renewal as a user sees it (API specification §5.8): the sandbox revokes every token (its test hook), the next
  * inquiry meets a 401, and the console renews the token once and retries once with the same Request Id. The
  * inquiry result and the token inspector both say so, and the token's fingerprint changes.
  */

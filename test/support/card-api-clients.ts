@@ -1,6 +1,6 @@
 /**
  * Small Card Services API client applications, written with plain fetch, for integration certification tests
- * (DESIGN.md §11): one well-behaved client, and flaws that each break exactly one of the client's duties.
+ * (docs/design.md §11): one well-behaved client, and flaws that each break exactly one of the client's duties.
  */
 import { randomUUID } from "node:crypto";
 

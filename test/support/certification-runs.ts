@@ -1,4 +1,4 @@
-/** A certification run (DESIGN.md §10) driven over HTTP, for the tests that need a genuine evidence bundle. */
+/** A certification run (docs/design.md §8) driven over HTTP, for the tests that need a genuine evidence bundle. */
 import { expect } from "vitest";
 import type { RunView } from "@/lib/shared/certification-api";
 import type { ConsoleClient } from "./http-client";

@@ -1,5 +1,5 @@
 /**
- * Driving an integration certification (DESIGN.md §11) through the console's routes, as a tester or a CI job
+ * Driving an integration certification (docs/design.md §11) through the console's routes, as a tester or a CI job
  * does: start one, arm each step before the application's calls, finish, download the bundle. Each call's status
  * is asserted here, so a test reads as the steps it takes.
  */

@@ -1,4 +1,4 @@
-// GET /api/client-certifications: the caller's certifications (an admin's: everyone's), newest first. POST: starts one (DESIGN.md §11), 201
+// GET /api/client-certifications: the caller's certifications (an admin's: everyone's), newest first. POST: starts one (docs/design.md §11), 201
 // with the fresh sandbox client's secret, the one time it leaves the server.
 import { operatorOf } from "@/lib/server/certification/operator";
 import { viewerOf } from "@/lib/server/client-certification";

@@ -1,4 +1,4 @@
-// POST /api/requests: a free-form call of one card operation (DESIGN.md §4); 200 with the exchange record when
+// POST /api/requests: a free-form call of one card operation (docs/design.md §4); 200 with the exchange record when
 // the upstream answered. Audited as the operation it called, with `details.free_form`.
 import { freeFormOperationName } from "@/lib/shared/free-form";
 import { INQUIRY_AUDIT_EVENTS } from "@/lib/server/inquiry/inquiry-route";

@@ -1,4 +1,4 @@
-// GET /api/starter-clients: the starter clients of DESIGN.md §12, `{clients: [{language, title, run}]}`.
+// GET /api/starter-clients: the starter clients of docs/design.md §12, `{clients: [{language, title, run}]}`.
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/routes";
 

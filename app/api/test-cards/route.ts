@@ -1,4 +1,4 @@
-// GET /api/test-cards?environment=NAME: the cards a user may try there, masked (DESIGN.md §5).
+// GET /api/test-cards?environment=NAME: the cards a user may try there, masked (docs/design.md §5).
 import { listTestCards } from "@/lib/server/test-cards/catalogue";
 import { testCardEnvironment } from "@/lib/server/test-cards/params";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";

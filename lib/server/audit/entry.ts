@@ -28,7 +28,7 @@ const auditEntrySchema = z
       .transform((value) => value.replace(/[\s-]/g, ""))
       .pipe(z.string().regex(/^\d{12,19}$/, "a card number has 12 to 19 digits"))
       .nullish(),
-    /** `last4` for support users (DESIGN.md §6), else first 6 + last 4. */
+    /** `last4` for support users (docs/design.md §6), else first 6 + last 4. */
     cardMask: z.enum(["first6last4", "last4"]).default("first6last4"),
     upstreamStatus: z.number().int().min(100).max(599).nullish(),
     requestId: text(128).nullish(),

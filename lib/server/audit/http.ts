@@ -1,5 +1,5 @@
 /**
- * The audit log over HTTP (DESIGN.md §4, §7): the query string of `GET /api/audit` and `/api/audit/export.csv`,
+ * The audit log over HTTP (docs/design.md §4, §7): the query string of `GET /api/audit` and `/api/audit/export.csv`,
  * and a row as JSON. The card filter is a last 4 or a full card number (hashed on the server, never stored).
  */
 import "server-only";

@@ -1,5 +1,5 @@
 /**
- * The audit log (DESIGN.md §7) bound to one database and HMAC key: append, verify, query, CSV export.
+ * The audit log (docs/design.md §7) bound to one database and HMAC key: append, verify, query, CSV export.
  * `now` is injectable for tests. Verify and export load their modules on first use: every route appends, only
  * the audit page's routes read.
  */

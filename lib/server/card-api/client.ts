@@ -1,5 +1,5 @@
 /**
- * The one typed client of the Card Services API (spec §4). Addresses come only from its options (server
+ * The one typed client of the Card Services API (API specification §4). Addresses come only from its options (server
  * configuration); callers choose an operation, never a host or path. Every call has a timeout, and every
  * answer is returned whatever its status, with its body parsed against the spec's schema: an unexpected
  * shape is reported as issues next to the body, never hidden.
@@ -40,7 +40,7 @@ interface ClientCredentials {
   clientSecret: string;
 }
 
-/** Spec §2.3: the `data` of a card request. */
+/** API specification §2.3: the `data` of a card request. */
 export type CardRequest = CardRequestBody["data"];
 
 /** One HTTP exchange as it happened, with secrets already redacted from the request copy. */
@@ -63,7 +63,7 @@ export interface BodyCheck<T> {
   issues: string[];
 }
 
-/** A call of a card operation: the client turns it into its request (spec §4.2). */
+/** A call of a card operation: the client turns it into its request (API specification §4.2). */
 export interface CardCall {
   operation: "gift_balance_inquiry" | "balance_inquiry" | "transaction_lookup";
   /** The card of both inquiries; a lookup has none. */
@@ -71,7 +71,7 @@ export interface CardCall {
   /** X-Request-Id of a Gift Balance Inquiry, or the id a lookup looks up. */
   requestId?: string;
   /**
-   * A free-form request (DESIGN.md §4 `POST /api/requests`): these headers and this body as they are, to the
+   * A free-form request (docs/design.md §4 `POST /api/requests`): these headers and this body as they are, to the
    * operation's address and path, with the token; the caller checked the headers (none is Authorization).
    */
   raw?: { headers: Record<string, string>; body?: string };
@@ -119,19 +119,19 @@ export interface CardApiClient {
     requestId: string;
     card: CardRequest;
   }): Promise<ApiResult<GiftBalanceResponse>>;
-  /** `requestId` is optional: the spec's Balance Inquiry takes none (certification sends one to prove §4.4.3). */
+  /** `requestId` is optional: the spec's Balance Inquiry takes none (certification sends one to prove API specification §4.4.3). */
   balanceInquiry(input: {
     accessToken: string | null;
     card: CardRequest;
     requestId?: string;
   }): Promise<ApiResult<BalanceResponse>>;
-  /** Lookup Transaction by Request Id (spec §4.3 item 3): a GET, nothing recorded upstream. */
+  /** Lookup Transaction by Request Id (API specification §4.3 item 3): a GET, nothing recorded upstream. */
   transactionByRequestId(input: {
     accessToken: string | null;
     requestId: string;
   }): Promise<ApiResult<TransactionLookupResponse>>;
   /**
-   * A token request with a body chosen by the caller (certification's malformed-request cases, spec §7).
+   * A token request with a body chosen by the caller (certification's malformed-request cases, API specification §7).
    * The body must not hold a secret unless it is JSON, whose client_secret is redacted in the copy kept.
    */
   requestTokenWithBody(body: string): Promise<ApiResult<TokenResponse>>;
@@ -250,14 +250,14 @@ function shownTokenBody(body: string): unknown {
   }
 }
 
-/** A card call's request as the specification shows it (spec §4.2). */
+/** A card call's request as the specification shows it (API specification §4.2). */
 function prepareCard(
   urls: CardApiClient["urls"],
   { operation, card, requestId }: CardCall,
   accessToken: string | null,
 ): PreparedRequest {
   if (operation === "transaction_lookup") {
-    // The general form of spec §4.2, Content-Type included; the id goes in the path, not a header.
+    // The general form of API specification §4.2, Content-Type included; the id goes in the path, not a header.
     const { sent, shown } = cardHeaders(accessToken);
     const url = urls.transactionByRequestId(requestId ?? "");
     return { method: "GET", url, headers: sent, body: undefined, shown: { headers: shown, body: null } };

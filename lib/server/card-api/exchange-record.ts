@@ -1,5 +1,5 @@
 /**
- * Turns one HTTP exchange into the exchange record of DESIGN.md §4: what was sent and what came back, with
+ * Turns one HTTP exchange into the exchange record of docs/design.md §4: what was sent and what came back, with
  * every secret redacted (lib/shared/redaction: by key, by form, and the exact secret and token values of the call)
  * and every card number masked to its first 6 and last 4 digits, in headers and bodies alike.
  */

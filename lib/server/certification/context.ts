@@ -49,14 +49,14 @@ export interface RunSettings {
   onExchange?: (record: ExchangeRecord, caseId: string) => void;
 }
 
-/** The run's shared state across cases: its one token (spec §5.7) and everything recorded. */
+/** The run's shared state across cases: its one token (API specification §5.7) and everything recorded. */
 export class RunLedger {
   readonly exchanges: ExchangeRecord[] = [];
   readonly tokens: TokenRecord[] = [];
   sessionToken: AccessToken | undefined;
   /** The session token's own token response, for TOK-01 and VER-01. */
   sessionTokenResult: { record: ExchangeRecord; value: unknown; status: number } | undefined;
-  /** Token requests for the run's token (TOK-06): the first, and renewals before expiry (§5.8). */
+  /** Token requests for the run's token (TOK-06): the first, and renewals before expiry (API specification §5.8). */
   sessionTokenRequests = { acquired: 0, renewed: 0 };
   readonly broker: TokenBroker;
   /** Every secret and token the run sends: removed from everything it records. */
@@ -242,7 +242,7 @@ export class CaseContext {
     };
   }
 
-  /** The run's one token (spec §5.7) in a call context: the ledger holds it across cases. */
+  /** The run's one token (API specification §5.7) in a call context: the ledger holds it across cases. */
   private runCallContext(): CallContext {
     const { ledger } = this;
     return this.callContext(this.profile.primary, "session", {
@@ -295,7 +295,7 @@ export class CaseContext {
   }
 
   /**
-   * The run's one token for the primary client (spec §5.7): requested once, then kept fresh by the console's
+   * The run's one token for the primary client (API specification §5.7): requested once, then kept fresh by the console's
    * own broker, renewals recorded.
    */
   async sessionToken(): Promise<AccessToken> {
@@ -362,7 +362,7 @@ export class CaseContext {
     return { result, record, status: result.exchange.response.status, body: result.check.value };
   }
 
-  /** Requires the lookup path (§4.3.3; its real path is not shown in the specification). */
+  /** Requires the lookup path (API specification §4.3.3; its real path is not shown in the specification). */
   requireLookup(): void {
     if (!this.profile.transactionLookup) {
       this.notApplicable(

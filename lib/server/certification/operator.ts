@@ -1,5 +1,5 @@
 /**
- * Who starts a run. AUTH_MODE=none: the local user (DESIGN.md §6). Signed-in modes: the route wrapper's
+ * Who starts a run. AUTH_MODE=none: the local user (docs/design.md §6). Signed-in modes: the route wrapper's
  * user once sign-in is wired into apiRoute; until then a run is refused rather than recorded without one.
  */
 import "server-only";

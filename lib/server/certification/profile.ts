@@ -1,6 +1,6 @@
 /**
  * The test data of a certification run: which clients and cards to use in one environment. For the
- * embedded sandbox it defaults to the sandbox's own fixtures (DESIGN.md §5); for a real upstream the
+ * embedded sandbox it defaults to the sandbox's own fixtures (docs/design.md §5); for a real upstream the
  * operator's integration representative hands out test cards and clients, given as a JSON profile whose
  * secrets are named by environment variable, never written in the file.
  */
@@ -55,7 +55,7 @@ function fixtureCard(behaviour: "active" | "inactive"): string {
   return card.cardNumber;
 }
 
-/** The embedded sandbox's clients and cards (DESIGN.md §5). */
+/** The embedded sandbox's clients and cards (docs/design.md §5). */
 export function embeddedProfile(config: ServerConfig): CertificationProfile {
   const secret = config.sandboxDemoSecret;
   return {

@@ -82,7 +82,7 @@ function profileFor(
   if (!file) {
     throw environmentUnavailable(
       `No certification test data for ${environment.name}: set CERTIFICATION_PROFILE on the server to a ` +
-        "profile file with the cards your API operator issued (see README, Certification).",
+        "profile file with the cards your API operator issued (see docs/guide/tester.md).",
     );
   }
   let profileFile;

@@ -9,7 +9,7 @@ import { calculateJwkThumbprint, exportJWK } from "jose";
 import { publicJwkSchema, type PublicJwk } from "@/lib/shared/certification-schemas";
 import { generateEd25519Pem, loadKey } from "@/lib/server/util/generated-key";
 
-/** In DATA_DIR, where earlier versions kept it too (README, Certification). */
+/** In DATA_DIR, where earlier versions kept it too (docs/reference/evidence-bundle.md). */
 export const GENERATED_KEY_FILE = "evidence-signing-key.pem";
 
 export interface EvidenceSigningKey {

@@ -1,5 +1,5 @@
 /**
- * The evidence bundle of a client certification (DESIGN.md §8, §11): the run bundle's own code, given the
+ * The evidence bundle of a client certification (docs/design.md §8, §11): the run bundle's own code, given the
  * checks as its cases and the recorded calls as its exchanges, with `"kind": "client"` and the checks' own
  * verdicts (`not_observed` included) in the manifest. A check that was not observed is a case that is
  * `not_applicable`, with why.
@@ -31,7 +31,11 @@ function caseOf(check: ClientCheckResult, view: ClientCertificationView): CaseRe
   return {
     id: check.id,
     title: check.title,
-    spec_sections: check.spec.replace(/§/g, "").split(/,\s*/),
+    // "API specification §8, §4.3" → ["8", "4.3"]: a case's sections are the specification's, numbers alone.
+    spec_sections: check.spec
+      .replace(/^API specification\s*/, "")
+      .replace(/§/g, "")
+      .split(/,\s*/),
     verdict: check.verdict === "not_observed" ? "not_applicable" : check.verdict,
     ...(check.verdict === "pass"
       ? {}

@@ -76,7 +76,7 @@ function scanForSecret(call: SandboxCall, forms: SecretForms | null): string[] {
 
 /**
  * The specification's JSON token request, or the OAuth 2.0 form of the same grant (credentials in the form or in
- * Basic), which the sandbox authenticates alike (DESIGN.md §5).
+ * Basic), which the sandbox authenticates alike (docs/design.md §5).
  */
 function malformedToken(call: SandboxCall, contentType: string, isJson: boolean, body: unknown): string[] {
   if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
@@ -103,7 +103,8 @@ function malformed(call: SandboxCall, body: unknown): string[] {
   if (!/^Bearer [^\s]+$/.test(headers.authorization ?? "")) problems.push("no Authorization: Bearer <token>");
   if (call.operation === "gift_balance_inquiry" || call.operation === "balance_inquiry") {
     if (!isJson) problems.push(`Content-Type ${contentType || "(none)"}, not application/json`);
-    if (!cardBodySchema.safeParse(body).success) problems.push("the body is not the §2.3 card request body");
+    if (!cardBodySchema.safeParse(body).success)
+      problems.push("the body is not the card request body of API specification §2.3");
   }
   return problems;
 }
@@ -197,7 +198,7 @@ export function keepCall(
     fault: call.plan?.family ?? null,
     retry_after_ms: retryAfterMs(call.response.headers["retry-after"], answeredAt(call)),
   };
-  // A revoking fault is the §11 revoked step's 401 on one call: the renewal check reads it so.
+  // A revoking fault is the docs/design.md §11 revoked step's 401 on one call: the renewal check reads it so.
   if (facts.fault === "status_401") facts.behaviour = "revoked";
   const record = redactedRecord(call, id, step, forms);
   const planned = call.plan

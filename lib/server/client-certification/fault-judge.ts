@@ -1,5 +1,5 @@
 /**
- * Judges one fault plan's calls (docs/design.md §14): §11's duties that hold on any run, and the checks that only
+ * Judges one fault plan's calls (docs/design.md §14): docs/design.md §11's duties that hold on any run, and the checks that only
  * faults reveal. Each check names its basis: a clause of the API specification, or HTTP practice (RFC 9110).
  * Pure: facts in, verdicts out. A plan passes when no check fails.
  */
@@ -326,9 +326,9 @@ export const PLAN_CHECKS: readonly PlanCheck[] = [
   {
     id: "CLI-NO-DUPLICATE-WRITE",
     title: "No second write while the first one's outcome is unknown",
-    spec: "§4.3, §8",
+    spec: "API specification §4.3, §8",
     basis:
-      "API specification §4.3 (a recorded transaction is found by its Request Id), §8; HTTP practice: POST is not idempotent (RFC 9110 §9.2.2)",
+      "API specification §4.3 (a recorded transaction is found by its Request Id) and API specification §8; HTTP practice: POST is not idempotent (RFC 9110 §9.2.2)",
     judge: noDuplicateWrite,
   },
   {
@@ -342,7 +342,7 @@ export const PLAN_CHECKS: readonly PlanCheck[] = [
   {
     id: "CLI-TOKEN-BACKOFF",
     title: "Backs off a failing token endpoint",
-    spec: "§5.6",
+    spec: "API specification §5.6",
     basis:
       "API specification §5.6 (tokens only from the token endpoint); HTTP practice: 5xx is retried with backoff (RFC 9110 §15.6)",
     judge: tokenBackoff,
@@ -350,7 +350,7 @@ export const PLAN_CHECKS: readonly PlanCheck[] = [
   {
     id: "CLI-TOLERANT-READER",
     title: "Ignores what it does not know",
-    spec: "§2",
+    spec: "API specification §2",
     basis:
       'API specification §2 (fields and values "not shown" exist); HTTP practice: a recipient ignores what it does not recognise (RFC 9110 §5.1)',
     judge: tolerantReader,
@@ -358,14 +358,14 @@ export const PLAN_CHECKS: readonly PlanCheck[] = [
   {
     id: "CLI-NO-RETRY-403",
     title: "Does not retry a 403 with the same token",
-    spec: "§7",
+    spec: "API specification §7",
     basis: "API specification §7 (403: the token lacks the scope); HTTP practice: RFC 9110 §15.5.4",
     judge: noRetry403,
   },
   {
     id: "CLI-RETRY-AFTER",
     title: "Honours Retry-After in both forms",
-    spec: "§7",
+    spec: "API specification §7",
     basis:
       "HTTP practice: Retry-After as delay-seconds or an HTTP-date (RFC 9110 §10.2.3; 429 in RFC 6585 §4)",
     judge: retryAfterAll,
@@ -373,42 +373,42 @@ export const PLAN_CHECKS: readonly PlanCheck[] = [
   {
     id: "CLI-TOKEN-REUSE",
     title: "Caches and reuses the token",
-    spec: "§5.7",
+    spec: "API specification §5.7",
     basis: "API specification §5.7",
     judge: planTokenReuse,
   },
   {
     id: "CLI-RENEW-401",
     title: "On a 401, renews once and retries the same call",
-    spec: "§5.8",
+    spec: "API specification §5.8",
     basis: "API specification §5.8",
     judge: (input) => renewAfter401(asSteps(input)),
   },
   {
     id: "CLI-REQUEST-ID-UNIQUE",
     title: "A unique X-Request-Id per Gift Balance Inquiry",
-    spec: "§8, §4.3",
+    spec: "API specification §8, §4.3",
     basis: "API specification §8, §4.3",
     judge: (input) => requestIdUnique(asSteps(input)),
   },
   {
     id: "CLI-DECLINE-NO-RETRY",
     title: "A declined inquiry is not sent again",
-    spec: "§4.3.4",
+    spec: "API specification §4.3.4",
     basis: "API specification §4.3.4",
     judge: (input) => declineNoRetry(asSteps(input)),
   },
   {
     id: "CLI-SECRET-ONLY-AT-TOKEN",
     title: "The secret goes to the token endpoint only",
-    spec: "§5.9",
+    spec: "API specification §5.9",
     basis: "API specification §5.9",
     judge: (input) => secretOnlyAtToken(asSteps(input)),
   },
   {
     id: "CLI-WELL-FORMED",
     title: "Every call well formed",
-    spec: "§4.1–4.4",
+    spec: "API specification §4.1–4.4",
     basis: "API specification §4.1–4.4",
     judge: (input) => wellFormed(asSteps(input)),
   },

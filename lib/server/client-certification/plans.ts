@@ -32,7 +32,7 @@ function assertFaultsMode(found: CertificationRow): void {
   if (found.mode !== "faults")
     throw new ApiError(
       "validation_failed",
-      `Client certification ${found.id} runs §11's steps; start one with mode "faults" for fault plans.`,
+      `Client certification ${found.id} runs the five integration steps; start one with mode "faults" for fault plans.`,
     );
 }
 

@@ -1,5 +1,5 @@
 /**
- * Integration certification of a client application (DESIGN.md §11): registers a fresh sandbox client per
+ * Integration certification of a client application (docs/design.md §11): registers a fresh sandbox client per
  * certification, arms the steps' behaviours for that client only, keeps the calls the sandbox recorded, judges
  * them, and signs the evidence. Every state lives in the database, so any instance answers any call.
  */
@@ -56,7 +56,7 @@ export interface CallPage {
 
 export const DEFAULT_CALL_PAGE = 100;
 
-/** How a certification is run: §11's steps, or fault plans (docs/design.md §14) against the client's timeout. */
+/** How a certification is run: docs/design.md §11's steps, or fault plans (docs/design.md §14) against the client's timeout. */
 export interface StartOptions {
   mode?: "steps" | "faults";
   timeoutMs?: number;

@@ -1,5 +1,5 @@
 /**
- * Client certifications and their recorded calls in the shared database (DESIGN.md §11). One-shot behaviours
+ * Client certifications and their recorded calls in the shared database (docs/design.md §11). One-shot behaviours
  * are consumed with a conditional UPDATE … RETURNING, so across N instances exactly one call takes each.
  */
 import "server-only";

@@ -1,5 +1,5 @@
 /**
- * The console's view of the sandbox variables (DESIGN.md §3, §5): the sandbox's own settings
+ * The console's view of the sandbox variables (docs/design.md §3, §5): the sandbox's own settings
  * (lib/sandbox/settings.ts, which `npm run sandbox` reads alone) plus EMBEDDED_SANDBOX, whether the console
  * mounts its own instance at /sandbox.
  */

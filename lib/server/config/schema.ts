@@ -1,5 +1,5 @@
 /**
- * The server's configuration (DESIGN.md §3), parsed from environment variables with zod. A bad value is a
+ * The server's configuration (docs/design.md §3), parsed from environment variables with zod. A bad value is a
  * `ConfigError` whose message names the variable; empty values count as unset.
  */
 import "server-only";
@@ -400,7 +400,7 @@ function buildEnvironments(env: ParsedEnv, sandbox: SandboxSettings): Environmen
   return environments;
 }
 
-/** The sign-in settings each mode needs (DESIGN.md §6). */
+/** The sign-in settings each mode needs (docs/design.md §6). */
 function checkAuthMode(env: ParsedEnv, hostname: string, hasServerCredentials: boolean): void {
   if (env.AUTH_MODE === "none") {
     if (hasServerCredentials && !isLoopbackHost(hostname)) {

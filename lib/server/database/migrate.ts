@@ -64,7 +64,7 @@ export async function migrate(db: Database, migrationsDir?: string): Promise<str
   const migrations = await readMigrations(migrationsDir);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`);
-    // Created only when absent: the console's own role (README, database roles) may not create tables at all,
+    // Created only when absent: the console's own role (docs/operations/postgresql-and-instances.md, Database roles) may not create tables at all,
     // and an existing, current schema needs nothing from it but reads.
     const [found] = await queryRows<{ name: string | null }>(
       tx,

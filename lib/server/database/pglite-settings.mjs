@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * PostgreSQL's settings for the embedded database, on top of PGlite's own (single-user mode, fsync off as
- * documented in the README's Durability). PostgreSQL's defaults are sized for a server of its own: 128 MB of
+ * documented in docs/operations/postgresql-and-instances.md, Durability). PostgreSQL's defaults are sized for a server of its own: 128 MB of
  * shared buffers, which PGlite allocates and touches at start inside the console's process. The console's
  * working set (sessions, rate-limit rows, the newest audit rows) fits in a small fraction of that, and every
  * page it evicts is still in the kernel's page cache.

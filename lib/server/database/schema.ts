@@ -1,5 +1,5 @@
 /**
- * The console's one PostgreSQL schema (DESIGN.md §7). `drizzle-kit generate` turns changes here into a new
+ * The console's one PostgreSQL schema (docs/design.md §7). `drizzle-kit generate` turns changes here into a new
  * committed SQL migration under db/migrations; the migrations runner applies them at start.
  */
 import "server-only";
@@ -132,7 +132,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 });
 
 /**
- * Certification runs (DESIGN.md §8): the run as the runner keeps it, rewritten after every case, and the
+ * Certification runs (docs/design.md §8): the run as the runner keeps it, rewritten after every case, and the
  * signed evidence zip, stored once when the run ends so that every later download is the same bundle.
  * `heartbeatAt` moves while the owning process runs it; a run whose heartbeat went stale is `interrupted`.
  */
@@ -168,7 +168,7 @@ export const certificationRuns = pgTable(
 );
 
 /**
- * Support desk batches (DESIGN.md §9): one row per batch, kept 24 hours. `runner_lease_until` is the lease of the
+ * Support desk batches (docs/design.md §9): one row per batch, kept 24 hours. `runner_lease_until` is the lease of the
  * instance running it; when it lapses (the instance died) any instance may take the batch over. `credentials` is
  * how the cards are looked up (`server`, `demo`, or the user's own, sealed: see lib/server/support/card-vault.ts) and is
  * cleared when the batch ends.
@@ -237,7 +237,7 @@ export const supportBatchCards = pgTable(
   ],
 );
 
-// ---------- integration certification (DESIGN.md §11) ----------
+// ---------- integration certification (docs/design.md §11) ----------
 
 /**
  * A certification of an integrator's client application: its own sandbox client (the secret kept only as a
@@ -273,7 +273,7 @@ export const clientCertifications = pgTable(
     /** Token requests refused (unknown or wrong secret): counted only, never kept. */
     refusedTokenRequests: integer("refused_token_requests").notNull().default(0),
     lastRefusedAt: timestamptz("last_refused_at"),
-    /** `steps` (§11's five steps) or `faults` (fault plans, docs/design.md §14). */
+    /** `steps` (docs/design.md §11's five steps) or `faults` (fault plans, docs/design.md §14). */
     mode: text("mode").notNull().default("steps"),
     /** The application's timeout (CARD_API_TIMEOUT_MS) that late and dripping answers are measured against. */
     clientTimeoutMs: integer("client_timeout_ms").notNull().default(3000),
@@ -358,7 +358,7 @@ export const inquiryRuns = pgTable(
   ],
 );
 
-// ---------- monitors (DESIGN.md §13) ----------
+// ---------- monitors (docs/design.md §13) ----------
 
 /**
  * A certification on a schedule. `next_run_at` is claimed by an atomic UPDATE (moved one period on, the old value
@@ -394,7 +394,7 @@ export const monitors = pgTable(
   ],
 );
 
-/** One row per run of a monitor: the §8 run it started, whether it was scheduled or late, and its outcome. */
+/** One row per run of a monitor: the docs/design.md §8 run it started, whether it was scheduled or late, and its outcome. */
 export const monitorRuns = pgTable(
   "monitor_runs",
   {
@@ -406,7 +406,7 @@ export const monitorRuns = pgTable(
     late: boolean("late").notNull(),
     startedAt: timestamptz("started_at").notNull(),
     finishedAt: timestamptz("finished_at"),
-    /** `running`, then the §8 run's end status (`done`, `interrupted`, `cancelled`) or `broken` (never started). */
+    /** `running`, then the docs/design.md §8 run's end status (`done`, `interrupted`, `cancelled`) or `broken` (never started). */
     status: text("status").notNull(),
     passed: integer("passed").notNull().default(0),
     failed: integer("failed").notNull().default(0),

@@ -27,7 +27,7 @@ import type { RouteContext, RouteRoot, ServicesOf } from "./route";
 import { namedEnvironment, WITH_BODY } from "./named-environment";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-/** Refusals that are audited (DESIGN.md §7). */
+/** Refusals that are audited (docs/design.md §7). */
 const AUDITED_REFUSALS = new Set([401, 403, 409, 429]);
 
 /** Errors already written to the audit log by `audited` (not audited again as refusals). */

@@ -1,6 +1,6 @@
 /**
- * Identity (DESIGN.md §6): who the caller is, and what their roles allow. Server-only; pages import
- * `lib/server/identity/roles` and `lib/server/identity/me` (isomorphic) instead. The user guide is the README's "For a team" section.
+ * Identity (docs/design.md §6): who the caller is, and what their roles allow. Server-only; pages import
+ * `lib/server/identity/roles` and `lib/server/identity/me` (isomorphic) instead. The user guide is docs/operations/sign-in-and-roles.md.
  *
  * - `AUTH_MODE=none`: everyone is `LOCAL_USER` with every role (the console listens on loopback only).
  * - `AUTH_MODE=oidc` (`./oidc`, `./sign-in-flow`): authorization code + PKCE with openid-client. The state,

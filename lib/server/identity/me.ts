@@ -1,5 +1,5 @@
 /**
- * `GET /api/me` (DESIGN.md §4): the signed-in user and what their roles allow, or `{"user": null}`. Shared by the
+ * `GET /api/me` (docs/design.md §4): the signed-in user and what their roles allow, or `{"user": null}`. Shared by the
  * route (which builds it with `meResponse`) and the pages (which validate it with `meResponseSchema`).
  * Isomorphic on purpose: no secrets.
  */

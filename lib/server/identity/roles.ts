@@ -1,5 +1,5 @@
 /**
- * Console roles and what they allow (DESIGN.md §6): the one table that server routes enforce (through
+ * Console roles and what they allow (docs/design.md §6): the one table that server routes enforce (through
  * `lib/server/identity/enforce.ts`) and pages read (through `GET /api/me`). Isomorphic on purpose: no secrets, no Node APIs.
  *
  * | role       | may                                                                                          |
@@ -45,7 +45,7 @@ export type EnvironmentAction = (typeof ENVIRONMENT_ACTIONS)[number];
 
 /**
  * Actions not tied to an environment: the audit log, seeing and ending other people's sessions, and monitors
- * (DESIGN.md §13: seeing them, and creating, changing, running or deleting them).
+ * (docs/design.md §13: seeing them, and creating, changing, running or deleting them).
  */
 export const GLOBAL_ACTIONS = [
   "audit_read",

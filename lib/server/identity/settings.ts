@@ -1,5 +1,5 @@
 /**
- * The identity layer's settings, built by the integrator from the server configuration (DESIGN.md §3): the
+ * The identity layer's settings, built by the integrator from the server configuration (docs/design.md §3): the
  * modules here read no environment variable themselves, so tests can hand them any provider or proxy.
  * Build the object once per process: the provider's discovery document is cached per `OidcSettings` object.
  */

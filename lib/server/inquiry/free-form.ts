@@ -1,5 +1,5 @@
 /**
- * A free-form request (`POST /api/requests`, DESIGN.md §4): one of the card operations with the caller's headers
+ * A free-form request (`POST /api/requests`, docs/design.md §4): one of the card operations with the caller's headers
  * and body, through the same token lifecycle as an inquiry (renewed before expiry, renewed once after a 401 and
  * sent again as it was). Only the headers are checked here; the body goes out byte for byte, malformed or not.
  */

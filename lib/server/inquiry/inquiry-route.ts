@@ -42,7 +42,7 @@ type InquiryRouteEntry = DeclaredRoute & {
   };
 };
 
-/** Each inquiry's audit event (DESIGN.md §7 names them after the operation). */
+/** Each inquiry's audit event (docs/design.md §7 names them after the operation). */
 export const INQUIRY_AUDIT_EVENTS = {
   gift_balance_inquiry: "gift_balance_inquiry",
   balance_inquiry: "balance_inquiry",

@@ -1,5 +1,5 @@
 /**
- * The two balance inquiries (spec §4.3) on a call context (lib/server/token/call-context), driven by the one
+ * The two balance inquiries (API specification §4.3) on a call context (lib/server/token/call-context), driven by the one
  * authorized-call driver (lib/server/token/authorized), and what the routes log and audit of an answer.
  */
 import "server-only";

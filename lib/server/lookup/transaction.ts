@@ -1,5 +1,5 @@
 /**
- * GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id (spec §4.3 item 3). A GET changes
+ * GET /api/transactions/request-id/{id}: Lookup Transaction by Request Id (API specification §4.3 item 3). A GET changes
  * nothing upstream, so the driver's one retry after a 401 is safe here too.
  */
 import "server-only";

@@ -19,7 +19,7 @@ export interface ConsoleMetrics {
   auditRows: Counter<"outcome">;
   auditBatchRows: Histogram;
   dbPool: Gauge<"database" | "state">;
-  /** Per monitor (DESIGN.md §13; labels bounded by the monitor cap): 1 passing, 0 failing; its last run's end. */
+  /** Per monitor (docs/design.md §13; labels bounded by the monitor cap): 1 passing, 0 failing; its last run's end. */
   monitorUp: Gauge<"monitor">;
   monitorLastRun: Gauge<"monitor">;
   /** Alert delivery attempts by the state each left its delivery in: delivered, pending (retried later), failed. */

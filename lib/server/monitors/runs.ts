@@ -1,5 +1,5 @@
 /**
- * One run of a monitor: a §8 certification run with the server's credentials of the monitor's environment, kept
+ * One run of a monitor: a docs/design.md §8 certification run with the server's credentials of the monitor's environment, kept
  * beside the monitor, judged when it ends; a change of state queues an alert.
  */
 import "server-only";
@@ -42,7 +42,7 @@ export interface StartedRun {
 }
 
 /**
- * Starts a §8 run of `monitor` (its lease already held) and records it; the returned `finished` settles once the
+ * Starts a docs/design.md §8 run of `monitor` (its lease already held) and records it; the returned `finished` settles once the
  * run is judged and the lease released. A run that cannot start is recorded `broken` (failing) and rethrown.
  */
 export async function startMonitorRun(
@@ -94,7 +94,7 @@ export async function startMonitorRun(
   return { runId: started.id, finished };
 }
 
-/** The ended §8 run's outcome, as the monitor keeps it. */
+/** The ended docs/design.md §8 run's outcome, as the monitor keeps it. */
 function outcomeOf(run: RunState | undefined): RunOutcome {
   if (!run) return { status: "broken", passed: 0, failed: 0, failed_cases: [] };
   const failedCases = run.results.filter((result) => result.verdict === "fail").map((result) => result.id);

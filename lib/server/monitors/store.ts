@@ -23,7 +23,7 @@ export type MonitorRow = typeof monitors.$inferSelect;
 export type MonitorRunRow = typeof monitorRuns.$inferSelect;
 export type DeliveryRow = typeof alertDeliveries.$inferSelect;
 
-/** Runs kept per monitor (with their §8 runs and evidence): a monitor every minute must not fill the database. */
+/** Runs kept per monitor (with their docs/design.md §8 runs and evidence): a monitor every minute must not fill the database. */
 const RUNS_KEPT_PER_MONITOR = 200;
 /** Any instance serialises creations on this advisory lock, so the caps hold under concurrency. */
 const CREATE_LOCK = 0x6d6f6e69;
@@ -160,8 +160,8 @@ function monitorClaims(db: Database) {
 function orphanRows(db: Database) {
   return {
     /**
-     * Runs left "running" by an instance that died mid-run: no instance holds their monitor's lease, and their §8
-     * run has ended (marked interrupted by §8's own recovery).
+     * Runs left "running" by an instance that died mid-run: no instance holds their monitor's lease, and their docs/design.md §8
+     * run has ended (marked interrupted by docs/design.md §8's own recovery).
      */
     orphanedRuns: (now: Date): Promise<{ runId: string; monitor: MonitorRow }[]> =>
       db
@@ -215,7 +215,7 @@ function monitorRunRows(db: Database) {
         .from(monitorRuns)
         .orderBy(monitorRuns.monitorId, desc(monitorRuns.startedAt), desc(monitorRuns.runId)),
 
-    /** Drops a monitor's runs past RUNS_KEPT_PER_MONITOR, their §8 runs with them. */
+    /** Drops a monitor's runs past RUNS_KEPT_PER_MONITOR, their docs/design.md §8 runs with them. */
     async prune(monitorId: string): Promise<void> {
       const kept = db
         .select({ id: monitorRuns.runId })

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the console's HTTP interface (DESIGN.md §4), served at GET /api/openapi.json and
+ * The OpenAPI 3.1 document of the console's HTTP interface (docs/design.md §4), served at GET /api/openapi.json and
  * generated from the route catalogue (lib/server/routes): each route method's summary, parameters and body (the
  * schemas the wrapper validates with), answers, access (with the roles the role table gives it) and errors (the
  * ones it declares and the ones the wrapper derives from its access and options), in the one error shape.

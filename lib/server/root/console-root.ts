@@ -348,15 +348,15 @@ function rateLimiterFor(config: ServerConfig, parts: ProcessParts, db: Database)
 // 4. The feature services, each loaded on its first call -----------------------------------------------------
 
 export interface Services extends StorageCore {
-  /** Certification runs (DESIGN.md §8); building it loads the evidence signing key. */
+  /** Certification runs (docs/design.md §8); building it loads the evidence signing key. */
   certification(): Promise<CertificationService>;
-  /** Certifications of the user's own client application (DESIGN.md §11). */
+  /** Certifications of the user's own client application (docs/design.md §11). */
   clientCertification(): Promise<ClientCertificationService>;
   /** The key that signs client certification bundles. */
   clientEvidenceKey(): Promise<EvidenceSigningKey>;
-  /** The support desk's card vault and batch runner (DESIGN.md §9). */
+  /** The support desk's card vault and batch runner (docs/design.md §9). */
   support(): Promise<SupportServices>;
-  /** Monitors (DESIGN.md §13): the routes' service and this instance's scheduler (started by `start()`). */
+  /** Monitors (docs/design.md §13): the routes' service and this instance's scheduler (started by `start()`). */
   monitors(): Promise<MonitorService>;
 }
 

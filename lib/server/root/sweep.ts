@@ -24,7 +24,7 @@ export interface SweepDeps {
   db: Database;
   runner: Pick<BatchRunner, "ensureRunning">;
   runs: { interruptStale(): Promise<number> };
-  /** Client certifications (DESIGN.md §11) left unfinished 2 h after their start are judged and expired. */
+  /** Client certifications (docs/design.md §11) left unfinished 2 h after their start are judged and expired. */
   clientCertifications?: { expireOverdue(): Promise<number> };
   /** RUNS_RETENTION_DAYS: team inquiry runs older than this are deleted (lib/server/inquiry/runs). */
   teamRunsRetentionDays?: number;

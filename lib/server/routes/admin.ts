@@ -1,4 +1,4 @@
-/** The catalogue's entries for administrators: the audit log, live sessions and suspensions (DESIGN.md §6, §7). */
+/** The catalogue's entries for administrators: the audit log, live sessions and suspensions (docs/design.md §6, §7). */
 import { z } from "zod";
 import { adminSuspendInputSchema } from "@/lib/shared/admin-contract";
 import { auditUsersQuerySchema } from "@/lib/server/audit";

@@ -1,4 +1,4 @@
-/** The catalogue's entries for certification runs and client certifications (DESIGN.md §8, §11). */
+/** The catalogue's entries for certification runs and client certifications (docs/design.md §8, §11). */
 import { z } from "zod";
 import { startRunInputSchema } from "@/lib/shared/certification-api";
 import {

@@ -1,5 +1,5 @@
 /**
- * zod schemas of the console's response bodies (DESIGN.md §4) that the OpenAPI document describes. The shapes a
+ * zod schemas of the console's response bodies (docs/design.md §4) that the OpenAPI document describes. The shapes a
  * route builds and a page reads are lib/shared's (their types are inferred from the schema, so the document
  * cannot drift from the code) and re-exported here; the rest are the answers only this document names.
  */
@@ -56,9 +56,9 @@ export const auditFilterQuerySchema = z.object({
   limit: z.number().int().min(1).max(500).optional(),
 });
 
-// Certification (DESIGN.md §8): the answers of /api/certification/*.
+// Certification (docs/design.md §8): the answers of /api/certification/*.
 
-// Support desk (DESIGN.md §9): the answers of /api/support/*. Card numbers appear as last 4 only.
+// Support desk (docs/design.md §9): the answers of /api/support/*. Card numbers appear as last 4 only.
 
 /**
  * The query of `GET /api/support/batches/{id}/results`, as lib/server/support/route-helpers.ts `resultsPageParams`
@@ -72,7 +72,7 @@ export const supportResultsQuerySchema = z.object({
   download: z.enum(["0", "1"]).default("0"),
 });
 
-// Team runs (DESIGN.md §4 `GET /api/runs`): inquiries kept on the server for the team.
+// Team runs (docs/design.md §4 `GET /api/runs`): inquiries kept on the server for the team.
 export { teamRunListSchema, teamRunSchema } from "@/lib/server/inquiry/runs/api";
 
 export const adminLiftedSchema = z.object({ lifted: z.string() });
@@ -87,7 +87,7 @@ export {
   monitorRunResultSchema,
 } from "@/lib/shared/monitors-api";
 
-/** `GET /api/starter-clients`: the catalogue of DESIGN.md §12 (lib/server/starter-clients). */
+/** `GET /api/starter-clients`: the catalogue of docs/design.md §12 (lib/server/starter-clients). */
 export const starterClientListSchema = z.object({
   clients: z.array(
     z.object({

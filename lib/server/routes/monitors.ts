@@ -1,4 +1,4 @@
-/** The catalogue's entries for monitors: certification on a schedule (DESIGN.md §13). */
+/** The catalogue's entries for monitors: certification on a schedule (docs/design.md §13). */
 import { createMonitorSchema, testAlertSchema, updateMonitorSchema } from "@/lib/shared/monitors-api";
 import { allowGlobal } from "@/lib/server/http/access";
 import type { RouteDeclaration } from "@/lib/server/http/declaration";

@@ -1,4 +1,4 @@
-/** The catalogue's entries for the support desk (DESIGN.md §9): card numbers appear as last 4 only. */
+/** The catalogue's entries for the support desk (docs/design.md §9): card numbers appear as last 4 only. */
 import { z } from "zod";
 import { SANDBOX_EXAMPLES } from "@/lib/sandbox/examples";
 import { supportBatchInputSchema, supportLookupInputSchema } from "@/lib/shared/support-contract";

@@ -1,5 +1,5 @@
 /**
- * Server-side sessions (DESIGN.md §6): the cookie carries only the session id, and the row decides. Ending a
+ * Server-side sessions (docs/design.md §6): the cookie carries only the session id, and the row decides. Ending a
  * session here ends it on every instance; the idle timeout and the absolute lifetime are checked against the
  * row on every read, and renewals never move `expiresAt`. `now` is injectable for tests.
  *

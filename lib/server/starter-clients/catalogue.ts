@@ -1,5 +1,5 @@
 /**
- * The starter clients of DESIGN.md §12: one folder of real source files per language under `starter-clients/`
+ * The starter clients of docs/design.md §12: one folder of real source files per language under `starter-clients/`
  * (its README.md is the contract they share), served as zips by /api/starter-clients.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Every audit row the support desk writes (DESIGN.md §7), built here and written through `writeSupportAudit`,
+ * Every audit row the support desk writes (docs/design.md §7), built here and written through `writeSupportAudit`,
  * which takes the audit log as a parameter: the routes pass the process's one audit log, tests their own.
  */
 import "server-only";

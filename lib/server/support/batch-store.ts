@@ -18,7 +18,7 @@ import type { BatchStatus, LookupOutcome, ResultFilter } from "@/lib/shared/supp
 
 export type BatchRow = typeof supportBatches.$inferSelect;
 
-/** Results are kept this long (DESIGN.md §9). */
+/** Results are kept this long (docs/design.md §9). */
 const BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export interface NewBatchCard {

@@ -1,5 +1,5 @@
 /**
- * Reads the card numbers of a support batch from pasted text or an uploaded CSV (DESIGN.md §9): one card per
+ * Reads the card numbers of a support batch from pasted text or an uploaded CSV (docs/design.md §9): one card per
  * line, or a `card_number` column (RFC 4180 quoting, a byte-order mark, CRLF/LF/CR line ends, a header row or
  * not). Spaces and dashes inside a number are tolerated. With a header, the other columns are kept per line. A line that holds no card number is reported with its
  * line number and never stops the rest. Pure and framework-free: the page can use it to preview a paste.

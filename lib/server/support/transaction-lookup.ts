@@ -1,7 +1,7 @@
 /**
  * The support desk's answer to a lookup by Request Id: what the agent needs to tell a customer (found or not,
  * when, the result, the gift balance, the card by its last 4), never the exchange record (support may not see
- * raw requests and responses, DESIGN.md §6).
+ * raw requests and responses, docs/design.md §6).
  */
 import "server-only";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
@@ -37,7 +37,7 @@ function outcomeOf(status: number, found: boolean): SupportTransactionLookup["ou
 
 export function supportTransactionLookup(record: ExchangeRecord): SupportTransactionLookup {
   const status = record.response.status;
-  // Read from the answer itself (the spec's §2.4 fields), the summary when the body is gone.
+  // Read from the answer itself (the API specification §2.4 fields), the summary when the body is gone.
   const summary = record.summary?.operation === "transaction_lookup" ? record.summary : null;
   const data = status >= 200 && status < 300 ? bodyData(record) : null;
   const pick = (key: keyof NonNullable<typeof summary>) => {

@@ -1,5 +1,5 @@
 /**
- * Which cards a user may try in an environment (DESIGN.md §5): on `embedded` the sandbox's TEST_CARDS; on
+ * Which cards a user may try in an environment (docs/design.md §5): on `embedded` the sandbox's TEST_CARDS; on
  * `sandbox` the operator's CERTIFICATION_PROFILE cards, read as a certification run reads them (each call, so a
  * changed file shows without a restart); elsewhere none. Nothing is kept per caller.
  */

@@ -1,6 +1,6 @@
 /**
  * The one driver of an authorized card call, whoever pays for it (./call-context): the context's token
- * (renewed before expiry by the broker), the call, and after a 401 one renewal and one retry (spec §5.8, §4.3)
+ * (renewed before expiry by the broker), the call, and after a 401 one renewal and one retry (API specification §5.8, §4.3)
  * with the same X-Request-Id, since the call is prepared the same way again. Nothing else is retried: a Gift
  * Balance Inquiry records a transaction. "No answer" from the token endpoint or the card API becomes the
  * console's 504/502 error shape; the answer becomes the exchange record (redacted and masked).

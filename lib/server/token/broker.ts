@@ -1,5 +1,5 @@
 /**
- * The token lifecycle (spec §5): reuse the session's token, renew it ahead of expiry, renew once after a
+ * The token lifecycle (API specification §5): reuse the session's token, renew it ahead of expiry, renew once after a
  * 401. Renewals are single-flight per credentials: any number of concurrent calls that need a new token for
  * the same credentials share one token request, and a token obtained a moment ago for the same credentials
  * is reused (briefly) by calls that still carry the old one in their cookie.

@@ -1,5 +1,5 @@
 /**
- * Token metadata for the browser (DESIGN.md §4): everything about a token except the token itself.
+ * Token metadata for the browser (docs/design.md §4): everything about a token except the token itself.
  * Decoding is cached per token, so repeated session reads do not decode and hash again.
  */
 import "server-only";

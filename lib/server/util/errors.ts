@@ -1,5 +1,5 @@
 /**
- * The console API's one error type and shape: `{"error": {"code", "message", "details"?}}` (DESIGN.md §4).
+ * The console API's one error type and shape: `{"error": {"code", "message", "details"?}}` (docs/design.md §4).
  * Route handlers throw `ApiError`; the route wrapper turns it into a response, and anything else into a
  * logged 500 of the same shape.
  */

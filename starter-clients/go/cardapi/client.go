@@ -323,7 +323,7 @@ func (c *Client) writeCache(token *Token) error {
 	return os.Rename(temporary, c.config.CacheFile)
 }
 
-// RequestToken is §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx,
+// RequestToken is API specification §4.1, the only request that carries the secret: at most 3 tries when the endpoint fails (5xx,
 // 429, no answer), spaced by backoff; a 4xx or 3xx is the answer (*RefusedError).
 func (c *Client) RequestToken(ctx context.Context) (*Token, error) {
 	credentials := map[string]string{
@@ -387,7 +387,7 @@ func (c *Client) keep(access string, body any) (*Token, error) {
 	return token, nil
 }
 
-// Token is §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (§5.8).
+// Token is API specification §5.7: the token in memory, else the cached one, else a new one; renewed before it expires (API specification §5.8).
 func (c *Client) Token(ctx context.Context) (*Token, error) {
 	if c.token != nil && c.token.fresh() {
 		return c.token, nil
@@ -399,7 +399,7 @@ func (c *Client) Token(ctx context.Context) (*Token, error) {
 	return c.RequestToken(ctx)
 }
 
-// call is one API call with the duties around it. A 401: one new token, the same call once more (§5.8). A 429:
+// call is one API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429:
 // wait Retry-After, then once more, or give up when it is beyond Patience (RFC 9110). A read (retry) is tried up
 // to 3 times when its outcome is unknown; a write never is here (see Gift). A 403 is never retried.
 func (c *Client) call(ctx context.Context, method, path string, body any, requestID string,
@@ -496,7 +496,7 @@ func settle(answer *Answer, result *Result) (*Result, error) {
 	return result, nil
 }
 
-// Balance is §4.4 Balance Inquiry: it records nothing, so it is retried when its answer is lost.
+// Balance is API specification §4.4 Balance Inquiry: it records nothing, so it is retried when its answer is lost.
 func (c *Client) Balance(ctx context.Context, card, location string) (*Result, error) {
 	answer, err := c.call(ctx, "POST", balancePath, cardBody(card, location), "", true)
 	if err != nil {
@@ -505,7 +505,7 @@ func (c *Client) Balance(ctx context.Context, card, location string) (*Result, e
 	return settle(answer, &Result{})
 }
 
-// Lookup is Lookup Transaction by Request Id (§4.3.3); a 404 (never recorded) is a *RefusedError.
+// Lookup is Lookup Transaction by Request Id (API specification §4.3.3); a 404 (never recorded) is a *RefusedError.
 func (c *Client) Lookup(ctx context.Context, requestID string) (*Result, error) {
 	answer, err := c.lookup(ctx, requestID)
 	if err != nil {
@@ -518,9 +518,9 @@ func (c *Client) lookup(ctx context.Context, requestID string) (*Answer, error) 
 	return c.call(ctx, "GET", lookupPath+url.PathEscape(requestID), nil, "", true)
 }
 
-// Gift is §4.3 Gift Balance Inquiry under a fresh Request Id (§8) unless one is given. When its outcome is
+// Gift is API specification §4.3 Gift Balance Inquiry under a fresh Request Id (API specification §8) unless one is given. When its outcome is
 // unknown (5xx, no answer in time, a reset, a cut or unreadable body), nothing else happens for that card before
-// the outcome is learned (§4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the
+// the outcome is learned (API specification §4.3.3): a lookup by the Request Id; when that finds nothing, the same request with the
 // same Request Id once more.
 func (c *Client) Gift(ctx context.Context, card, location, requestID string) (*Result, error) {
 	if requestID == "" {
@@ -627,7 +627,7 @@ type cardData struct {
 	Originator originator `json:"originator"`
 }
 
-// cardBody is the §2.3 card request body.
+// cardBody is the card request body of API specification §2.3.
 func cardBody(card, location string) any {
 	if location == "" {
 		location = DefaultLocation

@@ -1,5 +1,5 @@
 /**
- * Certification runs follow the role table in the run's environment (DESIGN.md §6, §8): an engineer may run
+ * Certification runs follow the role table in the run's environment (docs/design.md §6, §8): an engineer may run
  * certification on embedded and sandbox but not in production, so a production run (a standalone sandbox plays
  * production here) is 403 `forbidden_by_role` to them on every route that reads or acts on it, and left out of
  * their list; a tester reads it.

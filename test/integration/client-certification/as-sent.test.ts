@@ -1,5 +1,5 @@
 /**
- * What the tester sees of the application is what it sent (DESIGN.md §11): a raw HTTP client, through a proxy
+ * What the tester sees of the application is what it sent (docs/design.md §11): a raw HTTP client, through a proxy
  * of the test that adds the usual forwarding headers, sends bodies with unusual spacing; the live log and the
  * evidence bundle show exactly the application's request headers (none the proxy or the console's own server
  * adds, no response header) and each body byte for byte, with the secret redacted and the card masked.

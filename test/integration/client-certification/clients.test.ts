@@ -1,5 +1,5 @@
 /**
- * Integration certification judged from real traffic (DESIGN.md §11): client applications written with plain
+ * Integration certification judged from real traffic (docs/design.md §11): client applications written with plain
  * fetch talk HTTP to the sandbox, whose registered-client port is the database-backed one the console uses. A
  * well-behaved client passes all eight checks; each flawed client fails exactly the check for its flaw, and
  * says why in `observed`. The bundle verifies and holds no secret.
@@ -106,7 +106,7 @@ describe("integration certification of client applications", () => {
     ["retry_declined", "CLI-DECLINE-NO-RETRY", /new X-Request-Id/],
     ["ignore_retry_after", "CLI-RETRY-AFTER", /after the 429/],
     ["secret_in_header", "CLI-SECRET-ONLY-AT-TOKEN", /header x-client-secret/],
-    ["no_originator", "CLI-WELL-FORMED", /§2\.3/],
+    ["no_originator", "CLI-WELL-FORMED", /API specification §2\.3/],
   ];
 
   test.each(FLAWED)("a client with the flaw %s fails %s, and only it", async (flaw, failing, why) => {

@@ -1,5 +1,5 @@
 /**
- * Integration certification over the console's HTTP interface (DESIGN.md §11), as a CI suite runs it: start a
+ * Integration certification over the console's HTTP interface (docs/design.md §11), as a CI suite runs it: start a
  * certification, point the application at the credentials, arm each step through the routes, finish, keep the
  * bundle. Also the reference integration: the console's own server-side client (the code behind
  * /api/inquiries/*) goes through a certification and passes every check.

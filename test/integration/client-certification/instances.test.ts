@@ -1,5 +1,5 @@
 /**
- * Integration certification on one PostgreSQL shared by two console instances (DESIGN.md §11): each instance's
+ * Integration certification on one PostgreSQL shared by two console instances (docs/design.md §11): each instance's
  * sandbox finds the certification's client, records its calls under the one certification, and an armed 429
  * is taken by exactly one call whichever instance the calls reach.
  */

@@ -1,5 +1,5 @@
 /**
- * Integration certification behind a sign-in (AUTH_MODE=proxy, DESIGN.md §11): the console routes need a tester,
+ * Integration certification behind a sign-in (AUTH_MODE=proxy, docs/design.md §11): the console routes need a tester,
  * engineer or admin, while the sandbox's paths answer the certification's client with no console session at all
  * (its own OAuth is the gate). A certification is its starter's: anyone else but an admin finds none. A caller
  * who knows only its client_id cannot grow what it keeps.

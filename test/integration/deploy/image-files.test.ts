@@ -174,7 +174,7 @@ describe("compose.yaml", () => {
   const caddyfile = read("deploy/Caddyfile");
   const SHARED = ["SESSION_SECRET", "DATABASE_URL", "AUDIT_HMAC_KEY", "EVIDENCE_SIGNING_KEY"];
 
-  test("two console instances of one image, sharing every variable DESIGN §10 names (required, not defaulted)", () => {
+  test("two console instances of one image, sharing every variable docs/design.md §10 names (required, not defaulted)", () => {
     expect(consoles.map(([name]) => name)).toEqual(["console-1", "console-2"]);
     const [first, second] = consoles.map(([, service]) => service);
     expect(first!.image).toBe(second!.image);

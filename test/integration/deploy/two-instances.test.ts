@@ -90,7 +90,7 @@ describe("two console instances behind a load balancer, on one PostgreSQL", () =
   });
 });
 
-/** The audit rows an instance wrote, from its server log (one JSON line per row, DESIGN.md §7). */
+/** The audit rows an instance wrote, from its server log (one JSON line per row, docs/design.md §7). */
 function auditSeqs(logs: string): number[] {
   const seqs: number[] = [];
   for (const line of logs.split("\n")) {

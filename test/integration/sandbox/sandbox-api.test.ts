@@ -1,6 +1,6 @@
 /**
- * The sandbox against the specification, section by section (spec §2.2, §2.4, §2.5, §4.1–4.5, §5, §7, §8,
- * DESIGN.md §5), once per transport: in-process, over real HTTP, and through the console's route module.
+ * The sandbox against the specification, section by section (API specification §2.2, §2.4, §2.5, §4.1–4.5, §5, §7, §8,
+ * docs/design.md §5), once per transport: in-process, over real HTTP, and through the console's route module.
  */
 import { SignJWT, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -99,7 +99,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
     await connection.close();
   });
 
-  describe("token endpoint (spec §4.1, §2.2)", () => {
+  describe("token endpoint (API specification §4.1, §2.2)", () => {
     it.each(DEMO_CLIENTS)("issues $clientId a token in the JSON:API envelope", async (client) => {
       const response = await tokenResponse(client.clientId);
       expect(response.status).toBe(200);
@@ -249,7 +249,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
     });
   });
 
-  describe("authentication of API calls (spec §4.2, §5, §7)", () => {
+  describe("authentication of API calls (API specification §4.2, §5, §7)", () => {
     const protectedCalls: Array<[string, (token: string | null) => Promise<Response>]> = [
       [
         "Gift Balance Inquiry",
@@ -343,7 +343,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
     });
   });
 
-  describe("Gift Balance Inquiry (spec §4.3, §2.4)", () => {
+  describe("Gift Balance Inquiry (API specification §4.3, §2.4)", () => {
     let token: string;
     beforeEach(async () => {
       token = await accessToken();
@@ -509,7 +509,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
     );
   });
 
-  describe("Lookup Transaction by Request Id (DESIGN.md §5)", () => {
+  describe("Lookup Transaction by Request Id (docs/design.md §5)", () => {
     it("finds the recorded transaction, and only that client's", async () => {
       const token = await accessToken();
       const requestId = "order-17/a:b?c#d&e=%41";
@@ -535,7 +535,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
     });
   });
 
-  describe("Balance Inquiry (spec §4.4, §2.5)", () => {
+  describe("Balance Inquiry (API specification §4.4, §2.5)", () => {
     let token: string;
     beforeEach(async () => {
       token = await accessToken();
@@ -574,7 +574,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
       await expectError(await balance(token, "123456789012"), 404, "card_not_found");
     });
 
-    it("records nothing and cannot be found by Request Id (spec §4.5)", async () => {
+    it("records nothing and cannot be found by Request Id (API specification §4.5)", async () => {
       const requestId = newRequestId();
       expect((await balance(token, CARDS.active, { "X-Request-Id": requestId })).status).toBe(200);
       expect(connection.sandbox.stats().transactions).toBe(0);
@@ -592,7 +592,7 @@ describe.each(TRANSPORTS)("sandbox via $name", (transport) => {
     });
   });
 
-  describe("fault cards (DESIGN.md §5)", () => {
+  describe("fault cards (docs/design.md §5)", () => {
     let token: string;
     beforeEach(async () => {
       token = await accessToken();

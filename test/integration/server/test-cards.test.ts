@@ -1,5 +1,5 @@
 /**
- * GET /api/test-cards and /api/test-cards/{id} (DESIGN.md §5): the cards a user may try, listed masked per
+ * GET /api/test-cards and /api/test-cards/{id} (docs/design.md §5): the cards a user may try, listed masked per
  * environment (embedded: the sandbox's fixtures; sandbox: the operator's CERTIFICATION_PROFILE cards; production:
  * none), one full number on demand, for engineer, tester and admin only.
  */

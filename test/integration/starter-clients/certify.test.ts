@@ -1,7 +1,7 @@
 /**
- * The starter clients of DESIGN.md §12, proved as an integrator would use them: each zip is downloaded from a
+ * The starter clients of docs/design.md §12, proved as an integrator would use them: each zip is downloaded from a
  * running console, unzipped, and driven through its command line (the contract of starter-clients/README.md)
- * through a §11 certification; all eight checks pass and the evidence verifies. A copy of the Node client with
+ * through a docs/design.md §11 certification; all eight checks pass and the evidence verifies. A copy of the Node client with
  * its token cache taken out fails CLI-TOKEN-REUSE, so the proof can fail.
  *
  * STARTER_LANGUAGES=node,python limits the languages. Without it every catalogue language is proved: one whose
@@ -158,7 +158,7 @@ interface Certified {
   seconds: number;
 }
 
-/** A §11 certification with the client's command line doing what each step asks. */
+/** A docs/design.md §11 certification with the client's command line doing what each step asks. */
 async function certify(client: StarterClient, dir: string): Promise<Certified> {
   const certification = new CertificationDriver(server.url);
   const begun = Date.now();

@@ -1,6 +1,6 @@
 /**
  * The Java and Go starter clients keep the contract every starter client shares (starter-clients/README.md,
- * DESIGN.md §12), run as processes the way a user runs them, against the standalone sandbox whose every call is
+ * docs/design.md §12), run as processes the way a user runs them, against the standalone sandbox whose every call is
  * recorded here: what they print, their exit codes, the token cache, and the duties as seen on the wire. A
  * language whose toolchain is not installed is skipped, never passed.
  */

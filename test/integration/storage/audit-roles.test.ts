@@ -1,5 +1,5 @@
 /**
- * The database roles the README recommends, on a real PostgreSQL: the table owner applies the migrations; the
+ * The database roles docs/operations/postgresql-and-instances.md recommends, on a real PostgreSQL: the table owner applies the migrations; the
  * console's own role can INSERT and SELECT audit rows and checkpoints but never UPDATE or DELETE them, and still
  * starts (migrations already applied), appends, checkpoints and verifies.
  */
@@ -12,7 +12,7 @@ import { createAuditLog } from "@/lib/server/audit";
 import { migrate, openDatabase, type DatabaseHandle } from "@/lib/server/database";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 
-/** As in the README (Database roles), after the owner's first start applied the migrations. */
+/** As in docs/operations/postgresql-and-instances.md (Database roles), after the owner's first start applied the migrations. */
 const GRANTS = `
 GRANT USAGE ON SCHEMA public TO console_app;
 GRANT SELECT, INSERT ON audit_log, audit_checkpoints TO console_app;

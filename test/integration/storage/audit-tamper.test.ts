@@ -1,5 +1,5 @@
 /**
- * Tampering by someone who can write to the database but does not hold AUDIT_HMAC_KEY (DESIGN.md §7): the chain
+ * Tampering by someone who can write to the database but does not hold AUDIT_HMAC_KEY (docs/design.md §7): the chain
  * is keyed, and signed checkpoints of its head live in the database, the server log and a DATA_DIR file. Each
  * kind of tampering is made by hand here the way such a writer would (lifting the append-only triggers, chaining
  * again with the only hash they can compute) and must be reported, on PGlite and on PostgreSQL.

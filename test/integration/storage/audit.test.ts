@@ -1,5 +1,5 @@
 /**
- * The audit log on both backends (DESIGN.md §7): what a row may hold, the hash chain and its verification
+ * The audit log on both backends (docs/design.md §7): what a row may hold, the hash chain and its verification
  * against edits and deletions, concurrent writers, filtered keyset paging through many rows, CSV export.
  */
 import { spawn } from "node:child_process";

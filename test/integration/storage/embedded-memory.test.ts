@@ -37,7 +37,7 @@ describe("the embedded database's memory", () => {
         ((await handle.db.execute(sql.raw(`show ${name}`))) as unknown as { rows: unknown[] }).rows[0];
       expect(await setting("shared_buffers")).toEqual({ shared_buffers: "16MB" });
       expect(await setting("maintenance_work_mem")).toEqual({ maintenance_work_mem: "16MB" });
-      // What PGlite itself sets stays: fsync off is what the README's Durability describes.
+      // What PGlite itself sets stays: fsync off is what docs/operations/postgresql-and-instances.md (Durability) describes.
       expect(await setting("fsync")).toEqual({ fsync: "off" });
     } finally {
       await handle.close();

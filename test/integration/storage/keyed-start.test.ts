@@ -1,7 +1,7 @@
 /**
  * A console started on a database an older console left (plain SHA-256 rows, migrated only before the keyed
  * chain) migrates it and writes the first keyed row in the same start, so its log verifies at once; a log with
- * plain rows and no keyed row after them does not (DESIGN.md §7).
+ * plain rows and no keyed row after them does not (docs/design.md §7).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort, startConsole, type ConsoleServer } from "../../support/console-server";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 
-/** What every instance sharing one database must share (DESIGN.md §10). */
+/** What every instance sharing one database must share (docs/design.md §10). */
 const SHARED_SECRETS = {
   AUDIT_HMAC_KEY: "audit-hmac-key-for-tests-0123456789abcdef",
   EVIDENCE_SIGNING_KEY: generateKeyPairSync("ed25519")

@@ -53,7 +53,7 @@ function runnerOn(
   });
 }
 
-/** Active cards that the sandbox does not know answer 404; the fixtures answer as DESIGN.md §5 says. */
+/** Active cards that the sandbox does not know answer 404; the fixtures answer as docs/design.md §5 says. */
 function cards(count: number): string[] {
   return Array.from({ length: count }, (_, index) => `7006491${String(index).padStart(9, "0")}`);
 }

@@ -73,11 +73,11 @@ describe("exchange summary and status explanations", () => {
     expect(summarizeExchange(tokenExchange()).label).toBe("token issued · 3 scopes");
   });
 
-  it("quotes spec §7 for 400 (token), 401 and 403, and says what to do", () => {
+  it("quotes API specification §7 for 400 (token), 401 and 403, and says what to do", () => {
     const refused = tokenExchange();
     refused.response = { status: 400, headers: {}, body: { errors: [] } };
     expect(explainExchange(refused)).toMatchObject({
-      source: "spec §7",
+      source: "API specification §7",
       meaning: "The token request is malformed: check client_id, client_secret and grant_type.",
       action: { href: "/connect" },
     });

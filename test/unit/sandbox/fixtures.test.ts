@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_CLIENTS, PURSES, TEST_CARDS, findDemoClient, findTestCard } from "@/lib/sandbox/fixtures";
 
-describe("sandbox fixtures (DESIGN.md §5 tables)", () => {
+describe("sandbox fixtures (docs/design.md §5 tables)", () => {
   it("has the three demo clients with their scopes and lifetimes", () => {
     expect(
       DEMO_CLIENTS.map(({ clientId, scopes, expiresIn }) => [clientId, scopes.join(" "), expiresIn]),

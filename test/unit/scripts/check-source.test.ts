@@ -64,7 +64,8 @@ describe("check-source: ticket citations", () => {
   });
 
   it("accepts a pointer into the API spec and a card number in an example", () => {
-    const source = '// spec §4.3 item 3\n// masks "ticket 6006491000000001 2024"\nconst a = 1;\n';
+    const source =
+      '// API specification §4.3 item 3\n// masks "ticket 6006491000000001 2024"\nconst a = 1;\n';
     expect(checkSource("spec.ts", source)).toEqual([]);
   });
 

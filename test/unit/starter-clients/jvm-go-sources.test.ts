@@ -1,5 +1,5 @@
 /**
- * The Java and Go starter clients (DESIGN.md §12) as their own toolchains see them: javac compiles the one file
+ * The Java and Go starter clients (docs/design.md §12) as their own toolchains see them: javac compiles the one file
  * with every warning an error, `go vet` and `gofmt` find nothing; and each README's duty table points at the
  * lines that do the duty. A check whose tool is not installed is skipped, never passed.
  */

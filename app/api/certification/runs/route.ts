@@ -46,7 +46,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
           }),
     );
     context.annotate({ run_id: id, environment: input.environment, cases: input.cases?.length ?? "all" });
-    // DESIGN.md §7: certification runs are in the audit log (who started which run where, and with what consent).
+    // docs/design.md §7: certification runs are in the audit log (who started which run where, and with what consent).
     await context.audit({
       event: "certification_run_started",
       outcome: "success",

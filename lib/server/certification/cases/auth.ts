@@ -1,4 +1,4 @@
-/** AUTH: the upstream refuses calls without a valid token (401) or without the scope (403) (spec §5, §7). */
+/** AUTH: the upstream refuses calls without a valid token (401) or without the scope (403) (API specification §5, §7). */
 import "server-only";
 import { tamperToken, type CaseContext } from "../context";
 import type { CertificationClient } from "../profile";

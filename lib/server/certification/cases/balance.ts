@@ -1,4 +1,4 @@
-/** BI: Balance Inquiry (spec §2.5, §4.4): read-only, every purse, no transaction. */
+/** BI: Balance Inquiry (API specification §2.5, §4.4): read-only, every purse, no transaction. */
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { PURSES } from "@/lib/shared/purses";

@@ -1,4 +1,4 @@
-/** GBI: Gift Balance Inquiry (spec §2.4, §4.3, §8). Each case runs only where Gift Balance Inquiry may. */
+/** GBI: Gift Balance Inquiry (API specification §2.4, §4.3, §8). Each case runs only where Gift Balance Inquiry may. */
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { cents, dataField, describe, get } from "../checks";
@@ -33,7 +33,7 @@ async function answeredGift(context: CaseContext, requestId?: string) {
 
 const giftFields: CaseDefinition = {
   id: "GBI-01",
-  title: "Gift Balance Inquiry answers 201 with every field of §2.4 in its form",
+  title: "Gift Balance Inquiry answers 201 with every field of API specification §2.4 in its form",
   spec_sections: ["2.4", "4.3", "4.5"],
   async run(context) {
     context.requireGift();
@@ -147,11 +147,11 @@ const reusedId: CaseDefinition = {
     const errorCode = Array.isArray(errors) ? get(errors[0], "code") : undefined;
     context.checks.observe(
       "the second inquiry with the same X-Request-Id",
-      "not shown by the specification (§8 requires a unique Request Id)",
+      "not shown by the specification (API specification §8 requires a unique Request Id)",
       `HTTP ${second.status}${typeof errorCode === "string" ? ` ${errorCode}` : ""}${typeof secondId === "string" ? `, transaction ${secondId}` : ""}`,
       ids,
     );
-    // What the specification does fix: a Request Id finds one transaction (§4.3.3), so a second, different
+    // What the specification does fix: a Request Id finds one transaction (API specification §4.3.3), so a second, different
     // transaction under the same id is a failure, whatever the status.
     const secondTransaction = is2xx(second.status) && typeof secondId === "string" && secondId !== firstId;
     context.checks.add(

@@ -1,4 +1,4 @@
-/** TOK: the token request (spec §2.2, §4.1, §5, §7). */
+/** TOK: the token request (API specification §2.2, §4.1, §5, §7). */
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { decodeJwt } from "jose";
@@ -116,7 +116,7 @@ export function checkVersions(checks: Checks, body: unknown, ids: string[]): voi
   );
 }
 
-/** A token request the upstream must refuse with 400 and no token (spec §7). */
+/** A token request the upstream must refuse with 400 and no token (API specification §7). */
 function refusedTokenCase(
   id: string,
   title: string,

@@ -1,4 +1,4 @@
-/** VER: versioning (spec §9): the version in the paths, meta.version and jsonapi.version. */
+/** VER: versioning (API specification §9): the version in the paths, meta.version and jsonapi.version. */
 import "server-only";
 import type { CaseDefinition } from "./case-definition";
 import { checkVersions } from "./token";

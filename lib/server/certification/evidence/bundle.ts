@@ -1,5 +1,5 @@
 /**
- * The evidence bundle (DESIGN.md §8): a zip of the manifest, the exchanges, HAR, JUnit, an HTML report,
+ * The evidence bundle (docs/design.md §8): a zip of the manifest, the exchanges, HAR, JUnit, an HTML report,
  * a CSV, SHA256SUMS and an EdDSA JWS over the manifest, which lists every other file's SHA-256.
  */
 import "server-only";

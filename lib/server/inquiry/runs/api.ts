@@ -1,4 +1,4 @@
-/** The team runs routes' query and answers (DESIGN.md §4 `GET /api/runs`), shared with the History page. */
+/** The team runs routes' query and answers (docs/design.md §4 `GET /api/runs`), shared with the History page. */
 import { z } from "zod";
 import { environmentNameSchema, exchangeRecordSchema, isoTime } from "@/lib/shared/contracts";
 import { INQUIRY_OPERATIONS } from "@/lib/shared/operations";

@@ -1,5 +1,5 @@
 /**
- * The team's inquiry runs, kept on the server (DESIGN.md §4 `GET /api/runs`): one row per inquiry, holding the
+ * The team's inquiry runs, kept on the server (docs/design.md §4 `GET /api/runs`): one row per inquiry, holding the
  * exchange record exactly as the caller received it (card masked, secrets redacted by lib/shared/redaction.ts
  * on the way out), so a run can be shared by link and found by its Request Id. Kept RUNS_RETENTION_DAYS.
  */

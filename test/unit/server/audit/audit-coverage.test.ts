@@ -1,5 +1,5 @@
 /**
- * Actions that must reach the audit log (DESIGN.md §7), in process with AUTH_MODE=proxy: a certification run's
+ * Actions that must reach the audit log (docs/design.md §7), in process with AUTH_MODE=proxy: a certification run's
  * own upstream calls, run views, uploads to verify, batch result downloads (JSON and CSV), probing another user's
  * batch (404), and a sign-out's `credentials_forgotten` kept readable.
  */

@@ -1,5 +1,5 @@
 /**
- * A refused call's audit row names the environment the request named (DESIGN.md §7): in the body or the query,
+ * A refused call's audit row names the environment the request named (docs/design.md §7): in the body or the query,
  * else the one the role check was made in. AUTH_MODE=proxy in process, the peer stamped as a trusted proxy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -140,7 +140,7 @@ describe("the standalone sandbox as the configured sandbox environment (HTTP, po
     expect(balance.response.status).toBe(200);
     expect(JSON.stringify(balance)).not.toContain(CARD);
 
-    // One token is valid for sandbox and production (spec §5.6): switching keeps it, and uses the other base.
+    // One token is valid for sandbox and production (API specification §5.6): switching keeps it, and uses the other base.
     await call(
       environmentRoute.PUT,
       "PUT",

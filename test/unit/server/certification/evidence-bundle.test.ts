@@ -36,7 +36,7 @@ beforeAll(async () => {
 });
 
 describe("evidence bundle", () => {
-  it("holds every file of DESIGN.md §8, and verifies intact", async () => {
+  it("holds every file of docs/design.md §8, and verifies intact", async () => {
     const names = Object.keys(files);
     for (const name of [
       "manifest.json",

@@ -1,5 +1,5 @@
 /**
- * What is kept of a raw call (DESIGN.md §11): the secret is found wherever and however it is sent (a header, the
+ * What is kept of a raw call (docs/design.md §11): the secret is found wherever and however it is sent (a header, the
  * query, the path, the body; glued to other text; raw, percent-encoded, base64 of either alphabet, hex, `\u`
  * escaped, inside a Basic credential), the kept record holds neither it nor a token, and what is kept of one call
  * is bounded.

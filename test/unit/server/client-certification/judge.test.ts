@@ -1,5 +1,5 @@
 /**
- * The judge of client certification checks (DESIGN.md §11) on hand-made traffic: behaviour, not
+ * The judge of client certification checks (docs/design.md §11) on hand-made traffic: behaviour, not
  * implementation. Resending the timed-out request with the same X-Request-Id is right; a new inquiry for the
  * card under a new id is not; traffic that did not happen is not observed.
  */

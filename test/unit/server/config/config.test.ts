@@ -142,7 +142,7 @@ describe("configuration", () => {
     [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE", /at least 1/],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL", /postgres/],
     [{ SUPPORT_BATCH_CONCURRENCY: "0" }, "SUPPORT_BATCH_CONCURRENCY", /at least 1/],
-    // DESIGN.md §6: server-held credentials on a reachable address need sign-in.
+    // docs/design.md §6: server-held credentials on a reachable address need sign-in.
     [
       { CARD_API_CLIENT_ID: "id", CARD_API_CLIENT_SECRET: "secret", HOSTNAME: "0.0.0.0" },
       "AUTH_MODE",
@@ -171,7 +171,7 @@ describe("configuration", () => {
     ]);
   });
 
-  it("listens on loopback by default, pins PUBLIC_URL, and reads every DESIGN.md §3 variable", () => {
+  it("listens on loopback by default, pins PUBLIC_URL, and reads every docs/design.md §3 variable", () => {
     const defaults = loadConfig({ PORT: "4000" });
     expect(defaults).toMatchObject({
       authMode: "none",

@@ -1,7 +1,7 @@
 /**
  * Every console API route declares who may call it (lib/server/http/access.ts): this imports every app/api route module
  * and checks that each exported method handler carries a declaration, and that the routes that touch cards,
- * credentials or the audit log declare the actions DESIGN.md §6 gives them.
+ * credentials or the audit log declare the actions docs/design.md §6 gives them.
  */
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Groups grant roles only by an exact name (README "For a team"): no piece of a longer name, no name with
+ * Groups grant roles only by an exact name (docs/operations/sign-in-and-roles.md): no piece of a longer name, no name with
  * spaces or non-breaking spaces around it, in either sign-in mode.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * A signed-in user without a console role gets nothing but the no-role page (DESIGN.md §6): not the session's
+ * A signed-in user without a console role gets nothing but the no-role page (docs/design.md §6): not the session's
  * description (upstream addresses, the server-held client_id), not its end, not an environment switch.
  * AUTH_MODE=proxy in process, the peer stamped as a trusted proxy.
  */

@@ -19,7 +19,7 @@ import {
 } from "@/lib/server/identity/roles";
 import { ApiError } from "@/lib/server/util/errors";
 
-/** DESIGN.md §6 written out cell by cell, independently of the module's own table. Y = allowed. */
+/** docs/design.md §6 written out cell by cell, independently of the module's own table. Y = allowed. */
 const EXPECTED: Record<Role, Record<EnvironmentName, Record<EnvironmentAction, boolean>>> = (() => {
   const row = (allowed: EnvironmentAction[]) =>
     Object.fromEntries(ENVIRONMENT_ACTIONS.map((action) => [action, allowed.includes(action)])) as Record<

@@ -1,5 +1,5 @@
 /**
- * Inquiry rules of DESIGN.md §6: the environment the page showed (409 environment_changed, nothing sent
+ * Inquiry rules of docs/design.md §6: the environment the page showed (409 environment_changed, nothing sent
  * upstream), ASCII-only fields with a message that says so, a client that disconnects mid-body, and a session
  * that could not be read back is never sealed.
  */

@@ -52,7 +52,7 @@ describe("console metrics", () => {
     expect(observationsOf(families, "console_upstream_call_duration_seconds")).toBeGreaterThan(0);
   });
 
-  it("declares every series the operator's README describes", async () => {
+  it("declares every series docs/operations/metrics.md describes", async () => {
     const names = parseExposition(await createMetrics().registry.metrics()).map((family) => family.name);
     expect(names).toEqual(
       expect.arrayContaining([

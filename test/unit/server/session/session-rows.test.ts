@@ -1,5 +1,5 @@
 /**
- * Sessions that end (DESIGN.md §6), in-process: the cookie carries a server-side row's id, so forgetting the
+ * Sessions that end (docs/design.md §6), in-process: the cookie carries a server-side row's id, so forgetting the
  * session ends it for every copy of the cookie; the absolute end is fixed at creation; in proxy mode a session
  * belongs to the one user the proxy named; refusals and credential changes are audited.
  */

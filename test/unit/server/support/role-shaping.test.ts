@@ -1,5 +1,5 @@
 /**
- * Role shaping of the support desk (DESIGN.md §6): a support agent sees and leaves in the audit log only the last
+ * Role shaping of the support desk (docs/design.md §6): a support agent sees and leaves in the audit log only the last
  * 4 digits; other roles see first 6 + last 4; the support role cannot reach a Gift Balance Inquiry, a raw exchange
  * or token details, and may use the desk in every environment.
  */

@@ -1,4 +1,4 @@
-// GET /api/client-certifications/{id}/evidence: the signed §8 bundle with "kind": "client" (application/zip).
+// GET /api/client-certifications/{id}/evidence: the signed docs/design.md §8 bundle with "kind": "client" (application/zip).
 import { certificationIdOf, viewerOf } from "@/lib/server/client-certification";
 import { buildClientEvidence } from "@/lib/server/client-certification/evidence";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
