@@ -264,7 +264,8 @@ export function secretOnlyAtToken({ calls }: JudgeInput): Judgement {
 }
 
 export function wellFormed({ calls }: JudgeInput): Judgement {
-  const expected = "Every call well formed (Content-Type, Bearer, the card request body of API specification §2.3); none answered 400 or 415.";
+  const expected =
+    "Every call well formed (Content-Type, Bearer, the card request body of API specification §2.3); none answered 400 or 415.";
   if (calls.length === 0) return judgement(null, expected, "No call was made.", []);
   const bad = calls.filter((call) => call.malformed.length > 0 || call.status === 400 || call.status === 415);
   if (bad.length === 0) return judgement(true, expected, `All ${calls.length} calls well formed.`, []);
