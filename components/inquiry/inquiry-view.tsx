@@ -19,6 +19,7 @@ import { FreeFormForm } from "./free-form-form";
 import { InquiryFields } from "./inquiry-fields";
 import { InquiryResultArea } from "./inquiry-result-area";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
+import { RetryNotice } from "./retry-notice";
 import { useInquiryForm, type InquiryFormValues } from "./use-inquiry-form";
 import { useInquiryRun } from "./use-inquiry-run";
 
@@ -174,6 +175,13 @@ export function InquiryView() {
               <p role="status" className="text-sm text-success">
                 Connected with the demo credentials of the embedded sandbox. Run the inquiry again.
               </p>
+            ) : inquiry.retry ? (
+              <RetryNotice
+                retry={inquiry.retry}
+                running={inquiry.running}
+                run={inquiry.run}
+                error={inquiry.error}
+              />
             ) : null
           }
           errorAlert={

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ExchangeRecord, FreeFormRequestInput, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
@@ -73,6 +73,47 @@ function useFreeFormRun({
   });
 }
 
+/** A send of a Request Id sent before, by "Retry with the same Request Id": which retry, and when. */
+export interface RetryAttempt {
+  requestId: string;
+  /** 1 for the first retry. */
+  number: number;
+  at: Date;
+}
+
+/** The Request Id a free-form request goes with, when it names one. */
+function freeFormRequestId(input: FreeFormRequestInput): string | undefined {
+  const header = Object.entries(input.headers ?? {}).find(([name]) => name.toLowerCase() === "x-request-id");
+  return header?.[1] ?? input.request_id;
+}
+
+/**
+ * Which send is a retry: one whose Request Id is the one "Retry with the same Request Id" was pressed for. The
+ * page says so, and what came of it, rather than look as it did before.
+ */
+function useRetryAttempts() {
+  const retryOf = useRef<string | null>(null);
+  const [retry, setRetry] = useState<RetryAttempt | null>(null);
+  return {
+    retry,
+    retrying: (requestId: string) => {
+      retryOf.current = requestId;
+    },
+    sent: (requestId: string | undefined) => {
+      if (!requestId || requestId !== retryOf.current) {
+        retryOf.current = null;
+        setRetry(null);
+        return;
+      }
+      setRetry((previous) => ({
+        requestId,
+        number: previous?.requestId === requestId ? previous.number + 1 : 1,
+        at: new Date(),
+      }));
+    },
+  };
+}
+
 type LastSent = { submission: InquirySubmission } | { freeForm: FreeFormRequestInput };
 
 /** The inquiry operation of the last send (a free-form lookup has none): it decides whether a retry is offered. */
@@ -133,6 +174,7 @@ export function useInquiryRun({
   /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
   const [last, setLast] = useState<LastSent | null>(null);
   const demo = useDemoConnection(setError);
+  const attempts = useRetryAttempts();
 
   async function execute(submission: InquirySubmission) {
     storeLocationId(submission.input.location_id);
@@ -141,6 +183,7 @@ export function useInquiryRun({
     setError(null);
     demo.setConnectedNotice(false);
     setLast({ submission });
+    attempts.sent(submission.input.request_id);
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
@@ -159,6 +202,7 @@ export function useInquiryRun({
       setError(null);
       demo.setConnectedNotice(false);
       setLast({ freeForm: input });
+      attempts.sent(freeFormRequestId(input));
     },
     setRun,
     setError,
@@ -171,6 +215,7 @@ export function useInquiryRun({
   });
 
   function retrySameRequestId(requestId: string) {
+    attempts.retrying(requestId);
     if (last && "freeForm" in last) freeFormGuard.start(freeFormRetry(last.freeForm, requestId));
     else if (last) guard.start(formRetry(last.submission, requestId));
   }
@@ -182,6 +227,8 @@ export function useInquiryRun({
     error,
     running,
     lastOperation: lastOperationOf(last),
+    /** The last send when it was a retry with the same Request Id; null after any other. */
+    retry: attempts.retry,
     connectedNotice: demo.connectedNotice,
     connecting: demo.connecting,
     retrySameRequestId,
