@@ -108,10 +108,10 @@ export default function HomePage() {
               A console for the Card Services API: try it, certify against it, support its cards.
             </h1>
             <p className="mt-4 max-w-2xl text-base text-body">
-              Request tokens and run Gift Balance Inquiry and Balance Inquiry, each exchange exactly as it went
-              over the wire and as code in {LANGUAGES} languages. Certify the API and your own client
-              application, keep watch with monitors, and serve card holders from the support desk. It works out
-              of the box against the embedded sandbox, and unchanged against a configured sandbox or
+              Request tokens and run Gift Balance Inquiry and Balance Inquiry, each exchange exactly as it
+              went over the wire and as code in {LANGUAGES} languages. Certify the API and your own client
+              application, keep watch with monitors, and serve card holders from the support desk. It works
+              out of the box against the embedded sandbox, and unchanged against a configured sandbox or
               production.
             </p>
             <div className="mt-6 flex flex-wrap items-center gap-3">

@@ -107,9 +107,7 @@ export function CopyButton({
 export function CopyableValue({ value, name }: { value: string; name: string }) {
   return (
     <span className="inline-flex max-w-full min-w-0 items-center gap-1">
-      <code className="min-w-0 font-mono text-sm wrap-anywhere text-fg">
-        {value}
-      </code>
+      <code className="min-w-0 font-mono text-sm wrap-anywhere text-fg">{value}</code>
       <CopyButton text={value} label={`Copy ${name}`} iconOnly />
     </span>
   );
