@@ -22,7 +22,29 @@ function Time({ row }: { row: AuditRowView }) {
   );
 }
 
-const mono = "font-mono text-xs break-all";
+/** Ids and cards: broken only where a line has no room for them whole. */
+const mono = "font-mono text-xs wrap-anywhere";
+
+/**
+ * Event names and Request Ids, breakable after each `_` and `-` (never inside a word): `client_certification_`
+ * then `step_armed`, not `transaction_looku` then `p`.
+ */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[_-])/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <span key={index}>
+          {part}
+          {index < parts.length - 1 ? <wbr /> : null}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** Column widths: as they fit from lg, and roomier where the page is wide enough for the log (see AuditView). */
+const WIDE = "min-[1400px]:";
 
 /** Wide screens: one table row per entry, every column of the log. */
 function AuditTable({ rows }: { rows: AuditRowView[] }) {
@@ -39,10 +61,10 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-32`}>
             Time
           </th>
-          <th scope="col" className={`${head} w-28`}>
+          <th scope="col" className={`${head} w-28 ${WIDE}w-36`}>
             User
           </th>
-          <th scope="col" className={`${head} w-36`}>
+          <th scope="col" className={`${head} w-36 ${WIDE}w-60`}>
             Event
           </th>
           <th scope="col" className={`${head} w-24`}>
@@ -54,7 +76,7 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-20`}>
             Upstream
           </th>
-          <th scope="col" className={head}>
+          <th scope="col" className={`${head} ${WIDE}w-[17rem]`}>
             Request Id
           </th>
           <th scope="col" className={`${head} w-20`}>
@@ -73,21 +95,27 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
               <Time row={row} />
             </td>
             <td className={cell}>
-              <span className="block break-all">{orDash(row.user_id)}</span>
+              <span className="block wrap-anywhere">{orDash(row.user_id)}</span>
               <span className="block text-xs text-muted">
                 {row.roles.length ? row.roles.join(", ") : "no role"}
               </span>
             </td>
             <td className={cell}>
-              <span className="block font-medium break-all">{row.event}</span>
+              <span className="block font-medium wrap-anywhere">
+                <Breakable text={row.event} />
+              </span>
               {row.operation && row.operation !== row.event ? (
-                <span className="block text-xs break-all text-muted">{row.operation}</span>
+                <span className="block text-xs wrap-anywhere text-muted">
+                  <Breakable text={row.operation} />
+                </span>
               ) : null}
             </td>
             <td className={cell}>{orDash(row.environment)}</td>
             <td className={`${cell} ${mono}`}>{orDash(row.card)}</td>
             <td className={`${cell} tabular-nums`}>{orDash(row.upstream_status)}</td>
-            <td className={`${cell} ${mono}`}>{orDash(row.request_id)}</td>
+            <td className={`${cell} ${mono}`}>
+              {row.request_id ? <Breakable text={row.request_id} /> : dash}
+            </td>
             <td className={cell}>
               <Outcome row={row} />
             </td>
@@ -115,7 +143,9 @@ function AuditCards({ rows }: { rows: AuditRowView[] }) {
       {rows.map((row) => (
         <li key={row.seq} className="py-3 text-sm" data-testid="audit-card">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span className="font-medium break-all">{row.event}</span>
+            <span className="font-medium wrap-anywhere">
+              <Breakable text={row.event} />
+            </span>
             <Outcome row={row} />
             <span className="ml-auto text-xs text-muted">
               #{row.seq} · <Time row={row} />
