@@ -60,6 +60,7 @@ describe("the History table at 1440 px", () => {
         await page.setViewportSize({ width, height: 1000 });
         await transitionsFinished(page);
         expect(await overflowsHorizontally(page)).toBe(false);
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: screenshotPath(`history-${width}-${theme}`), fullPage: true });
       }
     }

@@ -85,10 +85,12 @@ describe("no answer in time", () => {
       await forceTheme(page, theme);
       await page.setViewportSize({ width: 1440, height: 1000 });
       await transitionsFinished(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: screenshotPath(`no-answer-1440-${theme}`), fullPage: true });
       await page.setViewportSize({ width: 390, height: 844 });
       await transitionsFinished(page);
       expect(await overflowsHorizontally(page)).toBe(false);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: screenshotPath(`no-answer-390-${theme}`), fullPage: true });
     }
     await forceTheme(page, "light");

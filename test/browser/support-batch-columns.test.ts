@@ -68,6 +68,7 @@ describe("a batch's results", () => {
       for (const width of [1440, 390]) {
         await page.setViewportSize({ width, height: 1000 });
         await transitionsFinished(page);
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({
           path: screenshotPath(`support-batch-columns-${width}-${theme}`),
           fullPage: true,
