@@ -43,10 +43,10 @@ function Breakable({ text }: { text: string }) {
   );
 }
 
-/** Column widths: as they fit from lg, and roomier where the page is wide enough for the log (see AuditView). */
-const WIDE = "min-[1400px]:";
-
-/** Wide screens: one table row per entry, every column of the log. */
+/**
+ * Wide screens: one table row per entry, every column of the log; from 1400 px, where the log takes the room
+ * beside the console's column (AuditView), the event and Request Id columns fit their values on one line.
+ */
 function AuditTable({ rows }: { rows: AuditRowView[] }) {
   const head = "px-2 py-2 text-left text-xs font-semibold text-body";
   const cell = "px-2 py-2 align-top";
@@ -61,10 +61,10 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-32`}>
             Time
           </th>
-          <th scope="col" className={`${head} w-28 ${WIDE}w-36`}>
+          <th scope="col" className={`${head} w-28 min-[1400px]:w-36`}>
             User
           </th>
-          <th scope="col" className={`${head} w-36 ${WIDE}w-60`}>
+          <th scope="col" className={`${head} w-36 min-[1400px]:w-64`}>
             Event
           </th>
           <th scope="col" className={`${head} w-24`}>
@@ -76,7 +76,7 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-20`}>
             Upstream
           </th>
-          <th scope="col" className={`${head} ${WIDE}w-[17rem]`}>
+          <th scope="col" className={`${head} min-[1400px]:w-[17rem]`}>
             Request Id
           </th>
           <th scope="col" className={`${head} w-20`}>

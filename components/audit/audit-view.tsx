@@ -90,16 +90,16 @@ export function AuditView() {
         title="Audit log"
         description="Who did what, where and with which outcome: sign-ins, refusals, every call that touched a card or a credential, and every read of this log. Rows are append-only and hash-chained."
       />
-      <Panel title="Filters" titleId="audit-filters-title" bodyClassName="p-5">
-        <AuditFilterForm initial={filters} onSearch={search} />
-        <p className="mt-3 text-xs text-muted">
-          Cards are kept as first 6 + last 4 (last 4 for support) and a keyed hash, never in full. Searching
-          by a full card number sends it once to the server, which hashes it and compares hashes.
-        </p>
-      </Panel>
       {/* Where the window is wider than the console's column, the log takes the room beside it: event names and
           Request Ids fit whole instead of breaking. 2rem is kept each side, more than any scrollbar's width. */}
-      <div className="min-[1400px]:mx-[max(calc(50%-50vw+2rem),calc(50%-48rem))]">
+      <div className="space-y-6 min-[1400px]:mx-[max(calc(50%-50vw+2rem),calc(50%-48rem))]">
+        <Panel title="Filters" titleId="audit-filters-title" bodyClassName="p-5">
+          <AuditFilterForm initial={filters} onSearch={search} />
+          <p className="mt-3 text-xs text-muted">
+            Cards are kept as first 6 + last 4 (last 4 for support) and a keyed hash, never in full. Searching
+            by a full card number sends it once to the server, which hashes it and compares hashes.
+          </p>
+        </Panel>
         <Panel
           title="Entries"
           titleId="audit-entries-title"
