@@ -26,8 +26,8 @@ function Time({ row }: { row: AuditRowView }) {
 const mono = "font-mono text-xs wrap-anywhere";
 
 /**
- * Event names and Request Ids, breakable after each `_` and `-` (never inside a word): `client_certification_`
- * then `step_armed`, not `transaction_looku` then `p`.
+ * Event names, Request Ids and reasons, breakable after each `_` and `-` (never inside a word):
+ * `client_certification_` then `step_armed`, not `transaction_looku` then `p`.
  */
 function Breakable({ text }: { text: string }) {
   const parts = text.split(/(?<=[_-])/);
@@ -61,10 +61,10 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-32`}>
             Time
           </th>
-          <th scope="col" className={`${head} w-28 min-[1400px]:w-36`}>
+          <th scope="col" className={`${head} w-28 min-[1400px]:w-32`}>
             User
           </th>
-          <th scope="col" className={`${head} w-36 min-[1400px]:w-64`}>
+          <th scope="col" className={`${head} w-36 min-[1400px]:w-60`}>
             Event
           </th>
           <th scope="col" className={`${head} w-24`}>
@@ -76,7 +76,7 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-20`}>
             Upstream
           </th>
-          <th scope="col" className={`${head} min-[1400px]:w-[17rem]`}>
+          <th scope="col" className={`${head} min-[1400px]:w-72`}>
             Request Id
           </th>
           <th scope="col" className={`${head} w-20`}>
@@ -119,7 +119,9 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
             <td className={cell}>
               <Outcome row={row} />
             </td>
-            <td className={`${cell} text-xs break-words`}>{orDash(row.reason)}</td>
+            <td className={`${cell} text-xs wrap-break-word`}>
+              {row.reason ? <Breakable text={row.reason} /> : dash}
+            </td>
           </tr>
         ))}
       </tbody>

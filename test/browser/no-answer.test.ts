@@ -117,4 +117,28 @@ describe("no answer in time", () => {
     const box = await id.boundingBox();
     expect(box!.height).toBeLessThan(30);
   });
+
+  it("lists those runs in the audit log at 1440 px with event names and Request Ids on one line each", async () => {
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.goto(`${session.server.url}/audit`);
+    const table = page.getByTestId("audit-table");
+    const event = table.getByText("gift_balance_inquiry", { exact: true }).first();
+    await event.waitFor();
+    // The lines the text itself takes (its cell may be taller: the row's other cells set the height).
+    const lines = (element: Locator) =>
+      element.evaluate((node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      });
+    expect(await lines(event)).toBe(1);
+    const requestId = table
+      .locator("td.font-mono")
+      .filter({ hasText: /^[0-9a-f]{8}-/ })
+      .first();
+    expect(await lines(requestId)).toBe(1);
+    expect(await overflowsHorizontally(page)).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: screenshotPath("audit-1440-light"), fullPage: true });
+  });
 });
