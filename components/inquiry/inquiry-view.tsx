@@ -158,6 +158,8 @@ export function InquiryView() {
                   variant="ghost"
                   size="sm"
                   className="mt-2 w-full"
+                  // The request it opens is the form's: not while a test card's number is on its way.
+                  busy={form.cardFilling}
                   onClick={() => setDraft(draftFromForm({ operation, ...form.values }))}
                 >
                   Edit request
