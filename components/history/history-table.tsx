@@ -138,9 +138,7 @@ export function HistoryTable({
                 <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
                   {/* The name may wrap and "free-form" has a line of its own: beside the name, unbroken, it
                       widened the table past its card at 1440 px. */}
-                  <span className="block font-medium text-fg">
-                    {operationLabel(exchange.operation)}
-                  </span>
+                  <span className="block font-medium text-fg">{operationLabel(exchange.operation)}</span>
                   {exchange.free_form ? <span className="block text-xs text-muted">free-form</span> : null}
                   {/* The location on a line of its own, free to wrap: unbroken, it widened the table past its
                       card at 1440 px and pushed Reuse Id and Delete out of view. */}
