@@ -155,6 +155,27 @@ function useDemoConnection(setError: (error: ApiClientError | null) => void) {
   return { connectedNotice, setConnectedNotice, connecting: saveCredentials.isMutating, connect };
 }
 
+/** What the last send left: its result or error, what it was (for a retry), and whether it was a retry. */
+function useSendState() {
+  const [run, setRun] = useState<InquiryRun | null>(null);
+  const [error, setError] = useState<ApiClientError | null>(null);
+  /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
+  const [last, setLast] = useState<LastSent | null>(null);
+  const demo = useDemoConnection(setError);
+  const attempts = useRetryAttempts();
+
+  /** A new send replaces the previous result at once: an old balance never stands under a new error. */
+  function begin(sent: LastSent, requestId: string | undefined) {
+    setRun(null);
+    setError(null);
+    demo.setConnectedNotice(false);
+    setLast(sent);
+    attempts.sent(requestId);
+  }
+
+  return { run, setRun, error, setError, last, demo, attempts, begin };
+}
+
 /**
  * Runs the inquiry form's submissions: a Gift Balance Inquiry in production is confirmed first, a new run
  * replaces the previous result at once, and after an error the page can retry with the same Request Id or
@@ -169,21 +190,11 @@ export function useInquiryRun({
   onError: (error: ApiClientError) => void;
 }) {
   const { runners, freeForm, running } = useInquiryRunners();
-  const [run, setRun] = useState<InquiryRun | null>(null);
-  const [error, setError] = useState<ApiClientError | null>(null);
-  /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
-  const [last, setLast] = useState<LastSent | null>(null);
-  const demo = useDemoConnection(setError);
-  const attempts = useRetryAttempts();
+  const { run, setRun, error, setError, last, demo, attempts, begin } = useSendState();
 
   async function execute(submission: InquirySubmission) {
     storeLocationId(submission.input.location_id);
-    // A new run replaces the previous result at once: an old balance never stands under a new error.
-    setRun(null);
-    setError(null);
-    demo.setConnectedNotice(false);
-    setLast({ submission });
-    attempts.sent(submission.input.request_id);
+    begin({ submission }, submission.input.request_id);
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
@@ -197,13 +208,7 @@ export function useInquiryRun({
   const freeFormGuard = useFreeFormRun({
     trigger: freeForm.trigger,
     production,
-    start: (input) => {
-      setRun(null);
-      setError(null);
-      demo.setConnectedNotice(false);
-      setLast({ freeForm: input });
-      attempts.sent(freeFormRequestId(input));
-    },
+    start: (input) => begin({ freeForm: input }, freeFormRequestId(input)),
     setRun,
     setError,
   });
