@@ -31,8 +31,9 @@ const nextConfig = {
   // its types as usual.
   typescript: { ignoreBuildErrors: process.env.CONSOLE_BUILD_TYPES_CHECKED === "1" },
   poweredByHeader: false,
-  // Loaded from node_modules at runtime rather than bundled: pino spawns worker threads, PGlite loads its wasm and data files.
-  serverExternalPackages: ["pino", "@electric-sql/pglite"],
+  // Loaded from node_modules at runtime rather than bundled: pino spawns worker threads (pino-pretty goes with it),
+  // PGlite loads its wasm and data files.
+  serverExternalPackages: ["pino", "pino-pretty", "@electric-sql/pglite"],
   // A self-contained server folder (<distDir>/standalone) for the container image; scripts/standalone.mjs
   // then puts our own server (scripts/serve.mjs) and the static files in it.
   output: forStartOnly ? undefined : "standalone",

@@ -1,26 +1,38 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AudienceFirstStep } from "@/components/home/audience-first-step";
 import { HomeQuickStart, HomeStartLink } from "@/components/home/home-quick-start";
 import { ConsoleShell } from "@/components/shell/console-shell";
 import { buttonClasses } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
+import { CODE_LANGUAGES } from "@/lib/shared/code-languages";
 
 export const metadata: Metadata = { title: { absolute: "Card Services Console" } };
 
+const LANGUAGES = CODE_LANGUAGES.length;
+
 const AUDIENCES = [
   {
+    role: "engineer",
     who: "Integration engineers",
-    what: "Get a token, see what is in it, run both balance operations, read the exact request and response, and copy them as cURL or fetch.",
+    what: `Get a token and see what is in it, run both balance operations, read the exact request and response, and copy it as code in ${LANGUAGES} languages. Or download a starter client that already gets its token and runs both.`,
   },
   {
+    role: "tester",
     who: "Certification testers",
-    what: "Run each operation against the sandbox or production, check the behaviours the specification promises, and keep the evidence in history.",
+    what: "Certify the API against the specification's cases, and a client application as it calls the sandbox, with signed evidence for the operator. Monitors run the checks on a schedule and alert when one fails.",
   },
   {
+    role: "support",
     who: "Support agents",
-    what: "Look a card's balances up quickly and safely: card numbers are masked after entry and secrets never reach the browser.",
+    what: "Look up a card's balances, find a transaction by its Request Id, and run batches of cards. Cards show their last 4 digits only, and every lookup is kept in the audit log.",
   },
-];
+  {
+    role: "admin",
+    who: "Administrators",
+    what: "Read the audit log and check that nothing in it was changed, see who is signed in, end sessions and suspend users.",
+  },
+] as const;
 
 const PREVIEW = [
   {
@@ -93,12 +105,14 @@ export default function HomePage() {
               id="home-title"
               className="mt-2 max-w-3xl text-3xl font-semibold tracking-tight text-fg sm:text-4xl"
             >
-              A console for tokens and balance inquiries, without writing code.
+              A console for the Card Services API: try it, certify against it, support its cards.
             </h1>
             <p className="mt-4 max-w-2xl text-base text-body">
-              Request client-credentials tokens, run Gift Balance Inquiry and Balance Inquiry, and see every
-              request and response exactly as it went over the wire. It works out of the box against the
-              embedded sandbox, and unchanged against a configured sandbox or production.
+              Request tokens and run Gift Balance Inquiry and Balance Inquiry, each exchange exactly as it
+              went over the wire and as code in {LANGUAGES} languages. Certify the API and your own client
+              application, keep watch with monitors, and serve card holders from the support desk. It works
+              out of the box against the embedded sandbox, and unchanged against a configured sandbox or
+              production.
             </p>
             <div className="mt-6 flex flex-wrap items-center gap-3">
               <HomeStartLink />
@@ -116,11 +130,12 @@ export default function HomePage() {
           <h2 id="audiences" className="text-lg font-semibold text-fg">
             Who it is for
           </h2>
-          <ul className="mt-4 grid gap-4 md:grid-cols-3">
+          <ul className="mt-4 grid gap-4 md:grid-cols-2">
             {AUDIENCES.map((audience) => (
               <Panel as="li" key={audience.who} bodyClassName="p-5">
                 <h3 className="font-medium text-fg">{audience.who}</h3>
                 <p className="mt-2 text-sm text-muted">{audience.what}</p>
+                <AudienceFirstStep role={audience.role} />
               </Panel>
             ))}
           </ul>

@@ -142,9 +142,24 @@ function isStaticPath(url) {
   return pathname.startsWith("/_next/static/") || publicFiles.has(pathname);
 }
 
-/** One JSON line at info level, like the console's pino logs. */
+// LOG_FORMAT as the console's logger reads it (lib/server/util/log-format.ts): unset, readable lines at a terminal
+// and JSON anywhere else. pino-pretty is loaded only for a terminal.
+const logFormat = process.env.LOG_FORMAT?.trim().toLowerCase() || (process.stdout.isTTY ? "pretty" : "json");
+const prettyLine =
+  logFormat === "pretty"
+    ? (await import("pino-pretty")).prettyFactory({
+        colorize: process.stdout.hasColors?.() === true,
+        translateTime: "SYS:HH:MM:ss.l",
+        singleLine: true,
+        ignore: "pid,hostname,service",
+      })
+    : undefined;
+
+/** One line at info level, like the console's pino logs. */
 function log(fields) {
-  console.log(JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields }));
+  const line = JSON.stringify({ level: 30, time: new Date().toISOString(), ...fields });
+  if (prettyLine) process.stdout.write(prettyLine(line));
+  else console.log(line);
 }
 
 /** Answers before routing, in the console's one error shape, and logs the refusal. */

@@ -22,9 +22,31 @@ function Time({ row }: { row: AuditRowView }) {
   );
 }
 
-const mono = "font-mono text-xs break-all";
+/** Ids and cards: broken only where a line has no room for them whole. */
+const mono = "font-mono text-xs wrap-anywhere";
 
-/** Wide screens: one table row per entry, every column of the log. */
+/**
+ * Event names, Request Ids and reasons, breakable after each `_` and `-` (never inside a word):
+ * `client_certification_` then `step_armed`, not `transaction_looku` then `p`.
+ */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[_-])/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <span key={index}>
+          {part}
+          {index < parts.length - 1 ? <wbr /> : null}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/**
+ * Wide screens: one table row per entry, every column of the log; from 1400 px, where the log takes the room
+ * beside the console's column (AuditView), the event and Request Id columns fit their values on one line.
+ */
 function AuditTable({ rows }: { rows: AuditRowView[] }) {
   const head = "px-2 py-2 text-left text-xs font-semibold text-body";
   const cell = "px-2 py-2 align-top";
@@ -39,10 +61,10 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-32`}>
             Time
           </th>
-          <th scope="col" className={`${head} w-28`}>
+          <th scope="col" className={`${head} w-28 min-[1400px]:w-32`}>
             User
           </th>
-          <th scope="col" className={`${head} w-36`}>
+          <th scope="col" className={`${head} w-36 min-[1400px]:w-60`}>
             Event
           </th>
           <th scope="col" className={`${head} w-24`}>
@@ -54,7 +76,7 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
           <th scope="col" className={`${head} w-20`}>
             Upstream
           </th>
-          <th scope="col" className={head}>
+          <th scope="col" className={`${head} min-[1400px]:w-72`}>
             Request Id
           </th>
           <th scope="col" className={`${head} w-20`}>
@@ -73,25 +95,33 @@ function AuditTable({ rows }: { rows: AuditRowView[] }) {
               <Time row={row} />
             </td>
             <td className={cell}>
-              <span className="block break-all">{orDash(row.user_id)}</span>
+              <span className="block wrap-anywhere">{orDash(row.user_id)}</span>
               <span className="block text-xs text-muted">
                 {row.roles.length ? row.roles.join(", ") : "no role"}
               </span>
             </td>
             <td className={cell}>
-              <span className="block font-medium break-all">{row.event}</span>
+              <span className="block font-medium wrap-anywhere">
+                <Breakable text={row.event} />
+              </span>
               {row.operation && row.operation !== row.event ? (
-                <span className="block text-xs break-all text-muted">{row.operation}</span>
+                <span className="block text-xs wrap-anywhere text-muted">
+                  <Breakable text={row.operation} />
+                </span>
               ) : null}
             </td>
             <td className={cell}>{orDash(row.environment)}</td>
             <td className={`${cell} ${mono}`}>{orDash(row.card)}</td>
             <td className={`${cell} tabular-nums`}>{orDash(row.upstream_status)}</td>
-            <td className={`${cell} ${mono}`}>{orDash(row.request_id)}</td>
+            <td className={`${cell} ${mono}`}>
+              {row.request_id ? <Breakable text={row.request_id} /> : dash}
+            </td>
             <td className={cell}>
               <Outcome row={row} />
             </td>
-            <td className={`${cell} text-xs break-words`}>{orDash(row.reason)}</td>
+            <td className={`${cell} text-xs wrap-break-word`}>
+              {row.reason ? <Breakable text={row.reason} /> : dash}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -115,7 +145,9 @@ function AuditCards({ rows }: { rows: AuditRowView[] }) {
       {rows.map((row) => (
         <li key={row.seq} className="py-3 text-sm" data-testid="audit-card">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <span className="font-medium break-all">{row.event}</span>
+            <span className="font-medium wrap-anywhere">
+              <Breakable text={row.event} />
+            </span>
             <Outcome row={row} />
             <span className="ml-auto text-xs text-muted">
               #{row.seq} · <Time row={row} />

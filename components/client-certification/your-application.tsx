@@ -1,11 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CopyButton } from "@/components/exchange/copy-button";
 import { Alert } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { Panel } from "@/components/ui/panel";
 import {
   clientCertificationPage,
@@ -64,6 +64,7 @@ export function YourApplication() {
 export function ClientCertification({ view, secret }: { view: ClientCertificationView; secret?: string }) {
   const finish = useFinishClientCertification(view.id);
   const active = isUnderWay(view.status);
+  const [finishedHere, setFinishedHere] = useState(false);
   // A link to one call (`#call-…`, what a check's link leaves in the address) opens on it.
   const [shown, showCalls] = useState<string[]>(() => {
     const linked = typeof window === "undefined" ? null : /^#call-(.+)$/.exec(window.location.hash);
@@ -71,7 +72,7 @@ export function ClientCertification({ view, secret }: { view: ClientCertificatio
   });
   return (
     <div className="grid min-w-0 grid-cols-1 gap-6">
-      {active ? <Credentials view={view} secret={secret} /> : null}
+      {active ? <Credentials view={view} secret={secret} /> : <Verdict view={view} focus={finishedHere} />}
       <section aria-labelledby="client-steps" className="grid gap-2">
         <h3 id="client-steps" className="text-base font-semibold">
           Steps
@@ -96,15 +97,16 @@ export function ClientCertification({ view, secret }: { view: ClientCertificatio
           <Button
             variant="primary"
             busy={finish.isMutating}
-            onClick={() => void finish.trigger({}).catch(() => {})}
+            onClick={() =>
+              void finish
+                .trigger({})
+                .then(() => setFinishedHere(true))
+                .catch(() => {})
+            }
           >
             Finish
           </Button>
-        ) : (
-          <a className="font-medium text-info underline" href={clientEvidenceUrl(view.id)} download>
-            Download evidence
-          </a>
-        )}
+        ) : null}
         {finish.error ? (
           <Alert tone="danger" title="Not finished">
             {finish.error.message}
@@ -112,6 +114,54 @@ export function ClientCertification({ view, secret }: { view: ClientCertificatio
         ) : null}
       </div>
     </div>
+  );
+}
+
+/** The headline of a finished certification: how many checks passed, and its evidence, before the details. */
+function Verdict({ view, focus }: { view: ClientCertificationView; focus: boolean }) {
+  const heading = useRef<HTMLElement>(null);
+  // Finish is pressed at the foot of a long page: the verdict it brings is shown, not left above the fold.
+  useEffect(() => {
+    if (focus) heading.current?.focus();
+  }, [focus]);
+  const passed = view.checks.filter((check) => check.verdict === "pass").length;
+  const failed = view.checks.filter((check) => check.verdict === "fail").length;
+  const total = view.checks.length;
+  const all = passed === total;
+  const title = `${all ? "Passed" : "Not passed"}: ${passed} of ${total}`;
+  const notObserved = total - passed - failed;
+  const short = [
+    failed > 0 ? `${failed} failed` : null,
+    notObserved > 0 ? `${notObserved} not observed` : null,
+  ];
+  const why = all
+    ? "Every check passed. The signed evidence bundle holds the checks and every call behind them, for the API operator."
+    : `${short.filter(Boolean).join(", ")}: each check below says what it saw. The evidence bundle records this result as it is.`;
+  return (
+    <section
+      ref={heading}
+      tabIndex={-1}
+      aria-labelledby="client-verdict"
+      data-testid="client-verdict"
+      className="scroll-mt-32 outline-none"
+    >
+      <Alert
+        tone={all ? "success" : failed > 0 ? "danger" : "warning"}
+        title={
+          <span id="client-verdict" className="text-lg">
+            {title}
+            {view.status === "expired" ? " (expired before Finish)" : ""}
+          </span>
+        }
+        action={
+          <a className={buttonClasses("primary", "md")} href={clientEvidenceUrl(view.id)} download>
+            Download evidence
+          </a>
+        }
+      >
+        <p>{why}</p>
+      </Alert>
+    </section>
   );
 }
 
@@ -150,6 +200,22 @@ function Credentials({ view, secret }: { view: ClientCertificationView; secret?:
   );
 }
 
+type StepStatus = ClientCertificationView["steps"][number]["status"];
+
+const STEP_TONES: Record<StepStatus, BadgeTone> = {
+  pending: "neutral",
+  armed: "accent",
+  done: "success",
+  ended: "warning",
+};
+
+const STEP_MEANING: Record<StepStatus, string> = {
+  pending: "not started yet",
+  armed: "waiting for your application's calls",
+  done: "the calls it asks for were seen",
+  ended: "ended before the calls it asks for were seen",
+};
+
 function Steps({ view }: { view: ClientCertificationView }) {
   const arm = useArmStep(view.id);
   const active = isUnderWay(view.status);
@@ -159,18 +225,21 @@ function Steps({ view }: { view: ClientCertificationView }) {
         <li key={step.id} data-step={step.id} className="rounded-lg border border-raised p-3">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <span className="font-medium">
-              {index + 1}. {step.title}{" "}
-              <Badge tone={step.status === "armed" ? "accent" : "neutral"}>{step.status}</Badge>
+              {index + 1}. {step.title} <Badge tone={STEP_TONES[step.status]}>{step.status}</Badge>{" "}
+              <span className="text-xs font-normal text-muted">{STEP_MEANING[step.status]}</span>
             </span>
-            <Button
-              size="sm"
-              disabled={!active || step.status === "armed"}
-              busy={arm.isMutating}
-              onClick={() => void arm.trigger(step.id).catch(() => {})}
-              aria-label={`Start step ${step.title}`}
-            >
-              Start step
-            </Button>
+            {/* A finished certification takes no more steps: no buttons that cannot be pressed. */}
+            {active ? (
+              <Button
+                size="sm"
+                disabled={step.status === "armed"}
+                busy={arm.isMutating}
+                onClick={() => void arm.trigger(step.id).catch(() => {})}
+                aria-label={`Start step ${step.title}`}
+              >
+                Start step
+              </Button>
+            ) : null}
           </div>
           <p className="mt-1 text-sm text-body">{step.instructions}</p>
         </li>

@@ -131,6 +131,7 @@ export function ApiErrorAlertContent({ error, actions = {}, fallbackTitle }: Api
         role="alert"
         title={title}
         action={action ? <div className="flex flex-wrap gap-2">{action}</div> : null}
+        actionBelow={view.kind === "no_answer_with_request_id"}
       >
         {body}
         <ErrorCodeLine error={error} />

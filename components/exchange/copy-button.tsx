@@ -100,13 +100,14 @@ export function CopyButton({
   );
 }
 
-/** A value shown in monospace with a copy button, e.g. a transaction_id. */
+/**
+ * A value shown in monospace with a copy button, e.g. a transaction_id: whole, wrapped only where its line has no
+ * room for it, never cut with "…" (a person reads and compares ids).
+ */
 export function CopyableValue({ value, name }: { value: string; name: string }) {
   return (
     <span className="inline-flex max-w-full min-w-0 items-center gap-1">
-      <code className="min-w-0 truncate font-mono text-sm text-fg" title={value}>
-        {value}
-      </code>
+      <code className="min-w-0 font-mono text-sm wrap-anywhere text-fg">{value}</code>
       <CopyButton text={value} label={`Copy ${name}`} iconOnly />
     </span>
   );

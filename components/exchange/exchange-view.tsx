@@ -6,6 +6,7 @@ import { matchesMask } from "@/lib/client/card-mask";
 import { environmentLabel } from "@/lib/client/environments";
 import { operationLabel } from "@/lib/shared/operations";
 import { recordedCardFields } from "@/lib/client/history-store";
+import { requestBodyView } from "@/lib/client/request-body-view";
 import { statusLine } from "@/lib/client/http-status";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cx } from "@/components/ui/class-names";
@@ -168,7 +169,7 @@ export function ExchangeView({
         </div>
         <div>
           <SubHeading>Body</SubHeading>
-          <JsonViewer value={request.body} label="Request body" isText={typeof request.body === "string"} />
+          <JsonViewer label="Request body" {...requestBodyView(request.body)} />
         </div>
       </Section>
 

@@ -4,7 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 
 /** What an action on the whole history (import, export, clear, delete) reports. */
-export type HistoryNotice = { tone: "success" | "danger"; text: string } | null;
+export type HistoryNotice = { tone: "success" | "warning" | "danger"; text: string } | null;
 
 /** Counted noun: "1 run", "3 runs". */
 export function runCount(count: number): string {

@@ -136,12 +136,10 @@ export function HistoryTable({
                   </time>
                 </td>
                 <td className="px-2.5 max-lg:order-1 max-lg:w-full max-lg:px-0">
-                  <span className="block font-medium whitespace-nowrap max-lg:whitespace-normal text-fg">
-                    {operationLabel(exchange.operation)}
-                    {exchange.free_form ? (
-                      <span className="ml-1.5 text-xs font-normal text-muted">free-form</span>
-                    ) : null}
-                  </span>
+                  {/* The name may wrap and "free-form" has a line of its own: beside the name, unbroken, it
+                      widened the table past its card at 1440 px. */}
+                  <span className="block font-medium text-fg">{operationLabel(exchange.operation)}</span>
+                  {exchange.free_form ? <span className="block text-xs text-muted">free-form</span> : null}
                   {/* The location on a line of its own, free to wrap: unbroken, it widened the table past its
                       card at 1440 px and pushed Reuse Id and Delete out of view. */}
                   <span className="block font-mono text-xs break-all text-muted">

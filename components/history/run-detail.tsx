@@ -13,9 +13,9 @@ const TOKEN_EVENT_TEXT = {
   requested: "token requested now",
 } as const;
 
-function Item({ term, children }: { term: string; children: ReactNode }) {
+function Item({ term, wide = false, children }: { term: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div className="min-w-0">
+    <div className={wide ? "min-w-0 sm:col-span-2" : "min-w-0"}>
       <dt className="text-xs text-muted">{term}</dt>
       <dd className="mt-0.5 min-w-0 text-sm text-fg">{children}</dd>
     </div>
@@ -45,7 +45,7 @@ export function RunDetail({ run }: { run: HistoryRun }) {
         ) : null}
         <Item term="Result">{summarizeExchange(exchange).label}</Item>
         {exchange.request_id ? (
-          <Item term="Request Id">
+          <Item term="Request Id" wide>
             <CopyableValue value={exchange.request_id} name="Request Id" />
           </Item>
         ) : null}

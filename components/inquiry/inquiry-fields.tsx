@@ -43,6 +43,8 @@ export function InquiryFields({
   onChange,
   cardInput,
   environment,
+  onTestCard,
+  onCardFilling,
 }: {
   operation: InquiryOperation;
   values: InquiryFormValues;
@@ -51,6 +53,10 @@ export function InquiryFields({
   cardInput: Ref<HTMLInputElement>;
   /** The session's: the test cards offered are this environment's (none while unknown). */
   environment?: EnvironmentName;
+  /** A test card's number, fetched, for the card field. */
+  onTestCard: (cardNumber: string) => void;
+  /** A test card's number is being fetched into the card field (true), or is there (false). */
+  onCardFilling: (filling: boolean) => void;
 }) {
   const change = (key: keyof InquiryFormValues) => (event: { target: { value: string } }) =>
     onChange(key, event.target.value);
@@ -65,7 +71,12 @@ export function InquiryFields({
         error={errors.cardNumber}
       />
       {environment ? (
-        <TestCardsChoice environment={environment} onChoose={(number) => onChange("cardNumber", number)} />
+        <TestCardsChoice
+          environment={environment}
+          cardNumber={values.cardNumber}
+          onChoose={onTestCard}
+          onFilling={onCardFilling}
+        />
       ) : null}
       {environment === "embedded" ? <TestCardsLink /> : null}
       <LocationIdField

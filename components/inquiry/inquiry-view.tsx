@@ -19,7 +19,8 @@ import { FreeFormForm } from "./free-form-form";
 import { InquiryFields } from "./inquiry-fields";
 import { InquiryResultArea } from "./inquiry-result-area";
 import { OPERATION_CHOICES, OperationChoice } from "./operation-choice";
-import { useInquiryForm } from "./use-inquiry-form";
+import { RetryNotice } from "./retry-notice";
+import { useInquiryForm, type InquiryFormValues } from "./use-inquiry-form";
 import { useInquiryRun } from "./use-inquiry-run";
 
 const DEFAULT_OPERATION: InquiryOperation = "gift_balance_inquiry";
@@ -43,11 +44,38 @@ export function InquiryView() {
   const refused =
     refusedHeader && inquiry.error ? { header: refusedHeader.header, message: inquiry.error.message } : null;
 
+  // Run pressed while a test card's number is on its way: it runs once the field shows that number. A ref, as
+  // the number arrives in a handler made before Run was pressed; the state shows the Run button busy meanwhile.
+  const runQueued = useRef(false);
+  const [waitingForCard, setWaitingForCard] = useState(false);
+  const queueRun = (queued: boolean) => {
+    runQueued.current = queued;
+    setWaitingForCard(queued);
+  };
+
+  function run(overrides?: Partial<InquiryFormValues>) {
+    if (guard.isLocked()) return;
+    const submission = form.submission(operation, overrides);
+    if (submission) guard.start(submission);
+  }
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (guard.isLocked()) return;
-    const submission = form.submission(operation);
-    if (submission) guard.start(submission);
+    if (form.cardFilling) queueRun(true);
+    else run();
+  }
+
+  function fillTestCard(cardNumber: string) {
+    form.setValue("cardNumber", cardNumber);
+    if (!runQueued.current) return;
+    queueRun(false);
+    run({ cardNumber });
+  }
+
+  function cardFilling(filling: boolean) {
+    form.setCardFilling(filling);
+    // A number that did not come (its error shows under the choice) runs nothing.
+    if (!filling) queueRun(false);
   }
 
   async function connectWithDemoCredentials() {
@@ -98,6 +126,8 @@ export function InquiryView() {
                 onChange={form.setValue}
                 cardInput={form.cardInput}
                 environment={session?.environment}
+                onTestCard={fillTestCard}
+                onCardFilling={cardFilling}
               />
               <div className="border-t border-default pt-4">
                 <Button
@@ -105,7 +135,7 @@ export function InquiryView() {
                   type="submit"
                   variant={production && operation === "gift_balance_inquiry" ? "danger" : "primary"}
                   size="lg"
-                  busy={inquiry.running}
+                  busy={inquiry.running || waitingForCard}
                   className="w-full"
                 >
                   {choice.run}
@@ -128,6 +158,8 @@ export function InquiryView() {
                   variant="ghost"
                   size="sm"
                   className="mt-2 w-full"
+                  // The request it opens is the form's: not while a test card's number is on its way.
+                  busy={form.cardFilling}
                   onClick={() => setDraft(draftFromForm({ operation, ...form.values }))}
                 >
                   Edit request
@@ -145,6 +177,13 @@ export function InquiryView() {
               <p role="status" className="text-sm text-success">
                 Connected with the demo credentials of the embedded sandbox. Run the inquiry again.
               </p>
+            ) : inquiry.retry ? (
+              <RetryNotice
+                retry={inquiry.retry}
+                running={inquiry.running}
+                run={inquiry.run}
+                error={inquiry.error}
+              />
             ) : null
           }
           errorAlert={

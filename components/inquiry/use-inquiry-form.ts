@@ -95,16 +95,25 @@ export function useInquiryForm(defaultLocation = "") {
   });
   const [locationId, setLocationId] = useRememberedLocation(defaultLocation);
   const [errors, setErrors] = useState<InquiryFieldErrors>({});
+  // A test card's number is on its way to the card field: a run waits for it rather than send the old one.
+  const [cardFilling, setCardFilling] = useState(false);
   const cardInput = useRef<HTMLInputElement>(null);
-  const all: InquiryFormValues = { ...values, locationId };
+  const current: InquiryFormValues = { ...values, locationId };
 
   function setValue(key: keyof InquiryFormValues, value: string) {
     if (key === "locationId") setLocationId(value);
     else setValues((current) => ({ ...current, [key]: value }));
   }
 
-  /** Checks the form; a submission when it is valid, else null with the errors shown and the card focused. */
-  function submission(operation: InquiryOperation): InquirySubmission | null {
+  /**
+   * Checks the form; a submission when it is valid, else null with the errors shown and the card focused.
+   * `overrides`: values set in this same event, which this render's `values` do not hold yet.
+   */
+  function submission(
+    operation: InquiryOperation,
+    overrides: Partial<InquiryFormValues> = {},
+  ): InquirySubmission | null {
+    const all = { ...current, ...overrides };
     const found = validateInquiry(all, operation);
     setErrors(found);
     if (Object.keys(found).length > 0) {
@@ -124,8 +133,10 @@ export function useInquiryForm(defaultLocation = "") {
   }
 
   return {
-    values: all,
+    values: current,
     errors,
+    cardFilling,
+    setCardFilling,
     cardInput,
     setValue,
     submission,

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ExchangeRecord, FreeFormRequestInput, GiftBalanceInquiryInput } from "@/lib/shared/contracts";
 import type { InquiryOperation } from "@/lib/shared/operations";
 import type { ApiClientError } from "@/lib/client/fetcher";
@@ -73,6 +73,47 @@ function useFreeFormRun({
   });
 }
 
+/** A send of a Request Id sent before, by "Retry with the same Request Id": which retry, and when. */
+export interface RetryAttempt {
+  requestId: string;
+  /** 1 for the first retry. */
+  number: number;
+  at: Date;
+}
+
+/** The Request Id a free-form request goes with, when it names one. */
+function freeFormRequestId(input: FreeFormRequestInput): string | undefined {
+  const header = Object.entries(input.headers ?? {}).find(([name]) => name.toLowerCase() === "x-request-id");
+  return header?.[1] ?? input.request_id;
+}
+
+/**
+ * Which send is a retry: one whose Request Id is the one "Retry with the same Request Id" was pressed for. The
+ * page says so, and what came of it, rather than look as it did before.
+ */
+function useRetryAttempts() {
+  const retryOf = useRef<string | null>(null);
+  const [retry, setRetry] = useState<RetryAttempt | null>(null);
+  return {
+    retry,
+    retrying: (requestId: string) => {
+      retryOf.current = requestId;
+    },
+    sent: (requestId: string | undefined) => {
+      if (!requestId || requestId !== retryOf.current) {
+        retryOf.current = null;
+        setRetry(null);
+        return;
+      }
+      setRetry((previous) => ({
+        requestId,
+        number: previous?.requestId === requestId ? previous.number + 1 : 1,
+        at: new Date(),
+      }));
+    },
+  };
+}
+
 type LastSent = { submission: InquirySubmission } | { freeForm: FreeFormRequestInput };
 
 /** The inquiry operation of the last send (a free-form lookup has none): it decides whether a retry is offered. */
@@ -114,6 +155,27 @@ function useDemoConnection(setError: (error: ApiClientError | null) => void) {
   return { connectedNotice, setConnectedNotice, connecting: saveCredentials.isMutating, connect };
 }
 
+/** What the last send left: its result or error, what it was (for a retry), and whether it was a retry. */
+function useSendState() {
+  const [run, setRun] = useState<InquiryRun | null>(null);
+  const [error, setError] = useState<ApiClientError | null>(null);
+  /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
+  const [last, setLast] = useState<LastSent | null>(null);
+  const demo = useDemoConnection(setError);
+  const attempts = useRetryAttempts();
+
+  /** A new send replaces the previous result at once: an old balance never stands under a new error. */
+  function begin(sent: LastSent, requestId: string | undefined) {
+    setRun(null);
+    setError(null);
+    demo.setConnectedNotice(false);
+    setLast(sent);
+    attempts.sent(requestId);
+  }
+
+  return { run, setRun, error, setError, last, demo, attempts, begin };
+}
+
 /**
  * Runs the inquiry form's submissions: a Gift Balance Inquiry in production is confirmed first, a new run
  * replaces the previous result at once, and after an error the page can retry with the same Request Id or
@@ -128,19 +190,11 @@ export function useInquiryRun({
   onError: (error: ApiClientError) => void;
 }) {
   const { runners, freeForm, running } = useInquiryRunners();
-  const [run, setRun] = useState<InquiryRun | null>(null);
-  const [error, setError] = useState<ApiClientError | null>(null);
-  /** The last send, form or request editor, for "Retry with the same Request Id" after no answer. */
-  const [last, setLast] = useState<LastSent | null>(null);
-  const demo = useDemoConnection(setError);
+  const { run, setRun, error, setError, last, demo, attempts, begin } = useSendState();
 
   async function execute(submission: InquirySubmission) {
     storeLocationId(submission.input.location_id);
-    // A new run replaces the previous result at once: an old balance never stands under a new error.
-    setRun(null);
-    setError(null);
-    demo.setConnectedNotice(false);
-    setLast({ submission });
+    begin({ submission }, submission.input.request_id);
     try {
       const exchange = await runners[submission.operation].trigger(submission.input);
       setRun({ exchange, typedCard: submission.typedCard });
@@ -154,12 +208,7 @@ export function useInquiryRun({
   const freeFormGuard = useFreeFormRun({
     trigger: freeForm.trigger,
     production,
-    start: (input) => {
-      setRun(null);
-      setError(null);
-      demo.setConnectedNotice(false);
-      setLast({ freeForm: input });
-    },
+    start: (input) => begin({ freeForm: input }, freeFormRequestId(input)),
     setRun,
     setError,
   });
@@ -171,6 +220,7 @@ export function useInquiryRun({
   });
 
   function retrySameRequestId(requestId: string) {
+    attempts.retrying(requestId);
     if (last && "freeForm" in last) freeFormGuard.start(freeFormRetry(last.freeForm, requestId));
     else if (last) guard.start(formRetry(last.submission, requestId));
   }
@@ -182,6 +232,8 @@ export function useInquiryRun({
     error,
     running,
     lastOperation: lastOperationOf(last),
+    /** The last send when it was a retry with the same Request Id; null after any other. */
+    retry: attempts.retry,
     connectedNotice: demo.connectedNotice,
     connecting: demo.connecting,
     retrySameRequestId,

@@ -3,7 +3,8 @@
 import { useId, useState } from "react";
 import { Panel } from "@/components/ui/panel";
 import { SelectField } from "@/components/ui/select-field";
-import { TableHead } from "@/components/ui/table-head";
+import { ScrollRegion } from "@/components/ui/scroll-region";
+import { TableHead, type TableColumn } from "@/components/ui/table-head";
 import { useBatchResults } from "@/lib/client/use-support-api";
 import { PURSES, purseLabel } from "@/lib/shared/purses";
 import type { ResultFilter, SupportBatchResultRow } from "@/lib/shared/support-contract";
@@ -32,7 +33,23 @@ function resultLabel(row: SupportBatchResultRow): string {
   return row.outcome ? OUTCOME_TITLES[row.outcome].title : "Failed";
 }
 
-export function BatchResults({ id, running }: { id: string; running: boolean }) {
+/** Ours, with the uploaded columns (customer, note…) right after the card: whose line it is, at a glance. */
+function resultColumns(uploaded: readonly string[]): TableColumn[] {
+  const [line, card, ...rest] = RESULT_COLUMNS;
+  const theirs = uploaded.map((name, index) => ({ key: `uploaded-${index}`, label: name }));
+  return [line!, card!, ...theirs, ...rest];
+}
+
+export function BatchResults({
+  id,
+  running,
+  columns,
+}: {
+  id: string;
+  running: boolean;
+  /** The uploaded CSV's other columns, by name (the batch's `columns`). */
+  columns: readonly string[];
+}) {
   const filterId = useId();
   const [show, setShow] = useState<ResultFilter | "">("");
   const { data } = useBatchResults(id, running, show || undefined);
@@ -58,10 +75,10 @@ export function BatchResults({ id, running }: { id: string; running: boolean }) 
       }
       bodyClassName="px-0 py-0"
     >
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Results table" hintClassName="px-4 pt-2">
         <table className="w-full text-left text-sm" aria-labelledby="batch-results-title">
           <TableHead
-            columns={RESULT_COLUMNS}
+            columns={resultColumns(columns)}
             className="bg-inset text-xs text-muted"
             cellClassName="px-4 py-2"
           />
@@ -70,6 +87,11 @@ export function BatchResults({ id, running }: { id: string; running: boolean }) 
               <tr key={row.position}>
                 <td className="px-4 py-1.5 tabular-nums">{row.line}</td>
                 <td className="px-4 py-1.5 font-mono whitespace-nowrap">{dotsLast4(row.last4)}</td>
+                {columns.map((name, index) => (
+                  <td key={`${index}-${name}`} className="max-w-64 px-4 py-1.5 break-words">
+                    {row.extra[index] ?? ""}
+                  </td>
+                ))}
                 <td className="px-4 py-1.5 whitespace-nowrap" title={row.error ?? undefined}>
                   {resultLabel(row)}
                 </td>
@@ -82,10 +104,10 @@ export function BatchResults({ id, running }: { id: string; running: boolean }) 
             ))}
           </tbody>
         </table>
-        {data && rows.length === 0 ? (
-          <p className="p-4 text-sm text-muted">No cards with this result.</p>
-        ) : null}
-      </div>
+      </ScrollRegion>
+      {data && rows.length === 0 ? (
+        <p className="p-4 text-sm text-muted">No cards with this result.</p>
+      ) : null}
     </Panel>
   );
 }

@@ -82,7 +82,7 @@ export function BatchView({ id }: { id: string }) {
               </ul>
             </Alert>
           ) : null}
-          <BatchResults id={id} running={batchActive(batch)} />
+          <BatchResults id={id} running={batchActive(batch)} columns={batch.columns} />
         </div>
       )}
     </>

@@ -2,7 +2,11 @@
 
 import type { ReactNode } from "react";
 import type { MeAllows } from "@/lib/server/identity/me";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
+import { roleStart } from "./role-start";
 import { useAllows, useMe } from "./use-me";
 
 const ROLE_NAMES: Record<string, string> = {
@@ -40,19 +44,35 @@ export function RoleGate({
 }) {
   const { data } = useMe();
   const allows = useAllows();
+  const pathname = usePathname();
   if (!data) return null;
   if (allows && allowed(allows)) return <>{children}</>;
   const roles = data.user?.roles ?? [];
+  const start = roleStart(roles);
   return (
-    <PageHeader
-      title={refusalTitle(roles, title)}
-      description={
-        <>
-          {what} is not available to{" "}
-          {roles.length ? `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}` : "you"}. Ask an
-          administrator of the console if you need it.
-        </>
-      }
-    />
+    <>
+      <PageHeader
+        title={refusalTitle(roles, title)}
+        description={
+          <>
+            {what} is not available to{" "}
+            {roles.length ? `the role${roles.length > 1 ? "s" : ""} ${roles.join(", ")}` : "you"}. Ask an
+            administrator of the console if you need it.
+          </>
+        }
+      />
+      {/* A way out other than the menu: back to where this role's work starts. */}
+      <div className="flex flex-wrap gap-3">
+        {start && start.href !== pathname ? (
+          <Link href={start.href} className={buttonClasses("primary", "md")}>
+            Go to {start.page}
+            <span aria-hidden="true">→</span>
+          </Link>
+        ) : null}
+        <Link href="/" className={buttonClasses("secondary", "md")}>
+          Home
+        </Link>
+      </div>
+    </>
   );
 }

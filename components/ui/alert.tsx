@@ -15,6 +15,7 @@ export function Alert({
   title,
   children,
   action,
+  actionBelow = false,
   className,
   role,
 }: {
@@ -22,17 +23,21 @@ export function Alert({
   title: ReactNode;
   children?: ReactNode;
   action?: ReactNode;
+  /** The action under the text rather than beside it: for an explanation too long for a column. */
+  actionBelow?: boolean;
   className?: string;
   role?: "alert" | "status";
 }) {
+  const actions = action ? <div className="flex max-w-full min-w-0 flex-wrap gap-2">{action}</div> : null;
   return (
     <div role={role} className={cx("rounded-lg border px-4 py-3 text-sm", TONES[tone], className)}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-1">
           <p className="font-semibold">{title}</p>
           {children ? <div className="mt-1 space-y-1 opacity-95">{children}</div> : null}
+          {actionBelow && actions ? <div className="mt-3">{actions}</div> : null}
         </div>
-        {action ? <div className="flex max-w-full min-w-0 flex-wrap gap-2">{action}</div> : null}
+        {actionBelow ? null : actions}
       </div>
     </div>
   );

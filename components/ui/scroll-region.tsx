@@ -11,10 +11,13 @@ import { cx } from "./class-names";
 export function ScrollRegion({
   label,
   className,
+  hintClassName,
   children,
 }: {
   label: string;
   className?: string;
+  /** The hint's own spacing, for a region that runs to its panel's edges. */
+  hintClassName?: string;
   children: ReactNode;
 }) {
   const box = useRef<HTMLDivElement>(null);
@@ -41,7 +44,7 @@ export function ScrollRegion({
   return (
     <div className={cx("relative min-w-0", className)}>
       {scrolls ? (
-        <p id={hintId} className="mb-1 flex items-center gap-1 text-xs text-muted">
+        <p id={hintId} className={cx("mb-1 flex items-center gap-1 text-xs text-muted", hintClassName)}>
           <span aria-hidden="true">↔</span> Scroll sideways for more
         </p>
       ) : null}

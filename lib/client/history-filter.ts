@@ -6,6 +6,7 @@ import type { EnvironmentName, OperationName } from "@/lib/shared/contracts";
 import { ENVIRONMENT_NAMES, OPERATION_NAMES } from "./environments";
 import { operationLabel } from "@/lib/shared/operations";
 import type { HistoryRun } from "./history-store";
+import { isOutcomeUnknown } from "./outcome-unknown";
 
 /** A status filter: a class ("2xx") or one exact status ("409"). */
 export type StatusFilter = "" | "2xx" | "3xx" | "4xx" | "5xx" | `${number}`;
@@ -84,12 +85,15 @@ export function filtersToSearch(filters: HistoryFilters, base = new URLSearchPar
   return params;
 }
 
-/** A run in one line, for pickers: "Gift Balance Inquiry · 600649******0001 · 201 · embedded". */
+/**
+ * A run in one line, for pickers: "Gift Balance Inquiry · 600649******0001 · 201 · embedded"; a run that got no
+ * answer (kept with status 0) says "no answer".
+ */
 export function runLabel(run: HistoryRun): string {
   const parts = [
     operationLabel(run.exchange.operation),
     run.card?.masked,
-    String(run.exchange.response.status),
+    isOutcomeUnknown(run.exchange) ? "no answer" : String(run.exchange.response.status),
     run.exchange.environment,
   ];
   return parts.filter(Boolean).join(" · ");

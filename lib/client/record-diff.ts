@@ -171,7 +171,7 @@ function recordLeaves(record: ExchangeRecord): Leaves {
   collectLeaves(request.url, ["request", "url"], leaves);
   collectLeaves(lowercaseHeaders(request.headers), ["request", "headers"], leaves);
   collectLeaves(readableRequestBody(request.body), ["request", "body"], leaves);
-  collectLeaves(response.status, ["response", "status"], leaves);
+  collectLeaves(isOutcomeUnknown(record) ? "no answer" : response.status, ["response", "status"], leaves);
   collectLeaves(lowercaseHeaders(response.headers), ["response", "headers"], leaves);
   collectLeaves(response.body, ["response", "body"], leaves);
   if (response.body_is_text) collectLeaves(true, ["response", "body_is_text"], leaves);

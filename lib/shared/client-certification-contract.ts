@@ -112,7 +112,8 @@ const clientStepStateSchema = z.object({
   id: z.enum(CLIENT_STEP_IDS),
   title: z.string(),
   instructions: z.string(),
-  status: z.enum(["pending", "armed", "ended"]),
+  /** `done` once the calls the step asks for were seen; `ended` when it ended without them. */
+  status: z.enum(["pending", "armed", "done", "ended"]),
   armed_at: isoTime.optional(),
   ended_at: isoTime.optional(),
 });

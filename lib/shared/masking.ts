@@ -94,3 +94,11 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
+
+/** A masked card (first 6 + last 4) in text, reduced to its last 4 for pages that show no more (support). */
+export function lastFourOnly(maskedText: string): string {
+  return maskedText.replace(
+    /\d{6}(\*{2,9}\d{4})(?!\d)/g,
+    (_match, rest: string) => `${MASK_CHARACTER.repeat(6)}${rest}`,
+  );
+}

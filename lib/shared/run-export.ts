@@ -3,10 +3,12 @@
  * its answer kept as the request's saved example) and HAR 1.2 (browser devtools, proxies, load tools). Card
  * numbers stay as the history shows them; the redacted token and secret become Postman variables to fill in.
  */
-import type { ExchangeRecord } from "./contracts";
-import { operationPath } from "./operations";
+import type { EnvironmentInfo, ExchangeRecord } from "./contracts";
+import { responseData } from "./exchange-summary";
+import { operationLabel, operationPath } from "./operations";
 import { FRESH_REQUEST_ID, TOKEN_PRE_REQUEST } from "./postman-scripts";
 import { REDACTED } from "./redaction";
+import { runTargets, type RunTarget, type RunTargets } from "./run-export-targets";
 
 const POSTMAN_SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
 
@@ -65,7 +67,37 @@ function maskedCardsOf(exchanges: readonly ExchangeRecord[]): Map<string, string
   return cards;
 }
 
-function postmanItem(exchange: ExchangeRecord) {
+/** The card's last 4 as the run's body shows it (masked), for the request's name. */
+function cardLast4Of(exchange: ExchangeRecord): string | null {
+  const [match] = (sentBody(exchange) ?? "").matchAll(MASKED_CARD);
+  return match?.[3] ?? null;
+}
+
+/** What came back, in a word or two: `201 approved`, `404`, `no answer`. */
+function resultOf(exchange: ExchangeRecord): string {
+  const { status } = exchange.response;
+  if (status === 0) return "no answer";
+  const verdict = (responseData(exchange) ?? {}).response_status;
+  return typeof verdict === "string" ? `${status} ${verdict}` : String(status);
+}
+
+/** A request named as a person would: `Gift Balance Inquiry · …0001 · 201 approved`. */
+export function postmanItemName(exchange: ExchangeRecord): string {
+  const last4 = cardLast4Of(exchange);
+  return [operationLabel(exchange.operation), last4 ? `…${last4}` : null, resultOf(exchange)]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** Before a run that cannot be sent from here: one failed check saying why, and nothing sent. */
+const cannotRunScript = (reason: string) => `
+pm.test("This run can be sent from here", function () {
+  throw new Error(${JSON.stringify(reason)});
+});
+pm.execution.skipRequest();
+`;
+
+function postmanItem({ exchange, url, cannotRun }: RunTarget) {
   const sent = headerList(exchange.request.headers);
   const bearer = sent.some(({ name, value }) => isAuthorization(name) && value.includes(REDACTED));
   // The redacted token comes from the collection's auth (its script gets one); anything else is kept as sent.
@@ -80,15 +112,20 @@ function postmanItem(exchange: ExchangeRecord) {
   const request = {
     method: exchange.request.method,
     header,
-    url: exchange.request.url,
+    url,
     ...(bearer ? {} : { auth: { type: "noauth" } }),
     ...(raw === undefined ? {} : { body: { mode: "raw", raw, options: { raw: { language } } } }),
   };
   // A Request Id is single-use (409 on a second send): each send gets a new one.
   const freshId = sent.some(({ name }) => isRequestId(name));
+  const scripts = [
+    ...(cannotRun ? [cannotRunScript(cannotRun)] : []),
+    ...(freshId ? [FRESH_REQUEST_ID] : []),
+  ];
   return {
-    name: `${exchange.operation} · ${exchange.environment} · ${exchange.started_at}`,
-    ...(freshId ? { event: [event("prerequest", FRESH_REQUEST_ID)] } : {}),
+    name: `${postmanItemName(exchange)}${cannotRun ? " (cannot run here)" : ""}`,
+    description: `Recorded in ${exchange.environment} at ${exchange.started_at}.${cannotRun ? ` ${cannotRun}` : ""}`,
+    ...(scripts.length > 0 ? { event: [event("prerequest", scripts.join("\n"))] } : {}),
     request,
     response: [
       {
@@ -123,7 +160,22 @@ function clientIdOfRuns(exchanges: readonly ExchangeRecord[]): string {
   return "";
 }
 
-export function runsAsPostmanCollection(exchanges: readonly ExchangeRecord[], name: string) {
+/**
+ * The runs as a Postman collection. With `here` (this console's environments, as the session lists them), each
+ * run goes to this console's address for its environment, and a run that cannot (lib/shared/run-export-targets)
+ * says so in its name and fails one check instead of being sent; without it, each goes where it was sent.
+ */
+export function runsAsPostmanCollection(
+  exchanges: readonly ExchangeRecord[],
+  name: string,
+  here?: readonly EnvironmentInfo[],
+) {
+  const targets: RunTargets = here
+    ? runTargets(exchanges, here)
+    : {
+        authUrl: authUrlOfRuns(exchanges),
+        runs: exchanges.map((exchange) => ({ exchange, url: exchange.request.url, cannotRun: null })),
+      };
   const variable = (key: string, value = "", description?: string) => ({
     key,
     value,
@@ -145,7 +197,7 @@ export function runsAsPostmanCollection(exchanges: readonly ExchangeRecord[], na
     auth: { type: "bearer", bearer: [{ key: "token", value: "{{accessToken}}", type: "string" }] },
     event: [event("prerequest", TOKEN_PRE_REQUEST)],
     variable: [
-      variable("authUrl", authUrlOfRuns(exchanges)),
+      variable("authUrl", targets.authUrl),
       variable("client_id", clientIdOfRuns(exchanges)),
       variable("client_secret"),
       variable("accessToken"),
@@ -153,7 +205,7 @@ export function runsAsPostmanCollection(exchanges: readonly ExchangeRecord[], na
       variable("accessTokenFor"),
       ...cards,
     ],
-    item: exchanges.map(postmanItem),
+    item: targets.runs.map(postmanItem),
   };
 }
 

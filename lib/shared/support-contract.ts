@@ -108,6 +108,8 @@ export const supportBatchProgressSchema = z.object({
   reason: z.string().nullable(),
   bad_lines: z.array(z.object({ line: z.number().int(), message: z.string() })),
   bad_line_count: z.number().int(),
+  /** The uploaded CSV's other columns by name (customer, note…), shown beside each card; empty without. */
+  columns: z.array(z.string()),
   created_at: isoTime,
   started_at: isoTime.nullable(),
   finished_at: isoTime.nullable(),
@@ -125,6 +127,8 @@ const supportBatchResultRowSchema = z.object({
   outcome: lookupOutcomeSchema.nullable(),
   balances: balancesSchema,
   error: z.string().nullable(),
+  /** The line's values of the batch's uploaded `columns` (customer, note…), card numbers as last 4 only. */
+  extra: z.array(z.string()),
 });
 export type SupportBatchResultRow = z.infer<typeof supportBatchResultRowSchema>;
 

@@ -44,11 +44,11 @@ function parseEnv(text: string): ClientEnv {
 
 const verdict = (page: Page, id: string) => page.locator(`[data-check="${id}"]`).getAttribute("data-verdict");
 
-/** What a returning page must show: the armed step, every call, the failed check. */
+/** What a returning page must show: the step done, every call, the failed check. */
 async function expectReturned(page: Page, calls: number) {
   await page.getByRole("heading", { name: "Client certification" }).waitFor();
   await expect.poll(() => page.locator("[data-call]").count()).toBe(calls);
-  await expect.poll(() => page.locator('[data-step="tokens"]').innerText()).toMatch(/armed|ended/);
+  await expect.poll(() => page.locator('[data-step="tokens"]').innerText()).toMatch(/\bdone\b/);
   await expect.poll(() => verdict(page, "CLI-TOKEN-REUSE")).toBe("fail");
 }
 

@@ -105,9 +105,14 @@ describe("the support agent's walk", () => {
       await sam.goto(`${url}${path}`);
       await sam.getByRole("heading", { level: 1, name: refused[path] }).waitFor();
       expect(await sam.getByRole("button", { name: /start|connect|use demo/i }).count(), path).toBe(0);
+      // A way out other than the menu: back to where support's work starts.
+      const way = sam.getByRole("main").getByRole("link", { name: "Go to the support desk" });
+      expect(await way.getAttribute("href"), path).toBe("/support");
     }
     expect(await axeViolations(sam)).toEqual([]);
     await shots(sam, "support-walk-refused");
+    await sam.getByRole("main").getByRole("link", { name: "Go to the support desk" }).click();
+    await sam.waitForURL(`${url}/support`);
   }, 120_000);
 
   it("finds a transaction by its Request Id as a summary, last 4 only", async () => {

@@ -18,6 +18,7 @@ import type { DatabaseHandle } from "@/lib/server/database";
 import { countCertificationEvent, type ConsoleMetrics } from "@/lib/server/metrics";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
+import { generatedKeyLevel } from "@/lib/server/util/generated-key";
 import type { SessionState } from "@/lib/server/session";
 import { resolveCredentials } from "@/lib/server/token/credentials";
 import {
@@ -387,7 +388,7 @@ export async function createCertificationService(
   if (handle.kind === "pglite") await store.interruptAllActive();
   const key = await loadEvidenceSigningKey({
     env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
-    warn: (message) => logger.warn({ component: "certification" }, message),
+    warn: (message) => logger[generatedKeyLevel(config.databaseUrl)]({ component: "certification" }, message),
   });
   return new CertificationService(config, store, key, runtime);
 }

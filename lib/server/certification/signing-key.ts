@@ -1,7 +1,7 @@
 /**
- * The Ed25519 key that signs evidence bundles (EVIDENCE_SIGNING_KEY, PKCS#8 PEM). When unset, one is
- * generated once into DATA_DIR and reused, with a warning (lib/server/util/generated-key.ts, like AUDIT_HMAC_KEY): bundles signed by a
- * key nobody kept cannot be trusted later. This module only makes the PEM an Ed25519 signing key and its JWK.
+ * The Ed25519 key that signs evidence bundles (EVIDENCE_SIGNING_KEY, PKCS#8 PEM). When unset, one is generated
+ * once into DATA_DIR and reused, announced like AUDIT_HMAC_KEY (lib/server/util/generated-key.ts): bundles signed
+ * by a key nobody kept cannot be trusted later. This module only makes the PEM an Ed25519 signing key and its JWK.
  */
 import "server-only";
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";

@@ -8,6 +8,7 @@ import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/ce
 import type { ServerConfig } from "@/lib/server/config";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
+import { generatedKeyLevel } from "@/lib/server/util/generated-key";
 import { clientCertificationIdSchema } from "@/lib/shared/client-certification-contract";
 import type { SignedInUser } from "@/lib/server/identity/me";
 import type { Viewer } from "./service";
@@ -18,7 +19,8 @@ export { createClientCertificationService, type ClientCertificationService } fro
 export function loadClientEvidenceKey(config: ServerConfig): Promise<EvidenceSigningKey> {
   return loadEvidenceSigningKey({
     env: { EVIDENCE_SIGNING_KEY: config.evidenceSigningKey, DATA_DIR: config.dataDir },
-    warn: (message) => logger.warn({ component: "client-certification" }, message),
+    warn: (message) =>
+      logger[generatedKeyLevel(config.databaseUrl)]({ component: "client-certification" }, message),
   });
 }
 

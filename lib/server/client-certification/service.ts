@@ -8,7 +8,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/server/util/errors";
 import type { Database } from "@/lib/server/database";
 import {
-  CLIENT_STEPS,
   type ClientCertificationStatus,
   type ClientCertificationSummary,
   type ClientCertificationView,
@@ -20,10 +19,11 @@ import { TRANSACTIONS_SCOPE } from "@/lib/shared/operations";
 import type { ArmedBehaviour, RegisteredClient, SandboxCall, SandboxClientPort } from "@/lib/sandbox";
 import { CERTIFICATION_CLIENT_PREFIX } from "./embedded-port";
 import { keepCall, sha256Hex } from "./facts";
-import { judgeCalls } from "./judge";
+import { judgeCalls, type CallFacts } from "./judge";
 import { createPlanStore, type PlanStore } from "./plan-store";
 import { armPlan, endPlan, planCall, planResult, type PlanDeps } from "./plans";
 import { summarizePlans } from "./plan-summary";
+import { stepStates } from "./step-progress";
 import { secretForms, type SecretForms } from "./secret-forms";
 import { createSecretVault, type SecretVault } from "./secret-vault";
 import {
@@ -258,10 +258,10 @@ export class ClientCertificationService {
   }
 
   /** The verdicts kept at the end; while under way, judged now from the calls so far. */
-  private async judge(found: CertificationRow): Promise<ClientCheckResult[]> {
+  private async judge(found: CertificationRow, facts?: readonly CallFacts[]): Promise<ClientCheckResult[]> {
     if (!isActive(found.status) && found.checks) return found.checks as ClientCheckResult[];
     if (found.mode === "faults") return summarizePlans(await this.plans.list(found.id));
-    const calls = await this.store.facts(found.id);
+    const calls = facts ?? (await this.store.facts(found.id));
     const armedAt: Partial<Record<ClientStepId, number>> = {};
     for (const [step, times] of Object.entries(found.steps)) {
       if (times.armed_at) armedAt[step as ClientStepId] = Date.parse(times.armed_at);
@@ -273,6 +273,7 @@ export class ClientCertificationService {
     const limit = Math.min(page.limit ?? MAX_KEPT_CALLS, MAX_KEPT_CALLS);
     const exchanges = limit > 0 ? await this.store.records(found.id, page.after, limit) : [];
     const plans = found.mode === "faults" ? await this.plans.list(found.id) : [];
+    const facts = await this.store.facts(found.id);
     return {
       id: found.id,
       status: found.status as ClientCertificationStatus,
@@ -288,12 +289,8 @@ export class ClientCertificationService {
       expires_at: found.expiresAt.toISOString(),
       finished_at: found.finishedAt?.toISOString() ?? null,
       current_step: (found.currentStep as ClientStepId | null) ?? null,
-      steps: CLIENT_STEPS.map((step) => {
-        const times = found.steps[step.id] ?? {};
-        const status = times.ended_at ? "ended" : times.armed_at ? "armed" : "pending";
-        return { ...step, status, ...times };
-      }),
-      checks: await this.judge(found),
+      steps: stepStates(found.steps, facts),
+      checks: await this.judge(found, facts),
       exchanges,
       calls: {
         kept: found.callsKept,

@@ -8,6 +8,7 @@ import { ROLES, type EnvironmentName, type Role } from "@/lib/shared/contracts";
 import { isLoopbackHost, parseCidrList, type CidrList } from "@/lib/server/util/ip-address";
 import { certificationEnvShape, certificationSettings, type CertificationSettings } from "./certification";
 import { blankToUndefined, ConfigError, integer, optionalText, parseEnv } from "@/lib/shared/env-values";
+import { logFormatSchema } from "@/lib/server/util/log-format";
 import { logLevelSchema, type LogLevel } from "@/lib/server/util/log-level";
 import { sandboxSettings, type SandboxSettings } from "./sandbox";
 
@@ -326,6 +327,7 @@ const envSchema = z.object({
   SUPPORT_BATCH_MAX_CARDS: integer(1, 1_000_000, 10_000),
   SUPPORT_BATCH_CONCURRENCY: integer(1, 64, 4),
   LOG_LEVEL: logLevelSchema,
+  LOG_FORMAT: logFormatSchema,
   TOKEN_RENEW_SKEW_SECONDS: integer(0, 3600, 120),
   ALERT_WEBHOOK_URL: webhookAddress,
   ALERT_WEBHOOK_SECRET: webhookSecret,

@@ -53,7 +53,7 @@ import type { SupportServices } from "@/lib/server/support/services";
 import { TokenBroker } from "@/lib/server/token/broker";
 import { callContexts, type CallContexts } from "@/lib/server/token/call-context";
 import { describeSession } from "@/lib/server/token/session-info";
-import { generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
+import { generatedKeyLevel, generateHmacKey, loadOrCreateKey } from "@/lib/server/util/generated-key";
 import { bindLogger, currentLogger, type ConsoleLogger } from "@/lib/server/util/logger";
 import type { Role } from "@/lib/shared/contracts";
 
@@ -249,10 +249,8 @@ async function openStorageCore({ config, parts, now }: FeatureDeps) {
     dataDir: config.dataDir,
     generate: generateHmacKey,
     // Only instances sharing a PostgreSQL must share the key: with the embedded database it is said, not warned.
-    warn: (message, _reused, file) => {
-      if (config.databaseUrl) parts.logger.warn({ key: "AUDIT_HMAC_KEY", file }, message);
-      else parts.logger.info({ key: "AUDIT_HMAC_KEY", file }, message);
-    },
+    warn: (message, _reused, file) =>
+      parts.logger[generatedKeyLevel(config.databaseUrl)]({ key: "AUDIT_HMAC_KEY", file }, message),
   });
   parts.logger.registerSecret(hmacKey);
   const handle = await parts.databases.open(storageSettingsFromConfig(config));

@@ -7,6 +7,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import { PURSES } from "@/lib/shared/purses";
+import { lastFourOnly } from "@/lib/shared/masking";
 import { cardHmac, type AuditLog } from "@/lib/server/audit";
 import type { Database } from "@/lib/server/database";
 import { ApiError } from "@/lib/server/util/errors";
@@ -241,6 +242,7 @@ async function progressOf(deps: SupportBatchDeps, batch: BatchRow): Promise<Supp
     reason: batch.reason,
     bad_lines: batch.badLines.lines.map(({ line, message }) => ({ line, message })),
     bad_line_count: batch.badLines.count,
+    columns: (batch.columns ?? []).map(lastFourOnly),
     created_at: batch.createdAt.toISOString(),
     started_at: batch.startedAt?.toISOString() ?? null,
     finished_at: batch.finishedAt?.toISOString() ?? null,
@@ -318,6 +320,7 @@ function resultRow(row: ResultRow): SupportBatchResultRow {
     outcome: (row.outcome as LookupOutcome | null) ?? null,
     balances: (row.balances as SupportBatchResultRow["balances"]) ?? null,
     error: row.error,
+    extra: (row.extra ?? []).map(lastFourOnly),
   };
 }
 

@@ -31,6 +31,13 @@ export interface LoadedKey {
   file?: string;
 }
 
+/**
+ * How a console announces a key it generated: a warning where instances share a PostgreSQL (DATABASE_URL), since
+ * they must share the key; on a single console with its embedded database nothing is wrong, so it is information.
+ */
+export const generatedKeyLevel = (databaseUrl: string | undefined): "warn" | "info" =>
+  databaseUrl ? "warn" : "info";
+
 export const generateHmacKey = (): string => randomBytes(32).toString("base64url");
 
 export const generateEd25519Pem = (): string =>

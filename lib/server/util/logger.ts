@@ -1,5 +1,6 @@
 /**
- * Structured JSON logger (pino) that never writes a secret, token, cookie or full card number.
+ * Structured logger (pino) that never writes a secret, token, cookie or full card number. Lines are JSON, or
+ * readable lines at a terminal (LOG_FORMAT, lib/server/util/log-format.ts), formatted after sanitizing.
  * Two layers: pino's `redact` for known paths, then a last pass over every serialized line with the one
  * redaction rule (lib/shared/redaction): card numbers masked, JWTs, iron seals, secret-named fields and the exact
  * values registered with `registerSecret` removed. Tests capture lines with `captureLogs()`.
@@ -10,6 +11,8 @@
  */
 import "server-only";
 import pino, { type DestinationStream, type Logger } from "pino";
+import { configuredLogFormat } from "@/lib/server/util/log-format";
+import { createPrettyLine } from "@/lib/server/util/pretty-log-line";
 import { configuredLogLevel } from "@/lib/server/util/log-level";
 import { createRedactor, isSecretKey, REDACTED, SECRET_KEYS, type Redactor } from "@/lib/shared/redaction";
 
@@ -74,7 +77,7 @@ function pinoLogger(sanitize: (line: string) => string, destination: Destination
  * stdout, written asynchronously in batches of up to 4 KB and at least every 250 ms: a log line must not
  * cost a request a blocking write. pino flushes what is left when the process exits.
  */
-function bufferedStdout(): DestinationStream {
+function bufferedStdout(): ReturnType<typeof pino.destination> {
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   setInterval(() => {
     try {
@@ -85,6 +88,16 @@ function bufferedStdout(): DestinationStream {
   }, 250).unref();
   return stream;
 }
+
+/** stdout as readable lines: each sanitized JSON line formatted, then written as `bufferedStdout` does. */
+function prettyStdout(): DestinationStream & { flushSync(): void } {
+  const out = bufferedStdout();
+  const pretty = createPrettyLine(process.stdout.hasColors?.() === true);
+  return { write: (line: string) => void out.write(pretty(line)), flushSync: () => out.flushSync() };
+}
+
+const stdoutInConfiguredFormat = (): DestinationStream =>
+  configuredLogFormat() === "pretty" ? prettyStdout() : bufferedStdout();
 
 /** The line sanitizer, with the exact values registered so far. */
 function createLineRedaction(): Pick<ConsoleLogger, "registerSecret" | "sanitize"> {
@@ -108,7 +121,7 @@ function createLineRedaction(): Pick<ConsoleLogger, "registerSecret" | "sanitize
 
 function createConsoleLogger(destination?: DestinationStream): ConsoleLogger {
   const { registerSecret, sanitize } = createLineRedaction();
-  const base = pinoLogger(sanitize, destination ?? bufferedStdout());
+  const base = pinoLogger(sanitize, destination ?? stdoutInConfiguredFormat());
   let active = base;
   return {
     debug: (fields, message) => active.debug(fields, message),

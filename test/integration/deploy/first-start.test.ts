@@ -1,7 +1,8 @@
 /**
  * A newcomer's first start (`npm start` with nothing configured): scripts/start.mjs makes the embedded database
  * beside the build (scripts/embedded-database.mjs), the server takes that folder as its own, and what it logs
- * reads as information, not as trouble: nothing at warning level (40) or above.
+ * reads as information, not as trouble: nothing at warning level (40) or above. Its log is JSON, its stdout not
+ * being a terminal.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -39,7 +40,10 @@ describe("a first start with nothing configured", () => {
   });
 
   it("logs nothing at warning level or above, and says what it generated", async () => {
+    // The evidence signing key is made when certification is first used.
+    expect((await fetch(`${server.url}/api/certification/public-key`)).status).toBe(200);
     await expect.poll(() => server.logs()).toMatch(/"msg":"database open"/);
+    await expect.poll(() => server.logs()).toMatch(/EVIDENCE_SIGNING_KEY is not set/);
     const lines = server
       .logs()
       .split("\n")
@@ -47,7 +51,7 @@ describe("a first start with nothing configured", () => {
       .map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(lines.filter((line) => line.level >= 40)).toEqual([]);
     expect(lines.map((line) => line.msg).join("\n")).toMatch(
-      /SESSION_SECRET is not set[^]*AUDIT_HMAC_KEY is not set/,
+      /SESSION_SECRET is not set[^]*AUDIT_HMAC_KEY is not set[^]*EVIDENCE_SIGNING_KEY is not set/,
     );
   });
 

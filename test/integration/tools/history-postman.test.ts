@@ -1,11 +1,12 @@
 /**
  * History's Postman export run by newman against a console: a Gift Balance Inquiry that got no answer and one
- * that did, each sent again with a fresh Request Id and the token the collection requests itself.
+ * that did, each sent again with a fresh Request Id and the token the collection requests itself; another
+ * console's runs sent to this one, or marked as runs that cannot run here.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClientError } from "@/lib/client/fetcher";
 import { outcomeUnknownRecord } from "@/lib/client/outcome-unknown";
-import type { ExchangeRecord } from "@/lib/shared/contracts";
+import type { ExchangeRecord, SessionInfo } from "@/lib/shared/contracts";
 import { runsAsPostmanCollection } from "@/lib/shared/run-export";
 import { demoClient, type ConsoleClient } from "@/test/support/http-client";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
@@ -66,6 +67,42 @@ describe("history's Postman export in newman", () => {
     for (const execution of executions) {
       expect(execution.request.headers.get("Authorization")).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
     }
+  }, 60_000);
+
+  it("runs another console's runs against this one, and says which cannot run here rather than send them", async () => {
+    const client = await demoClient(server.url);
+    const answered = await giftInquiry(client, ACTIVE_CARD);
+    expect(answered.status).toBe(200);
+    // As another console's history holds it: that console's address, imported here.
+    const imported: ExchangeRecord = {
+      ...answered.body,
+      request: {
+        ...answered.body.request,
+        url: "http://127.0.0.1:9/sandbox/transaction/v1/gift/balance-inquiry",
+      },
+    };
+    const production: ExchangeRecord = { ...imported, id: "from-production", environment: "production" };
+    const session = await client.json<SessionInfo>("GET", "/api/session");
+    const collection = runsAsPostmanCollection([imported, production], "history", session.body.environments);
+    expect(collection.item.map((item) => item.name)).toEqual([
+      "Gift Balance Inquiry · …0001 · 201 approved",
+      "Gift Balance Inquiry · …0001 · 201 approved (cannot run here)",
+    ]);
+    const summary = await runNewman(collection, {
+      client_id: "demo-client",
+      client_secret: "demo-secret",
+      card_0001: ACTIVE_CARD,
+    });
+    const executions = [...new Map(summary.run.executions.map((run) => [run.item.id, run])).values()];
+    expect(executions[0]?.request.url.toString()).toBe(
+      `${server.url}/sandbox/transaction/v1/gift/balance-inquiry`,
+    );
+    expect(executions[0]?.response?.code).toBe(201);
+    // The production run is not sent: its one failed check says why.
+    expect(executions[1]?.response).toBeUndefined();
+    expect(summary.run.failures.map((failure) => failure.error.message)).toEqual([
+      expect.stringContaining("production environment, which this console does not have"),
+    ]);
   }, 60_000);
 
   it("runs a free-form Gift Balance Inquiry as its raw body, with a new Request Id", async () => {

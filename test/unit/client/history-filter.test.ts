@@ -117,4 +117,10 @@ describe("runLabel", () => {
     expect(runLabel(RUNS[0]!)).toBe("Gift Balance Inquiry · 600649******0001 · 201 · embedded");
     expect(runLabel(RUNS[4]!)).toBe("Token request · 200 · embedded");
   });
+
+  it("says a run that got no answer had none, rather than status 0", () => {
+    expect(runLabel(run("g", "gift_balance_inquiry", 0, { card: "600649******0043" }))).toBe(
+      "Gift Balance Inquiry · 600649******0043 · no answer · embedded",
+    );
+  });
 });

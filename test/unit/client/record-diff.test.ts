@@ -260,9 +260,14 @@ describe("diffRecords", () => {
       ...base,
       response: { status: 0, headers: {}, body: { error: { code: "upstream_timeout" } } },
     };
-    expect(diffRecords(noAnswer, base).facts.find((row) => row.label === "HTTP status")).toMatchObject({
+    const diff = diffRecords(noAnswer, base);
+    expect(diff.facts.find((row) => row.label === "HTTP status")).toMatchObject({
       before: "No answer",
       after: "201",
+    });
+    expect(diff.fields.find((field) => field.key === "response.status")).toMatchObject({
+      before: "no answer",
+      after: 201,
     });
   });
 

@@ -1,7 +1,12 @@
 /** Card number masking (isomorphic): first 6 + last 4, in text and deep in JSON, sparing identifiers. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maskCardNumber, maskCardNumbersDeep, maskCardNumbersInText } from "@/lib/shared/masking";
+import {
+  lastFourOnly,
+  maskCardNumber,
+  maskCardNumbersDeep,
+  maskCardNumbersInText,
+} from "@/lib/shared/masking";
 
 describe("maskCardNumber", () => {
   it("keeps the first 6 and last 4 digits of 12 to 19 digit numbers", () => {
@@ -107,5 +112,13 @@ describe("maskCardNumbersDeep", () => {
     expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
     expect(Object.keys(masked)).toEqual(["__proto__", "n"]);
     expect(JSON.stringify(masked)).toBe('{"__proto__":{"card":"600649******0001"},"n":1}');
+  });
+});
+
+describe("lastFourOnly", () => {
+  it("keeps only the last 4 of each masked card in text, for a page that shows no more", () => {
+    const note = maskCardNumbersInText("replaced 6006491000000001 by 600649100000000019 on 2026-11-28");
+    expect(lastFourOnly(note)).toBe("replaced ************0001 by **************0019 on 2026-11-28");
+    expect(lastFourOnly("Ada Lovelace, ticket 123456")).toBe("Ada Lovelace, ticket 123456");
   });
 });

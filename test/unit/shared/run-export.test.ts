@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { outcomeUnknownRecord } from "@/lib/client/outcome-unknown";
 import { ApiClientError } from "@/lib/client/fetcher";
-import { runsAsHar, runsAsPostmanCollection } from "@/lib/shared/run-export";
+import { postmanItemName, runsAsHar, runsAsPostmanCollection } from "@/lib/shared/run-export";
 
 const record: ExchangeRecord = {
   id: "run-1",
@@ -158,5 +158,67 @@ describe("a Gift Balance Inquiry that got no answer", () => {
   it("a record kept with the console's route (before the address was kept) does not fail the HAR export", () => {
     const old = { ...record, request: { ...record.request, url: "/api/inquiries/gift-balance" } };
     expect(runsAsHar([old, record], "test").log.entries).toHaveLength(2);
+  });
+});
+
+describe("Postman requests named as a person would", () => {
+  it("says the operation, the card's last 4 and the result", () => {
+    expect(postmanItemName(record)).toBe("Balance Inquiry · …0001 · 200");
+    expect(postmanItemName(token)).toBe("Token request · 200");
+    const approved: ExchangeRecord = {
+      ...record,
+      operation: "gift_balance_inquiry",
+      response: { ...record.response, status: 201, body: { data: { response_status: "approved" } } },
+    };
+    expect(postmanItemName(approved)).toBe("Gift Balance Inquiry · …0001 · 201 approved");
+    const noAnswer: ExchangeRecord = { ...approved, response: { status: 0, headers: {}, body: null } };
+    expect(postmanItemName(noAnswer)).toBe("Gift Balance Inquiry · …0001 · no answer");
+    expect(runsAsPostmanCollection([approved], "runs").item[0]?.name).toBe(
+      "Gift Balance Inquiry · …0001 · 201 approved",
+    );
+  });
+});
+
+describe("runs imported from another console, exported here", () => {
+  const here = [
+    { name: "embedded", base_url: "http://console.here/sandbox", auth_url: "http://console.here/sandbox" },
+    { name: "sandbox", base_url: "https://sandbox.api.example", auth_url: "https://auth.api.example" },
+  ] as const;
+  const elsewhere = (exchange: ExchangeRecord): ExchangeRecord => ({
+    ...exchange,
+    request: {
+      ...exchange.request,
+      url: exchange.request.url.replace("http://localhost:3000", "http://other-console:3000"),
+    },
+  });
+
+  it("sends each run to this console's address for its environment, with that environment's token", () => {
+    const collection = runsAsPostmanCollection([elsewhere(record), elsewhere(token)], "runs", [...here]);
+    expect(collection.item.map((item) => item.request.url)).toEqual([
+      "http://console.here/sandbox/transaction/v1/balance-inquiry",
+      "http://console.here/sandbox/reporting/v1/auth/token",
+    ]);
+    expect(collection.variable).toContainEqual({
+      key: "authUrl",
+      value: "http://console.here/sandbox",
+      type: "string",
+    });
+    expect(JSON.stringify(collection)).not.toContain("cannot run here");
+  });
+
+  it("marks a run of an environment this console lacks, or with another token address, as one that cannot run", () => {
+    const production = { ...elsewhere(record), id: "p", environment: "production" as const };
+    const sandbox = { ...elsewhere(record), id: "s", environment: "sandbox" as const };
+    const collection = runsAsPostmanCollection([elsewhere(record), production, sandbox], "runs", [...here]);
+    const [embedded, inProduction, inSandbox] = collection.item;
+    expect(embedded?.name).toBe("Balance Inquiry · …0001 · 200");
+    expect(inProduction?.name).toBe("Balance Inquiry · …0001 · 200 (cannot run here)");
+    // Left where it was recorded, and never sent: one failed check says why.
+    expect(inProduction?.request.url).toBe(production.request.url);
+    const script = inProduction?.event?.[0]?.script.exec.join("\n") ?? "";
+    expect(script).toContain("which this console does not have");
+    expect(script).toContain("pm.execution.skipRequest()");
+    expect(inSandbox?.name).toContain("(cannot run here)");
+    expect(inSandbox?.description).toContain("export the sandbox runs on their own");
   });
 });

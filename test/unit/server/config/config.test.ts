@@ -115,6 +115,7 @@ describe("configuration", () => {
     [{ SANDBOX_SLOW_MS: "0" }, "SANDBOX_SLOW_MS", /at least 1/],
     [{ SANDBOX_SLOW_MS: "soon" }, "SANDBOX_SLOW_MS", /whole number/],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL", /one of/],
+    [{ LOG_FORMAT: "xml" }, "LOG_FORMAT", /one of json, pretty/],
     [{ PUBLIC_URL: "console.example.com" }, "PUBLIC_URL", /origins/],
     [{ PUBLIC_URL: "https://console.example.com/app" }, "PUBLIC_URL", /without a path/],
     [{ TRUSTED_PROXIES: "10.0.0.0/40" }, "TRUSTED_PROXIES", /prefix/],
