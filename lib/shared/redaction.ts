@@ -9,7 +9,7 @@
  * the secret under another name, or issues opaque non-JWT tokens, cannot leak them). Card numbers are
  * masked to first 6 + last 4 in the same pass.
  */
-import { maskCardNumbersDeep, maskCardNumbersInText, setOwn } from "./masking";
+import { maskCardNumbersDeep, maskCardNumbersInJsonText, maskCardNumbersInText, setOwn } from "./masking";
 
 export const REDACTED = "[REDACTED]";
 
@@ -47,6 +47,12 @@ export interface Redactor {
   value(value: unknown): unknown;
   /** HTTP headers: Authorization keeps its scheme (`Bearer [REDACTED]`), other secret headers go whole. */
   headers(headers: Record<string, string>): Record<string, string>;
+  /**
+   * A body as a record keeps it: a value as `value` does; text that parses as JSON is judged by its parsed value
+   * (every string decoded, `\u` escapes and all) and, when anything in it had to be hidden, kept as the
+   * re-serialisation of the cleaned value; any other text cleaned as text, digit escapes included.
+   */
+  body(value: unknown): unknown;
 }
 
 /** A redactor that also removes each of `secrets` (undefined and short values are ignored). */
@@ -101,7 +107,29 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
     );
   }
 
-  return { text, value: (value) => walk(value, 0), headers };
+  function body(value: unknown): unknown {
+    if (typeof value !== "string") return walk(value, 0);
+    const parsed = parsedJson(value);
+    if (parsed !== undefined) {
+      const clean = walk(parsed.value, 0);
+      const shown = JSON.stringify(clean, null, value.includes("\n") ? 2 : undefined);
+      if (shown !== JSON.stringify(parsed.value, null, value.includes("\n") ? 2 : undefined)) return shown;
+    }
+    return maskCardNumbersInJsonText(text(value));
+  }
+
+  return { text, value: (value) => walk(value, 0), headers, body };
+}
+
+/** The value of JSON text (an object, an array or a string; a bare number is kept as the text it is). */
+function parsedJson(text: string): { value: unknown } | undefined {
+  const first = text.trimStart()[0];
+  if (first !== "{" && first !== "[" && first !== '"') return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Redaction by key and form only, for code that knows no exact secret (the browser, imported files). */

@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maskCardNumber, maskCardNumbersDeep, maskCardNumbersInText } from "@/lib/shared/masking";
+import { defaultRedactor } from "@/lib/shared/redaction";
 
 describe("maskCardNumber", () => {
   it("keeps the first 6 and last 4 digits of 12 to 19 digit numbers", () => {
@@ -107,5 +108,40 @@ describe("maskCardNumbersDeep", () => {
     expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
     expect(Object.keys(masked)).toEqual(["__proto__", "n"]);
     expect(JSON.stringify(masked)).toBe('{"__proto__":{"card":"600649******0001"},"n":1}');
+  });
+});
+
+describe("cards written as a person or a JSON parser reads them", () => {
+  const CARD = "6006491000000001";
+
+  it("masks groups spaced by several spaces or tabs, and single digits listed with commas", () => {
+    expect(maskCardNumbersInText("card 6006  4910  0000  0001 here")).toBe("card 600649******0001 here");
+    expect(maskCardNumbersInText("6006\t4910\t0000\t0001")).toBe("600649******0001");
+    expect(maskCardNumbersInText(`pan ${[...CARD].join(",")} end`)).toBe("pan 600649******0001 end");
+    expect(maskCardNumbersInText(`pan ${[...CARD].join(", ")}.`)).toBe("pan 600649******0001.");
+    // Lists of amounts and short groups are not cards.
+    const amounts = "balances 10.00, 20.00, 30.00, 40.00; 1, 2, 3";
+    expect(maskCardNumbersInText(amounts)).toBe(amounts);
+  });
+
+  it("masks a JSON body by its parsed value: \\u escapes decoded, the record a re-serialisation", () => {
+    const escaped = [...CARD].map((digit) => `\\u003${digit}`).join("");
+    const lastEscaped = `${CARD.slice(0, 15)}\\u0031`;
+    for (const written of [escaped, lastEscaped]) {
+      const body = `{"data":{"card_number":"${written}","entry_mode":"keyed"}}`;
+      const shown = defaultRedactor.body(body) as string;
+      expect(JSON.parse(shown)).toEqual({ data: { card_number: "600649******0001", entry_mode: "keyed" } });
+      expect(shown.replace(/\D/g, "")).not.toContain(CARD.slice(0, 11));
+    }
+    // Without a card, the caller's text is kept as written.
+    const plain = '{ "data": { "entry_mode": "keyed" } }';
+    expect(defaultRedactor.body(plain)).toBe(plain);
+  });
+
+  it("masks escaped digits in text that is not valid JSON, and in duplicate keys JSON.parse drops", () => {
+    const escaped = [...CARD].map((digit) => `\\u003${digit}`).join("");
+    expect(defaultRedactor.body(`{"card_number":"${escaped}",`)).toBe('{"card_number":"600649******0001",');
+    const duplicate = `{"card_number":"${escaped}","card_number":"x"}`;
+    expect(String(defaultRedactor.body(duplicate)).replace(/\D/g, "")).not.toContain(CARD.slice(0, 11));
   });
 });
