@@ -75,16 +75,19 @@ export const balanceInquiryInputSchema = z
   .strict();
 export type BalanceInquiryInput = z.input<typeof balanceInquiryInputSchema>;
 
-export const giftBalanceInquiryInputSchema = balanceInquiryInputSchema
-  .extend({ request_id: printable(128).optional() })
-  .strict();
-export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSchema>;
-
-/** A Request Id that goes into a path (the lookup's): one segment, never `.` or `..`, no `/` (operations.ts). */
+/**
+ * A Request Id as it goes into the lookup's path: one segment, never `.` or `..`, no `/` (operations.ts). A Gift
+ * Balance Inquiry's is held to it too, so every transaction the console records can be looked up again.
+ */
 const requestIdSegment = printable(128).superRefine((value, context) => {
   const problem = pathSegmentProblem(value);
   if (problem) context.addIssue({ code: "custom", message: problem });
 });
+
+export const giftBalanceInquiryInputSchema = balanceInquiryInputSchema
+  .extend({ request_id: requestIdSegment.optional() })
+  .strict();
+export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSchema>;
 
 /**
  * `GET /api/transactions/request-id/{id}[?environment=…]`: the Request Id as a Gift Balance Inquiry accepts

@@ -80,7 +80,10 @@ export function undiciTransport(dispatcher: Dispatcher): Transport {
 }
 
 /** undici's own refusals of a request it will not build: nothing left the process. */
-const LOCAL_REFUSAL_CODES = new Set(["UND_ERR_INVALID_ARG", "UND_ERR_NOT_SUPPORTED"]);
+const LOCAL_REFUSAL_CODES: ReadonlySet<string | undefined> = new Set([
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_NOT_SUPPORTED",
+]);
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

@@ -20,6 +20,7 @@ import type { Sandbox, SandboxClientPort } from "@/lib/sandbox";
 import { createEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import { checkpointFile, createAuditLog, KEYED_CHAIN_MIGRATION, type AuditLog } from "@/lib/server/audit";
 import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
+import { createUserRefusals, type UserRefusals } from "@/lib/server/audit/user-refusals";
 import { recordAudit } from "@/lib/server/audit/record";
 import { createUpstreamClients } from "@/lib/server/card-api/environments";
 import type { CertificationUpstream } from "@/lib/server/certification/environment";
@@ -222,6 +223,8 @@ interface StorageCore {
   auditLog: AuditLog;
   /** Refusals of anonymous callers: counted and summarised per address and minute, throttled past a limit. */
   anonymousRefusals: AnonymousRefusals;
+  /** Refusals of signed-in callers: the first per user, route and minute written, the rest summarised. */
+  userRefusals: UserRefusals;
   sessionStore: SessionStore;
   /** What reading and writing a request's session needs: the configuration, the store, the seal cache. */
   sessions: SessionContext;
@@ -256,13 +259,14 @@ async function openStorageCore({ config, parts, now }: FeatureDeps) {
   parts.logger.registerSecret(hmacKey);
   const handle = await parts.databases.open(storageSettingsFromConfig(config));
   const { db } = handle;
-  const { auditLog, anonymousRefusals } = auditLogFor(config, parts, db, hmacKey, now);
+  const { auditLog, anonymousRefusals, userRefusals } = auditLogFor(config, parts, db, hmacKey, now);
   if (handle.migrated?.includes(KEYED_CHAIN_MIGRATION)) await auditLog.markKeyedStart();
   const sessionStore = sessionStoreFor(config, handle);
   const core: StorageCore = {
     db,
     auditLog,
     anonymousRefusals,
+    userRefusals,
     sessionStore,
     sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
     suspensions: createSuspensionStore({ db, feed: handle.sessionFeed }),
@@ -297,12 +301,16 @@ function auditLogFor(
     parts.metrics,
   );
   const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry), now });
+  const userRefusals = createUserRefusals({
+    write: (caller, fields) => recordAudit(auditLog, caller, fields),
+    now,
+  });
   // At shutdown: the last summary rows, then the last checkpoint (covering them), before the database closes.
   parts.databases.beforeClose(async () => {
-    await anonymousRefusals.close();
+    await Promise.all([anonymousRefusals.close(), userRefusals.close()]);
     await auditLog.close();
   });
-  return { auditLog, anonymousRefusals };
+  return { auditLog, anonymousRefusals, userRefusals };
 }
 
 /**
