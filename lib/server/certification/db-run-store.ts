@@ -6,10 +6,10 @@
  * resumed: its Gift Balance Inquiry cases recorded transactions that a second attempt would duplicate.
  */
 import "server-only";
-import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { Database } from "@/lib/server/database";
-import { certificationRuns } from "@/lib/server/database/schema";
+import { certificationRuns, monitorRuns } from "@/lib/server/database/schema";
 import {
   countVerdicts,
   type CaseResult,
@@ -118,6 +118,31 @@ export function createDatabaseRunStore({
     getBundle: (id: string): Promise<StoredBundle | undefined> => readBundle(db, id),
 
     saveBundle: (id: string, bundle: StoredBundle): Promise<StoredBundle> => keepBundle(db, id, bundle),
+
+    /**
+     * Deletes the ended runs `operatorId` started directly past the newest `keep` of them (bundles with them);
+     * a monitor's runs are kept by its own cap. Returns how many went.
+     */
+    async pruneOperatorRuns(operatorId: string, keep: number): Promise<number> {
+      const newest = db
+        .select({ id: certificationRuns.id })
+        .from(certificationRuns)
+        .where(eq(certificationRuns.operatorId, operatorId))
+        .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
+        .limit(keep);
+      const dropped = await db
+        .delete(certificationRuns)
+        .where(
+          and(
+            eq(certificationRuns.operatorId, operatorId),
+            sql`${certificationRuns.status} not in ('queued', 'running')`,
+            notInArray(certificationRuns.id, newest),
+            notInArray(certificationRuns.id, db.select({ id: monitorRuns.runId }).from(monitorRuns)),
+          ),
+        )
+        .returning({ id: certificationRuns.id });
+      return dropped.length;
+    },
   };
 }
 

@@ -37,7 +37,12 @@ import {
   type DatabaseHandle,
   type DatabaseRegistry,
 } from "@/lib/server/database";
-import { createRateLimiter, type LeaseBook, type RateLimiter } from "@/lib/server/http/rate-limit";
+import {
+  awaitUpstreamCall,
+  createRateLimiter,
+  type LeaseBook,
+  type RateLimiter,
+} from "@/lib/server/http/rate-limit";
 import { auditCaller } from "@/lib/server/identity/audit-caller";
 import { buildAuthSettings } from "@/lib/server/identity/auth-settings";
 import type { PageIdentityDeps } from "@/lib/server/identity/page-identity";
@@ -372,7 +377,13 @@ function withFeatures(opened: Awaited<ReturnType<typeof openStorageCore>>, deps:
   const { config, parts, calls, upstream } = deps;
   const certification = retried(async () => {
     const { createCertificationService } = await import("@/lib/server/certification/service");
-    return createCertificationService(config, handle, { upstream, metrics: parts.metrics });
+    return createCertificationService(config, handle, {
+      upstream,
+      metrics: parts.metrics,
+      // A run's calls to a real upstream spend its operator's RATE_LIMIT_PER_MINUTE, as their own calls do.
+      upstreamCall: (userId, signal) =>
+        awaitUpstreamCall(core.rateLimiter, userId, config.rateLimitPerMinute, signal),
+    });
   });
   return {
     ...core,

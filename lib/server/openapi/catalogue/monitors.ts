@@ -87,7 +87,11 @@ export const monitorRoutes = {
           headers: { Location: "`/api/certification/runs/{id}`." },
         },
       },
-      errors: { ...NO_MONITOR, run_in_progress: "A run of this monitor is under way." },
+      errors: {
+        ...NO_MONITOR,
+        run_in_progress: "A run of this monitor is under way.",
+        rate_limited: "The caller started CERTIFICATION_RUNS_PER_HOUR runs in its environment this hour.",
+      },
     },
   },
 } as const satisfies Record<string, Record<string, RouteDeclaration>>;
