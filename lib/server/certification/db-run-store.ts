@@ -100,13 +100,31 @@ export function createDatabaseRunStore({
 
     sweep,
 
-    /** The owning process is alive and still running these runs. */
-    async heartbeat(ids: readonly string[]): Promise<void> {
-      if (ids.length === 0) return;
-      await db
+    /**
+     * The owning process is alive and still running these runs; returns those still queued or running in the
+     * database (a run another instance cancelled, e.g. for a suspension, is not).
+     */
+    async heartbeat(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const alive = await db
         .update(certificationRuns)
         .set({ heartbeatAt: now() })
-        .where(and(inArray(certificationRuns.id, [...ids]), inArray(certificationRuns.status, ACTIVE)));
+        .where(and(inArray(certificationRuns.id, [...ids]), inArray(certificationRuns.status, ACTIVE)))
+        .returning({ id: certificationRuns.id });
+      return new Set(alive.map((row) => row.id));
+    },
+
+    /**
+     * Marks every queued or running run `operatorId` started `cancelled`, on every instance: the owner sees it at
+     * its next heartbeat and stops after the case under way. Returns their ids.
+     */
+    async cancelOperatorRuns(operatorId: string, at: Date): Promise<string[]> {
+      const cancelled = await db
+        .update(certificationRuns)
+        .set({ status: "cancelled", finishedAt: at })
+        .where(and(eq(certificationRuns.operatorId, operatorId), inArray(certificationRuns.status, ACTIVE)))
+        .returning({ id: certificationRuns.id });
+      return cancelled.map((row) => row.id);
     },
 
     /**

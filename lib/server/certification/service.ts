@@ -340,6 +340,16 @@ export class CertificationService {
     return this.view(id);
   }
 
+  /**
+   * Cancels every queued or running run `operatorId` started (a suspension, or an admin ending all their sessions):
+   * at once here, at their owner's next heartbeat elsewhere. Returns how many.
+   */
+  async cancelOperatorRuns(operatorId: string): Promise<number> {
+    const ids = await this.store.cancelOperatorRuns(operatorId, new Date());
+    for (const id of ids) this.cancels.get(id)?.abort();
+    return ids.length;
+  }
+
   /** One exchange of a run, as stored (masked and redacted when it was recorded). */
   async exchange(id: string, exchangeId: string): Promise<ExchangeRecord> {
     const record = (await this.run(id)).exchanges.find((exchange) => exchange.id === exchangeId);
@@ -383,6 +393,10 @@ export class CertificationService {
     this.heartbeat ??= setInterval(() => {
       this.store
         .heartbeat([...this.active])
+        // A run ended elsewhere (cancelled for a suspension on another instance) stops here too.
+        .then((alive) => {
+          for (const id of this.active) if (!alive.has(id)) this.cancels.get(id)?.abort();
+        })
         .catch((error: unknown) =>
           logger.warn(
             { error: error instanceof Error ? error.message : String(error) },

@@ -18,6 +18,7 @@ export {
   adminSessionListSchema,
   adminSessionsEndedSchema,
   adminSuspendedSchema,
+  adminUserSessionsEndedSchema,
   adminSuspensionListSchema,
 } from "@/lib/shared/admin-contract";
 export { auditPageSchema, auditUserListSchema } from "@/lib/shared/audit-contract";

@@ -3,6 +3,7 @@
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { shownSuspension, suspendUser } from "@/lib/server/session/admin-suspensions";
+import { stopUserWork, workActor } from "@/lib/server/session/user-work";
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
@@ -23,6 +24,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const admin = await context.user();
     const services = await context.services();
     const { suspension, sessionsEnded } = await suspendUser(services, input, admin.id);
+    // What runs in their name stops too; a lift does not restart it.
+    const stopped = await stopUserWork(services, input.user_id, await workActor(context));
     await context.audit({
       event: "user_suspended",
       outcome: "success",
@@ -32,9 +35,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         minutes: input.minutes,
         until: suspension.until.toISOString(),
         sessions_ended: sessionsEnded,
+        ...stopped,
       },
     });
-    const body: AdminSuspended = { suspension: shownSuspension(suspension), sessions_ended: sessionsEnded };
+    const body: AdminSuspended = {
+      suspension: shownSuspension(suspension),
+      sessions_ended: sessionsEnded,
+      ...stopped,
+    };
     return json(body, 201);
   }),
 });

@@ -8,6 +8,7 @@ import {
   adminLiftedSchema,
   adminSessionListSchema,
   adminSessionsEndedSchema,
+  adminUserSessionsEndedSchema,
   adminSuspendedSchema,
   adminSuspensionListSchema,
   auditFilterQuerySchema,
@@ -77,7 +78,12 @@ export const adminRoutes = {
       access: SESSIONS,
       query: z.object({ user: z.string().min(1).max(256) }),
       parameters: { user: { description: "The user's id.", example: "sam" } },
-      answers: { 200: { description: "How many sessions ended.", schema: adminSessionsEndedSchema } },
+      answers: {
+        200: {
+          description: "How many sessions ended, and the user's batches and certification runs stopped.",
+          schema: adminUserSessionsEndedSchema,
+        },
+      },
     },
   },
   "/api/admin/sessions/[id]": {
