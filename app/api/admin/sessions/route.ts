@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { listSessions } from "@/lib/server/session/admin-sessions";
-import { stopUserWork, workActor } from "@/lib/server/session/user-work";
+import { stopUserWork, workActor } from "@/lib/server/root/user-work";
 import type { AdminSessionList, AdminUserSessionsEnded } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/openapi/catalogue";
 import { shownSuspension, suspendUser } from "@/lib/server/session/admin-suspensions";
-import { stopUserWork, workActor } from "@/lib/server/session/user-work";
+import { stopUserWork, workActor } from "@/lib/server/root/user-work";
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
