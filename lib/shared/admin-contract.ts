@@ -62,6 +62,8 @@ export type AdminSuspensionList = z.infer<typeof adminSuspensionListSchema>;
 /** `POST /api/admin/suspensions`: the suspension, how many of the user's sessions it ended, what it stopped. */
 export const adminSuspendedSchema = z.object({
   suspension: adminSuspensionSchema,
+  /** Whether the console had seen this user id before (in its audit log). */
+  user_seen: z.boolean(),
   sessions_ended: z.number().int().nonnegative(),
   ...userWorkStoppedShape,
 });
@@ -78,5 +80,7 @@ export const adminSuspendInputSchema = z
     user_id: z.string().min(1).max(256).regex(printable, "must be printable"),
     minutes: z.number().int().min(1).max(MAX_SUSPENSION_MINUTES),
     reason: z.string().max(500).regex(printable, "must be printable").optional(),
+    /** The admin was told the console has never seen this user id, and suspends it anyway (409 otherwise). */
+    unknown_user: z.literal(true).optional(),
   })
   .strict();

@@ -138,3 +138,23 @@ describe("ending all of a user's sessions", () => {
     expect(cancelled).toHaveLength(1);
   });
 });
+
+describe("suspending a user id the console has never seen", () => {
+  it("asks first (409 unknown_user naming ids that differ only in case), and suspends when confirmed", async () => {
+    await samAtWork();
+    const suspend = (body: Record<string, unknown>) =>
+      call(suspensionsRoute.POST, "POST", "/api/admin/suspensions", { body, headers: ADA });
+    const asked = await suspend({ user_id: "Sam", minutes: 15 });
+    expect(asked.status).toBe(409);
+    expect(await readJson(asked)).toMatchObject({
+      error: { code: "unknown_user", details: { user_id: "Sam", similar: ["sam"] } },
+    });
+    const { suspensions } = await getServices();
+    expect((await suspensions.list()).map((row) => row.userId)).not.toContain("Sam");
+    const confirmed = await suspend({ user_id: "Sam", minutes: 15, unknown_user: true });
+    expect(confirmed.status).toBe(201);
+    expect(await readJson(confirmed)).toMatchObject({ user_seen: false, sessions_ended: 0 });
+    const seen = await suspend({ user_id: "sam", minutes: 15 });
+    expect(await readJson(seen)).toMatchObject({ user_seen: true });
+  });
+});

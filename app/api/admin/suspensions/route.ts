@@ -23,7 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const input = await context.body();
     const admin = await context.user();
     const services = await context.services();
-    const { suspension, sessionsEnded } = await suspendUser(services, input, admin.id);
+    const { suspension, sessionsEnded, seen } = await suspendUser(services, input, admin.id);
     // What runs in their name stops too; a lift does not restart it.
     const stopped = await stopUserWork(services, input.user_id, await workActor(context));
     await context.audit({
@@ -35,11 +35,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         minutes: input.minutes,
         until: suspension.until.toISOString(),
         sessions_ended: sessionsEnded,
+        user_seen: seen,
         ...stopped,
       },
     });
     const body: AdminSuspended = {
       suspension: shownSuspension(suspension),
+      user_seen: seen,
       sessions_ended: sessionsEnded,
       ...stopped,
     };
