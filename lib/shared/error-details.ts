@@ -88,7 +88,6 @@ interface UserSuspendedDetails {
   until: string;
 }
 
-/** Every error code that carries details, and their shape. Codes not named here carry none. */
 /**
  * 409 `unknown_user` from `POST /api/admin/suspensions`: the console has never seen this user id (ids match exactly,
  * as the identity provider sends them); `similar` are ids it has seen that differ only in case.
@@ -98,6 +97,7 @@ export interface UnknownUserDetails {
   similar: string[];
 }
 
+/** Every error code that carries details, and their shape. Codes not named here carry none. */
 export interface ErrorDetailsByCode {
   not_signed_in: NotSignedInDetails;
   validation_failed: ValidationErrorDetails;

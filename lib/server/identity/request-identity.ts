@@ -72,6 +72,9 @@ export async function resolveIdentity(
     session = emptySession(request, sessions);
   }
   session.setOwner({ id: user.id, roles: user.roles });
+  // Behind a proxy nobody signs in: a page open for the user (its calls name them, X-Console-User) is the sign-in.
+  // Scripts send no such header, and get no session row per request.
+  if (settings.mode === "proxy" && request.headers.get(USER_KEY_HEADER) !== null) session.keepForOwner();
   return { session, user };
 }
 /** 409 `identity_changed` when the page that calls was loaded for another user than the caller now is. */

@@ -80,6 +80,8 @@ export class Session {
   private pendingSignIn: SessionUser | undefined;
   /** Set by `signIn`: the provider's ID token, stored in that row (never in the cookie). */
   private pendingIdToken: string | undefined;
+  /** Set by `keepForOwner`: stored (a row, a cookie) even while it holds no state. */
+  private kept = false;
 
   constructor(
     private current: SessionState,
@@ -182,10 +184,22 @@ export class Session {
     return (id ? await this.context.store.idToken(id) : null) ?? undefined;
   }
 
+  /**
+   * AUTH_MODE=proxy, a page of the console open for the owner: the session is stored although it holds nothing yet,
+   * so that the user is signed in (a row, audited `sign_in`, listed for admins) from their first page, not from
+   * their first change of state. A session that has its row already is left as it is.
+   */
+  keepForOwner(): void {
+    if (this.binding || this.ended || !this.owner) return;
+    this.kept = true;
+    this.changed = true;
+  }
+
   /** Adds Set-Cookie to the response when the session changed; leaves it untouched otherwise. */
   async commit(response: Response, clientAddress: string | null = null): Promise<Response> {
     if (!this.changed) return response;
-    const holdsSomething = !isEmpty(this.current) || this.pendingSignIn !== undefined || !!this.signedInUser;
+    const holdsSomething =
+      !isEmpty(this.current) || this.pendingSignIn !== undefined || !!this.signedInUser || this.kept;
     if (this.ended || !holdsSomething) {
       if (this.hadCookie) response.headers.append("Set-Cookie", serializeExpiredSessionCookie(this.secure));
       return response;
