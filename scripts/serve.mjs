@@ -133,7 +133,8 @@ function hasMalformedEncoding(url) {
  */
 function routedPath(url) {
   const pathname = url.split("?", 1)[0];
-  if (!pathname.includes(".")) return pathname;
+  // `%2e` is a dot to the URL parser too.
+  if (!pathname.includes(".") && !pathname.includes("%")) return pathname;
   try {
     return new URL(pathname, "http://localhost").pathname;
   } catch {
