@@ -72,6 +72,9 @@ export interface EndedSession {
   userId: string;
 }
 
+/** How long after a proxy user's session row is made their page's other first calls join it. */
+const PAGE_START_SECONDS = 30;
+
 export class Session {
   private changed: boolean;
   private owner: SessionOwner | undefined;
@@ -251,6 +254,15 @@ export class Session {
   private async createRow(clientAddress: string | null): Promise<SessionBinding> {
     const owner = this.owner;
     if (!owner) throw new Error("A session that holds something needs an owner before it is stored.");
+    // A proxy user's page: its first calls, answered before any of them set the cookie, share one row.
+    const recent =
+      this.context.config.authMode === "proxy"
+        ? await this.context.store.recentFor(owner.id, clientAddress, PAGE_START_SECONDS)
+        : null;
+    if (recent && recent.roles.join(",") === owner.roles.join(",")) {
+      this.binding = { sessionId: recent.id, ownerId: recent.userId, expiresAt: recent.expiresAt.getTime() };
+      return this.binding;
+    }
     const row = await this.context.store.create({
       userId: owner.id,
       roles: owner.roles,
