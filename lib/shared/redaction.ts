@@ -55,11 +55,28 @@ export interface Redactor {
   body(value: unknown): unknown;
 }
 
-/** A redactor that also removes each of `secrets` (undefined and short values are ignored). */
+/**
+ * The forms a secret takes in an echo: itself, inside a JSON string, %-encoded, and base64 (padded, unpadded and
+ * URL-safe): an upstream that repeats a token base64-encoded must not leak it either.
+ */
+function echoedForms(value: string): string[] {
+  const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  const base64 = btoa(binary);
+  const unpadded = base64.replace(/=+$/, "");
+  forms.push(base64, unpadded, unpadded.replace(/\+/g, "-").replace(/\//g, "_"));
+  return forms;
+}
+
+/** A redactor that also removes each of `secrets` (undefined and short values are ignored), in each echoed form. */
 export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
+  const given = [...new Set([...secrets].filter((secret): secret is string => !!secret))].filter(
+    (secret) => secret.length >= MIN_EXACT_SECRET_LENGTH,
+  );
   // Longest first: a token that contains another secret is removed whole.
-  const exact = [...new Set([...secrets].filter((secret): secret is string => !!secret))]
-    .filter((secret) => secret.length >= MIN_EXACT_SECRET_LENGTH)
+  const exact = [...new Set(given.flatMap(echoedForms))]
+    .filter((form) => form.length >= MIN_EXACT_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
 
   function text(value: string): string {
