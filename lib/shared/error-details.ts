@@ -92,7 +92,7 @@ interface UserSuspendedDetails {
  * 409 `unknown_user` from `POST /api/admin/suspensions`: the console has never seen this user id (ids match exactly,
  * as the identity provider sends them); `similar` are ids it has seen that differ only in case.
  */
-export interface UnknownUserDetails {
+interface UnknownUserDetails {
   user_id: string;
   similar: string[];
 }

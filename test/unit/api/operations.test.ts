@@ -38,7 +38,9 @@ describe("operation registry", () => {
       expect(() => operationPath("transaction_lookup", id), JSON.stringify(id)).toThrow(/Request Id/);
     }
     expect(operationPath("transaction_lookup", "...")).toBe("/transaction/v1/transactions/request-id/...");
-    expect(operationPath("transaction_lookup", ".%2e")).toBe("/transaction/v1/transactions/request-id/.%252e");
+    expect(operationPath("transaction_lookup", ".%2e")).toBe(
+      "/transaction/v1/transactions/request-id/.%252e",
+    );
   });
 
   it("is what the client calls and what the sandbox page documents", () => {
