@@ -118,14 +118,7 @@ export function createDatabaseRunStore({
      * Marks every queued or running run `operatorId` started `cancelled`, on every instance: the owner sees it at
      * its next heartbeat and stops after the case under way. Returns their ids.
      */
-    async cancelOperatorRuns(operatorId: string, at: Date): Promise<string[]> {
-      const cancelled = await db
-        .update(certificationRuns)
-        .set({ status: "cancelled", finishedAt: at })
-        .where(and(eq(certificationRuns.operatorId, operatorId), inArray(certificationRuns.status, ACTIVE)))
-        .returning({ id: certificationRuns.id });
-      return cancelled.map((row) => row.id);
-    },
+    cancelOperatorRuns: (operatorId: string, at: Date): Promise<string[]> => cancelRuns(db, operatorId, at),
 
     /**
      * Every queued or running run is interrupted: for a process that knows no other can be running runs on
@@ -141,27 +134,38 @@ export function createDatabaseRunStore({
      * Deletes the ended runs `operatorId` started directly past the newest `keep` of them (bundles with them);
      * a monitor's runs are kept by its own cap. Returns how many went.
      */
-    async pruneOperatorRuns(operatorId: string, keep: number): Promise<number> {
-      const newest = db
-        .select({ id: certificationRuns.id })
-        .from(certificationRuns)
-        .where(eq(certificationRuns.operatorId, operatorId))
-        .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
-        .limit(keep);
-      const dropped = await db
-        .delete(certificationRuns)
-        .where(
-          and(
-            eq(certificationRuns.operatorId, operatorId),
-            sql`${certificationRuns.status} not in ('queued', 'running')`,
-            notInArray(certificationRuns.id, newest),
-            notInArray(certificationRuns.id, db.select({ id: monitorRuns.runId }).from(monitorRuns)),
-          ),
-        )
-        .returning({ id: certificationRuns.id });
-      return dropped.length;
-    },
+    pruneOperatorRuns: (operatorId: string, keep: number): Promise<number> => pruneRuns(db, operatorId, keep),
   };
+}
+
+async function pruneRuns(db: Database, operatorId: string, keep: number): Promise<number> {
+  const newest = db
+    .select({ id: certificationRuns.id })
+    .from(certificationRuns)
+    .where(eq(certificationRuns.operatorId, operatorId))
+    .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
+    .limit(keep);
+  const dropped = await db
+    .delete(certificationRuns)
+    .where(
+      and(
+        eq(certificationRuns.operatorId, operatorId),
+        sql`${certificationRuns.status} not in ('queued', 'running')`,
+        notInArray(certificationRuns.id, newest),
+        notInArray(certificationRuns.id, db.select({ id: monitorRuns.runId }).from(monitorRuns)),
+      ),
+    )
+    .returning({ id: certificationRuns.id });
+  return dropped.length;
+}
+
+async function cancelRuns(db: Database, operatorId: string, at: Date): Promise<string[]> {
+  const cancelled = await db
+    .update(certificationRuns)
+    .set({ status: "cancelled", finishedAt: at })
+    .where(and(eq(certificationRuns.operatorId, operatorId), inArray(certificationRuns.status, ACTIVE)))
+    .returning({ id: certificationRuns.id });
+  return cancelled.map((row) => row.id);
 }
 
 /** Marks the matching runs `interrupted`, ended at their last heartbeat; returns how many. */
