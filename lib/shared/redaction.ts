@@ -49,8 +49,8 @@ export interface Redactor {
   headers(headers: Record<string, string>): Record<string, string>;
   /**
    * A body as a record keeps it: a value as `value` does; text that parses as JSON is judged by its parsed value
-   * (every string decoded, `\u` escapes and all) and, when anything in it had to be hidden, kept as the
-   * re-serialisation of the cleaned value; any other text cleaned as text, digit escapes included.
+   * (every string decoded, `\u` escapes and all): the caller's text, cleaned, when it reads as exactly the cleaned
+   * value, else the re-serialisation of the cleaned value; any other text cleaned as text, digit escapes included.
    */
   body(value: unknown): unknown;
 }
@@ -126,13 +126,20 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
 
   function body(value: unknown): unknown {
     if (typeof value !== "string") return walk(value, 0);
+    const cleanText = maskCardNumbersInJsonText(text(value));
     const parsed = parsedJson(value);
-    if (parsed !== undefined) {
-      const clean = walk(parsed.value, 0);
-      const shown = JSON.stringify(clean, null, value.includes("\n") ? 2 : undefined);
-      if (shown !== JSON.stringify(parsed.value, null, value.includes("\n") ? 2 : undefined)) return shown;
+    if (parsed === undefined) return cleanText;
+    // The caller's own text is kept when, read as JSON, it is exactly the cleaned value: nothing it hides differs.
+    const clean = JSON.stringify(walk(parsed.value, 0));
+    const kept = parsedJson(cleanText);
+    if (
+      kept !== undefined &&
+      JSON.stringify(walk(kept.value, 0)) === clean &&
+      JSON.stringify(kept.value) === clean
+    ) {
+      return cleanText;
     }
-    return maskCardNumbersInJsonText(text(value));
+    return JSON.stringify(JSON.parse(clean), null, value.includes("\n") ? 2 : undefined);
   }
 
   return { text, value: (value) => walk(value, 0), headers, body };

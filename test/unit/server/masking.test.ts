@@ -124,7 +124,7 @@ describe("cards written as a person or a JSON parser reads them", () => {
     expect(maskCardNumbersInText(amounts)).toBe(amounts);
   });
 
-  it("masks a JSON body by its parsed value: \\u escapes decoded, the record a re-serialisation", () => {
+  it("masks a JSON body by its parsed value: \\u escapes decoded, the record reads as the masked value", () => {
     const escaped = [...CARD].map((digit) => `\\u003${digit}`).join("");
     const lastEscaped = `${CARD.slice(0, 15)}\\u0031`;
     for (const written of [escaped, lastEscaped]) {
