@@ -17,7 +17,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 RUN npm run build
 
-# 3. What runs: only the standalone output, .next/static, public/, the migrations and the starter clients, owned by root and
+# 3. What runs: only the standalone output (with the starter clients' listed files), .next/static, public/ and the migrations, owned by root and
 #    read-only for the unprivileged user; the embedded database and generated keys go to /data.
 FROM node:22.23.3-bookworm-slim AS runtime
 WORKDIR /app
@@ -33,7 +33,6 @@ COPY --from=build /app/.next/standalone ./
 COPY --from=build /app/.next/static ./.next/static
 COPY --from=build /app/public ./public
 COPY --from=build /app/db/migrations ./db/migrations
-COPY --from=build /app/starter-clients ./starter-clients
 USER console
 VOLUME ["/data"]
 EXPOSE 3000

@@ -132,13 +132,28 @@ function hasMalformedEncoding(url) {
   }
 }
 
-function isApiPath(url) {
+/**
+ * The path as Next routes it: dot segments (`/./api`, `/x/../api`, `%2e`) removed by the URL parser. Classified on
+ * the raw target, `PROPFIND /./api/me` was not an API path here and got Next's empty 400.
+ */
+function routedPath(url) {
   const pathname = url.split("?", 1)[0];
+  // `%2e` is a dot to the URL parser too.
+  if (!pathname.includes(".") && !pathname.includes("%")) return pathname;
+  try {
+    return new URL(pathname, "http://localhost").pathname;
+  } catch {
+    return pathname;
+  }
+}
+
+function isApiPath(url) {
+  const pathname = routedPath(url);
   return pathname === "/api" || pathname.startsWith("/api/");
 }
 
 function isStaticPath(url) {
-  const pathname = url.split("?", 1)[0];
+  const pathname = routedPath(url);
   return pathname.startsWith("/_next/static/") || publicFiles.has(pathname);
 }
 
@@ -257,6 +272,30 @@ const server = createServer((request, response) => {
       if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
       response.end('{"error":{"code":"internal_error","message":"The console server failed unexpectedly."}}');
     });
+});
+// Node answers a request it cannot parse (a request line or headers over its 16 KB limit, malformed HTTP) with an
+// empty 431 or 400 and closes the connection; the same statuses are sent here with a body in the error shape.
+server.on("clientError", (error, socket) => {
+  if (error?.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error?.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    error: tooLarge
+      ? {
+          code: "bad_request",
+          message: "The request line and headers are larger than this console accepts (16 KB).",
+        }
+      : { code: "bad_request", message: "The request is not well-formed HTTP." },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n` +
+      "Content-Type: application/json\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  log({ status, code: error?.code, msg: "refused before routing: unparsable request" });
 });
 server.listen(config.port, config.hostname, () => {
   const shown = config.hostname.includes(":") ? `[${config.hostname}]` : config.hostname;

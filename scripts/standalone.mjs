@@ -3,9 +3,10 @@
 // must serve instead (peer-address stamping, forwarded-header stripping, HOSTNAME, graceful shutdown), so it
 // is copied in and server.js starts it. Next leaves the static files out (a CDN may serve them): the console
 // serves them itself, so <distDir>/static and public/ are copied in too.
-import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { STARTER_CLIENT_FILES, STARTER_CLIENTS_SHARED_FILES } from "../lib/server/starter-clients/files.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -28,13 +29,32 @@ export async function completeStandalone(distDir = process.env.NEXT_DIST_DIR || 
   }
   // Also traced by outputFileTracingIncludes; copied here so a build never ships without them.
   cpSync(path.join(root, "db/migrations"), path.join(standalone, "db/migrations"), { recursive: true });
-  // The tracer's globs skip dot files (each client's .env.example); what a run leaves behind is not shipped.
-  rmSync(path.join(standalone, "starter-clients"), { recursive: true, force: true });
-  cpSync(path.join(root, "starter-clients"), path.join(standalone, "starter-clients"), {
-    recursive: true,
-    filter: (source) => !/(^|[\\/])(\.env|\.card-api-token\.json|__pycache__)$/.test(source),
-  });
+  copyStarterClients(path.join(standalone, "starter-clients"));
   await bundleSandbox(path.join(standalone, "sandbox.mjs"));
+}
+
+/**
+ * The starter clients, exactly the files lib/server/starter-clients/files.mjs lists (what the tracer copied is
+ * replaced: its globs skip dot files such as .env.example, and take whatever a run left in the folders). A listed
+ * file that is missing stops the build.
+ */
+export function copyStarterClients(target, source = path.join(root, "starter-clients")) {
+  rmSync(target, { recursive: true, force: true });
+  const listed = [
+    ...STARTER_CLIENTS_SHARED_FILES,
+    ...Object.entries(STARTER_CLIENT_FILES).flatMap(([language, files]) =>
+      files.map((file) => `${language}/${file}`),
+    ),
+  ];
+  for (const file of listed) {
+    if (!existsSync(path.join(source, file))) {
+      throw new Error(
+        `starter-clients/${file} is listed in lib/server/starter-clients/files.mjs but missing.`,
+      );
+    }
+    mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
+    cpSync(path.join(source, file), path.join(target, file));
+  }
 }
 
 /**

@@ -13,7 +13,12 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { TableHead } from "@/components/ui/table-head";
 import { adminSessionKey, adminUserSessionsKey, apiKeys } from "@/lib/client/api-keys";
 import { getJson, requestJson, type ApiClientError } from "@/lib/client/fetcher";
-import type { AdminSession, AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
+import type {
+  AdminSession,
+  AdminSessionList,
+  AdminSessionsEnded,
+  AdminUserSessionsEnded,
+} from "@/lib/shared/admin-contract";
 import type { AuthMode } from "@/lib/server/identity/me";
 import {
   SuspendTermsFields,
@@ -46,11 +51,24 @@ const WHAT_ENDING_DOES: Record<AuthMode, string> = {
   none: "End session signs that browser out at once.",
 };
 
+type Ended = AdminSessionsEnded | AdminUserSessionsEnded;
+
 function useEndSessions() {
-  return useSWRMutation<AdminSessionsEnded, ApiClientError, string, string>(
+  return useSWRMutation<Ended, ApiClientError, string, string>(
     apiKeys.adminSessions,
-    (_key: string, { arg }: { arg: string }) => requestJson<AdminSessionsEnded>(arg, { method: "DELETE" }),
+    (_key: string, { arg }: { arg: string }) => requestJson<Ended>(arg, { method: "DELETE" }),
   );
+}
+
+/** "2 sessions ended; 1 support batch stopped." */
+function endedLine(result: Ended): string {
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  const parts = [`${plural(result.ended, "session")} ended`];
+  if ("batches_stopped" in result && result.batches_stopped > 0)
+    parts.push(`${plural(result.batches_stopped, "support batch")} stopped`);
+  if ("runs_cancelled" in result && result.runs_cancelled > 0)
+    parts.push(`${plural(result.runs_cancelled, "certification run")} cancelled`);
+  return `${parts.join("; ")}.`;
 }
 
 /**
@@ -71,7 +89,7 @@ export function SessionsView() {
       target.kind === "one" ? adminSessionKey(target.session.id) : adminUserSessionsKey(target.userId);
     end
       .trigger(url)
-      .then((result) => setNotice(`${result.ended} session${result.ended === 1 ? "" : "s"} ended.`))
+      .then((result) => setNotice(endedLine(result)))
       .catch((failure: ApiClientError) => setNotice(failure.message));
   }
 
@@ -149,7 +167,10 @@ function ActionDialog({
       onConfirm={() => {
         if (!ending) return;
         if (ending.kind !== "suspend") return onEnd(ending);
-        void suspend(ending.userId, Number(terms.minutes), terms.reason).then(onSuspended);
+        // Someone in the list has signed in: the console has seen them.
+        void suspend(ending.userId, Number(terms.minutes), terms.reason).then((outcome) =>
+          onSuspended(outcome.message),
+        );
         terms.setReason("");
       }}
     >

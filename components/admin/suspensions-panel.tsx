@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { Alert } from "@/components/ui/alert";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
@@ -10,6 +11,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { adminSuspensionKey, apiKeys } from "@/lib/client/api-keys";
 import { getJson, requestJson, type ApiClientError } from "@/lib/client/fetcher";
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
+import { errorDetails } from "@/lib/shared/error-details";
 
 /** The durations offered, in minutes (the server takes 1 to 43,200). */
 const SUSPEND_FOR = [
@@ -27,21 +29,50 @@ export function useSuspensions() {
   });
 }
 
-/** Suspends `userId`; the sessions and suspensions lists are read again after. */
+/** What a suspension came to: a line for the page, or the console's question about a user id it never saw. */
+export type SuspendOutcome =
+  | { kind: "done"; message: string }
+  | { kind: "unknown_user"; userId: string; similar: string[]; message: string };
+
+/** "Suspended until (local time); N sessions ended; what it stopped", for the page's notice. */
+function suspendedLine(userId: string, done: AdminSuspended): string {
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  const stopped = [
+    done.batches_stopped > 0 ? `${plural(done.batches_stopped, "support batch")} stopped` : null,
+    done.runs_cancelled > 0 ? `${plural(done.runs_cancelled, "certification run")} cancelled` : null,
+  ].filter(Boolean);
+  return (
+    `${userId} is suspended until ${new Date(done.suspension.until).toLocaleString()}; ` +
+    `${plural(done.sessions_ended, "session")} ended${stopped.length > 0 ? `; ${stopped.join(", ")}` : ""}.` +
+    (done.user_seen ? "" : " The console had never seen this user id.")
+  );
+}
+
+/**
+ * Suspends `userId` (with `anyway`, even a user id the console never saw); the sessions and suspensions lists are
+ * read again after.
+ */
 export function useSuspend() {
   const { mutate } = useSWRConfig();
-  return async (userId: string, minutes: number, reason: string): Promise<string> => {
-    const body = { user_id: userId, minutes, ...(reason.trim() ? { reason: reason.trim() } : {}) };
+  return async (userId: string, minutes: number, reason: string, anyway = false): Promise<SuspendOutcome> => {
+    const body = {
+      user_id: userId,
+      minutes,
+      ...(reason.trim() ? { reason: reason.trim() } : {}),
+      ...(anyway ? { unknown_user: true } : {}),
+    };
     try {
       const done = await requestJson<AdminSuspended>(apiKeys.adminSuspensions, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
-      const ended = done.sessions_ended;
-      return `${userId} is suspended until ${new Date(done.suspension.until).toLocaleString()}; ${ended} session${ended === 1 ? "" : "s"} ended.`;
+      return { kind: "done", message: suspendedLine(userId, done) };
     } catch (failure) {
-      return (failure as ApiClientError).message;
+      const error = failure as ApiClientError;
+      const unknown = errorDetails(error, "unknown_user");
+      if (unknown) return { kind: "unknown_user", userId, similar: unknown.similar, message: error.message };
+      return { kind: "done", message: error.message };
     } finally {
       await Promise.all([mutate(apiKeys.adminSuspensions), mutate(apiKeys.adminSessions)]);
     }
@@ -87,25 +118,29 @@ export function SuspensionsPanel({ onNotice }: { onNotice: (notice: string) => v
   );
 }
 
-/** Suspend by user id: for someone with no session now (a proxy user signs in again on any request). */
+/**
+ * Suspend by user id: for someone with no session now (a proxy user signs in again on any request). A user id the
+ * console never saw (ids match exactly: `Eve` is not `eve`) is asked about first.
+ */
 function SuspendForm({ onNotice }: { onNotice: (notice: string) => void }) {
   const id = useId();
   const [userId, setUserId] = useState("");
+  const [unknown, setUnknown] = useState<Extract<SuspendOutcome, { kind: "unknown_user" }> | null>(null);
   const terms = useSuspendTerms();
   const suspend = useSuspend();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!userId.trim()) return;
-    onNotice(await suspend(userId.trim(), Number(terms.minutes), terms.reason));
+  async function run(anyway: boolean) {
+    const outcome = await suspend(userId.trim(), Number(terms.minutes), terms.reason, anyway);
+    if (outcome.kind === "unknown_user") return setUnknown(outcome);
+    onNotice(outcome.message);
     setUserId("");
     terms.setReason("");
   }
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (userId.trim()) void run(false);
+  }
   return (
-    <form
-      onSubmit={(event) => void submit(event)}
-      aria-label="Suspend a user"
-      className="grid gap-3 sm:grid-cols-4"
-    >
+    <form onSubmit={submit} aria-label="Suspend a user" className="grid gap-3 sm:grid-cols-4">
       <Field
         id={`${id}-user`}
         label="User id"
@@ -119,6 +154,33 @@ function SuspendForm({ onNotice }: { onNotice: (notice: string) => void }) {
           Suspend
         </Button>
       </div>
+      <ConfirmDialog
+        open={unknown !== null}
+        title={`Suspend ${unknown?.userId ?? ""}, a user the console has never seen?`}
+        confirmLabel="Suspend anyway"
+        onCancel={() => setUnknown(null)}
+        onConfirm={() => {
+          setUnknown(null);
+          void run(true);
+        }}
+      >
+        <p>
+          Nobody with the user id <strong className="break-all">{unknown?.userId}</strong> has signed in to
+          this console. User ids match exactly, as your identity provider sends them.
+        </p>
+        {unknown && unknown.similar.length > 0 ? (
+          <p className="mt-2">
+            It has seen{" "}
+            {unknown.similar.map((similar, index) => (
+              <span key={similar}>
+                {index > 0 ? ", " : ""}
+                <strong className="break-all">{similar}</strong>
+              </span>
+            ))}
+            : is that who you mean?
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { GateText } from "@/components/team/gate-frame";
 import { SignInLink } from "@/components/team/sign-in-link";
+import { SuspensionNotice } from "@/components/team/suspension-notice";
 import { useMe } from "@/components/team/use-me";
 import { Button } from "@/components/ui/button";
 import { closeHistoryStores } from "@/lib/client/history-store";
@@ -12,6 +13,7 @@ import {
   lastApiCallAt,
   reportSessionEnded,
   useSessionEnded,
+  useSuspendedUntil,
   type SessionEnd,
 } from "@/lib/client/session-ended";
 import { Panel } from "@/components/ui/panel";
@@ -23,7 +25,7 @@ const WHY: Record<SessionEnd, string> = {
   revoked:
     "An administrator ended it, so what it showed is hidden, and what this browser kept for you (history, remembered fields) was removed.",
   suspended:
-    "An administrator suspended your access to this console for a while, so what it showed is hidden, and what this browser kept for you was removed. Ask them when it ends.",
+    "An administrator suspended your access to this console, so what it showed is hidden, and what this browser kept for you was removed.",
   ended: "It is no longer valid, so what it showed is hidden.",
 };
 
@@ -50,6 +52,7 @@ export function SessionEndedGuard({
   children: ReactNode;
 }) {
   const ended = useSessionEnded();
+  const suspendedUntil = useSuspendedUntil();
   const heading = useRef<HTMLDivElement>(null);
   const behindProxy = useMe().data?.user?.signed_in_with === "proxy";
   useIdleClock(idleSeconds);
@@ -69,6 +72,7 @@ export function SessionEndedGuard({
                 Your session has ended
               </h1>
               <GateText>{WHY[ended]}</GateText>
+              {ended === "suspended" ? <SuspensionNotice until={suspendedUntil} before="It holds" /> : null}
             </div>
             <div className="mt-6">
               {ended === "suspended" ? null : behindProxy ? (

@@ -1,14 +1,12 @@
-import { GateFrame, GateText, GateTitle } from "./gate-frame";
+import { GateFrame, GateTitle } from "./gate-frame";
+import { SuspensionNotice } from "./suspension-notice";
 
-/** A user an administrator suspended: nothing of the console, and when it ends. */
+/** A user an administrator suspended: nothing of the console, until when (local time); back by itself when lifted. */
 export function SuspendedScreen({ until }: { until: string }) {
   return (
     <GateFrame>
       <GateTitle>Your access is suspended</GateTitle>
-      <GateText>
-        An administrator of this console suspended your access until{" "}
-        <time dateTime={until}>{new Date(until).toUTCString()}</time>. Ask them if you need it sooner.
-      </GateText>
+      <SuspensionNotice until={until} before="An administrator of this console suspended your access" />
     </GateFrame>
   );
 }

@@ -3,6 +3,7 @@
  * (`{"error": {"code", "message", "details"?}}`, docs/design.md §4).
  */
 import type { ErrorBody } from "@/lib/shared/contracts";
+import { errorDetails } from "@/lib/shared/error-details";
 import { noteApiCall, reportSessionEnded, sessionEndOf } from "./session-ended";
 import { identityChanged, userHeaders } from "./user-scope";
 
@@ -67,7 +68,9 @@ export async function requestJson<T>(url: string, init?: RequestInit): Promise<T
       if (body.error.code === "identity_changed") identityChanged();
       // The session is over: the shell hides what it showed and says why (lib/client/session-ended).
       if (body.error.code === "not_signed_in") reportSessionEnded(sessionEndOf(body.error.details));
-      if (body.error.code === "user_suspended") reportSessionEnded("suspended");
+      if (body.error.code === "user_suspended") {
+        reportSessionEnded("suspended", errorDetails(body.error, "user_suspended")?.until ?? null);
+      }
       throw new ApiClientError(body.error.code, response.status, body.error.message, body.error.details);
     }
     throw new ApiClientError(

@@ -11,8 +11,8 @@ import type {
   GiftBalanceInquiryInput,
 } from "@/lib/shared/contracts";
 import type { ErrorDetailsByCode, ErrorWithDetails, NoAnswerCode } from "@/lib/shared/error-details";
-import { REDACTED } from "@/lib/shared/redaction";
-import { maskCardNumber, maskCardNumbersInText } from "./card-mask";
+import { defaultRedactor, REDACTED } from "@/lib/shared/redaction";
+import { maskCardNumber } from "./card-mask";
 import type { ApiClientError } from "./fetcher";
 
 const NO_ANSWER_STATUS = 0;
@@ -130,7 +130,8 @@ export function outcomeUnknownFreeFormRecord({
 }: NoAnswer & { input: FreeFormRequestInput }): ExchangeRecord | null {
   const record = noAnswerRecord(noAnswer, {
     headers: freeFormHeadersWithRequestId(input.headers, noAnswer.requestId),
-    body: maskCardNumbersInText(input.body ?? ""),
+    // As the server records a body: cards found in its parsed JSON too (escaped digits), not only in its text.
+    body: String(defaultRedactor.body(input.body ?? "")),
   });
   return record && { ...record, free_form: true };
 }

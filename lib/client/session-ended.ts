@@ -12,6 +12,8 @@ export type SessionEnd = "idle" | "expired" | "signed_out" | "revoked" | "suspen
 export const ENDED_BY_ADMIN: readonly SessionEnd[] = ["revoked", "suspended"];
 
 let ended: SessionEnd | null = null;
+/** Until when (ISO) a suspension holds, when the server said. */
+let suspendedUntil: string | null = null;
 let lastCallAt = Date.now();
 const listeners = new Set<() => void>();
 
@@ -20,9 +22,11 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-export function reportSessionEnded(reason: SessionEnd): void {
+/** `until`: when a suspension ends (403 `user_suspended`'s `details.until`). */
+export function reportSessionEnded(reason: SessionEnd, until?: string | null): void {
   if (ended !== null) return;
   ended = reason;
+  suspendedUntil = until ?? null;
   for (const listener of listeners) listener();
 }
 
@@ -39,6 +43,15 @@ export function useSessionEnded(): SessionEnd | null {
   return useSyncExternalStore(
     subscribe,
     () => ended,
+    () => null,
+  );
+}
+
+/** Until when the suspension that ended this page's session holds (ISO), or null. */
+export function useSuspendedUntil(): string | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => suspendedUntil,
     () => null,
   );
 }

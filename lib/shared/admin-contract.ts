@@ -26,6 +26,22 @@ export const adminSessionsEndedSchema = z.object({
 });
 export type AdminSessionsEnded = z.infer<typeof adminSessionsEndedSchema>;
 
+/** What ending a user's sessions or suspending them stopped of what ran in their name. */
+const userWorkStoppedShape = {
+  /** Their support batches that were queued or running, cancelled (cards not yet sent are never sent). */
+  batches_stopped: z.number().int().nonnegative(),
+  /** Their certification runs that were queued or running, cancelled. */
+  runs_cancelled: z.number().int().nonnegative(),
+};
+
+/** `DELETE /api/admin/sessions?user=ID`: the sessions ended, and what ran in the user's name, stopped. */
+export const adminUserSessionsEndedSchema = z.object({
+  ended: z.number().int().nonnegative(),
+  sessions_ended: z.number().int().nonnegative(),
+  ...userWorkStoppedShape,
+});
+export type AdminUserSessionsEnded = z.infer<typeof adminUserSessionsEndedSchema>;
+
 /** A suspension in force (`GET /api/admin/suspensions`): the user is refused everywhere until `until`. */
 const adminSuspensionSchema = z.object({
   user_id: z.string(),
@@ -43,10 +59,13 @@ export const adminSuspensionListSchema = z.object({
 });
 export type AdminSuspensionList = z.infer<typeof adminSuspensionListSchema>;
 
-/** `POST /api/admin/suspensions`: the suspension, and how many of the user's sessions it ended. */
+/** `POST /api/admin/suspensions`: the suspension, how many of the user's sessions it ended, what it stopped. */
 export const adminSuspendedSchema = z.object({
   suspension: adminSuspensionSchema,
+  /** Whether the console had seen this user id before (in its audit log). */
+  user_seen: z.boolean(),
   sessions_ended: z.number().int().nonnegative(),
+  ...userWorkStoppedShape,
 });
 export type AdminSuspended = z.infer<typeof adminSuspendedSchema>;
 
@@ -61,5 +80,7 @@ export const adminSuspendInputSchema = z
     user_id: z.string().min(1).max(256).regex(printable, "must be printable"),
     minutes: z.number().int().min(1).max(MAX_SUSPENSION_MINUTES),
     reason: z.string().max(500).regex(printable, "must be printable").optional(),
+    /** The admin was told the console has never seen this user id, and suspends it anyway (409 otherwise). */
+    unknown_user: z.literal(true).optional(),
   })
   .strict();

@@ -20,7 +20,7 @@ export const ROLES = ["support", "engineer", "tester", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
 export { OPERATIONS, type OperationName } from "./operations";
-import { OPERATIONS } from "./operations";
+import { OPERATIONS, pathSegmentProblem } from "./operations";
 
 // ---------- request bodies ----------
 
@@ -75,17 +75,26 @@ export const balanceInquiryInputSchema = z
   .strict();
 export type BalanceInquiryInput = z.input<typeof balanceInquiryInputSchema>;
 
+/**
+ * A Request Id as it goes into the lookup's path: one segment, never `.` or `..`, no `/` (operations.ts). A Gift
+ * Balance Inquiry's is held to it too, so every transaction the console records can be looked up again.
+ */
+const requestIdSegment = printable(128).superRefine((value, context) => {
+  const problem = pathSegmentProblem(value);
+  if (problem) context.addIssue({ code: "custom", message: problem });
+});
+
 export const giftBalanceInquiryInputSchema = balanceInquiryInputSchema
-  .extend({ request_id: printable(128).optional() })
+  .extend({ request_id: requestIdSegment.optional() })
   .strict();
 export type GiftBalanceInquiryInput = z.input<typeof giftBalanceInquiryInputSchema>;
 
 /**
  * `GET /api/transactions/request-id/{id}[?environment=…]`: the Request Id as a Gift Balance Inquiry accepts
- * it, and optionally the environment the page showed.
+ * it, as one path segment, and optionally the environment the page showed.
  */
 export const transactionLookupParamsSchema = z
-  .object({ id: printable(128), environment: expectedEnvironmentSchema })
+  .object({ id: requestIdSegment, environment: expectedEnvironmentSchema })
   .strict();
 
 /** Line breaks and tabs, never other controls (a NUL cannot be stored) or a lone surrogate (no UTF-8 for it). */

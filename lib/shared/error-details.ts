@@ -88,6 +88,15 @@ interface UserSuspendedDetails {
   until: string;
 }
 
+/**
+ * 409 `unknown_user` from `POST /api/admin/suspensions`: the console has never seen this user id (ids match exactly,
+ * as the identity provider sends them); `similar` are ids it has seen that differ only in case.
+ */
+interface UnknownUserDetails {
+  user_id: string;
+  similar: string[];
+}
+
 /** Every error code that carries details, and their shape. Codes not named here carry none. */
 export interface ErrorDetailsByCode {
   not_signed_in: NotSignedInDetails;
@@ -96,6 +105,7 @@ export interface ErrorDetailsByCode {
   environment_unavailable: EnvironmentUnavailableDetails;
   forbidden_by_role: ForbiddenByRoleDetails;
   user_suspended: UserSuspendedDetails;
+  unknown_user: UnknownUserDetails;
   misdirected_request: MisdirectedRequestDetails;
   environment_changed: EnvironmentChangedDetails;
   rate_limited: RateLimitedDetails;

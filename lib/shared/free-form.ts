@@ -48,6 +48,8 @@ const REFUSED_HEADERS: ReadonlyMap<string, string> = new Map([
   ["te", "it is a hop-by-hop header"],
   ["trailer", "it is a hop-by-hop header"],
   ["upgrade", "it is a hop-by-hop header"],
+  // 100-continue is negotiated per connection by the transport, which refuses the header outright.
+  ["expect", "the console's HTTP client negotiates 100-continue itself and sends no Expect"],
 ]);
 
 /** RFC 9110's token characters: what a header name may hold. */

@@ -12,15 +12,26 @@ export function maskCardNumber(cardNumber: string): string {
 }
 
 /**
- * Finds card-like digit runs: 12 or more digits, written together or in groups separated by single spaces,
- * dashes, dots, slashes or underscores ("6006 4910 0000 0001", "6006.4910.0000.0001", "6006_4910…"). A run
- * longer than 19 digits is masked too: a card followed by another number ("ticket 6006491000000001 2024") is
- * one run, and no part of it may leave whole. Kept as they are, because they are not card numbers and masking
- * them would break lookups: canonical UUIDs (whose groups can be all digits), the spec's request ids
- * `req-<number>-<suffix>`, and dotted IPv4 addresses (four groups of at most 3 digits: a client address).
+ * Finds card-like digit runs: 12 or more digits, written together or in groups separated by up to three spaces
+ * (tabs, no-break spaces) or one dash, dot, slash or underscore ("6006 4910 0000 0001", "6006  4910  0000  0001",
+ * "6006.4910.0000.0001", "6006_4910…"), or single digits listed with commas ("6,0,0,6,…"). A run longer than 19
+ * digits is masked too: a card followed by another number ("ticket 6006491000000001 2024") is one run, and no part
+ * of it may leave whole. Kept as they are, because they are not card numbers and masking them would break lookups:
+ * canonical UUIDs (whose groups can be all digits), the spec's request ids `req-<number>-<suffix>`, and dotted IPv4
+ * addresses (four groups of at most 3 digits: a client address). Commas separate single digits only: a list of
+ * amounts ("10.00, 20.00, …") is not a card.
  */
-const CARD_LIKE =
-  /([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(\breq-\d+)|((?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\.?\d|[ /_-]\d))|(?<!\d[ ./_-]?)(\d(?:[ ./_-]?\d){11,})(?![ ./_-]?\d)/g;
+const SEP = "(?:[ \\t\\u00a0]{1,3}|[./_-])";
+const CARD_LIKE = new RegExp(
+  [
+    "([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
+    "(\\breq-\\d+)",
+    "((?<![\\d.])\\d{1,3}(?:\\.\\d{1,3}){3}(?!\\.?\\d|[ /_-]\\d))",
+    `(?<!\\d${SEP}?)(\\d(?:${SEP}?\\d){11,})(?!${SEP}?\\d)`,
+    "(?<![\\d,][ \\t]*)(\\d(?:[ \\t]*,[ \\t]*\\d){11,})(?![ \\t]*,?[ \\t]*\\d)",
+  ].join("|"),
+  "g",
+);
 
 /** A digit run of any length ≥ 12 masked: first 6 + last 4 for card lengths, only the last 4 for longer runs. */
 function maskDigitRun(digits: string): string {
@@ -28,26 +39,27 @@ function maskDigitRun(digits: string): string {
   return MASK_CHARACTER.repeat(digits.length - 4) + digits.slice(-4);
 }
 
-const SEPARATORS = new Set([" ", ".", "/", "_", "-"].map((character) => character.charCodeAt(0)));
+const SEPARATORS = new Set([" ", "\t", "\u00a0", ".", "/", "_", "-", ","].map((text) => text.charCodeAt(0)));
 
 /**
- * Whether `text` holds 12 digits in a row (single separators allowed between them): without one, CARD_LIKE
- * masks nothing. A scan costs a fraction of the expression, and most text (log lines, headers) has no such run.
+ * Whether `text` holds 12 digits with at most a few separator characters between each two: without one,
+ * CARD_LIKE masks nothing. A scan costs a fraction of the expression, and most text (log lines, headers) has no
+ * such run.
  */
 function hasDigitRun(text: string): boolean {
   let digits = 0;
-  let afterSeparator = false;
+  let separators = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) {
       digits += 1;
-      afterSeparator = false;
+      separators = 0;
       if (digits >= 12) return true;
-    } else if (digits > 0 && !afterSeparator && SEPARATORS.has(code)) {
-      afterSeparator = true;
+    } else if (digits > 0 && separators < 3 && SEPARATORS.has(code)) {
+      separators += 1;
     } else {
       digits = 0;
-      afterSeparator = false;
+      separators = 0;
     }
   }
   return false;
@@ -61,9 +73,26 @@ export function maskCardNumbersInText(text: string): string {
   if (!hasDigitRun(text)) return text;
   return text.replace(
     CARD_LIKE,
-    (match, _uuid?: string, _requestId?: string, _ipv4?: string, digits?: string) =>
-      digits === undefined ? match : maskDigitRun(digits.replace(/[ ./_-]/g, "")),
+    (match, _uuid?: string, _requestId?: string, _ipv4?: string, grouped?: string, listed?: string) => {
+      const digits = grouped ?? listed;
+      return digits === undefined ? match : maskDigitRun(digits.replace(/\D/g, ""));
+    },
   );
+}
+
+/** A JSON escape of a digit (`\u0036` is "6"): how a card can be written in a JSON string without its digits. */
+const DIGIT_ESCAPE = /\\u003([0-9])/gi;
+
+/**
+ * Text that may be JSON written by hand (a free-form request's body, an upstream's text answer): its card-like runs
+ * masked as in free text, and also those written with `\u` escapes of digits, which the text shows decoded then.
+ */
+export function maskCardNumbersInJsonText(text: string): string {
+  const masked = maskCardNumbersInText(text);
+  if (!/\\u003[0-9]/i.test(masked)) return masked;
+  const decoded = masked.replace(DIGIT_ESCAPE, "$1");
+  const decodedMasked = maskCardNumbersInText(decoded);
+  return decodedMasked === decoded ? masked : decodedMasked;
 }
 
 /** Returns a copy of any JSON-like value with every card-like digit run masked, in keys and in values. */

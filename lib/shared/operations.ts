@@ -114,9 +114,33 @@ export function operationsNeeding(scope: string): OperationSpec[] {
   return OPERATIONS.map((name) => OPERATION_SPECS[name]).filter((spec) => spec.requiredScope === scope);
 }
 
+/**
+ * Why `value` cannot stand as one segment of an operation's path, or null when it can. URL encoding keeps `.`
+ * and `..` as they are, and every URL parser then removes them with the segment before: the call would leave
+ * the operation's path (`…/request-id/..` is `…/transactions/`). A slash or backslash is refused as well, so a
+ * value is one segment whatever a server between decodes.
+ */
+export function pathSegmentProblem(value: string): string | null {
+  if (value.length === 0) return "must not be empty: it is a segment of the operation's path";
+  if (value === "." || value === "..") {
+    return `cannot be ${JSON.stringify(value)}: a path segment of dots would leave the operation's path`;
+  }
+  if (/[/\\]/.test(value)) return "cannot contain / or \\: it is one segment of the operation's path";
+  return null;
+}
+
+/** Thrown for a path segment `pathSegmentProblem` refuses: the route refuses such input before (400). */
+export class PathSegmentError extends Error {
+  override name = "PathSegmentError";
+}
+
 /** The path below the operation's base, with the Request Id filled in (URL-encoded) where it takes one. */
 export function operationPath(operation: OperationName, requestId = ""): string {
-  return OPERATION_SPECS[operation].path.replace(REQUEST_ID_PLACEHOLDER, encodeURIComponent(requestId));
+  const template: string = OPERATION_SPECS[operation].path;
+  if (!template.includes(REQUEST_ID_PLACEHOLDER)) return template;
+  const problem = pathSegmentProblem(requestId);
+  if (problem) throw new PathSegmentError(`The Request Id ${problem}.`);
+  return template.replace(REQUEST_ID_PLACEHOLDER, encodeURIComponent(requestId));
 }
 
 /**

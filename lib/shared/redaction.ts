@@ -9,7 +9,7 @@
  * the secret under another name, or issues opaque non-JWT tokens, cannot leak them). Card numbers are
  * masked to first 6 + last 4 in the same pass.
  */
-import { maskCardNumbersDeep, maskCardNumbersInText, setOwn } from "./masking";
+import { maskCardNumbersDeep, maskCardNumbersInJsonText, maskCardNumbersInText, setOwn } from "./masking";
 
 export const REDACTED = "[REDACTED]";
 
@@ -47,13 +47,36 @@ export interface Redactor {
   value(value: unknown): unknown;
   /** HTTP headers: Authorization keeps its scheme (`Bearer [REDACTED]`), other secret headers go whole. */
   headers(headers: Record<string, string>): Record<string, string>;
+  /**
+   * A body as a record keeps it: a value as `value` does; text that parses as JSON is judged by its parsed value
+   * (every string decoded, `\u` escapes and all): the caller's text, cleaned, when it reads as exactly the cleaned
+   * value, else the re-serialisation of the cleaned value; any other text cleaned as text, digit escapes included.
+   */
+  body(value: unknown): unknown;
 }
 
-/** A redactor that also removes each of `secrets` (undefined and short values are ignored). */
+/**
+ * The forms a secret takes in an echo: itself, inside a JSON string, %-encoded, and base64 (padded, unpadded and
+ * URL-safe): an upstream that repeats a token base64-encoded must not leak it either.
+ */
+function echoedForms(value: string): string[] {
+  const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  const base64 = btoa(binary);
+  const unpadded = base64.replace(/=+$/, "");
+  forms.push(base64, unpadded, unpadded.replace(/\+/g, "-").replace(/\//g, "_"));
+  return forms;
+}
+
+/** A redactor that also removes each of `secrets` (undefined and short values are ignored), in each echoed form. */
 export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
+  const given = [...new Set([...secrets].filter((secret): secret is string => !!secret))].filter(
+    (secret) => secret.length >= MIN_EXACT_SECRET_LENGTH,
+  );
   // Longest first: a token that contains another secret is removed whole.
-  const exact = [...new Set([...secrets].filter((secret): secret is string => !!secret))]
-    .filter((secret) => secret.length >= MIN_EXACT_SECRET_LENGTH)
+  const exact = [...new Set(given.flatMap(echoedForms))]
+    .filter((form) => form.length >= MIN_EXACT_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
 
   function text(value: string): string {
@@ -101,7 +124,36 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
     );
   }
 
-  return { text, value: (value) => walk(value, 0), headers };
+  function body(value: unknown): unknown {
+    if (typeof value !== "string") return walk(value, 0);
+    const cleanText = maskCardNumbersInJsonText(text(value));
+    const parsed = parsedJson(value);
+    if (parsed === undefined) return cleanText;
+    // The caller's own text is kept when, read as JSON, it is exactly the cleaned value: nothing it hides differs.
+    const clean = JSON.stringify(walk(parsed.value, 0));
+    const kept = parsedJson(cleanText);
+    if (
+      kept !== undefined &&
+      JSON.stringify(walk(kept.value, 0)) === clean &&
+      JSON.stringify(kept.value) === clean
+    ) {
+      return cleanText;
+    }
+    return JSON.stringify(JSON.parse(clean), null, value.includes("\n") ? 2 : undefined);
+  }
+
+  return { text, value: (value) => walk(value, 0), headers, body };
+}
+
+/** The value of JSON text (an object, an array or a string; a bare number is kept as the text it is). */
+function parsedJson(text: string): { value: unknown } | undefined {
+  const first = text.trimStart()[0];
+  if (first !== "{" && first !== "[" && first !== '"') return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Redaction by key and form only, for code that knows no exact secret (the browser, imported files). */

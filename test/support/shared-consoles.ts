@@ -4,14 +4,18 @@
  * state another file could see: its own session, cards, runs and browser context, no count of what the whole
  * process did (metrics, audit users, rate limits), no log line it expects to be absent.
  *
- * Each lifts the per-user rate limit: with AUTH_MODE=none every file on it is the same user, and files run at
+ * Each lifts the per-user limits (upstream calls, certification runs): with AUTH_MODE=none every file on it is the same user, and files run at
  * once would otherwise spend one budget between them. Tests of the rate limit start a console of their own.
  */
 export const SHARED_CONSOLE_PROFILES = {
   /** The default test environment. */
-  default: { RATE_LIMIT_PER_MINUTE: "100000" },
+  default: { RATE_LIMIT_PER_MINUTE: "100000", CERTIFICATION_RUNS_PER_HOUR: "100000" },
   /** Behind a reverse proxy on loopback that the console believes: X-Forwarded-For, -Proto and -Host count. */
-  "trusted-proxy": { RATE_LIMIT_PER_MINUTE: "100000", TRUSTED_PROXIES: "127.0.0.1/32,::1/128" },
+  "trusted-proxy": {
+    RATE_LIMIT_PER_MINUTE: "100000",
+    CERTIFICATION_RUNS_PER_HOUR: "100000",
+    TRUSTED_PROXIES: "127.0.0.1/32,::1/128",
+  },
 } satisfies Record<string, Record<string, string>>;
 
 export type SharedConsoleProfile = keyof typeof SHARED_CONSOLE_PROFILES;

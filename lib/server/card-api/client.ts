@@ -9,8 +9,10 @@
  */
 import "server-only";
 import type { z } from "zod";
-import { operationPath } from "@/lib/shared/operations";
+import { operationPath, PathSegmentError } from "@/lib/shared/operations";
 import { REDACTED } from "@/lib/shared/redaction";
+import { ApiError } from "@/lib/server/util/errors";
+import { validationError } from "@/lib/server/util/validation";
 import {
   balanceResponseSchema,
   describeIssues,
@@ -214,6 +216,8 @@ const sender =
       if (controller.signal.aborted && controller.signal.reason instanceof UpstreamFailure) {
         throw controller.signal.reason;
       }
+      // Refused before anything was sent (./transport): the caller's request, not the upstream, is at fault.
+      if (error instanceof ApiError) throw error;
       throw classifyTransportError(error);
     } finally {
       clearTimeout(timer);
@@ -302,10 +306,19 @@ export function createCardApiClient(options: CardApiClientOptions): CardApiClien
     transactionByRequestId: (requestId: string) => baseUrl + operationPath("transaction_lookup", requestId),
   };
   const send = sender(options);
-  const prepare = (call: CardCall, accessToken: string | null): PreparedRequest =>
-    call.raw
-      ? prepareRaw(urls, { ...call, raw: call.raw }, accessToken)
-      : prepareCard(urls, call, accessToken);
+  const prepare = (call: CardCall, accessToken: string | null): PreparedRequest => {
+    let prepared: PreparedRequest;
+    try {
+      prepared = call.raw
+        ? prepareRaw(urls, { ...call, raw: call.raw }, accessToken)
+        : prepareCard(urls, call, accessToken);
+    } catch (error) {
+      if (error instanceof PathSegmentError) throw validationError({ request_id: [error.message] });
+      throw error;
+    }
+    // The URL as a URL parser sends it (the transport parses it again): what the record shows is what was sent.
+    return { ...prepared, url: new URL(prepared.url).href };
+  };
   const post = (url: string, headers: Record<string, string>, body: string, shownBody: unknown) =>
     send({ method: "POST", url, headers, body, shown: { headers, body: shownBody } });
 

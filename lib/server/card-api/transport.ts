@@ -6,7 +6,7 @@
  */
 import "server-only";
 import type { Dispatcher } from "undici";
-import { brandedInstanceCheck } from "@/lib/server/util/errors";
+import { ApiError, brandedInstanceCheck } from "@/lib/server/util/errors";
 import { bufferedResponse } from "./buffered-response";
 
 interface UpstreamRequest {
@@ -42,7 +42,13 @@ function headersToRecord(headers: Headers): Record<string, string> {
  */
 export function inProcessTransport(handle: (request: Request) => Promise<Response>): Transport {
   return async ({ method, url, headers, body, signal }) => {
-    const response = await handle(new Request(url, { method, headers, body, signal, redirect: "manual" }));
+    let request: Request;
+    try {
+      request = new Request(url, { method, headers, body, signal, redirect: "manual" });
+    } catch (error) {
+      throw localRefusal(error);
+    }
+    const response = await handle(request);
     const text = await response.text();
     const truncated =
       text.length * 3 > MAX_UPSTREAM_BODY_BYTES && Buffer.byteLength(text) > MAX_UPSTREAM_BODY_BYTES;
@@ -66,9 +72,34 @@ export function undiciTransport(dispatcher: Dispatcher): Transport {
       const target = new URL(url);
       dispatcher.dispatch(
         { origin: target.origin, path: target.pathname + target.search, method, headers, body },
-        bufferedResponse(signal, MAX_UPSTREAM_BODY_BYTES, resolve, reject),
+        bufferedResponse(signal, MAX_UPSTREAM_BODY_BYTES, resolve, (error) =>
+          reject(LOCAL_REFUSAL_CODES.has(codeOf(error)) ? localRefusal(error) : error),
+        ),
       );
     });
+}
+
+/** undici's own refusals of a request it will not build: nothing left the process. */
+const LOCAL_REFUSAL_CODES: ReadonlySet<string | undefined> = new Set([
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_NOT_SUPPORTED",
+]);
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * A request the HTTP client refused to build (a header or value it does not send): 400 in the one error shape,
+ * never a 502 or an upstream failure in the metrics, since the upstream was never asked.
+ */
+function localRefusal(error: unknown): ApiError {
+  const why = error instanceof Error ? error.message : String(error);
+  return new ApiError(
+    "bad_request",
+    `The console's HTTP client refused to send this request (${why.slice(0, 200)}); nothing was sent upstream.`,
+  );
 }
 
 // ---------- failures ----------

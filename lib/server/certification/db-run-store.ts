@@ -6,10 +6,10 @@
  * resumed: its Gift Balance Inquiry cases recorded transactions that a second attempt would duplicate.
  */
 import "server-only";
-import { and, desc, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, notInArray, sql, type SQL } from "drizzle-orm";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import type { Database } from "@/lib/server/database";
-import { certificationRuns } from "@/lib/server/database/schema";
+import { certificationRuns, monitorRuns } from "@/lib/server/database/schema";
 import {
   countVerdicts,
   type CaseResult,
@@ -100,14 +100,25 @@ export function createDatabaseRunStore({
 
     sweep,
 
-    /** The owning process is alive and still running these runs. */
-    async heartbeat(ids: readonly string[]): Promise<void> {
-      if (ids.length === 0) return;
-      await db
+    /**
+     * The owning process is alive and still running these runs; returns those still queued or running in the
+     * database (a run another instance cancelled, e.g. for a suspension, is not).
+     */
+    async heartbeat(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const alive = await db
         .update(certificationRuns)
         .set({ heartbeatAt: now() })
-        .where(and(inArray(certificationRuns.id, [...ids]), inArray(certificationRuns.status, ACTIVE)));
+        .where(and(inArray(certificationRuns.id, [...ids]), inArray(certificationRuns.status, ACTIVE)))
+        .returning({ id: certificationRuns.id });
+      return new Set(alive.map((row) => row.id));
     },
+
+    /**
+     * Marks every queued or running run `operatorId` started `cancelled`, on every instance: the owner sees it at
+     * its next heartbeat and stops after the case under way. Returns their ids.
+     */
+    cancelOperatorRuns: (operatorId: string, at: Date): Promise<string[]> => cancelRuns(db, operatorId, at),
 
     /**
      * Every queued or running run is interrupted: for a process that knows no other can be running runs on
@@ -118,7 +129,43 @@ export function createDatabaseRunStore({
     getBundle: (id: string): Promise<StoredBundle | undefined> => readBundle(db, id),
 
     saveBundle: (id: string, bundle: StoredBundle): Promise<StoredBundle> => keepBundle(db, id, bundle),
+
+    /**
+     * Deletes the ended runs `operatorId` started directly past the newest `keep` of them (bundles with them);
+     * a monitor's runs are kept by its own cap. Returns how many went.
+     */
+    pruneOperatorRuns: (operatorId: string, keep: number): Promise<number> => pruneRuns(db, operatorId, keep),
   };
+}
+
+async function pruneRuns(db: Database, operatorId: string, keep: number): Promise<number> {
+  const newest = db
+    .select({ id: certificationRuns.id })
+    .from(certificationRuns)
+    .where(eq(certificationRuns.operatorId, operatorId))
+    .orderBy(desc(certificationRuns.startedAt), desc(certificationRuns.id))
+    .limit(keep);
+  const dropped = await db
+    .delete(certificationRuns)
+    .where(
+      and(
+        eq(certificationRuns.operatorId, operatorId),
+        sql`${certificationRuns.status} not in ('queued', 'running')`,
+        notInArray(certificationRuns.id, newest),
+        notInArray(certificationRuns.id, db.select({ id: monitorRuns.runId }).from(monitorRuns)),
+      ),
+    )
+    .returning({ id: certificationRuns.id });
+  return dropped.length;
+}
+
+async function cancelRuns(db: Database, operatorId: string, at: Date): Promise<string[]> {
+  const cancelled = await db
+    .update(certificationRuns)
+    .set({ status: "cancelled", finishedAt: at })
+    .where(and(eq(certificationRuns.operatorId, operatorId), inArray(certificationRuns.status, ACTIVE)))
+    .returning({ id: certificationRuns.id });
+  return cancelled.map((row) => row.id);
 }
 
 /** Marks the matching runs `interrupted`, ended at their last heartbeat; returns how many. */

@@ -12,6 +12,7 @@ import type { EnvironmentName } from "@/lib/shared/contracts";
 import { randomUUID } from "node:crypto";
 import type { PublicJwk } from "@/lib/shared/certification-schemas";
 import { findEnvironment } from "@/lib/server/card-api/environments";
+import { gatedClient } from "@/lib/server/card-api/gated-client";
 import type { EnvironmentConfig, ServerConfig } from "@/lib/server/config";
 import { ProfileFileError, readProfileFile } from "@/lib/server/config/certification";
 import type { DatabaseHandle } from "@/lib/server/database";
@@ -56,6 +57,13 @@ export interface Operator {
   id: string;
   name: string;
 }
+
+/**
+/**
+ * The ended runs one user's direct starts keep (their signed bundles with them); older ones are deleted when a new
+ * one ends. With CERTIFICATION_RUNS_PER_HOUR this bounds what a user's runs can make the database hold.
+ */
+const RUNS_KEPT_PER_USER = 100;
 
 /**
  * How often the owning process marks its runs alive: this many times within CERTIFICATION_RUN_STALE_SECONDS,
@@ -161,8 +169,11 @@ export class CertificationService {
     input: StartRunInput,
     operator: Operator,
     onExchange?: (...args: [...Parameters<NonNullable<RunSettings["onExchange"]>>, runId: string]) => void,
+    /** Called once the run is known to be startable, before it is stored: the caller's limit of runs (429). */
+    admit?: () => Promise<void>,
   ): Promise<{ id: string; finished: Promise<void> }> {
     const plan = this.plan(caller.state, input);
+    await admit?.();
     const queued = queuedRun(plan, input, operator);
     await this.store.save(queued);
     this.track(queued.id);
@@ -172,7 +183,7 @@ export class CertificationService {
       this.execute(queued, controller, {
         signal: controller.signal,
         runId: queued.id,
-        environment: plan.environment,
+        environment: this.metered(plan.environment, operator.id, controller.signal),
         profile: plan.profile,
         operator: operator.name,
         operatorId: operator.id,
@@ -195,6 +206,27 @@ export class CertificationService {
     }
     // Settles when the run has ended and its bundle is signed (monitors judge it then); never rejects.
     return { id: queued.id, finished: finished.catch(() => undefined) };
+  }
+
+  /**
+   * A real upstream's calls count toward the operator's RATE_LIMIT_PER_MINUTE as their own calls do (a run pauses
+   * at the limit, never fails); the embedded sandbox is in this process and protects nothing by it.
+   */
+  private metered(
+    environment: RunOptions["environment"],
+    operatorId: string,
+    signal: AbortSignal,
+  ): RunOptions["environment"] {
+    const { upstreamCall } = this.runtime;
+    if (environment.transport !== "http" || !upstreamCall) return environment;
+    const before = () => upstreamCall(operatorId, signal);
+    return {
+      ...environment,
+      client: gatedClient(environment.client, before),
+      ...(environment.sibling
+        ? { sibling: { ...environment.sibling, client: gatedClient(environment.sibling.client, before) } }
+        : {}),
+    };
   }
 
   /** What a run will use, checked before anything is stored: its environment, test data, client and cases. */
@@ -246,6 +278,15 @@ export class CertificationService {
         "certification evidence bundle not built",
       ),
     );
+    const operatorId = queued.operator_id ?? queued.operator;
+    await this.store
+      .pruneOperatorRuns(operatorId, RUNS_KEPT_PER_USER)
+      .catch((error: unknown) =>
+        logger.warn(
+          { operator_id: operatorId, error: error instanceof Error ? error.message : String(error) },
+          "old certification runs not pruned",
+        ),
+      );
   }
 
   /**
@@ -303,6 +344,16 @@ export class CertificationService {
     return this.view(id);
   }
 
+  /**
+   * Cancels every queued or running run `operatorId` started (a suspension, or an admin ending all their sessions):
+   * at once here, at their owner's next heartbeat elsewhere. Returns how many.
+   */
+  async cancelOperatorRuns(operatorId: string): Promise<number> {
+    const ids = await this.store.cancelOperatorRuns(operatorId, new Date());
+    for (const id of ids) this.cancels.get(id)?.abort();
+    return ids.length;
+  }
+
   /** One exchange of a run, as stored (masked and redacted when it was recorded). */
   async exchange(id: string, exchangeId: string): Promise<ExchangeRecord> {
     const record = (await this.run(id)).exchanges.find((exchange) => exchange.id === exchangeId);
@@ -347,6 +398,10 @@ export class CertificationService {
       () => {
         this.store
           .heartbeat([...this.active])
+          // A run ended elsewhere (cancelled for a suspension on another instance) stops here too.
+          .then((alive) => {
+            for (const id of this.active) if (!alive.has(id)) this.cancels.get(id)?.abort();
+          })
           .catch((error: unknown) =>
             logger.warn(
               { error: error instanceof Error ? error.message : String(error) },
@@ -372,6 +427,8 @@ export class CertificationService {
 export interface CertificationRuntime {
   upstream: CertificationUpstream;
   metrics: ConsoleMetrics;
+  /** Waits for, then spends, one upstream call of `userId` (RATE_LIMIT_PER_MINUTE); none counted without it. */
+  upstreamCall?: (userId: string, signal: AbortSignal) => Promise<void>;
 }
 
 /** The certification service over the root's database handle (PGlite refuses a second opener of DATA_DIR). */

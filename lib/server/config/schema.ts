@@ -40,6 +40,8 @@ export interface ServerConfig {
   runsRetentionDays: number;
   /** RATE_LIMIT_PER_MINUTE: calls that reach the upstream, per user and minute, across every instance. */
   rateLimitPerMinute: number;
+  /** CERTIFICATION_RUNS_PER_HOUR: certification runs and monitor "run now" per user, environment and hour. */
+  certificationRunsPerHour: number;
   serverCredentials: { clientId: string; clientSecret: string } | null;
   timeoutMs: number;
   embeddedSandbox: boolean;
@@ -259,6 +261,7 @@ const envSchema = z.object({
   SESSION_TTL_SECONDS: integer(5, 34_560_000, 28_800),
   SESSION_IDLE_SECONDS: integer(5, 34_560_000, 900),
   RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000, 120),
+  CERTIFICATION_RUNS_PER_HOUR: integer(1, 1_000_000, 30),
   RUNS_RETENTION_DAYS: integer(1, 3650, 30),
   CARD_API_AUTH_URL: secureBaseAddress,
   CARD_API_SANDBOX_URL: baseAddress,
@@ -484,6 +487,7 @@ function buildConfig(env: ParsedEnv, sandbox: SandboxSettings, randomSecret: () 
     sessionIdleSeconds: env.SESSION_IDLE_SECONDS,
     runsRetentionDays: env.RUNS_RETENTION_DAYS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    certificationRunsPerHour: env.CERTIFICATION_RUNS_PER_HOUR,
     serverCredentials:
       env.CARD_API_CLIENT_ID && env.CARD_API_CLIENT_SECRET
         ? { clientId: env.CARD_API_CLIENT_ID, clientSecret: env.CARD_API_CLIENT_SECRET }

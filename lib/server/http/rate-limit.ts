@@ -12,6 +12,8 @@ import { ApiError } from "@/lib/server/util/errors";
 
 /** RATE_LIMIT_PER_MINUTE's window. */
 const UPSTREAM_WINDOW_SECONDS = 60;
+/** CERTIFICATION_RUNS_PER_HOUR's window. */
+const RUNS_WINDOW_SECONDS = 3600;
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -172,4 +174,56 @@ export async function spendUpstreamCall(limiter: RateLimiter, userId: string, li
     { limit, window_seconds: UPSTREAM_WINDOW_SECONDS, retry_after_seconds: wait },
     { "Retry-After": String(wait) },
   );
+}
+
+/**
+ * One certification run (started directly or by a monitor's "run now") of `userId` in `environment`, counted against
+ * CERTIFICATION_RUNS_PER_HOUR across every instance: each run makes a few dozen upstream calls with the server's
+ * client and keeps a signed bundle. Over it: 429 `rate_limited` with Retry-After (the end of the hour).
+ */
+export async function spendCertificationRun(
+  limiter: RateLimiter,
+  userId: string,
+  environment: string,
+  limit: number,
+): Promise<void> {
+  const result = await limiter.consume(
+    `certification-runs:${environment}:${userId}`,
+    limit,
+    RUNS_WINDOW_SECONDS,
+  );
+  if (result.allowed) return;
+  const wait = result.retryAfterSeconds;
+  throw new ApiError(
+    "rate_limited",
+    `You started ${limit} certification runs in ${environment} this hour; try again in ${Math.ceil(wait / 60)} min.`,
+    { limit, window_seconds: RUNS_WINDOW_SECONDS, retry_after_seconds: wait },
+    { "Retry-After": String(wait) },
+  );
+}
+
+/**
+ * Waits until `userId` may make one more upstream call under RATE_LIMIT_PER_MINUTE, then spends it: for work that
+ * pauses rather than fails at the limit (a certification run's calls to a real upstream). `signal` ends the wait.
+ */
+export async function awaitUpstreamCall(
+  limiter: RateLimiter,
+  userId: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  for (;;) {
+    const result = await limiter.consume(`upstream:${userId}`, limit, UPSTREAM_WINDOW_SECONDS);
+    if (result.allowed) return;
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, result.retryAfterSeconds * 1000);
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      }
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
 }

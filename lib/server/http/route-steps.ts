@@ -120,6 +120,8 @@ function checkGuards(call: RouteCall<RouteRoot>): void {
 async function resolveCaller(call: RouteCall<RouteRoot>, access: RouteAccess): Promise<SignedInUser | null> {
   if (access.kind === "public" || access.kind === "refusal") return null;
   const found = await call.identity();
+  // A signed-in caller past their refusals' limit is throttled before anything else is done for them.
+  if (found.user) (await call.services()).userRefusals.admit(found.user.id);
   if (found.refusal && found.user) {
     // A known caller refused by identity (suspended; a proxy session an admin ended): audited as theirs.
     call.annotations.user = found.user.id;
@@ -227,15 +229,23 @@ function routeContext<R extends RouteRoot>(call: RouteCall<R>): RouteContext<R> 
 }
 
 /**
- * A refusal's audit row. A signed-in caller's refusal is its own row; an anonymous caller's is only counted,
- * and summarised per address and minute (no database write per request of a flood).
+ * A refusal's audit row. A signed-in caller's first refusal on a route in a minute is its own row, the rest of
+ * that minute one summary row with their count; an anonymous caller's is only counted, and summarised per address
+ * and minute (no database write per request of a flood).
  */
 async function auditRefusal(call: RouteCall<RouteRoot>, error: ApiError): Promise<void> {
   const operation = `${call.request.method} ${call.path}`;
-  if (!(await call.knownUser())) {
-    const ready = await call.services().catch(() => null);
+  const user = await call.knownUser();
+  const ready = await call.services().catch(() => null);
+  if (!user) {
     ready?.anonymousRefusals.count(call.client, error.code, operation);
     if (ready) return;
+  }
+  const environment = (await namedEnvironment(call.request, call.bodyText ?? null)) ?? call.actedOn ?? null;
+  if (user && ready) {
+    const route = `${call.request.method} ${call.declaration.template}`;
+    const first = ready.userRefusals.note(auditCaller(user, call.client), route, error.code, environment);
+    if (!first) return;
   }
   await call
     .audit({
@@ -243,7 +253,7 @@ async function auditRefusal(call: RouteCall<RouteRoot>, error: ApiError): Promis
       outcome: "failure",
       reason: error.code,
       operation: operation.slice(0, 64),
-      environment: (await namedEnvironment(call.request, call.bodyText ?? null)) ?? call.actedOn ?? null,
+      environment,
     })
     .catch(() => {
       // Logged by the audit path; the refusal stands.

@@ -2,8 +2,9 @@
  * The wrapper of every console API route handler: guards (Host, Origin, content type, body size), the caller's
  * identity and the access the route declares (401 `not_signed_in`, 403 `forbidden_by_role`), the per-user rate
  * limit of calls that reach the upstream (429 `rate_limited`), one error shape, `Cache-Control: no-store`, the
- * session cookie written back only when it changed, an audit row for every refusal (401/403/409/429) of a signed-in
- * caller (an anonymous caller's are summarised per address and minute, and throttled: audit/anonymous-refusals),
+ * session cookie written back only when it changed, an audit row for a signed-in caller's first refusal
+ * (401/403/409/429) per route and minute and one summary row of the rest (audit/user-refusals), an anonymous
+ * caller's summarised per address and minute (audit/anonymous-refusals), both throttled past a limit,
  * and one log line per call. An unexpected throw becomes a logged 500 in the same shape.
  *
  * The wrapper is bound to a root (`createRouteKit`): lib/server/root binds it to the process's, and route files
@@ -12,6 +13,7 @@
 import "server-only";
 import type { EnvironmentName } from "@/lib/shared/contracts";
 import type { AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
+import type { UserRefusals } from "@/lib/server/audit/user-refusals";
 import type { AuditFields, AuditSink } from "@/lib/server/audit/record";
 import type { ServerConfig } from "@/lib/server/config";
 import type { SignedInUser } from "@/lib/server/identity/me";
@@ -29,6 +31,8 @@ export { defineRoute, type RouteExports } from "./route-methods";
 export interface RouteServices {
   auditLog: AuditSink;
   anonymousRefusals: AnonymousRefusals;
+  /** Refusals of signed-in callers: one row per user, route and minute past the first, throttled past a limit. */
+  userRefusals: UserRefusals;
   rateLimiter: RateLimiter;
 }
 

@@ -72,7 +72,17 @@ export async function resolveIdentity(
     session = emptySession(request, sessions);
   }
   session.setOwner({ id: user.id, roles: user.roles });
+  if (settings.mode === "proxy" && isPageSessionRead(request)) session.keepForOwner();
   return { session, user };
+}
+
+/**
+ * Behind a proxy nobody signs in: a console page open for the user is the sign-in. Every page reads its session
+ * once as it loads (`GET /api/session`, naming its user in X-Console-User): that one call stores the session, not
+ * each of the page's first calls at once (each would make a row), nor a script's calls (no such header).
+ */
+function isPageSessionRead(request: Pick<Request, "headers" | "url">): boolean {
+  return request.headers.get(USER_KEY_HEADER) !== null && new URL(request.url).pathname === "/api/session";
 }
 /** 409 `identity_changed` when the page that calls was loaded for another user than the caller now is. */
 function assertSameUser(request: Pick<Request, "headers">, config: ServerConfig, user: SignedInUser): void {

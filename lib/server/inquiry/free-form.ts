@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { readTextWithLimit } from "@/lib/shared/body";
 import { freeFormRequestInputSchema, type ExchangeRecord } from "@/lib/shared/contracts";
 import { freeFormOperationName, headerProblems, headerValue, withoutHeader } from "@/lib/shared/free-form";
+import { pathSegmentProblem } from "@/lib/shared/operations";
 import { ApiError } from "@/lib/server/util/errors";
 import { validateInput, validationError } from "@/lib/server/util/validation";
 import { callWithToken } from "@/lib/server/token/authorized";
@@ -88,6 +89,8 @@ function shapeFreeForm(input: FreeFormInput) {
   const requestId = requestIdOf(input, given);
   if (operation === "transaction_lookup") {
     if (!requestId) throw validationError({ request_id: ["is required for a lookup: it is the path's id"] });
+    const problem = pathSegmentProblem(requestId);
+    if (problem) throw validationError({ request_id: [problem] });
     if (input.body) throw validationError({ body: ["a lookup is a GET: it has no body"] });
     const headers = withoutHeader(given, "X-Request-Id");
     return { operation, requestId, headers, body: undefined };

@@ -4,6 +4,7 @@
  */
 import "server-only";
 import { classifyTransportError, type Transport } from "@/lib/server/card-api/transport";
+import { ApiError } from "@/lib/server/util/errors";
 import { operationOf, type ConsoleMetrics } from "./index";
 import { statusLabel } from "./routes";
 
@@ -15,19 +16,21 @@ export function meteredTransport(
   return async (request) => {
     const operation = operationOf(request.url);
     const stop = metrics.upstreamSeconds.startTimer({ operation, environment });
-    let status = "network";
-    try {
-      const response = await transport(request);
-      status = statusLabel(response.status);
-      return response;
-    } catch (error) {
-      // No answer: the failure's kind (timeout, refused, tls, network) stands in for a status.
-      status = classifyTransportError(error).kind;
-      throw error;
-    } finally {
+    const count = (status: string) => {
       stop();
       metrics.upstreamCalls.inc({ operation, environment, status });
       if (operation === "token") metrics.tokenRequests.inc({ environment, status });
+    };
+    let response;
+    try {
+      response = await transport(request);
+    } catch (error) {
+      // Refused locally (an ApiError): no call was made, so none is counted. Otherwise no answer: the failure's
+      // kind (timeout, refused, tls, network) stands in for a status.
+      if (!(error instanceof ApiError)) count(classifyTransportError(error).kind);
+      throw error;
     }
+    count(statusLabel(response.status));
+    return response;
   };
 }

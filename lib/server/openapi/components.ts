@@ -60,6 +60,7 @@ const NAMED: readonly (readonly [string, z.ZodType, Io])[] = [
   ["SupportBatchList", schemas.supportBatchListSchema, "output"],
   ["AdminSessionList", schemas.adminSessionListSchema, "output"],
   ["AdminSessionsEnded", schemas.adminSessionsEndedSchema, "output"],
+  ["AdminUserSessionsEnded", schemas.adminUserSessionsEndedSchema, "output"],
   ["AdminSuspensionList", schemas.adminSuspensionListSchema, "output"],
   ["AdminSuspendInput", adminSuspendInputSchema, "input"],
   ["AdminSuspended", schemas.adminSuspendedSchema, "output"],

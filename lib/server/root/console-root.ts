@@ -20,6 +20,7 @@ import type { Sandbox, SandboxClientPort } from "@/lib/sandbox";
 import { createEmbeddedSandbox } from "@/lib/sandbox/embedded";
 import { checkpointFile, createAuditLog, KEYED_CHAIN_MIGRATION, type AuditLog } from "@/lib/server/audit";
 import { createAnonymousRefusals, type AnonymousRefusals } from "@/lib/server/audit/anonymous-refusals";
+import { createUserRefusals, type UserRefusals } from "@/lib/server/audit/user-refusals";
 import { recordAudit } from "@/lib/server/audit/record";
 import { createUpstreamClients } from "@/lib/server/card-api/environments";
 import type { CertificationUpstream } from "@/lib/server/certification/environment";
@@ -36,7 +37,12 @@ import {
   type DatabaseHandle,
   type DatabaseRegistry,
 } from "@/lib/server/database";
-import { createRateLimiter, type LeaseBook, type RateLimiter } from "@/lib/server/http/rate-limit";
+import {
+  awaitUpstreamCall,
+  createRateLimiter,
+  type LeaseBook,
+  type RateLimiter,
+} from "@/lib/server/http/rate-limit";
 import { auditCaller } from "@/lib/server/identity/audit-caller";
 import { buildAuthSettings } from "@/lib/server/identity/auth-settings";
 import type { PageIdentityDeps } from "@/lib/server/identity/page-identity";
@@ -223,6 +229,8 @@ interface StorageCore {
   auditLog: AuditLog;
   /** Refusals of anonymous callers: counted and summarised per address and minute, throttled past a limit. */
   anonymousRefusals: AnonymousRefusals;
+  /** Refusals of signed-in callers: the first per user, route and minute written, the rest summarised. */
+  userRefusals: UserRefusals;
   sessionStore: SessionStore;
   /** What reading and writing a request's session needs: the configuration, the store, the seal cache. */
   sessions: SessionContext;
@@ -255,13 +263,14 @@ async function openStorageCore({ config, parts, now }: FeatureDeps) {
   parts.logger.registerSecret(hmacKey);
   const handle = await parts.databases.open(storageSettingsFromConfig(config));
   const { db } = handle;
-  const { auditLog, anonymousRefusals } = auditLogFor(config, parts, db, hmacKey, now);
+  const { auditLog, anonymousRefusals, userRefusals } = auditLogFor(config, parts, db, hmacKey, now);
   if (handle.migrated?.includes(KEYED_CHAIN_MIGRATION)) await auditLog.markKeyedStart();
   const sessionStore = sessionStoreFor(config, handle);
   const core: StorageCore = {
     db,
     auditLog,
     anonymousRefusals,
+    userRefusals,
     sessionStore,
     sessions: createSessionContext(config, sessionStore, proxySignIns(config, auditLog)),
     suspensions: createSuspensionStore({ db, feed: handle.sessionFeed }),
@@ -296,12 +305,16 @@ function auditLogFor(
     parts.metrics,
   );
   const anonymousRefusals = createAnonymousRefusals({ append: (entry) => auditLog.append(entry), now });
+  const userRefusals = createUserRefusals({
+    write: (caller, fields) => recordAudit(auditLog, caller, fields),
+    now,
+  });
   // At shutdown: the last summary rows, then the last checkpoint (covering them), before the database closes.
   parts.databases.beforeClose(async () => {
-    await anonymousRefusals.close();
+    await Promise.all([anonymousRefusals.close(), userRefusals.close()]);
     await auditLog.close();
   });
-  return { auditLog, anonymousRefusals };
+  return { auditLog, anonymousRefusals, userRefusals };
 }
 
 /**
@@ -363,7 +376,13 @@ function withFeatures(opened: Awaited<ReturnType<typeof openStorageCore>>, deps:
   const { config, parts, calls, upstream } = deps;
   const certification = retried(async () => {
     const { createCertificationService } = await import("@/lib/server/certification/service");
-    return createCertificationService(config, handle, { upstream, metrics: parts.metrics });
+    return createCertificationService(config, handle, {
+      upstream,
+      metrics: parts.metrics,
+      // A run's calls to a real upstream spend its operator's RATE_LIMIT_PER_MINUTE, as their own calls do.
+      upstreamCall: (userId, signal) =>
+        awaitUpstreamCall(core.rateLimiter, userId, config.rateLimitPerMinute, signal),
+    });
   });
   return {
     ...core,

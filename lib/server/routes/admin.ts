@@ -8,6 +8,7 @@ import {
   adminLiftedSchema,
   adminSessionListSchema,
   adminSessionsEndedSchema,
+  adminUserSessionsEndedSchema,
   adminSuspendedSchema,
   adminSuspensionListSchema,
   auditFilterQuerySchema,
@@ -77,7 +78,12 @@ export const adminRoutes = {
       access: SESSIONS,
       query: z.object({ user: z.string().min(1).max(256) }),
       parameters: { user: { description: "The user's id.", example: "sam" } },
-      answers: { 200: { description: "How many sessions ended.", schema: adminSessionsEndedSchema } },
+      answers: {
+        200: {
+          description: "How many sessions ended, and the user's batches and certification runs stopped.",
+          schema: adminUserSessionsEndedSchema,
+        },
+      },
     },
   },
   "/api/admin/sessions/[id]": {
@@ -103,7 +109,17 @@ export const adminRoutes = {
         "Admin: keep a user out for `minutes` (1 to 43,200) on every instance (403 `user_suspended`); ends their sessions; audited",
       access: SESSIONS,
       body: { schema: adminSuspendInputSchema, example: { user_id: "sam", minutes: 60, reason: "TICKET-1" } },
-      answers: { 201: { description: "The suspension.", schema: adminSuspendedSchema } },
+      answers: {
+        201: {
+          description: "The suspension, the sessions ended and the user's batches and runs stopped.",
+          schema: adminSuspendedSchema,
+        },
+      },
+      errors: {
+        unknown_user:
+          "The console has never seen this user id (ids match exactly); send `unknown_user: true` to suspend it anyway.",
+        validation_failed: "The body is not valid, or names the admin themselves.",
+      },
     },
   },
   "/api/admin/suspensions/[user]": {

@@ -67,6 +67,7 @@ export const certificationRoutes = {
         environment_unavailable: "The environment is not configured.",
         no_credentials: "The session holds no credentials for that environment.",
         forbidden_by_role: "The role may not run certification in that environment.",
+        rate_limited: "The caller started CERTIFICATION_RUNS_PER_HOUR runs in that environment this hour.",
       },
     },
   },

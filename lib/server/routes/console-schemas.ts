@@ -19,6 +19,7 @@ export {
   adminSessionListSchema,
   adminSessionsEndedSchema,
   adminSuspendedSchema,
+  adminUserSessionsEndedSchema,
   adminSuspensionListSchema,
 } from "@/lib/shared/admin-contract";
 export { auditPageSchema, auditUserListSchema, auditVerifySchema } from "@/lib/shared/audit-contract";

@@ -95,7 +95,11 @@ export const monitorRoutes = {
           headers: { Location: "`/api/certification/runs/{id}`." },
         },
       },
-      errors: { ...NOT_YOURS, run_in_progress: "A run of this monitor is under way." },
+      errors: {
+        ...NOT_YOURS,
+        run_in_progress: "A run of this monitor is under way.",
+        rate_limited: "The caller started CERTIFICATION_RUNS_PER_HOUR runs in its environment this hour.",
+      },
     },
   },
   "/api/monitors/[id]/deliveries": {

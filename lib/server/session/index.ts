@@ -72,6 +72,9 @@ export interface EndedSession {
   userId: string;
 }
 
+/** How long after a proxy user's session row is made their page's other first calls join it. */
+const PAGE_START_SECONDS = 30;
+
 export class Session {
   private changed: boolean;
   private owner: SessionOwner | undefined;
@@ -80,6 +83,8 @@ export class Session {
   private pendingSignIn: SessionUser | undefined;
   /** Set by `signIn`: the provider's ID token, stored in that row (never in the cookie). */
   private pendingIdToken: string | undefined;
+  /** Set by `keepForOwner`: stored (a row, a cookie) even while it holds no state. */
+  private kept = false;
 
   constructor(
     private current: SessionState,
@@ -182,10 +187,22 @@ export class Session {
     return (id ? await this.context.store.idToken(id) : null) ?? undefined;
   }
 
+  /**
+   * AUTH_MODE=proxy, a page of the console open for the owner: the session is stored although it holds nothing yet,
+   * so that the user is signed in (a row, audited `sign_in`, listed for admins) from their first page, not from
+   * their first change of state. A session that has its row already is left as it is.
+   */
+  keepForOwner(): void {
+    if (this.binding || this.ended || !this.owner) return;
+    this.kept = true;
+    this.changed = true;
+  }
+
   /** Adds Set-Cookie to the response when the session changed; leaves it untouched otherwise. */
   async commit(response: Response, clientAddress: string | null = null): Promise<Response> {
     if (!this.changed) return response;
-    const holdsSomething = !isEmpty(this.current) || this.pendingSignIn !== undefined || !!this.signedInUser;
+    const holdsSomething =
+      !isEmpty(this.current) || this.pendingSignIn !== undefined || !!this.signedInUser || this.kept;
     if (this.ended || !holdsSomething) {
       if (this.hadCookie) response.headers.append("Set-Cookie", serializeExpiredSessionCookie(this.secure));
       return response;
@@ -237,6 +254,15 @@ export class Session {
   private async createRow(clientAddress: string | null): Promise<SessionBinding> {
     const owner = this.owner;
     if (!owner) throw new Error("A session that holds something needs an owner before it is stored.");
+    // A proxy user's page: its first calls, answered before any of them set the cookie, share one row.
+    const recent =
+      this.context.config.authMode === "proxy"
+        ? await this.context.store.recentFor(owner.id, clientAddress, PAGE_START_SECONDS)
+        : null;
+    if (recent && recent.roles.join(",") === owner.roles.join(",")) {
+      this.binding = { sessionId: recent.id, ownerId: recent.userId, expiresAt: recent.expiresAt.getTime() };
+      return this.binding;
+    }
     const row = await this.context.store.create({
       userId: owner.id,
       roles: owner.roles,

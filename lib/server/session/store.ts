@@ -239,6 +239,30 @@ export function createSessionStore({
   return {
     create: (user: NewSession): Promise<StoredSession> => createSession(state, user),
 
+    /**
+     * A live session of `userId` made from `clientAddress` in the last `withinSeconds`: behind a proxy, the calls a
+     * page makes before its first answer set the cookie (the session read, a lookup) share one row, not one each.
+     */
+    async recentFor(userId: string, clientAddress: string | null, withinSeconds: number) {
+      const since = new Date(state.clock().getTime() - withinSeconds * 1000);
+      const [row] = await state.db
+        .select()
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            clientAddress === null
+              ? isNull(sessions.clientAddress)
+              : eq(sessions.clientAddress, clientAddress),
+            isNull(sessions.endedAt),
+            gt(sessions.createdAt, since),
+          ),
+        )
+        .orderBy(desc(sessions.createdAt))
+        .limit(1);
+      return row ?? null;
+    },
+
     /** The session when it is live (not ended, not idle, not past its lifetime), else null (and it is ended). */
     async getIfLive(id: string): Promise<StoredSession | null> {
       const result = await checkSession(state, id);

@@ -1,14 +1,17 @@
 /**
- * The starter clients' zips, built from their folders on first request and kept for the process: the folders
- * are part of the build, so they never change under a running server. Only catalogue languages are built, so
- * no caller can add an entry.
+ * The starter clients' zips, built on first request and kept for the process: the folders are part of the build,
+ * so they never change under a running server. A zip holds exactly the files ./files.mjs lists for its language
+ * (an allowlist, the one the standalone build copies): whatever a run leaves in the folder is never shipped. Only
+ * catalogue languages are built, so no caller can add an entry.
  */
 import "server-only";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { zipSync } from "fflate";
 import { ApiError } from "@/lib/server/util/errors";
+import { logger } from "@/lib/server/util/logger";
 import { STARTER_CLIENTS, starterClient, type StarterClient } from "./catalogue";
+import { STARTER_CLIENT_FILES } from "./files.mjs";
 
 interface StarterClientZip {
   fileName: string;
@@ -21,38 +24,30 @@ export interface StarterClientsService {
   zip(language: string): Promise<StarterClientZip>;
 }
 
-// What running a client leaves in its folder: never shipped (the token cache holds a live token).
-const LEFT_BY_RUNS = new Set([
-  ".env",
-  ".card-api-token.json",
-  "__pycache__",
-  "node_modules",
-  "cardapiclient",
-]);
 // Fixed, so the same sources always give the same bytes.
 const ZIP_MTIME = new Date("2026-01-01T00:00:00Z");
 
-async function filesOf(folder: string, below = ""): Promise<string[]> {
-  const entries = await readdir(path.join(folder, below), { withFileTypes: true });
-  const files: string[] = [];
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (LEFT_BY_RUNS.has(entry.name) || /\.(tmp|class)$/.test(entry.name)) continue;
-    const relative = below ? `${below}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) files.push(...(await filesOf(folder, relative)));
-    else if (entry.isFile()) files.push(relative);
+/** The client's files as ./files.mjs lists them, or null when the build lacks one of them. */
+async function filesOf(folder: string, listed: readonly string[]): Promise<Map<string, Uint8Array> | null> {
+  const files = new Map<string, Uint8Array>();
+  for (const name of listed) {
+    try {
+      files.set(name, await readFile(path.join(folder, ...name.split("/"))));
+    } catch {
+      logger.warn({ folder, file: name }, "a starter client's listed file is missing: its zip is not served");
+      return null;
+    }
   }
   return files;
 }
 
 async function buildZip(appDir: string, client: StarterClient): Promise<StarterClientZip> {
-  const folder = path.join(appDir, client.folder);
-  const names = await filesOf(folder).catch(() => []);
-  if (names.length === 0)
+  const files = await filesOf(path.join(appDir, client.folder), STARTER_CLIENT_FILES[client.language] ?? []);
+  if (!files || files.size === 0)
     throw new ApiError("not_found", `The ${client.title} starter client is not part of this build.`);
   const top = `card-api-client-${client.language}`;
   const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
-  for (const name of names)
-    entries[`${top}/${name}`] = [await readFile(path.join(folder, name)), { mtime: ZIP_MTIME }];
+  for (const [name, bytes] of files) entries[`${top}/${name}`] = [bytes, { mtime: ZIP_MTIME }];
   return { fileName: `${top}.zip`, zip: zipSync(entries, { level: 9 }) };
 }
 

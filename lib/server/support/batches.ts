@@ -278,6 +278,37 @@ export async function readBatch(
   return progressOf(deps, batch);
 }
 
+/**
+ * Stops every queued or running batch of `userId` (a suspension, or an admin ending all their sessions): cards
+ * not yet started are cancelled on every instance (their runners claim none), each batch audited as cancelled by
+ * `actor`. Returns how many batches were stopped.
+ */
+export async function cancelUserBatches(
+  deps: SupportBatchDeps,
+  userId: string,
+  actor: AuditActor,
+): Promise<number> {
+  const rows = await listBatchRows(deps.db, userId, new Date(clock(deps)), 1000);
+  let stopped = 0;
+  for (const batch of rows.filter((row) => row.status === "queued" || row.status === "running")) {
+    const notRun = await cancelBatch(deps.db, batch.id, clock(deps));
+    if (notRun === null) continue;
+    stopped += 1;
+    deps.runner.wake(batch.id);
+    await writeSupportAudit(
+      deps.auditLog,
+      batchCancelledAuditEntry({
+        actor,
+        environment: batch.environment as EnvironmentName,
+        batchId: batch.id,
+        reason: batch.reason,
+        cards: notRun,
+      }),
+    );
+  }
+  return stopped;
+}
+
 export async function cancelOwnedBatch(
   deps: SupportBatchDeps,
   id: string,

@@ -8,6 +8,7 @@
  * same secret can be handed the same token.
  */
 import "server-only";
+import { createRedactor } from "@/lib/shared/redaction";
 import type { TokenEvent, TokenEventType } from "@/lib/shared/contracts";
 import { ApiError } from "@/lib/server/util/errors";
 import { LruCache } from "@/lib/server/util/lru-cache";
@@ -111,7 +112,9 @@ export class TokenBroker {
     const requestedAt = this.now();
     const credentials = paying(call);
     const result = await call.client.requestToken(credentials);
-    const token = result.grant ? this.toAccessToken(result.grant, credentials.key) : null;
+    const token = result.grant
+      ? this.toAccessToken(result.grant, credentials.key, credentials.clientSecret)
+      : null;
     if (token) this.recent.set(credentials.key, { token, requestedAt });
     return { ...result, token };
   }
@@ -180,12 +183,15 @@ export class TokenBroker {
       });
       throw new ApiError("token_refused", tokenRefusal(result.exchange.response, result.check), { exchange });
     }
-    const token = this.toAccessToken(result.grant, credentials.key);
+    const token = this.toAccessToken(result.grant, credentials.key, credentials.clientSecret);
     this.recent.set(credentials.key, { token, requestedAt });
     return token;
   }
 
-  private toAccessToken(grant: TokenGrant, key: string): AccessToken {
+  private toAccessToken(grant: TokenGrant, key: string, clientSecret: string): AccessToken {
+    // The token response's meta and jsonapi are shown with the token's details: an upstream that echoes the
+    // secret or the token there must not hand them to the browser.
+    const clean = createRedactor([clientSecret, grant.accessToken]);
     return {
       accessToken: grant.accessToken,
       tokenType: grant.tokenType,
@@ -193,8 +199,8 @@ export class TokenBroker {
       expiresIn: grant.expiresIn,
       issuedAt: this.now(),
       credentialsKey: key,
-      meta: keepSmall(grant.meta),
-      jsonapi: keepSmall(grant.jsonapi),
+      meta: keepSmall(clean.value(grant.meta) as TokenGrant["meta"]),
+      jsonapi: keepSmall(clean.value(grant.jsonapi) as TokenGrant["jsonapi"]),
     };
   }
 }

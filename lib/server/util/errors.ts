@@ -26,6 +26,7 @@ const ERROR_STATUS = {
   run_not_finished: 409,
   certification_finished: 409,
   run_in_progress: 409,
+  unknown_user: 409,
   monitor_limit: 409,
   alerts_off: 409,
   payload_too_large: 413,

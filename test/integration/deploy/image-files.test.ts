@@ -79,7 +79,7 @@ describe("Dockerfile", () => {
     }
   });
 
-  test("the runtime copies only the standalone output, .next/static, public, the migrations and the starter clients", () => {
+  test("the runtime copies only the standalone output (starter clients' listed files in it), .next/static, public, the migrations", () => {
     const copied = runtime
       .filter(({ keyword }) => keyword === "COPY")
       .map(({ args }) => args.split(/\s+/).filter((part) => !part.startsWith("--"))[0]);
@@ -88,7 +88,6 @@ describe("Dockerfile", () => {
       "/app/.next/static",
       "/app/public",
       "/app/db/migrations",
-      "/app/starter-clients",
     ]);
   });
 

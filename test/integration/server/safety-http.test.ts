@@ -109,6 +109,20 @@ describe("what Next would answer with a plain 500", () => {
       expect(errorCode(malformed), path).toBe("bad_request");
     }
   });
+
+  it("answers an unknown method on a dot-segment API path, and a request line over 16 KB, in the error shape", async () => {
+    for (const path of ["/./api/me", "/x/../api/me", "/%2e/api/me"]) {
+      const propfind = await raw(server, "PROPFIND", path);
+      expect(propfind.status, path).toBe(405);
+      expect(errorCode(propfind), path).toBe("method_not_allowed");
+      expect(propfind.headers.allow, path).toContain("GET");
+    }
+    const long = await raw(server, "GET", `/api/health?${"a".repeat(17 * 1024)}`);
+    expect(long.status).toBe(431);
+    expect(long.headers["content-type"]).toBe("application/json");
+    expect(errorCode(long)).toBe("bad_request");
+    expect((await raw(server, "GET", "/api/health")).status).toBe(200);
+  });
 });
 
 describe("security headers", () => {

@@ -7,6 +7,7 @@ import {
   maskCardNumbersDeep,
   maskCardNumbersInText,
 } from "@/lib/shared/masking";
+import { defaultRedactor } from "@/lib/shared/redaction";
 
 describe("maskCardNumber", () => {
   it("keeps the first 6 and last 4 digits of 12 to 19 digit numbers", () => {
@@ -120,5 +121,40 @@ describe("lastFourOnly", () => {
     const note = maskCardNumbersInText("replaced 6006491000000001 by 600649100000000019 on 2026-11-28");
     expect(lastFourOnly(note)).toBe("replaced ************0001 by **************0019 on 2026-11-28");
     expect(lastFourOnly("Ada Lovelace, ticket 123456")).toBe("Ada Lovelace, ticket 123456");
+  });
+});
+
+describe("cards written as a person or a JSON parser reads them", () => {
+  const CARD = "6006491000000001";
+
+  it("masks groups spaced by several spaces or tabs, and single digits listed with commas", () => {
+    expect(maskCardNumbersInText("card 6006  4910  0000  0001 here")).toBe("card 600649******0001 here");
+    expect(maskCardNumbersInText("6006\t4910\t0000\t0001")).toBe("600649******0001");
+    expect(maskCardNumbersInText(`pan ${[...CARD].join(",")} end`)).toBe("pan 600649******0001 end");
+    expect(maskCardNumbersInText(`pan ${[...CARD].join(", ")}.`)).toBe("pan 600649******0001.");
+    // Lists of amounts and short groups are not cards.
+    const amounts = "balances 10.00, 20.00, 30.00, 40.00; 1, 2, 3";
+    expect(maskCardNumbersInText(amounts)).toBe(amounts);
+  });
+
+  it("masks a JSON body by its parsed value: \\u escapes decoded, the record reads as the masked value", () => {
+    const escaped = [...CARD].map((digit) => `\\u003${digit}`).join("");
+    const lastEscaped = `${CARD.slice(0, 15)}\\u0031`;
+    for (const written of [escaped, lastEscaped]) {
+      const body = `{"data":{"card_number":"${written}","entry_mode":"keyed"}}`;
+      const shown = defaultRedactor.body(body) as string;
+      expect(JSON.parse(shown)).toEqual({ data: { card_number: "600649******0001", entry_mode: "keyed" } });
+      expect(shown.replace(/\D/g, "")).not.toContain(CARD.slice(0, 11));
+    }
+    // Without a card, the caller's text is kept as written.
+    const plain = '{ "data": { "entry_mode": "keyed" } }';
+    expect(defaultRedactor.body(plain)).toBe(plain);
+  });
+
+  it("masks escaped digits in text that is not valid JSON, and in duplicate keys JSON.parse drops", () => {
+    const escaped = [...CARD].map((digit) => `\\u003${digit}`).join("");
+    expect(defaultRedactor.body(`{"card_number":"${escaped}",`)).toBe('{"card_number":"600649******0001",');
+    const duplicate = `{"card_number":"${escaped}","card_number":"x"}`;
+    expect(String(defaultRedactor.body(duplicate)).replace(/\D/g, "")).not.toContain(CARD.slice(0, 11));
   });
 });

@@ -13,10 +13,10 @@ import { SANDBOX_PATHS } from "@/lib/sandbox/docs";
 describe("operation registry", () => {
   it("routes every operation's path back to that operation, with the Request Id still encoded", () => {
     for (const operation of OPERATIONS) {
-      const path = operationPath(operation, "req 1/2");
+      const path = operationPath(operation, "req 1?2#%");
       expect(matchOperationPath(path)).toEqual(
         OPERATION_SPECS[operation].path.includes("{request_id}")
-          ? { operation, encodedRequestId: encodeURIComponent("req 1/2") }
+          ? { operation, encodedRequestId: encodeURIComponent("req 1?2#%") }
           : { operation },
       );
     }
@@ -31,6 +31,16 @@ describe("operation registry", () => {
     ]) {
       expect(matchOperationPath(path)).toBeNull();
     }
+  });
+
+  it("keeps a Request Id one segment of the lookup's path: never `.`, `..`, empty or holding a slash", () => {
+    for (const id of [".", "..", "", "a/b", "../x", "a\\b"]) {
+      expect(() => operationPath("transaction_lookup", id), JSON.stringify(id)).toThrow(/Request Id/);
+    }
+    expect(operationPath("transaction_lookup", "...")).toBe("/transaction/v1/transactions/request-id/...");
+    expect(operationPath("transaction_lookup", ".%2e")).toBe(
+      "/transaction/v1/transactions/request-id/.%252e",
+    );
   });
 
   it("is what the client calls and what the sandbox page documents", () => {

@@ -5,7 +5,8 @@ import { ApiError } from "@/lib/server/util/errors";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/routes";
 import { listSessions } from "@/lib/server/session/admin-sessions";
-import type { AdminSessionList, AdminSessionsEnded } from "@/lib/shared/admin-contract";
+import { stopUserWork, workActor } from "@/lib/server/root/user-work";
+import type { AdminSessionList, AdminUserSessionsEnded } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
 
@@ -26,15 +27,17 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         fields: { user: ["required: the user's id"] },
       });
     }
-    const { sessionStore } = await context.services();
-    const ended = await sessionStore.endAllForUser(parsed.data, "revoked");
+    const services = await context.services();
+    const ended = await services.sessionStore.endAllForUser(parsed.data, "revoked");
+    // What runs in their name stops with their sessions (a lift or a new sign-in does not restart it).
+    const stopped = await stopUserWork(services, parsed.data, await workActor(context));
     await context.audit({
       event: "session_end",
       outcome: "success",
       reason: "revoked",
-      details: { ended_for: parsed.data, sessions: ended },
+      details: { ended_for: parsed.data, sessions: ended, ...stopped },
     });
-    const body: AdminSessionsEnded = { ended };
+    const body: AdminUserSessionsEnded = { ended, sessions_ended: ended, ...stopped };
     return json(body);
   }),
 });

@@ -3,6 +3,7 @@
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/routes";
 import { shownSuspension, suspendUser } from "@/lib/server/session/admin-suspensions";
+import { stopUserWork, workActor } from "@/lib/server/root/user-work";
 import type { AdminSuspended, AdminSuspensionList } from "@/lib/shared/admin-contract";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +23,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     const input = await context.body();
     const admin = await context.user();
     const services = await context.services();
-    const { suspension, sessionsEnded } = await suspendUser(services, input, admin.id);
+    const { suspension, sessionsEnded, seen } = await suspendUser(services, input, admin.id);
+    // What runs in their name stops too; a lift does not restart it.
+    const stopped = await stopUserWork(services, input.user_id, await workActor(context));
     await context.audit({
       event: "user_suspended",
       outcome: "success",
@@ -32,9 +35,16 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
         minutes: input.minutes,
         until: suspension.until.toISOString(),
         sessions_ended: sessionsEnded,
+        user_seen: seen,
+        ...stopped,
       },
     });
-    const body: AdminSuspended = { suspension: shownSuspension(suspension), sessions_ended: sessionsEnded };
+    const body: AdminSuspended = {
+      suspension: shownSuspension(suspension),
+      user_seen: seen,
+      sessions_ended: sessionsEnded,
+      ...stopped,
+    };
     return json(body, 201);
   }),
 });

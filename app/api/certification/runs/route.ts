@@ -3,6 +3,7 @@ import { type RunListResponse, type StartRunResponse } from "@/lib/shared/certif
 import { operatorOf } from "@/lib/server/certification/operator";
 import { assertAllowed } from "@/lib/server/identity/enforce";
 import { can } from "@/lib/server/identity/roles";
+import { spendCertificationRun } from "@/lib/server/http/rate-limit";
 import { apiRoute, json, defineRoute } from "@/lib/server/root/route";
 import { ROUTES } from "@/lib/server/routes";
 
@@ -24,7 +25,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
     // The run acts on the environment it names, not the session's: the role must allow it there.
     const user = await context.user();
     assertAllowed(user.roles, "certification_run", input.environment);
-    const service = await (await context.services()).certification();
+    const services = await context.services();
+    const service = await services.certification();
     // Every upstream call the run makes is audited as it happens, under the user who started it.
     const { id } = await service.start(
       await context.session(),
@@ -44,6 +46,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = defineRoute(route, {
           .catch(() => {
             // audit() logged the row it could not write; the run goes on.
           }),
+      // Counted once the run is known to be startable: CERTIFICATION_RUNS_PER_HOUR per user and environment.
+      () =>
+        spendCertificationRun(
+          services.rateLimiter,
+          user.id,
+          input.environment,
+          context.config.certificationRunsPerHour,
+        ),
     );
     context.annotate({ run_id: id, environment: input.environment, cases: input.cases?.length ?? "all" });
     // docs/design.md §7: certification runs are in the audit log (who started which run where, and with what consent).

@@ -69,19 +69,67 @@ describe("anonymous refusals through the route wrapper", () => {
     expect(rows.filter((row) => row.clientAddress === "203.0.113.8")[0]?.details).toMatchObject({ count: 1 });
   });
 
-  it("a signed-in caller's refusals are each their own row", async () => {
-    const { auditLog } = await getServices();
-    const headers = {
+  it("a signed-in caller's refusals are one row, then one summary row per route and minute, then 429", async () => {
+    const { auditLog, userRefusals } = await getServices();
+    const headers = (user: string) => ({
       [PEER_ADDRESS_HEADER]: "10.0.0.5",
       "x-proxy-secret": SECRET,
-      "x-forwarded-user": "sam",
+      "x-forwarded-user": user,
+      "x-forwarded-groups": "desk",
+    });
+    const statuses: number[] = [];
+    for (let index = 0; index < 70; index += 1) {
+      statuses.push(
+        (await call(tokenRoute.POST, "POST", "/api/token", { body: {}, headers: headers("sam") })).status,
+      );
+    }
+    expect(statuses.slice(0, 60).every((status) => status === 403)).toBe(true);
+    expect(statuses.slice(60).every((status) => status === 429)).toBe(true);
+    // Another user is not throttled.
+    expect(
+      (await call(tokenRoute.POST, "POST", "/api/token", { body: {}, headers: headers("kim") })).status,
+    ).toBe(403);
+    // The first refusal is written at once; the rest of the minute only counted.
+    expect((await auditLog.query({ event: "refused", userId: "sam" })).rows).toHaveLength(1);
+    await userRefusals.flush();
+    expect((await auditLog.query({ event: "refused", userId: "sam" })).rows).toHaveLength(1);
+    clock += 60_000;
+    await userRefusals.flush();
+    const rows = (await auditLog.query({ event: "refused", userId: "sam" })).rows;
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      operation: "POST /api/token",
+      reason: "forbidden_by_role",
+      details: { count: 69, throttled: 10 },
+    });
+    // The next minute sam is admitted again.
+    expect(
+      (await call(tokenRoute.POST, "POST", "/api/token", { body: {}, headers: headers("sam") })).status,
+    ).toBe(403);
+  });
+});
+
+describe("a suspended user's refused polls", () => {
+  it("are one row, then one summary row for the minute", async () => {
+    const { auditLog, suspensions, userRefusals } = await getServices();
+    await suspensions.suspend({ userId: "lee", minutes: 30, reason: null, by: "ada" });
+    const headers = {
+      [PEER_ADDRESS_HEADER]: "10.0.0.6",
+      "x-proxy-secret": SECRET,
+      "x-forwarded-user": "lee",
       "x-forwarded-groups": "desk",
     };
-    for (let index = 0; index < 3; index += 1) {
-      expect((await call(tokenRoute.POST, "POST", "/api/token", { body: {}, headers })).status).toBe(403);
+    for (let index = 0; index < 20; index += 1) {
+      const polled = await call(sessionRoute.GET, "GET", "/api/session", { headers });
+      expect(polled.status).toBe(403);
     }
-    const { rows } = await auditLog.query({ event: "refused", userId: "sam" });
-    expect(rows).toHaveLength(3);
+    expect((await auditLog.query({ event: "refused", userId: "lee" })).rows).toHaveLength(1);
+    await userRefusals.flush(true);
+    const rows = (await auditLog.query({ event: "refused", userId: "lee" })).rows;
+    expect(rows.map((row) => [row.reason, row.details?.count ?? 1])).toEqual([
+      ["user_suspended", 19],
+      ["user_suspended", 1],
+    ]);
   });
 });
 

@@ -484,22 +484,22 @@ describe("GET /api/transactions/request-id/{id}", () => {
         giftRoute.POST,
         "POST",
         "/api/inquiries/gift-balance",
-        inquiry(ACTIVE_CARD, { request_id: "find/me?01" }),
+        inquiry(ACTIVE_CARD, { request_id: "find:me?01&%+" }),
         jar,
       ),
     );
     expect(gift.response.status).toBe(201);
-    const response = await lookup("find/me?01", jar);
+    const response = await lookup("find:me?01&%+", jar);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const record = await readJson<ExchangeRecord>(response.clone());
     expect(record).toMatchObject({
       operation: "transaction_lookup",
       environment: "embedded",
-      request_id: "find/me?01",
+      request_id: "find:me?01&%+",
       request: {
         method: "GET",
-        url: "http://localhost:3000/sandbox/transaction/v1/transactions/request-id/find%2Fme%3F01",
+        url: "http://localhost:3000/sandbox/transaction/v1/transactions/request-id/find%3Ame%3F01%26%25%2B",
         headers: { Authorization: "Bearer [REDACTED]" },
         body: null,
       },

@@ -8,6 +8,7 @@ import * as requestsRoute from "@/app/api/requests/route";
 import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as tokenRoute from "@/app/api/token/route";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
+import { runsAsHar, runsAsPostmanCollection } from "@/lib/shared/run-export";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
 import { call, configure, CookieJar, readJson } from "../support";
 
@@ -83,6 +84,33 @@ describe("POST /api/requests", () => {
     );
     expect(text).not.toContain(CARD);
     expect(text).not.toContain("6006 4910 0000 0001");
+  });
+
+  it("masks a card written with JSON \\u escapes in the answer and in HAR and Postman exports of it", async () => {
+    const jar = await demoSession();
+    const escaped = [...CARD].map((digit) => `\\u003${digit}`).join("");
+    for (const written of [escaped, `${CARD.slice(0, 15)}\\u0031`]) {
+      const response = await send(jar, {
+        operation: "balance_inquiry",
+        body: `{"data":{"entry_mode":"keyed","card_number":"${written}","pin_mode":"none","originator":{"location_id":"L1"}},"note":"6006  4910  0000  0001"}`,
+      });
+      const text = await response.clone().text();
+      const record = await readJson<ExchangeRecord>(response);
+      // The upstream read it as the card: the sandbox answered for it.
+      expect(record.response.status).toBe(200);
+      expect(JSON.parse(record.request.body as string)).toMatchObject({
+        data: { card_number: "600649******0001" },
+        note: "600649******0001",
+      });
+      const exported = [
+        text,
+        JSON.stringify(runsAsHar([record], "test")),
+        JSON.stringify(runsAsPostmanCollection([record], "test")),
+      ];
+      for (const shown of exported) {
+        expect(shown.replace(/\\+u003(\d)/g, "$1").replace(/\D/g, "")).not.toContain(CARD.slice(0, 11));
+      }
+    }
   });
 
   it("refuses bad input with a 4xx, sending nothing", async () => {

@@ -1,15 +1,24 @@
 /**
  * The starter clients' catalogue and zips (lib/server/starter-clients): every catalogue language has its folder
- * with the contract's files, each client's own checker accepts its source, and a zip holds the folder's files
- * and nothing a run leaves behind.
+ * with the contract's files, each client's own checker accepts its source, and a zip (and the standalone build)
+ * holds exactly the files the allowlist (lib/server/starter-clients/files.mjs) names, nothing a run leaves.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, describe, expect, test } from "vitest";
 import { STARTER_CLIENTS } from "@/lib/server/starter-clients/catalogue";
+import { STARTER_CLIENT_FILES } from "@/lib/server/starter-clients/files.mjs";
 import { createStarterClientsService } from "@/lib/server/starter-clients/service";
 import { ApiError } from "@/lib/server/util/errors";
 
@@ -91,16 +100,19 @@ describe("the starter clients service", () => {
     for (const client of clients) expect(Object.keys(client).sort()).toEqual(["language", "run", "title"]);
   });
 
-  test("zips a folder's files below one top folder, without what a run or a build leaves (token cache, .env, bytecode, a binary)", async () => {
+  test("zips exactly the files the allowlist names, never what a run leaves (.env.local, a renamed token cache, …)", async () => {
     const appDir = path.join(scratch, "app");
     const folder = path.join(appDir, "starter-clients/node");
     mkdirSync(path.join(folder, "__pycache__"), { recursive: true });
     mkdirSync(path.join(folder, "lib"), { recursive: true });
     writeFileSync(path.join(folder, "client.mjs"), "export {};\n");
+    writeFileSync(path.join(folder, "README.md"), "# Node\n");
     writeFileSync(path.join(folder, ".env.example"), "CARD_API_CLIENT_SECRET=\n");
     writeFileSync(path.join(folder, "lib/part.mjs"), "export const part = 1;\n");
     writeFileSync(path.join(folder, ".env"), "CARD_API_CLIENT_SECRET=real\n");
+    writeFileSync(path.join(folder, ".env.local"), "CARD_API_CLIENT_SECRET=real\n");
     writeFileSync(path.join(folder, ".card-api-token.json"), '{"access_token":"live"}');
+    writeFileSync(path.join(folder, "token-cache.json.bak"), '{"access_token":"live"}');
     writeFileSync(path.join(folder, "__pycache__/client.pyc"), "x");
     writeFileSync(path.join(folder, "CardApiClient.class"), "x");
     writeFileSync(path.join(folder, "cardapiclient"), "x");
@@ -108,15 +120,48 @@ describe("the starter clients service", () => {
     const { zip, fileName } = await service.zip("node");
     expect(fileName).toBe("card-api-client-node.zip");
     const files = unzipSync(zip);
-    expect(Object.keys(files).sort()).toEqual([
-      "card-api-client-node/.env.example",
-      "card-api-client-node/client.mjs",
-      "card-api-client-node/lib/part.mjs",
-    ]);
+    expect(Object.keys(files).sort()).toEqual(
+      STARTER_CLIENT_FILES.node!.map((file) => `card-api-client-node/${file}`).sort(),
+    );
     expect(strFromU8(files["card-api-client-node/client.mjs"]!)).toBe("export {};\n");
     // Built once: the second answer is the same bytes, without reading the folder again.
     rmSync(path.join(folder, "client.mjs"));
     expect((await service.zip("node")).zip).toBe(zip);
+    // A listed file missing: that client is not served (never a zip without it).
+    await expect(createStarterClientsService(appDir).zip("node")).rejects.toMatchObject({
+      code: "not_found",
+    });
+  });
+
+  test("the standalone build copies the same allowlist, and stops when a listed file is missing", async () => {
+    const { copyStarterClients } = await import("@/scripts/standalone.mjs");
+    const source = path.join(scratch, "source");
+    for (const [language, listed] of Object.entries(STARTER_CLIENT_FILES)) {
+      for (const file of listed) {
+        mkdirSync(path.dirname(path.join(source, language, file)), { recursive: true });
+        writeFileSync(path.join(source, language, file), "x");
+      }
+      writeFileSync(path.join(source, language, ".env.local"), "CARD_API_CLIENT_SECRET=real\n");
+      writeFileSync(path.join(source, language, "my-token.json"), '{"access_token":"live"}');
+    }
+    writeFileSync(path.join(source, "README.md"), "x");
+    const target = path.join(scratch, "standalone-clients");
+    copyStarterClients(target, source);
+    const shipped = readdirSync(target, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(target, path.join(entry.parentPath, entry.name)))
+      .sort();
+    const listed = Object.entries(STARTER_CLIENT_FILES).flatMap(([language, files]) =>
+      files.map((file) => `${language}/${file}`),
+    );
+    expect(shipped).toEqual(["README.md", ...listed].sort());
+    rmSync(path.join(source, "go/main.go"));
+    expect(() => copyStarterClients(target, source)).toThrow(/go\/main\.go/);
+  });
+
+  test("every catalogue language has its allowlist", () => {
+    for (const client of STARTER_CLIENTS)
+      expect(STARTER_CLIENT_FILES[client.language], client.language).toBeDefined();
   });
 
   test("an unknown language, or one whose folder the build lacks, is 404 not_found", async () => {

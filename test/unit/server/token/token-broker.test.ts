@@ -144,3 +144,45 @@ describe("TokenBroker", () => {
     expect(renewed.token.accessToken).not.toBe(first.token.accessToken);
   });
 });
+
+describe("a token response that echoes the secret or the token", () => {
+  it("keeps neither, nor their base64, in the meta and jsonapi shown with the token's details", async () => {
+    const secret = "server-client-secret-1";
+    const token = "opaque-token-abcdef";
+    const echoes = (value: string) => `${value} (${Buffer.from(value).toString("base64")})`;
+    const client = {
+      urls: {} as CardApiClient["urls"],
+      requestToken: async () => ({
+        exchange: {
+          request: { method: "POST", url: "http://auth/token", headers: {}, body: null },
+          response: { status: 200, headers: {}, body: "", truncated: false },
+          startedAt: 0,
+          durationMs: 1,
+        },
+        check: { isJson: true, value: {}, data: null, issues: [] },
+        grant: {
+          accessToken: token,
+          tokenType: "Bearer",
+          scope: "read:transactions",
+          expiresIn: 7200,
+          meta: { request_id: `${echoes(secret)}, ${echoes(token)}` },
+          jsonapi: { version: echoes(secret) },
+        },
+      }),
+    } as unknown as CardApiClient;
+    const broker = new TokenBroker(120, () => 10 * HOUR);
+    const { token: kept } = await broker.ensure(
+      {
+        client,
+        environment: { name: "sandbox", authUrl: "http://auth", baseUrl: "http://base", transport: "http" },
+        credentials: { source: "server", clientId: "c", clientSecret: secret, key: "key-echo" },
+      } as Parameters<TokenBroker["ensure"]>[0],
+      undefined,
+    );
+    const shown = JSON.stringify([kept.meta, kept.jsonapi]);
+    for (const value of [secret, token]) {
+      expect(shown).not.toContain(value);
+      expect(shown).not.toContain(Buffer.from(value).toString("base64"));
+    }
+  });
+});

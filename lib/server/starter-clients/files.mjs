@@ -1,0 +1,19 @@
+// The files each starter client IS, by language: the one list that both the console's zips
+// (lib/server/starter-clients/service.ts, /api/starter-clients/{language}.zip) and the standalone build
+// (scripts/standalone.mjs) ship. Nothing else in a client's folder leaves it: whatever running a client leaves there
+// (a .env.local with a secret, a token cache under any name, bytecode, a binary) is never in a zip or an image.
+//
+// Adding or renaming a file of a client? List it here (paths below the client's folder, `/` between folders); a
+// listed file that is missing fails the standalone build and makes that client's zip a 404, so the list cannot
+// silently drift from the folder. Plain JS so that the build script can import it without TypeScript.
+
+/** @type {Readonly<Record<string, readonly string[]>>} */
+export const STARTER_CLIENT_FILES = Object.freeze({
+  node: ["README.md", ".env.example", "client.mjs"],
+  python: ["README.md", ".env.example", "client.py"],
+  java: ["README.md", ".env.example", "CardApiClient.java"],
+  go: ["README.md", ".env.example", "go.mod", "client.go", "main.go"],
+});
+
+/** Files of starter-clients/ itself that ship beside the clients' folders (their shared contract). */
+export const STARTER_CLIENTS_SHARED_FILES = Object.freeze(["README.md"]);
