@@ -9,11 +9,28 @@
 
 /** @type {Readonly<Record<string, readonly string[]>>} */
 export const STARTER_CLIENT_FILES = Object.freeze({
-  node: ["README.md", ".env.example", "client.mjs"],
-  python: ["README.md", ".env.example", "client.py"],
-  java: ["README.md", ".env.example", "CardApiClient.java"],
-  go: ["README.md", ".env.example", "go.mod", "client.go", "main.go"],
+  node: ["README.md", ".env.example", "client.mjs", "client.test.mjs"],
+  python: ["README.md", ".env.example", "client.py", "test_client.py"],
+  java: ["README.md", ".env.example", "CardApiClient.java", "CardApiClientTest.java"],
+  go: [
+    "README.md",
+    ".env.example",
+    "go.mod",
+    "main.go",
+    "main_test.go",
+    "cardapi/client.go",
+    "cardapi/client_test.go",
+  ],
 });
 
-/** Files of starter-clients/ itself that ship beside the clients' folders (their shared contract). */
-export const STARTER_CLIENTS_SHARED_FILES = Object.freeze(["README.md"]);
+/**
+ * The fault server and its scenarios that every client's own tests run against (paths below starter-clients/):
+ * each zip ships them as its `testing/` folder, so a downloaded client's tests run as they do here.
+ */
+export const STARTER_CLIENT_TESTING_FILES = Object.freeze([
+  "testing/fault-server.mjs",
+  "testing/scenarios.json",
+]);
+
+/** Files of starter-clients/ itself that ship beside the clients' folders (their shared contract, the tests' server). */
+export const STARTER_CLIENTS_SHARED_FILES = Object.freeze(["README.md", ...STARTER_CLIENT_TESTING_FILES]);

@@ -11,7 +11,7 @@ import { zipSync } from "fflate";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import { STARTER_CLIENTS, starterClient, type StarterClient } from "./catalogue";
-import { STARTER_CLIENT_FILES } from "./files.mjs";
+import { STARTER_CLIENT_FILES, STARTER_CLIENT_TESTING_FILES } from "./files.mjs";
 
 interface StarterClientZip {
   fileName: string;
@@ -42,7 +42,10 @@ async function filesOf(folder: string, listed: readonly string[]): Promise<Map<s
 }
 
 async function buildZip(appDir: string, client: StarterClient): Promise<StarterClientZip> {
-  const files = await filesOf(path.join(appDir, client.folder), STARTER_CLIENT_FILES[client.language] ?? []);
+  const folder = path.join(appDir, client.folder);
+  const own = await filesOf(folder, STARTER_CLIENT_FILES[client.language] ?? []);
+  const testing = await filesOf(path.dirname(folder), STARTER_CLIENT_TESTING_FILES);
+  const files = own && testing ? new Map([...own, ...testing]) : null;
   if (!files || files.size === 0)
     throw new ApiError("not_found", `The ${client.title} starter client is not part of this build.`);
   const top = `card-api-client-${client.language}`;

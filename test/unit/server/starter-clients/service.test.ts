@@ -18,7 +18,7 @@ import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, describe, expect, test } from "vitest";
 import { STARTER_CLIENTS } from "@/lib/server/starter-clients/catalogue";
-import { STARTER_CLIENT_FILES } from "@/lib/server/starter-clients/files.mjs";
+import { STARTER_CLIENT_FILES, STARTER_CLIENT_TESTING_FILES } from "@/lib/server/starter-clients/files.mjs";
 import { createStarterClientsService } from "@/lib/server/starter-clients/service";
 import { ApiError } from "@/lib/server/util/errors";
 
@@ -116,12 +116,21 @@ describe("the starter clients service", () => {
     writeFileSync(path.join(folder, "__pycache__/client.pyc"), "x");
     writeFileSync(path.join(folder, "CardApiClient.class"), "x");
     writeFileSync(path.join(folder, "cardapiclient"), "x");
+    for (const file of STARTER_CLIENT_TESTING_FILES) {
+      mkdirSync(path.dirname(path.join(appDir, "starter-clients", file)), { recursive: true });
+      writeFileSync(path.join(appDir, "starter-clients", file), "x");
+    }
+    writeFileSync(path.join(appDir, "starter-clients/testing/last-run.log"), "x");
+    writeFileSync(path.join(folder, "client.test.mjs"), "x");
     const service = createStarterClientsService(appDir);
     const { zip, fileName } = await service.zip("node");
     expect(fileName).toBe("card-api-client-node.zip");
     const files = unzipSync(zip);
+    // The client's own files and, as its testing/ folder, the fault server its tests run against.
     expect(Object.keys(files).sort()).toEqual(
-      STARTER_CLIENT_FILES.node!.map((file) => `card-api-client-node/${file}`).sort(),
+      [...STARTER_CLIENT_FILES.node!, ...STARTER_CLIENT_TESTING_FILES]
+        .map((file) => `card-api-client-node/${file}`)
+        .sort(),
     );
     expect(strFromU8(files["card-api-client-node/client.mjs"]!)).toBe("export {};\n");
     // Built once: the second answer is the same bytes, without reading the folder again.
@@ -145,6 +154,10 @@ describe("the starter clients service", () => {
       writeFileSync(path.join(source, language, "my-token.json"), '{"access_token":"live"}');
     }
     writeFileSync(path.join(source, "README.md"), "x");
+    for (const file of STARTER_CLIENT_TESTING_FILES) {
+      mkdirSync(path.dirname(path.join(source, file)), { recursive: true });
+      writeFileSync(path.join(source, file), "x");
+    }
     const target = path.join(scratch, "standalone-clients");
     copyStarterClients(target, source);
     const shipped = readdirSync(target, { recursive: true, withFileTypes: true })
@@ -154,7 +167,7 @@ describe("the starter clients service", () => {
     const listed = Object.entries(STARTER_CLIENT_FILES).flatMap(([language, files]) =>
       files.map((file) => `${language}/${file}`),
     );
-    expect(shipped).toEqual(["README.md", ...listed].sort());
+    expect(shipped).toEqual(["README.md", ...STARTER_CLIENT_TESTING_FILES, ...listed].sort());
     rmSync(path.join(source, "go/main.go"));
     expect(() => copyStarterClients(target, source)).toThrow(/go\/main\.go/);
   });
