@@ -32,7 +32,8 @@ export function Alert({
   return (
     <div role={role} className={cx("rounded-lg border px-4 py-3 text-sm", TONES[tone], className)}>
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1">
+        {/* At least 16rem for the text: on a phone the action wraps under it rather than squeezing it. */}
+        <div className="min-w-0 flex-1 basis-64">
           <p className="font-semibold">{title}</p>
           {children ? <div className="mt-1 space-y-1 opacity-95">{children}</div> : null}
           {actionBelow && actions ? <div className="mt-3">{actions}</div> : null}
