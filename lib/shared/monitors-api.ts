@@ -123,7 +123,7 @@ export type MonitorRunResponse = z.infer<typeof monitorRunResultSchema>;
 
 export const monitorDeletedSchema = z.object({ deleted: z.string() });
 
-export const ALERT_TYPES = ["monitor.failing", "monitor.recovered", "monitor.test"] as const;
+const ALERT_TYPES = ["monitor.failing", "monitor.recovered", "monitor.test"] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
 const deliveryAttemptSchema = z.object({

@@ -69,15 +69,25 @@ function echoedForms(value: string): string[] {
   return forms;
 }
 
-/** A redactor that also removes each of `secrets` (undefined and short values are ignored), in each echoed form. */
-export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
+/** Every echoed form of each secret long enough to look for, longest first (a token holding another goes whole). */
+function exactForms(secrets: Iterable<string | undefined>): string[] {
   const given = [...new Set([...secrets].filter((secret): secret is string => !!secret))].filter(
     (secret) => secret.length >= MIN_EXACT_SECRET_LENGTH,
   );
-  // Longest first: a token that contains another secret is removed whole.
-  const exact = [...new Set(given.flatMap(echoedForms))]
+  return [...new Set(given.flatMap(echoedForms))]
     .filter((form) => form.length >= MIN_EXACT_SECRET_LENGTH)
     .sort((a, b) => b.length - a.length);
+}
+
+/** An Authorization header keeps its scheme, never its credentials. */
+function credentialsHidden(value: string): string {
+  const scheme = /^(\w+)\s/.exec(value)?.[1];
+  return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+}
+
+/** A redactor that also removes each of `secrets` (undefined and short values are ignored), in each echoed form. */
+export function createRedactor(secrets: Iterable<string | undefined> = []): Redactor {
+  const exact = exactForms(secrets);
 
   function text(value: string): string {
     let clean = value;
@@ -112,13 +122,8 @@ export function createRedactor(secrets: Iterable<string | undefined> = []): Reda
       Object.entries(input).map(([name, raw]) => {
         const value = String(raw);
         const lower = name.toLowerCase();
-        let shown: string;
-        if (lower === "authorization" || lower === "proxy-authorization") {
-          const scheme = /^(\w+)\s/.exec(value)?.[1];
-          shown = scheme ? `${scheme} ${REDACTED}` : REDACTED;
-        } else {
-          shown = isSecretKey(lower) ? REDACTED : text(value);
-        }
+        const credentials = lower === "authorization" || lower === "proxy-authorization";
+        const shown = credentials ? credentialsHidden(value) : isSecretKey(lower) ? REDACTED : text(value);
         return [text(name), shown];
       }),
     );

@@ -25,7 +25,7 @@ export interface AlertInput {
  * markup once `&`, `<` and `>` are escaped (by `escapeForChat`) — no `@here`/`@channel` (the at sign is the
  * full-width one), no Markdown link `[text](url)` (full-width brackets), no address a client would link.
  */
-export function inertText(text: string): string {
+function inertText(text: string): string {
   return maskCardNumbersInText(text.replace(/[\s\p{Cc}\p{Cf}]+/gu, " ").trim())
     .replace(/@/g, "＠")
     .replace(/\[/g, "［")
@@ -34,7 +34,7 @@ export function inertText(text: string): string {
 }
 
 /** Slack's three escapes (Teams reads the same text as plain): `<!channel>` and `<url|text>` lose their meaning. */
-export function escapeForChat(text: string): string {
+function escapeForChat(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 

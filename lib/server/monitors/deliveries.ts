@@ -15,9 +15,9 @@ import { alertHeaders, alertSigners } from "./signing";
 import type { DeliveryRow, MonitorStore } from "./store";
 
 /** One attempt's bound (docs/design.md §13). */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Attempts under way at once on one console. */
-export const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 4;
 /** How often queued deliveries (retries coming due, another instance's lapsed claims) are looked for. */
 const POLL_MS = 5_000;
 /** A claim outlives its attempt by this much: no other instance takes a row whose attempt may still run. */

@@ -132,7 +132,12 @@ function monitorClaims(db: Database) {
     async release(id: string): Promise<void> {
       await db.update(monitors).set({ busyUntil: null }).where(eq(monitors.id, id));
     },
+  };
+}
 
+/** The state a finished run leaves its monitor in, judged under the row lock. */
+function monitorJudgement(db: Database) {
+  return {
     /**
      * Judges a finished run under the monitor's row lock (one instance at a time): the state and count of failing
      * runs it leaves, and the alert the change sends. undefined when the monitor is gone.
@@ -238,8 +243,8 @@ function monitorRunRows(db: Database) {
   };
 }
 
-/** Alert deliveries: queued, claimed for an attempt, settled, listed, redelivered. */
-function deliveryRows(db: Database) {
+/** The alert delivery queue: queued, claimed for an attempt, settled, given back. */
+function deliveryQueue(db: Database) {
   return {
     /** Queues an alert; a change of state already queued (judged twice) is not queued again. */
     async addDelivery(row: typeof alertDeliveries.$inferInsert): Promise<boolean> {
@@ -304,7 +309,12 @@ function deliveryRows(db: Database) {
         .set({ claim: null, claimedUntil: null })
         .where(and(eq(alertDeliveries.id, id), eq(alertDeliveries.claim, claim)));
     },
+  };
+}
 
+/** Alert deliveries as the page sees them: listed, redelivered, the ones in trouble. */
+function deliveryViews(db: Database) {
+  return {
     deliveries: (monitorId: string, limit: number): Promise<DeliveryRow[]> =>
       db
         .select()
@@ -353,9 +363,11 @@ export function createMonitorStore(db: Database) {
   return {
     ...monitorRows(db),
     ...monitorClaims(db),
+    ...monitorJudgement(db),
     ...monitorRunRows(db),
     ...orphanRows(db),
-    ...deliveryRows(db),
+    ...deliveryQueue(db),
+    ...deliveryViews(db),
   };
 }
 
