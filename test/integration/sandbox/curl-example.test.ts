@@ -50,8 +50,11 @@ describe.skipIf(!hasTools)("the sandbox page's curl example", () => {
   });
 
   it("stops with a message when CLIENT_SECRET is not set", async () => {
-    await expect(runExample({ CLIENT_ID: "demo-client", CLIENT_SECRET: "" })).rejects.toThrow(
-      /set CLIENT_SECRET/,
-    );
+    // On stderr, by the shell's own check: nothing was sent without it.
+    const before = sandbox.stats().tokenRequests;
+    await expect(runExample({ CLIENT_ID: "demo-client", CLIENT_SECRET: "" })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/CLIENT_SECRET: Set CLIENT_SECRET in the environment first/),
+    });
+    expect(sandbox.stats().tokenRequests).toBe(before);
   });
 });
