@@ -189,3 +189,41 @@ describe("CLI-RETRY-AFTER", () => {
     expect(verdictOf("CLI-RETRY-AFTER", [limited, call({ at: 60_020 })])).toMatchObject({ verdict: "fail" });
   });
 });
+
+describe("CLI-RENEW-401 on an ended plan", () => {
+  const revoked = () => call({ status: 401, behaviour: "revoked", fault: "status_401", token_issued_at_ms: 1 });
+
+  test("one new token, then the same call with the same Request Id, passes", () => {
+    const refused = revoked();
+    const renewal = token({ token_issued_at_ms: null });
+    const retry = call({ token_issued_at_ms: renewal.started_ms + 1 });
+    expect(verdictOf("CLI-RENEW-401", [refused, renewal, retry])).toMatchObject({ verdict: "pass" });
+  });
+
+  test("a run that ends after the 401 without renewing fails: the plan is over, the retry will not come", () => {
+    expect(verdictOf("CLI-RENEW-401", [revoked()], { exitCode: 1 })).toMatchObject({
+      verdict: "fail",
+      observed: expect.stringMatching(/ended after the gift_balance_inquiry's 401 without a new token/),
+    });
+    expect(verdictOf("CLI-RENEW-401", [revoked(), token({ token_issued_at_ms: null })])).toMatchObject({
+      verdict: "fail",
+      observed: expect.stringMatching(/never sent again/),
+    });
+  });
+
+  test("failed token requests are no renewal: the working one after them, then the retry, passes", () => {
+    const refused = revoked();
+    const failed = token({ status: 503, fault: "token_503", token_issued_at_ms: null });
+    const renewal = token({ at: clock + 700, token_issued_at_ms: null });
+    const retry = call({ token_issued_at_ms: renewal.started_ms + 1 });
+    expect(verdictOf("CLI-RENEW-401", [refused, failed, renewal, retry])).toMatchObject({ verdict: "pass" });
+  });
+
+  test("when the token endpoint kept failing after the 401, giving up is not judged here", () => {
+    const refused = revoked();
+    const failed = token({ status: 503, fault: "token_503", token_issued_at_ms: null });
+    expect(verdictOf("CLI-RENEW-401", [refused, failed], { exitCode: 1 })).toMatchObject({
+      verdict: "not_observed",
+    });
+  });
+});
