@@ -233,10 +233,13 @@ function noRetry403({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const refused = calls.filter((call) => call.status === 403);
   if (refused.length === 0) return judgement(null, expected, "No call was answered 403.", []);
   for (const call of refused) {
+    // The same call again: same operation, body and lookup id. Another card's inquiry is a new call.
     const again = calls.find(
       (later) =>
         later.started_ms >= call.ended_ms &&
         later.operation === call.operation &&
+        later.body_sha256 === call.body_sha256 &&
+        later.lookup_id === call.lookup_id &&
         later.token_issued_at_ms === call.token_issued_at_ms,
     );
     if (again)

@@ -158,6 +158,15 @@ describe("CLI-NO-RETRY-403", () => {
       verdictOf("CLI-NO-RETRY-403", [refused, token({}), call({ token_issued_at_ms: 99 })]),
     ).toMatchObject({ verdict: "pass" });
   });
+
+  test("the next call of the same kind for another card, or another lookup, is no retry", () => {
+    const refused = call({ status: 403, fault: "status_403", token_issued_at_ms: 5 });
+    const otherCard = call({ request_id: "r-2", body_sha256: "body-b", token_issued_at_ms: 5 });
+    expect(verdictOf("CLI-NO-RETRY-403", [refused, otherCard])).toMatchObject({ verdict: "pass" });
+    const refusedLookup = call({ ...lookup("r-1", 403), fault: "status_403", token_issued_at_ms: 5 });
+    const otherLookup = call({ ...lookup("r-9", 200), token_issued_at_ms: 5 });
+    expect(verdictOf("CLI-NO-RETRY-403", [refusedLookup, otherLookup])).toMatchObject({ verdict: "pass" });
+  });
 });
 
 describe("CLI-RETRY-AFTER", () => {
