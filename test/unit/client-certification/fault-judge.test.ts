@@ -200,7 +200,8 @@ describe("CLI-RETRY-AFTER", () => {
 });
 
 describe("CLI-RENEW-401 on an ended plan", () => {
-  const revoked = () => call({ status: 401, behaviour: "revoked", fault: "status_401", token_issued_at_ms: 1 });
+  const revoked = () =>
+    call({ status: 401, behaviour: "revoked", fault: "status_401", token_issued_at_ms: 1 });
 
   test("one new token, then the same call with the same Request Id, passes", () => {
     const refused = revoked();
