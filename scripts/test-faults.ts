@@ -75,6 +75,12 @@ function reproducers(output: string): { checks: string; code: string }[] {
   }));
 }
 
+/**
+ * The corpus's client timeout leaves room for a console as slow as a loaded CI machine (a token answer later than
+ * 1 s there is a second token request in the plain run); its time limit still ends a Retry-After waited out soon.
+ */
+const CORPUS_LIMITS = ["--timeout-ms", "2000", "--time-limit", "12"];
+
 /** A flaw is caught when its check fails with a plan of ≤ 2 faults, and replaying that plan fails it again. */
 async function certifyFlaw(
   server: ConsoleServer,
@@ -83,8 +89,8 @@ async function certifyFlaw(
   const command = `node ${REFERENCE} --flaw ${flaw.flaw}`;
   const first = await certifyClient(server, [
     ...["--command", command, "--families", flaw.families, "--plans", "4", "--seed", "42"],
-    ...SHORT.slice(0, 2),
-    ...["--time-limit", "8", "--out", path.join(build, "corpus")],
+    ...CORPUS_LIMITS,
+    ...["--out", path.join(build, "corpus")],
   ]);
   const found = reproducers(first.output).filter((item) => item.checks.split(", ").includes(flaw.check));
   if (first.code !== 1 || found.length === 0)
@@ -98,7 +104,7 @@ async function certifyFlaw(
     return { problem: `a smallest plan of ${Math.max(...sizes)} faults`, size: smallest };
   const code = found[sizes.indexOf(smallest)]!.code;
   const replay = await certifyClient(server, [
-    ...["--command", command, "--plan", code, ...SHORT.slice(0, 2), "--time-limit", "8"],
+    ...["--command", command, "--plan", code, ...CORPUS_LIMITS],
     ...["--out", path.join(build, "corpus")],
   ]);
   if (replay.code !== 1 || !replay.output.includes(flaw.check))
