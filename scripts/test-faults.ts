@@ -9,7 +9,7 @@
  * FAULT_FLAWS=none narrows the corpus; FAULT_PLANS and FAULT_SEED change the clients' runs.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parsePlanCode } from "@/lib/shared/fault-families";
@@ -165,6 +165,7 @@ async function main(): Promise<number> {
     return failed === 0 && problems.length === 0 ? 0 : 1;
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
+    rmSync(build, { recursive: true, force: true });
   }
 }
 
