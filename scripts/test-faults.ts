@@ -1,100 +1,171 @@
 /**
- * npm run test:faults: the full seeded fault certification (docs/design.md §14) of every starter client whose
- * runtime is here, in parallel, each against a console of its own, with short timeouts: the CI step after
- * `npm test`, whose own tests run each client through every family once. A client passes when
- * `certify-client` exits 0 (every plan passed). FAULT_CLIENTS=node,python narrows it; FAULT_PLANS and
- * FAULT_SEED change the run.
+ * npm run test:faults (docs/design.md §14), the CI step after `npm test`:
+ * 1. the full seeded fault certification of every starter client whose runtime is here, each with the workload
+ *    docs/guide/starter-clients.md gives, in parallel, each against a console of its own, with short timeouts;
+ *    a client passes when `certify-client` exits 0 (every plan passed);
+ * 2. the flawed-client corpus (test/fixtures/fault-clients/flaws.ts): each flaw must be caught by its check
+ *    with a smallest plan of at most 2 faults, and its replay line must fail again.
+ * FAULT_CLIENTS=node,python narrows the clients (FAULT_CLIENTS=none: the corpus alone); FAULT_FLAWS=a,b or
+ * FAULT_FLAWS=none narrows the corpus; FAULT_PLANS and FAULT_SEED change the clients' runs.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parsePlanCode } from "@/lib/shared/fault-families";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { FLAWS, type Flaw } from "@/test/fixtures/fault-clients/flaws";
+import {
+  STARTER_LANGUAGES,
+  hasRuntime,
+  starterProgram,
+  starterWorkload,
+  type StarterLanguage,
+} from "@/test/support/starter-workloads";
 
 const root = path.resolve(import.meta.dirname, "..");
-const CARD = "6006491000000001";
-const GO_BINARY = path.join(os.tmpdir(), "fault-run-go", "card-api-client");
+const build = path.join(os.tmpdir(), `fault-run-${process.pid}`);
+const REFERENCE = path.join(root, "test/fixtures/fault-clients/reference-client.mjs");
+/** How many flawed clients are certified at once, on one console. */
+const CORPUS_PARALLEL = 3;
 
-/** Each starter client's program, as its README runs it, from its own folder (`dir`), in any working directory. */
-const PROGRAMS: Record<string, { runtime: string; program: (dir: string) => string }> = {
-  node: { runtime: "node", program: (dir) => `node ${dir}/client.mjs` },
-  python: { runtime: "python3", program: (dir) => `python3 ${dir}/client.py` },
-  // Built once before the run (prepare), so that each plan's run starts at once.
-  go: { runtime: "go", program: () => GO_BINARY },
-  java: { runtime: "java", program: (dir) => `java ${dir}/CardApiClient.java` },
-};
-
-/** The workload: a token, a Balance Inquiry and a Gift Balance Inquiry, each a run of the client. */
-function workload(program: string): string {
-  return [`${program} token`, `${program} balance ${CARD}`, `${program} gift ${CARD}`].join(" && ");
+interface CliRun {
+  code: number | null;
+  output: string;
+  seconds: number;
 }
 
-function prepare(name: string, dir: string): void {
-  if (name !== "go") return;
-  const built = spawnSync("go", ["build", "-o", GO_BINARY, "."], { cwd: dir, stdio: "inherit" });
-  if (built.status !== 0) throw new Error("go build failed");
-}
-
-function available(runtime: string): boolean {
-  return spawnSync("sh", ["-c", `command -v ${runtime}`]).status === 0;
-}
-
-function certify(
-  server: ConsoleServer,
-  name: string,
-): Promise<{ name: string; code: number | null; output: string; seconds: number }> {
-  const dir = path.join(root, "starter-clients", name);
-  prepare(name, dir);
+function certifyClient(server: ConsoleServer, args: string[]): Promise<CliRun> {
   const started = Date.now();
-  const args = [
-    "--import",
-    "tsx",
-    "scripts/certify-client.ts",
-    "--console",
-    server.url,
-    // Each run in a fresh empty directory: no token cache carried from one plan to the next.
+  const argv = ["--import", "tsx", "scripts/certify-client.ts", "--console", server.url, ...args];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, argv, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (code) => resolve({ code, output, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const SHORT = ["--timeout-ms", "1000", "--time-limit", "20", "--out", path.join(root, "evidence", "faults")];
+
+async function certifyStarter(
+  server: ConsoleServer,
+  name: StarterLanguage,
+): Promise<{ name: string } & CliRun> {
+  const result = await certifyClient(server, [
     "--command",
-    workload(PROGRAMS[name]!.program(dir)),
+    starterWorkload(starterProgram(name, build)),
     "--plans",
     process.env.FAULT_PLANS ?? "40",
     "--seed",
     process.env.FAULT_SEED ?? "1",
-    "--timeout-ms",
-    "1000",
-    "--time-limit",
-    "30",
-    "--out",
-    path.join(root, "evidence", "faults"),
+    ...SHORT,
     "--junit",
     path.join(root, "evidence", "faults", `${name}.junit.xml`),
-  ];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("close", (code) => resolve({ name, code, output, seconds: (Date.now() - started) / 1000 }));
+  ]);
+  return { name, ...result };
+}
+
+/** The smallest plans a report names, with their checks. */
+function reproducers(output: string): { checks: string; code: string }[] {
+  return [...output.matchAll(/^FAIL (\S[^:]*): smallest plan (\S+) /gm)].map((match) => ({
+    checks: match[1]!,
+    code: match[2]!,
+  }));
+}
+
+/**
+ * The corpus's client timeout leaves room for a console as slow as a loaded CI machine (a token answer later than
+ * 1 s there is a second token request in the plain run); its time limit still ends a Retry-After waited out soon.
+ */
+const CORPUS_LIMITS = ["--timeout-ms", "2000", "--time-limit", "12"];
+
+/** A flaw is caught when its check fails with a plan of ≤ 2 faults, and replaying that plan fails it again. */
+async function certifyFlaw(
+  server: ConsoleServer,
+  flaw: Flaw,
+): Promise<{ problem: string | null; size: number }> {
+  const command = `node ${REFERENCE} --flaw ${flaw.flaw}`;
+  const first = await certifyClient(server, [
+    ...["--command", command, "--families", flaw.families, "--plans", "4", "--seed", "42"],
+    ...CORPUS_LIMITS,
+    ...["--out", path.join(build, "corpus")],
+  ]);
+  const found = reproducers(first.output).filter((item) => item.checks.split(", ").includes(flaw.check));
+  if (first.code !== 1 || found.length === 0)
+    return { problem: `not caught by ${flaw.check} (exit ${first.code}):\n${first.output}`, size: 0 };
+  const sizes = found.map((item) => {
+    const parsed = parsePlanCode(item.code);
+    return parsed.ok ? parsed.faults.length : 99;
   });
+  const smallest = Math.min(...sizes);
+  if (Math.max(...sizes) > 2)
+    return { problem: `a smallest plan of ${Math.max(...sizes)} faults`, size: smallest };
+  const code = found[sizes.indexOf(smallest)]!.code;
+  const replay = await certifyClient(server, [
+    ...["--command", command, "--plan", code, ...CORPUS_LIMITS],
+    ...["--out", path.join(build, "corpus")],
+  ]);
+  if (replay.code !== 1 || !replay.output.includes(flaw.check))
+    return { problem: `the replay of ${code} did not fail ${flaw.check}:\n${replay.output}`, size: smallest };
+  console.log(`caught ${flaw.flaw} (${flaw.breaks}): ${flaw.check} with ${code}`);
+  return { problem: null, size: smallest };
+}
+
+async function certifyCorpus(server: ConsoleServer, flaws: readonly Flaw[]): Promise<string[]> {
+  const queue = [...flaws];
+  const problems: string[] = [];
+  const sizes: number[] = [];
+  const worker = async () => {
+    for (let flaw = queue.shift(); flaw; flaw = queue.shift()) {
+      const { problem, size } = await certifyFlaw(server, flaw);
+      if (size > 0) sizes.push(size);
+      if (problem) problems.push(`${flaw.flaw}: ${problem}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CORPUS_PARALLEL }, worker));
+  const sorted = sizes.sort((a, b) => a - b);
+  const median = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
+  console.log(
+    `\ncorpus: ${flaws.length - problems.length}/${flaws.length} flawed clients caught; median smallest plan ${median} fault(s)`,
+  );
+  return problems;
+}
+
+function selected<T extends string>(variable: string | undefined, all: readonly T[]): T[] {
+  if (variable === "none") return [];
+  return variable ? all.filter((item) => variable.split(",").includes(item)) : [...all];
 }
 
 async function main(): Promise<number> {
-  const wanted = (process.env.FAULT_CLIENTS ?? Object.keys(PROGRAMS).join(",")).split(",");
-  const names = wanted.filter((name) => PROGRAMS[name] && available(PROGRAMS[name].runtime));
+  mkdirSync(build, { recursive: true });
+  const wanted = selected(process.env.FAULT_CLIENTS, STARTER_LANGUAGES);
+  const names = wanted.filter(hasRuntime);
   const skipped = wanted.filter((name) => !names.includes(name));
-  const servers = await Promise.all(names.map(() => startConsole()));
+  const flaws = FLAWS.filter((flaw) => selected(process.env.FAULT_FLAWS, [flaw.flaw]).length > 0);
+  const servers = await Promise.all(
+    [...names, ...(flaws.length ? ["corpus"] : [])].map(() => startConsole()),
+  );
   try {
-    const results = await Promise.all(names.map((name, index) => certify(servers[index]!, name)));
+    const [results, problems] = await Promise.all([
+      Promise.all(names.map((name, index) => certifyStarter(servers[index]!, name))),
+      flaws.length ? certifyCorpus(servers.at(-1)!, flaws) : Promise.resolve([]),
+    ]);
     for (const result of results) {
       console.log(`\n===== ${result.name}: exit ${result.code} in ${result.seconds.toFixed(0)} s =====`);
-      console.log(result.output.trim().split("\n").slice(-30).join("\n"));
+      console.log(result.output.trim().split("\n").slice(-12).join("\n"));
     }
+    for (const problem of problems) console.log(`\nFLAW NOT CAUGHT ${problem}`);
     const failed = results.filter((result) => result.code !== 0).length;
-    if (skipped.length > 0) console.log(`\nskipped (no runtime or no workload): ${skipped.join(", ")}`);
+    if (skipped.length > 0) console.log(`\nskipped (no runtime): ${skipped.join(", ")}`);
     console.log(
-      `\n${results.length - failed} passed, ${failed} failed${skipped.length ? `, ${skipped.length} skipped` : ""}`,
+      `\nstarter clients: ${results.length - failed} passed, ${failed} failed; flawed clients: ${flaws.length - problems.length} caught, ${problems.length} missed`,
     );
-    return failed === 0 ? 0 : 1;
+    return failed === 0 && problems.length === 0 ? 0 : 1;
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
+    rmSync(build, { recursive: true, force: true });
   }
 }
 

@@ -342,7 +342,8 @@ public final class CardApiClient {
 
     /**
      * One API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429: wait
-     * Retry-After, then once more, or give up when it is beyond PATIENCE_MS (RFC 9110). A read ({@code retry}) is
+     * Retry-After, then once more (a second 429 is the answer, after its own wait), or give up when it is beyond
+     * PATIENCE_MS (RFC 9110). A read ({@code retry}) is
      * tried up to 3 times when its outcome is unknown; a write never is here (see gift). A 403 is never retried.
      */
     Answer call(String method, String path, Object body, String requestId, boolean retry)
@@ -369,14 +370,16 @@ public final class CardApiClient {
             if (answer.status() == 401 && !renewed) {
                 renewed = true;
                 current = requestToken();
-            } else if (answer.status() == 429 && !waited) {
-                waited = true;
+            } else if (answer.status() == 429) {
                 long wait = retryAfterMs(answer.retryAfter(), System.currentTimeMillis());
                 if (wait > PATIENCE_MS) {
                     Result result = new Result(429, requestId, null, answer.body(), null, false, null, null);
                     throw new RateLimitedException(tooLong(answer, wait), result, null);
                 }
+                // A second 429 is the answer, given once its window has passed: no next command calls inside it.
                 pause(wait);
+                if (waited) return answer;
+                waited = true;
             } else if (retry && answer.outcomeUnknown() && tries < BACKOFF_MS.length) {
                 pause(BACKOFF_MS[tries++]);
             } else return answer;

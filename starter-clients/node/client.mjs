@@ -226,7 +226,8 @@ export class CardApiClient {
 
   /**
    * One API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429: wait
-   * Retry-After, then once more, or give up when it is beyond PATIENCE_MS (RFC 9110). A read (`retry`) is tried
+   * Retry-After, then once more (a second 429 is the answer, after its own wait), or give up when it is beyond
+   * PATIENCE_MS (RFC 9110). A read (`retry`) is tried
    * up to 3 times when its outcome is unknown; a write never is here (see gift). 403 is never retried.
    */
   async call(method, path, { body, requestId, retry = false } = {}) {
@@ -249,11 +250,13 @@ export class CardApiClient {
       if (answer.status === 401 && !renewed) {
         renewed = true;
         token = await this.requestToken();
-      } else if (answer.status === 429 && !waited) {
-        waited = true;
+      } else if (answer.status === 429) {
         const wait = retryAfterMs(answer.retryAfter);
         if (wait > PATIENCE_MS) throw tooLong(answer, wait, requestId);
+        // A second 429 is the answer, given once its window has passed: no next command calls inside it.
         await sleep(wait);
+        if (waited) return answer;
+        waited = true;
       } else if (retry && outcomeUnknown(answer) && tries < BACKOFF_MS.length) {
         await sleep(BACKOFF_MS[tries++]);
       } else return answer;

@@ -382,8 +382,9 @@ class CardApiClient:
         self, method: str, path: str, body: Any = None, request_id: Optional[str] = None, retry: bool = False
     ) -> Answer:
         """One API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429:
-        wait Retry-After, then once more, or give up when it is beyond PATIENCE_S (RFC 9110). A read (``retry``)
-        is tried up to 3 times when its outcome is unknown; a write never is here (see gift). 403 is never retried."""
+        wait Retry-After, then once more (a second 429 is the answer, after its own wait), or give up when it is
+        beyond PATIENCE_S (RFC 9110). A read (``retry``) is tried up to 3 times when its outcome is unknown; a write
+        never is here (see gift). 403 is never retried."""
         token = self.get_token()
         renewed = waited = False
         tries = 0
@@ -404,13 +405,16 @@ class CardApiClient:
             if answer.status == 401 and not renewed:
                 renewed = True
                 token = self.request_token()
-            elif answer.status == 429 and not waited:
-                waited = True
+            elif answer.status == 429:
                 wait = retry_after_s(answer.retry_after)
                 if wait > PATIENCE_S:
                     result = Result(429, request_id, None, answer.body)
                     raise RateLimitedError(too_long(answer, wait), result)
+                # A second 429 is the answer, given once its window has passed: no next command calls inside it.
                 time.sleep(wait)
+                if waited:
+                    return answer
+                waited = True
             elif retry and answer.outcome_unknown and tries < len(BACKOFF_S):
                 time.sleep(BACKOFF_S[tries])
                 tries += 1

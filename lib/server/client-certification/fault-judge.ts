@@ -233,10 +233,13 @@ function noRetry403({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   const refused = calls.filter((call) => call.status === 403);
   if (refused.length === 0) return judgement(null, expected, "No call was answered 403.", []);
   for (const call of refused) {
+    // The same call again: same operation, body and lookup id. Another card's inquiry is a new call.
     const again = calls.find(
       (later) =>
         later.started_ms >= call.ended_ms &&
         later.operation === call.operation &&
+        later.body_sha256 === call.body_sha256 &&
+        later.lookup_id === call.lookup_id &&
         later.token_issued_at_ms === call.token_issued_at_ms,
     );
     if (again)
@@ -311,6 +314,34 @@ function planTokenReuse({ calls }: Pick<PlanJudgeInput, "calls">): Judgement {
   );
 }
 
+/**
+ * docs/design.md §11's renewal duty on a plan that has ended: a failed token request is no renewal (the token endpoint's own
+ * faults are judged by CLI-TOKEN-BACKOFF), and what has not come after the 401 by the end never will.
+ */
+function planRenew401(input: PlanJudgeInput): Judgement {
+  const refused = input.calls.find((call) => call.behaviour === "revoked");
+  const usable = input.calls.filter((call) => !tokenFailed(call));
+  const judged = renewAfter401({ calls: usable, armedAt: {} });
+  if (judged.verdict !== "not_observed" || !refused) return judged;
+  const after = input.calls.filter((call) => call.started_ms >= refused.ended_ms && call !== refused);
+  if (after.some(tokenFailed))
+    return judgement(
+      null,
+      judged.expected,
+      "The token endpoint failed after the 401: there was no token to retry with.",
+      [refused.id],
+    );
+  const renewed = after.some(isToken);
+  return judgement(
+    false,
+    judged.expected,
+    renewed
+      ? `A new token was requested after the 401, but the refused ${refused.operation} was never sent again.`
+      : `The run ended after the ${refused.operation}'s 401 without a new token or a retry.`,
+    [refused.id, ...after.map((call) => call.id)],
+  );
+}
+
 interface PlanCheck {
   id: AnyClientCheckId;
   title: string;
@@ -382,7 +413,7 @@ export const PLAN_CHECKS: readonly PlanCheck[] = [
     title: "On a 401, renews once and retries the same call",
     spec: "API specification §5.8",
     basis: "API specification §5.8",
-    judge: (input) => renewAfter401(asSteps(input)),
+    judge: planRenew401,
   },
   {
     id: "CLI-REQUEST-ID-UNIQUE",

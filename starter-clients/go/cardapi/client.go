@@ -400,8 +400,9 @@ func (c *Client) Token(ctx context.Context) (*Token, error) {
 }
 
 // call is one API call with the duties around it. A 401: one new token, the same call once more (API specification §5.8). A 429:
-// wait Retry-After, then once more, or give up when it is beyond Patience (RFC 9110). A read (retry) is tried up
-// to 3 times when its outcome is unknown; a write never is here (see Gift). A 403 is never retried.
+// wait Retry-After, then once more (a second 429 is the answer, after its own wait), or give up when it is beyond
+// Patience (RFC 9110). A read (retry) is tried up to 3 times when its outcome is unknown; a write never is here
+// (see Gift). A 403 is never retried.
 func (c *Client) call(ctx context.Context, method, path string, body any, requestID string,
 	retry bool) (*Answer, error) {
 	token, err := c.Token(ctx)
@@ -430,11 +431,19 @@ func (c *Client) call(ctx context.Context, method, path string, body any, reques
 			if token, err = c.RequestToken(ctx); err != nil {
 				return nil, err
 			}
-		case answer.Status == http.StatusTooManyRequests && !waited:
-			waited, pause = true, retryAfter(answer.RetryAfter, time.Now())
+		case answer.Status == http.StatusTooManyRequests:
+			pause = retryAfter(answer.RetryAfter, time.Now())
 			if pause > Patience {
 				return nil, tooLong(answer, pause, requestID)
 			}
+			if waited {
+				// A second 429 is the answer, given once its window has passed: no next command calls inside it.
+				if err := sleep(ctx, pause); err != nil {
+					return nil, err
+				}
+				return answer, nil
+			}
+			waited = true
 		case retry && answer.outcomeUnknown() && tries < len(backoff):
 			pause, tries = backoff[tries], tries+1
 		default:

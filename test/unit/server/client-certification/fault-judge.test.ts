@@ -158,6 +158,15 @@ describe("CLI-NO-RETRY-403", () => {
       verdictOf("CLI-NO-RETRY-403", [refused, token({}), call({ token_issued_at_ms: 99 })]),
     ).toMatchObject({ verdict: "pass" });
   });
+
+  test("the next call of the same kind for another card, or another lookup, is no retry", () => {
+    const refused = call({ status: 403, fault: "status_403", token_issued_at_ms: 5 });
+    const otherCard = call({ request_id: "r-2", body_sha256: "body-b", token_issued_at_ms: 5 });
+    expect(verdictOf("CLI-NO-RETRY-403", [refused, otherCard])).toMatchObject({ verdict: "pass" });
+    const refusedLookup = call({ ...lookup("r-1", 403), fault: "status_403", token_issued_at_ms: 5 });
+    const otherLookup = call({ ...lookup("r-9", 200), token_issued_at_ms: 5 });
+    expect(verdictOf("CLI-NO-RETRY-403", [refusedLookup, otherLookup])).toMatchObject({ verdict: "pass" });
+  });
 });
 
 describe("CLI-RETRY-AFTER", () => {
@@ -187,5 +196,44 @@ describe("CLI-RETRY-AFTER", () => {
   test("without Retry-After, an immediate retry fails", () => {
     const limited = call({ at: 60_000, status: 429, fault: "status_429_bare" });
     expect(verdictOf("CLI-RETRY-AFTER", [limited, call({ at: 60_020 })])).toMatchObject({ verdict: "fail" });
+  });
+});
+
+describe("CLI-RENEW-401 on an ended plan", () => {
+  const revoked = () =>
+    call({ status: 401, behaviour: "revoked", fault: "status_401", token_issued_at_ms: 1 });
+
+  test("one new token, then the same call with the same Request Id, passes", () => {
+    const refused = revoked();
+    const renewal = token({ token_issued_at_ms: null });
+    const retry = call({ token_issued_at_ms: renewal.started_ms + 1 });
+    expect(verdictOf("CLI-RENEW-401", [refused, renewal, retry])).toMatchObject({ verdict: "pass" });
+  });
+
+  test("a run that ends after the 401 without renewing fails: the plan is over, the retry will not come", () => {
+    expect(verdictOf("CLI-RENEW-401", [revoked()], { exitCode: 1 })).toMatchObject({
+      verdict: "fail",
+      observed: expect.stringMatching(/ended after the gift_balance_inquiry's 401 without a new token/),
+    });
+    expect(verdictOf("CLI-RENEW-401", [revoked(), token({ token_issued_at_ms: null })])).toMatchObject({
+      verdict: "fail",
+      observed: expect.stringMatching(/never sent again/),
+    });
+  });
+
+  test("failed token requests are no renewal: the working one after them, then the retry, passes", () => {
+    const refused = revoked();
+    const failed = token({ status: 503, fault: "token_503", token_issued_at_ms: null });
+    const renewal = token({ at: clock + 700, token_issued_at_ms: null });
+    const retry = call({ token_issued_at_ms: renewal.started_ms + 1 });
+    expect(verdictOf("CLI-RENEW-401", [refused, failed, renewal, retry])).toMatchObject({ verdict: "pass" });
+  });
+
+  test("when the token endpoint kept failing after the 401, giving up is not judged here", () => {
+    const refused = revoked();
+    const failed = token({ status: 503, fault: "token_503", token_issued_at_ms: null });
+    expect(verdictOf("CLI-RENEW-401", [refused, failed], { exitCode: 1 })).toMatchObject({
+      verdict: "not_observed",
+    });
   });
 });
