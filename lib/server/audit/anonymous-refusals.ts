@@ -6,6 +6,7 @@
  * PostgreSQL each write their own summary rows, and each allows the limit.
  */
 import "server-only";
+import { commonestReason, refusalSummaryDetails } from "./refusal-summary";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import type { AuditEntryInput } from "@/lib/server/audit";
@@ -104,7 +105,7 @@ function throttled(limit: number, wait: number): ApiError {
 }
 
 async function writeSummary(append: (entry: AuditEntryInput) => Promise<unknown>, bucket: Bucket) {
-  const [reason] = [...bucket.reasons].sort((a, b) => b[1] - a[1])[0] ?? ["not_signed_in"];
+  const reason = commonestReason(bucket, "not_signed_in");
   try {
     await append({
       event: "anonymous_refusals",
@@ -112,15 +113,7 @@ async function writeSummary(append: (entry: AuditEntryInput) => Promise<unknown>
       clientAddress: bucket.address,
       reason,
       operation: bucket.firstPath.slice(0, 64),
-      details: {
-        count: bucket.count,
-        throttled: bucket.throttled,
-        minute: new Date(bucket.minute).toISOString(),
-        reasons: [...bucket.reasons]
-          .map(([name, count]) => `${name}:${count}`)
-          .join(" ")
-          .slice(0, 500),
-      },
+      details: refusalSummaryDetails(bucket),
     });
   } catch (error) {
     // Never lost: the summary goes to the server log instead.

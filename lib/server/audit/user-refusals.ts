@@ -7,6 +7,7 @@
  * so writes at most two rows per route and minute instead of one per request. Counted per instance.
  */
 import "server-only";
+import { commonestReason, refusalSummaryDetails } from "./refusal-summary";
 import { ApiError } from "@/lib/server/util/errors";
 import { logger } from "@/lib/server/util/logger";
 import type { AuditCaller, AuditFields } from "./record";
@@ -111,7 +112,7 @@ async function writeSummary(
   write: (caller: AuditCaller, fields: AuditFields) => Promise<unknown>,
   bucket: Bucket,
 ): Promise<void> {
-  const [reason] = [...bucket.reasons].sort((a, b) => b[1] - a[1])[0] ?? ["refused"];
+  const reason = commonestReason(bucket, "refused");
   try {
     await write(bucket.caller, {
       event: "refused",
@@ -119,15 +120,7 @@ async function writeSummary(
       reason,
       operation: bucket.route.slice(0, 64),
       environment: bucket.environment as AuditFields["environment"],
-      details: {
-        count: bucket.count,
-        throttled: bucket.throttled,
-        minute: new Date(bucket.minute).toISOString(),
-        reasons: [...bucket.reasons]
-          .map(([name, count]) => `${name}:${count}`)
-          .join(" ")
-          .slice(0, 500),
-      },
+      details: refusalSummaryDetails(bucket),
     });
   } catch (error) {
     // Never lost: the summary goes to the server log instead.
