@@ -1,6 +1,15 @@
 /** C# (.NET 6+ top-level program) with HttpClient; values are regular "…" literals joined with `+`. */
 import { lines, type Piece } from "../code-samples-values";
-import { commentLines, environmentReads, hex, joinLines, needsJson, type Program } from "./program";
+import {
+  commentLines,
+  environmentReads,
+  hex,
+  joinLines,
+  needsJson,
+  type ExpressionSyntax,
+  valueExpression,
+  type Program,
+} from "./program";
 
 const ESCAPES: Record<string, string> = {
   "\\": "\\\\",
@@ -20,14 +29,17 @@ function csharpString(text: string): string {
   return `"${body}"`;
 }
 
+const CSHARP: ExpressionSyntax = {
+  literal: csharpString,
+  uuid: "Guid.NewGuid().ToString()",
+  read: (name) => `Env(${csharpString(name)})`,
+  json: (read) => `JsonSerializer.Serialize(${read}, JsonOptions)`,
+  join: " + ",
+  empty: '""',
+};
+
 function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return csharpString(piece.text);
-    if ("uuid" in piece) return "Guid.NewGuid().ToString()";
-    const read = `Env(${csharpString(piece.read)})`;
-    return piece.as === "json" ? `JsonSerializer.Serialize(${read}, JsonOptions)` : read;
-  });
-  return parts.join(" + ") || '""';
+  return valueExpression(value, CSHARP);
 }
 
 export function csharp(program: Program): string {

@@ -7,6 +7,8 @@ import {
   joinLines,
   needsJson,
   needsUuid,
+  type ExpressionSyntax,
+  valueExpression,
   type Program,
 } from "./program";
 
@@ -25,14 +27,17 @@ function goString(text: string): string {
   return `"${body}"`;
 }
 
+const GO: ExpressionSyntax = {
+  literal: goString,
+  uuid: "newRequestID()",
+  read: (name) => `env(${goString(name)})`,
+  json: (read) => `jsonString(${read})`,
+  join: " + ",
+  empty: '""',
+};
+
 function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return goString(piece.text);
-    if ("uuid" in piece) return "newRequestID()";
-    const read = `env(${goString(piece.read)})`;
-    return piece.as === "json" ? `jsonString(${read})` : read;
-  });
-  return parts.join(" + ") || '""';
+  return valueExpression(value, GO);
 }
 
 const HELPERS = {

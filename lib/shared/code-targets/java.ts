@@ -7,6 +7,8 @@ import {
   joinLines,
   needsJson,
   needsUuid,
+  type ExpressionSyntax,
+  valueExpression,
   type Program,
 } from "./program";
 
@@ -34,14 +36,17 @@ function javaString(text: string): string {
   return `"${body}"`;
 }
 
+const JAVA: ExpressionSyntax = {
+  literal: javaString,
+  uuid: "UUID.randomUUID().toString()",
+  read: (name) => `env(${javaString(name)})`,
+  json: (read) => `json(${read})`,
+  join: " + ",
+  empty: '""',
+};
+
 function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return javaString(piece.text);
-    if ("uuid" in piece) return "UUID.randomUUID().toString()";
-    const read = `env(${javaString(piece.read)})`;
-    return piece.as === "json" ? `json(${read})` : read;
-  });
-  return parts.join(" + ") || '""';
+  return valueExpression(value, JAVA);
 }
 
 const ENV_HELPER = [

@@ -3,7 +3,15 @@
  * `node:http`/`node:https`. Both ES modules; values are single-quoted literals joined with `+`.
  */
 import type { Piece } from "../code-samples-values";
-import { commentLines, environmentReads, hex, joinLines, needsUuid, type Program } from "./program";
+import {
+  commentLines,
+  environmentReads,
+  hex,
+  joinLines,
+  needsUuid,
+  type Program,
+  valueExpression,
+} from "./program";
 import { lines } from "../code-samples-values";
 
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
@@ -17,14 +25,16 @@ function jsString(text: string): string {
   return `'${body}'`;
 }
 
+/** With a token request first, ACCESS_TOKEN is the program's own `accessToken`. */
 function expression(value: Piece[], token: boolean): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return jsString(piece.text);
-    if ("uuid" in piece) return "crypto.randomUUID()";
-    const read = piece.read === "ACCESS_TOKEN" && token ? "accessToken" : `env(${jsString(piece.read)})`;
-    return piece.as === "json" ? `JSON.stringify(${read})` : read;
+  return valueExpression(value, {
+    literal: jsString,
+    uuid: "crypto.randomUUID()",
+    read: (name) => (name === "ACCESS_TOKEN" && token ? "accessToken" : `env(${jsString(name)})`),
+    json: (read) => `JSON.stringify(${read})`,
+    join: " + ",
+    empty: "''",
   });
-  return parts.join(" + ") || "''";
 }
 
 function bodyExpression(body: Piece[], token: boolean, indent: string): string {

@@ -3,7 +3,16 @@
  * lack. Values are double-quoted literals joined with `.`.
  */
 import { lines, normalize, type Piece } from "../code-samples-values";
-import { commentLines, environmentReads, hex, joinLines, needsUuid, type Program } from "./program";
+import {
+  commentLines,
+  environmentReads,
+  hex,
+  joinLines,
+  needsUuid,
+  type ExpressionSyntax,
+  valueExpression,
+  type Program,
+} from "./program";
 
 const ESCAPES: Record<string, string> = {
   "\\": "\\\\",
@@ -26,16 +35,17 @@ function phpString(text: string): string {
   return `"${body}"`;
 }
 
+const PHP: ExpressionSyntax = {
+  literal: phpString,
+  uuid: "request_id()",
+  read: (name) => `env(${phpString(name)})`,
+  json: (read) => `json_encode(${read}, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)`,
+  join: " . ",
+  empty: '""',
+};
+
 function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return phpString(piece.text);
-    if ("uuid" in piece) return "request_id()";
-    const read = `env(${phpString(piece.read)})`;
-    return piece.as === "json"
-      ? `json_encode(${read}, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)`
-      : read;
-  });
-  return parts.join(" . ") || '""';
+  return valueExpression(value, PHP);
 }
 
 const HELPERS = {

@@ -3,7 +3,15 @@
  * `+`; control characters, which a single-quoted literal cannot escape, are `[string][char]N` between them.
  */
 import { lines, type Piece } from "../code-samples-values";
-import { commentLines, environmentReads, joinLines, splitRuns, type Program } from "./program";
+import {
+  commentLines,
+  environmentReads,
+  joinLines,
+  splitRuns,
+  type ExpressionSyntax,
+  valueExpression,
+  type Program,
+} from "./program";
 
 /** PowerShell reads the typographic single quotes as quotes too: each is doubled like `'`. */
 const SINGLE_QUOTES = /['\u2018\u2019\u201a\u201b]/g;
@@ -20,15 +28,18 @@ function powershellString(text: string): string {
   return parts.length === 1 ? parts[0]! : `(${parts.join(" + ")})`;
 }
 
-function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return powershellString(piece.text);
-    if ("uuid" in piece) return "[guid]::NewGuid().ToString()";
-    const read = `(Get-RequiredEnv ${powershellString(piece.read)})`;
-    return piece.as === "json" ? `(ConvertTo-Json -Compress -InputObject ${read})` : read;
-  });
+const POWERSHELL: ExpressionSyntax = {
+  literal: powershellString,
+  uuid: "[guid]::NewGuid().ToString()",
+  read: (name) => `(Get-RequiredEnv ${powershellString(name)})`,
+  json: (read) => `(ConvertTo-Json -Compress -InputObject ${read})`,
   // Every operand is a string, so `+` joins text.
-  return parts.join(" + ") || "''";
+  join: " + ",
+  empty: "''",
+};
+
+function expression(value: Piece[]): string {
+  return valueExpression(value, POWERSHELL);
 }
 
 export function powershell(program: Program): string {

@@ -26,6 +26,28 @@ export interface Program {
 
 export type Target = (program: Program) => string;
 
+/** How one language writes a value's pieces: a literal, a fresh id, a read, a read made a JSON string, the join. */
+export interface ExpressionSyntax {
+  literal: (text: string) => string;
+  uuid: string;
+  read: (name: string) => string;
+  json: (read: string) => string;
+  join: string;
+  /** The empty value (no pieces). */
+  empty: string;
+}
+
+/** A value as one expression of the language: its pieces in order, each text through the language's literal. */
+export function valueExpression(value: Piece[], syntax: ExpressionSyntax): string {
+  const parts = value.map((piece) => {
+    if ("text" in piece) return syntax.literal(piece.text);
+    if ("uuid" in piece) return syntax.uuid;
+    const read = syntax.read(piece.read);
+    return piece.as === "json" ? syntax.json(read) : read;
+  });
+  return parts.join(syntax.join) || syntax.empty;
+}
+
 /** Every value the program and its token request hold. */
 function valuesOf(program: Program): Value[] {
   const own = [...program.headers.map(([, value]) => value), ...(program.body ? [program.body] : [])];

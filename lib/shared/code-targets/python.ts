@@ -7,6 +7,8 @@ import {
   joinLines,
   needsJson,
   needsUuid,
+  type ExpressionSyntax,
+  valueExpression,
   type Program,
 } from "./program";
 
@@ -17,14 +19,17 @@ function pythonString(text: string): string {
   return `'${text.replace(/[\\'\u0000-\u001f\u007f]/g, (char) => ESCAPES[char] ?? `\\x${hex(char.charCodeAt(0), 2)}`)}'`;
 }
 
+const PYTHON: ExpressionSyntax = {
+  literal: pythonString,
+  uuid: "str(uuid.uuid4())",
+  read: (name) => `env(${pythonString(name)})`,
+  json: (read) => `json.dumps(${read})`,
+  join: " + ",
+  empty: "''",
+};
+
 function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return pythonString(piece.text);
-    if ("uuid" in piece) return "str(uuid.uuid4())";
-    const read = `env(${pythonString(piece.read)})`;
-    return piece.as === "json" ? `json.dumps(${read})` : read;
-  });
-  return parts.join(" + ") || "''";
+  return valueExpression(value, PYTHON);
 }
 
 const ENV_HELPER = [

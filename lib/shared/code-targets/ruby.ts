@@ -7,6 +7,8 @@ import {
   joinLines,
   needsJson,
   needsUuid,
+  type ExpressionSyntax,
+  valueExpression,
   type Program,
 } from "./program";
 
@@ -31,14 +33,17 @@ function rubyString(text: string): string {
   return `"${body}"`;
 }
 
+const RUBY: ExpressionSyntax = {
+  literal: rubyString,
+  uuid: "SecureRandom.uuid",
+  read: (name) => `env(${rubyString(name)})`,
+  json: (read) => `JSON.generate(${read})`,
+  join: " + ",
+  empty: '""',
+};
+
 function expression(value: Piece[]): string {
-  const parts = value.map((piece) => {
-    if ("text" in piece) return rubyString(piece.text);
-    if ("uuid" in piece) return "SecureRandom.uuid";
-    const read = `env(${rubyString(piece.read)})`;
-    return piece.as === "json" ? `JSON.generate(${read})` : read;
-  });
-  return parts.join(" + ") || '""';
+  return valueExpression(value, RUBY);
 }
 
 const ENV_HELPER = [
