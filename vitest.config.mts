@@ -81,6 +81,24 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          // The code the console hands out, run in its own languages (Python, Java, Go, PHP, Ruby, Node, curl):
+          // the starter clients' suites and certification, the generated samples with hostile values, code
+          // copied from the pages. `npm run test:languages`, the CI step after `npm test`.
+          name: "languages",
+          expect: expectOptions,
+          include: ["test/languages/**/*.test.ts"],
+          environment: "node",
+          globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
+          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
+          isolate: false,
+          maxWorkers: serverFileWorkers,
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "browser",
           expect: expectOptions,
           include: ["test/browser/**/*.test.ts"],

@@ -2,7 +2,8 @@
  * npm run test:faults (docs/design.md §14), the CI step after `npm test`:
  * 1. the full seeded fault certification of every starter client whose runtime is here, each with the workload
  *    docs/guide/starter-clients.md gives, in parallel, each against a console of its own, with short timeouts;
- *    a client passes when `certify-client` exits 0 (every plan passed);
+ *    a client passes when `certify-client` exits 0 (every plan passed) and no family was left out (the workload
+ *    makes every kind of call, so each family applies to one of them);
  * 2. the flawed-client corpus (test/fixtures/fault-clients/flaws.ts): each flaw must be caught by its check
  *    with a smallest plan of at most 2 faults, and its replay line must fail again.
  * FAULT_CLIENTS=node,python narrows the clients (FAULT_CLIENTS=none: the corpus alone); FAULT_FLAWS=a,b or
@@ -12,7 +13,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parsePlanCode } from "@/lib/shared/fault-families";
+import { FAULT_FAMILIES, parsePlanCode } from "@/lib/shared/fault-families";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { FLAWS, type Flaw } from "@/test/fixtures/fault-clients/flaws";
 import {
@@ -65,6 +66,16 @@ async function certifyStarter(
     path.join(root, "evidence", "faults", `${name}.junit.xml`),
   ]);
   return { name, ...result };
+}
+
+/** Why a starter client's run does not pass, or null: a failed plan, or a family its workload never met. */
+function starterProblem(run: CliRun): string | null {
+  if (run.code !== 0) return `exit ${run.code}`;
+  if (/Not applicable/.test(run.output)) return "a fault family did not apply to any call of the workload";
+  const passed = /^PASS: (\d+) plan\(s\) after the baseline, 0 failed/m.exec(run.output);
+  if (!passed || Number(passed[1]) < FAULT_FAMILIES.length)
+    return `fewer than the ${FAULT_FAMILIES.length} families' plans passed`;
+  return null;
 }
 
 /** The smallest plans a report names, with their checks. */
@@ -152,12 +163,14 @@ async function main(): Promise<number> {
       Promise.all(names.map((name, index) => certifyStarter(servers[index]!, name))),
       flaws.length ? certifyCorpus(servers.at(-1)!, flaws) : Promise.resolve([]),
     ]);
-    for (const result of results) {
-      console.log(`\n===== ${result.name}: exit ${result.code} in ${result.seconds.toFixed(0)} s =====`);
+    const starterProblems = results.map(starterProblem);
+    results.forEach((result, index) => {
+      const verdict = starterProblems[index] ?? "passed";
+      console.log(`\n===== ${result.name}: ${verdict} in ${result.seconds.toFixed(0)} s =====`);
       console.log(result.output.trim().split("\n").slice(-12).join("\n"));
-    }
+    });
     for (const problem of problems) console.log(`\nFLAW NOT CAUGHT ${problem}`);
-    const failed = results.filter((result) => result.code !== 0).length;
+    const failed = starterProblems.filter(Boolean).length;
     if (skipped.length > 0) console.log(`\nskipped (no runtime): ${skipped.join(", ")}`);
     console.log(
       `\nstarter clients: ${results.length - failed} passed, ${failed} failed; flawed clients: ${flaws.length - problems.length} caught, ${problems.length} missed`,

@@ -1,6 +1,6 @@
 /**
  * Exchange records whose every field holds hostile text, with what a program generated from each must send
- * (test/integration/code-samples/hostile-values.test.ts). Made by fast-check from a fixed seed
+ * (test/languages/code-samples/hostile-values.test.ts). Made by fast-check from a fixed seed
  * (CODE_SAMPLES_SEED changes it), so a failure names a case that can be made again.
  */
 import fc from "fast-check";

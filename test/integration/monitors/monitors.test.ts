@@ -341,7 +341,20 @@ describe("two consoles on one PostgreSQL, and a restart", () => {
     const first = await settled(client, monitor.id, 1);
     const firstDelay = Date.parse(first.runs[0]?.started_at ?? "") - Date.parse(monitor.created_at);
     expect(firstDelay).toBeLessThan(1000);
-    const due = Date.parse(first.monitor.next_run_at);
+    const period = Date.parse(first.monitor.next_run_at) - Date.parse(first.runs[0]?.started_at ?? "");
+    expect(Math.abs(period - 60_000)).toBeLessThan(1000);
+    // Its next run brought forward from a minute to six seconds, past the scheduler's five-second tick: the
+    // run must still start when due, not at the tick after.
+    const due = Number(
+      postgres
+        .psql(
+          databaseUrl,
+          `update monitors set next_run_at = now() + interval '6 seconds'
+           where id = '${monitor.id}' returning floor(extract(epoch from next_run_at) * 1000)`,
+        )
+        .trim()
+        .split("\n")[0],
+    );
     const second = await settled(client, monitor.id, 2);
     const secondDelay = Date.parse(second.runs[0]?.started_at ?? "") - due;
     console.info(

@@ -3,7 +3,7 @@
  * strict lexer of each language's literals: over hostile values (test/support/hostile-cases.ts) every literal
  * must close where the generator meant it to, the code around the literals must be the template's own (no word
  * from a value), and the values must come back whole from the literals. The other languages are run
- * (test/integration/code-samples/hostile-values.test.ts).
+ * (test/languages/code-samples/hostile-values.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import { exchangeToCode } from "@/lib/client/code-export";
