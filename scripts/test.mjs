@@ -175,6 +175,23 @@ function childrenCpuSeconds() {
   }
 }
 
+/**
+ * The machine's busy and total core-seconds so far (Linux: /proc/stat). On a quiet machine the busy part over a
+ * run is the run's CPU, Chromium's renderers and the daemonised PostgreSQL included, which the children's CPU
+ * above misses: they are not reaped by this process's descendants.
+ */
+function machineCoreSeconds() {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks;
+    const busy = user + nice + system + irq + softirq + steal;
+    return { busy: busy / 100, total: (busy + idle + iowait) / 100 };
+  } catch {
+    return undefined;
+  }
+}
+const machineAtStart = machineCoreSeconds();
+
 /** The slowest ten test files by CPU (what test/setup/file-cpu.ts measures, and what it leaves out). */
 function printSlowestFiles() {
   if (!existsSync(cpuLog)) return;
@@ -208,9 +225,15 @@ if (quick) {
 
 printSlowestFiles();
 const cpu = childrenCpuSeconds();
+const machineAtEnd = machineCoreSeconds();
+const machine =
+  machineAtStart && machineAtEnd
+    ? `; the machine's cores were busy ${(machineAtEnd.busy - machineAtStart.busy).toFixed(0)} s of ` +
+      `${(machineAtEnd.total - machineAtStart.total).toFixed(0)}`
+    : "";
 console.log(
   `\nnpm ${quick ? "run test:quick" : "test"} took ${seconds(startedAt)}` +
-    (cpu === undefined ? "" : ` (${cpu.toFixed(0)} s of CPU)`),
+    (cpu === undefined ? "" : ` (${cpu.toFixed(0)} s of CPU in its processes${machine})`),
 );
 console.log(
   `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,

@@ -5,14 +5,14 @@
  * axe finds nothing. Screenshots at 1440 and 390 px, light and dark.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
-import os from "node:os";
+import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations, forceTheme, overflowsHorizontally } from "./console-support";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const CLIENT = path.join(root, "test/fixtures/fault-clients/reference-client.mjs");
@@ -24,7 +24,7 @@ let browser: Browser;
 let certificationId = "";
 
 function certifyClient(args: string[]): Promise<string> {
-  const out = mkdtempSync(path.join(os.tmpdir(), "fault-page-"));
+  const out = fileTempDir("fault-page-");
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,

@@ -3,14 +3,13 @@
  * would send, a refused header is flagged before sending, a malformed body goes out and the sandbox's 400 shows
  * in the exchange view (the card masked), History keeps the run and replays it as a free-form request, a
  * pasted cURL command fills the editor, and the editor fits 1440 and 390 px in both themes (screenshots in
- * /work/notes/shots/).
+ * test-results/screenshots).
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConsoleServer } from "@/test/support/console-server";
 import { openConsolePage, type ConsolePage } from "@/test/support/pages";
+import { screenshotPath } from "@/test/support/browser";
 import {
   axeViolations,
   forceTheme,
@@ -21,7 +20,6 @@ import {
 } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
-const SHOTS = "/work/notes/shots";
 
 let server: ConsoleServer;
 let page: Page;
@@ -171,7 +169,6 @@ describe("the request editor", () => {
   });
 
   it("fits 1440 and 390 px in both themes", async () => {
-    mkdirSync(SHOTS, { recursive: true });
     await openEditor();
     await editor().getByRole("button", { name: "Add header" }).click();
     await editor().getByLabel("Header 3 name").fill("Connection");
@@ -181,7 +178,7 @@ describe("the request editor", () => {
         await forceTheme(page, theme);
         await transitionsFinished(page);
         expect(await overflowsHorizontally(page), `${width} ${theme}`).toBe(false);
-        await editor().screenshot({ path: path.join(SHOTS, `request-editor-${width}-${theme}.png`) });
+        await editor().screenshot({ path: screenshotPath(`request-editor-${width}-${theme}`) });
         expect(await axeViolations(page), `${width} ${theme}`).toEqual([]);
       }
     }

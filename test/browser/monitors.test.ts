@@ -2,10 +2,9 @@
  * /monitors in Chromium: a tester creates a monitor with the form, its first run starts at once and its square in
  * the strip turns green; the square opens the run's own page. A monitor on an upstream the test breaks and mends
  * shows where alerts go, its deliveries and their redelivery, a test alert, and "changed between" only while it
- * fails. Both pages fit 390 px in light and dark; screenshots at 1440 and 390 px go to /work/notes/shots/
- * (MONITOR_SHOTS_DIR).
+ * fails. Both pages fit 390 px in light and dark; screenshots at 1440 and 390 px go to test-results/screenshots.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -15,11 +14,10 @@ import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "@/test/support/browser";
+import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { forceTheme } from "./console-support";
 
-const SHOTS = process.env.MONITOR_SHOTS_DIR ?? "/work/notes/shots";
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
@@ -43,12 +41,11 @@ afterAll(async () => {
 
 /** Shoots the page in both themes at each size, and checks it never scrolls sideways. */
 async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const theme of ["light", "dark"] as const) {
       await forceTheme(page, theme);
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}-${theme}.png`), fullPage: true });
+      await page.screenshot({ path: screenshotPath(`${name}-${size.width}-${theme}`), fullPage: true });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${name} at ${size.width} px in ${theme}`).toBeLessThanOrEqual(0);
     }
@@ -71,7 +68,7 @@ describe("/monitors", () => {
       .first()
       .waitFor({ timeout: 60_000 })
       .catch(async (error: unknown) => {
-        await page.screenshot({ path: path.join(SHOTS, "monitors-failure.png"), fullPage: true });
+        await page.screenshot({ path: screenshotPath("monitors-failure"), fullPage: true });
         throw error;
       });
     await page.locator('[data-testid="monitor"][data-state="passing"]').waitFor();

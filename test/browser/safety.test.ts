@@ -4,8 +4,7 @@
  * copy as code that runs as copied, the not-connected path, and the shell's smaller defects.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page, Request } from "playwright-core";
@@ -16,6 +15,7 @@ import { launchBrowser } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials } from "@/test/support/pages";
 import { axeViolations, storedExchanges, storedRuns } from "./console-support";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 const run = promisify(execFile);
 
@@ -387,7 +387,7 @@ describe("copy as code runs as copied", () => {
     await page.getByLabel("With token request").check();
     const code = await snippet.innerText();
     expect(code).toContain("process?.env");
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "copy-as-fetch-")), "request.mjs");
+    const file = path.join(fileTempDir("copy-as-fetch-"), "request.mjs");
     writeFileSync(file, code);
     const { stdout } = await run(process.execPath, [file], {
       env: {

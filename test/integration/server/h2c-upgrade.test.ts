@@ -3,13 +3,13 @@
  * HttpClient) get an HTTP/1.1 answer, as from Node's own server, not a closed connection.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedConsole, type ConsoleServer } from "../../support/console-server";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 const run = promisify(execFile);
 const TOKEN_PATH = "/sandbox/reporting/v1/auth/token";
@@ -89,7 +89,7 @@ describe("Upgrade: h2c", () => {
   it.skipIf(!has("java"))(
     "Java's default HttpClient gets the token",
     async () => {
-      const folder = mkdtempSync(path.join(os.tmpdir(), "h2c-probe-"));
+      const folder = fileTempDir("h2c-probe-");
       const probe = path.join(folder, "Probe.java");
       writeFileSync(probe, JAVA_PROBE);
       const { stdout } = await run("java", [probe, `http://localhost:${server.port}${TOKEN_PATH}`], {

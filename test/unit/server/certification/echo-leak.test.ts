@@ -3,9 +3,6 @@
  * is and base64-encoded) and issues opaque tokens: nothing of them may reach the run's checks, its stored
  * state, its events or any file of the signed bundle.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
@@ -13,6 +10,7 @@ import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle"
 import { loadEvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import { echoingUpstream, leakForms } from "../../../support/echo-upstream";
 import { certify } from "./harness";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 const SECRET = "s3cr3t-client-value";
 
@@ -46,7 +44,7 @@ describe("certification against an upstream that echoes secrets", () => {
     expect(reasons).toContain("[REDACTED]");
 
     const key = await loadEvidenceSigningKey({
-      env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), "echo-key-")) },
+      env: { DATA_DIR: fileTempDir("echo-key-") },
     });
     const { zip } = await buildEvidenceBundle({
       run,

@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { exportJWK, CompactSign } from "jose";
@@ -11,6 +10,7 @@ import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 import { loadEvidenceSigningKey, type EvidenceSigningKey } from "@/lib/server/certification/signing-key";
 import type { RunState } from "@/lib/shared/certification-contract";
 import { certify } from "./harness";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 let run: RunState;
 let key: EvidenceSigningKey;
@@ -24,7 +24,7 @@ function rezip(changed: Record<string, Uint8Array>): Uint8Array {
 beforeAll(async () => {
   ({ run } = await certify());
   key = await loadEvidenceSigningKey({
-    env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), "evidence-key-")) },
+    env: { DATA_DIR: fileTempDir("evidence-key-") },
   });
   ({ zip } = await buildEvidenceBundle({
     run,
@@ -155,7 +155,7 @@ describe("evidence bundle", () => {
   });
 
   it("the signing key is generated once into DATA_DIR and reused; a configured key must be Ed25519", async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "evidence-key-"));
+    const dataDir = fileTempDir("evidence-key-");
     const warnings: string[] = [];
     const first = await loadEvidenceSigningKey({
       env: { DATA_DIR: dataDir },

@@ -2,20 +2,18 @@
  * A suspension is looked up in memory on every signed-in call: what is kept must follow each suspension, lift and
  * expiry at once, and nothing is kept while the change feed cannot vouch for it.
  */
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDatabaseRegistry, type DatabaseHandle } from "@/lib/server/database";
 import { createSuspensionStore } from "@/lib/server/session/suspensions";
 import type { ChangeFeed } from "@/lib/server/database/change-feed";
 import { seedDataDir } from "@/test/support/pglite-template";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 const databases = createDatabaseRegistry();
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "suspension-cache-"));
+  const dataDir = fileTempDir("suspension-cache-");
   seedDataDir(dataDir);
   handle = await databases.open({ dataDir });
 }, 60_000);

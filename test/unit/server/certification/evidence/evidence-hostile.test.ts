@@ -3,9 +3,6 @@
  * with bundle_too_large before anything large is inflated; names are own entries (an added `__proto__`,
  * `constructor` or `toString` is an added file); a name that appears twice makes a bundle not intact.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
 import { buildEvidenceBundle } from "@/lib/server/certification/evidence/bundle";
@@ -21,13 +18,14 @@ import {
   type RawEntry,
 } from "../../../../support/hostile-zips";
 import { certify } from "../harness";
+import { fileTempDir } from "@/test/support/temp-dirs";
 
 let entries: RawEntry[];
 
 beforeAll(async () => {
   const { run } = await certify({ caseIds: ["TOK-01", "BI-01"] });
   const key = await loadEvidenceSigningKey({
-    env: { DATA_DIR: mkdtempSync(path.join(tmpdir(), "hostile-key-")) },
+    env: { DATA_DIR: fileTempDir("hostile-key-") },
   });
   const { zip } = await buildEvidenceBundle({
     run,
