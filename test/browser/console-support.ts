@@ -13,8 +13,13 @@ interface AxeResult {
   nodes: { target: unknown[]; failureSummary?: string }[];
 }
 
-/** axe-core's violations on the page as it is now, one line per failing node. */
+/** axe-core's violations on the page as it is now (once it has a title), one line per failing node. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // After a client-side navigation the new page's <title> is streamed in after its content: axe reads the page
+  // once it has one, as the tab shows it. A page that never gets one is still reported, after the wait.
+  await page
+    .waitForFunction(() => document.title.trim() !== "", undefined, { timeout: 10_000 })
+    .catch(() => undefined);
   await page.addScriptTag({ path: AXE_PATH });
   const violations = await page.evaluate(async () => {
     const axe = (
