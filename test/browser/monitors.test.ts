@@ -4,17 +4,10 @@
  * shows where alerts go, its deliveries and their redelivery, a test alert, and "changed between" only while it
  * fails. Both pages fit 390 px in light and dark; screenshots at 1440 and 390 px go to test-results/screenshots.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { Webhook } from "standardwebhooks";
-import { createSandbox } from "@/lib/sandbox";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
+import { startAlertingConsole, verifyAlert, type AlertingConsole } from "@/test/support/alerting-console";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { forceTheme } from "./console-support";
 
@@ -87,51 +80,20 @@ describe("/monitors", () => {
 
 describe("/monitors: where alerts go, deliveries, and what broke only while failing", () => {
   const secret = `whsec_${Buffer.alloc(32, 11).toString("base64")}`;
-  const work = mkdtempSync(path.join(os.tmpdir(), "monitors-page-"));
-  let upstream: SandboxServer;
-  let receiver: Server;
-  let alerting: ConsoleServer;
+  let alerting: AlertingConsole;
   let alertContext: BrowserContext;
-  let broken = false;
-  const alerts: { id: string; type: string }[] = [];
+  /** Each alert received: its webhook-id and type, verified as the reference verifier does. */
+  const received = () =>
+    alerting.alerts.map((alert) => ({
+      id: alert.headers["webhook-id"] ?? "",
+      type: verifyAlert(secret, alert).type,
+    }));
 
   beforeAll(async () => {
-    const sandbox = createSandbox({ demoSecret: "monitor-page-secret-4711" });
-    upstream = await startSandboxServer({
-      port: 0,
-      sandbox: {
-        ...sandbox,
-        // While `broken`, Balance Inquiry answers 500: BI-01 fails.
-        handle: (request, caller) =>
-          broken && new URL(request.url).pathname.endsWith("/transaction/v1/balance-inquiry")
-            ? Promise.resolve(new Response("{}", { status: 500 }))
-            : sandbox.handle(request, caller),
-      },
-    });
-    receiver = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      request.on("end", () => {
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
-        const alert = new Webhook(secret).verify(body, headers) as { type: string };
-        alerts.push({ id: headers["webhook-id"] ?? "", type: alert.type });
-        response.end("ok");
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const profile = path.join(work, "profile.json");
-    writeFileSync(
-      profile,
-      JSON.stringify({ cards: { active: "6006491000000001" }, transaction_lookup: true }),
-    );
-    alerting = await startConsole({
-      CARD_API_AUTH_URL: upstream.url,
-      CARD_API_SANDBOX_URL: upstream.url,
-      CARD_API_CLIENT_ID: "demo-client",
-      CARD_API_CLIENT_SECRET: "monitor-page-secret-4711",
-      CERTIFICATION_PROFILE: profile,
-      ALERT_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/T0KEN/secret-path`,
-      ALERT_WEBHOOK_SECRET: secret,
+    alerting = await startAlertingConsole({
+      clientSecret: "monitor-page-secret-4711",
+      webhookSecret: secret,
+      webhookPath: "/hooks/T0KEN/secret-path",
     });
     alertContext = await browser.newContext();
   }, 120_000);
@@ -139,16 +101,13 @@ describe("/monitors: where alerts go, deliveries, and what broke only while fail
   afterAll(async () => {
     await alertContext?.close();
     await alerting?.stop();
-    await upstream?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
-    rmSync(work, { recursive: true, force: true });
   });
 
   it("says where alerts go, shows each delivery, redelivers, sends a test alert, and drops the break once recovered", async () => {
     const page = await alertContext.newPage();
-    await page.goto(`${alerting.url}/monitors`);
-    const created = await page.request.post(`${alerting.url}/api/monitors`, {
-      headers: { Origin: alerting.url },
+    await page.goto(`${alerting.server.url}/monitors`);
+    const created = await page.request.post(`${alerting.server.url}/api/monitors`, {
+      headers: { Origin: alerting.server.url },
       data: {
         name: "Sandbox <!channel> balance 6006491000000001",
         environment: "sandbox",
@@ -163,13 +122,13 @@ describe("/monitors: where alerts go, deliveries, and what broke only while fail
     const target = page.getByTestId("alert-target");
     await expect
       .poll(() => target.textContent())
-      .toContain(`Alerts go to 127.0.0.1:${(receiver.address() as AddressInfo).port}`);
+      .toContain(`Alerts go to 127.0.0.1:${alerting.receiverPort}`);
     expect(await target.textContent()).not.toContain("T0KEN");
     // The name was masked when the monitor was made.
     await page.getByRole("heading", { name: "Sandbox <!channel> balance 600649******0001" }).waitFor();
     await page.getByText("No alert sent yet.").waitFor();
 
-    broken = true;
+    alerting.setBroken(true);
     await card.getByRole("button", { name: "Run now" }).click();
     await page.locator('[data-testid="monitor"][data-state="failing"]').waitFor({ timeout: 60_000 });
     await page.getByTestId("cases-changed").filter({ hasText: "BI-01" }).waitFor();
@@ -180,7 +139,7 @@ describe("/monitors: where alerts go, deliveries, and what broke only while fail
     expect(await failing.textContent()).toMatch(/1 attempt, last .*HTTP 200/);
     await shoot(page, "monitors-failing");
 
-    broken = false;
+    alerting.setBroken(false);
     await card.getByRole("button", { name: "Run now" }).click();
     await page.locator('[data-testid="monitor"][data-state="passing"]').waitFor({ timeout: 60_000 });
     await page
@@ -189,20 +148,20 @@ describe("/monitors: where alerts go, deliveries, and what broke only while fail
       .waitFor({ timeout: 60_000 });
     // Recovered: the old break is history, shown in the strip, no longer as what changed.
     expect(await page.getByTestId("cases-changed").count()).toBe(0);
-    expect(alerts.map((alert) => alert.type)).toEqual(["monitor.failing", "monitor.recovered"]);
+    expect(received().map((alert) => alert.type)).toEqual(["monitor.failing", "monitor.recovered"]);
 
     await card.getByRole("button", { name: "Send a test alert" }).click();
     await page
       .locator('[data-testid="delivery"][data-state="delivered"]')
       .filter({ hasText: "Test" })
       .waitFor({ timeout: 60_000 });
-    expect(alerts.at(-1)?.type).toBe("monitor.test");
+    expect(received().at(-1)?.type).toBe("monitor.test");
 
     // Redelivering the failing alert sends the same webhook-id again.
-    const failingId = alerts[0]?.id;
+    const failingId = received()[0]?.id;
     await failing.getByRole("button", { name: "Redeliver" }).click();
-    await expect.poll(() => alerts.length, { timeout: 60_000 }).toBe(4);
-    expect(alerts[3]).toEqual({ id: failingId, type: "monitor.failing" });
+    await expect.poll(() => alerting.alerts.length, { timeout: 60_000 }).toBe(4);
+    expect(received()[3]).toEqual({ id: failingId, type: "monitor.failing" });
     await page
       .locator('[data-testid="delivery"]')
       .filter({ hasText: "2 attempts" })

@@ -5,25 +5,25 @@
  * (test/fixtures/fault-clients/flaws.ts) are `npm run test:faults`'s, the CI step after `npm test`.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parsePlanCode } from "@/lib/shared/fault-families";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { fileTempDir } from "../../support/temp-dirs";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const CLIENT = path.join(root, "test/fixtures/fault-clients/reference-client.mjs");
-const scratch = mkdtempSync(path.join(os.tmpdir(), "certify-client-"));
+let scratch: string;
 let server: ConsoleServer;
 
 beforeAll(async () => {
+  scratch = fileTempDir("certify-client-");
   server = await startConsole();
 });
 afterAll(async () => {
   await server?.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 interface CliRun {

@@ -5,48 +5,24 @@
  * delays none of their runs; a run missed while the console was down runs once at start, marked late.
  */
 import { generateKeyPairSync } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandbox } from "@/lib/sandbox";
-import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import type { DeliveryView, MonitorDetailResponse, MonitorView } from "@/lib/shared/monitors-api";
+import {
+  receiveAlert,
+  startAlertingConsole,
+  verifyAlert,
+  type AlertingConsole,
+  type ReceivedAlert,
+} from "../../support/alerting-console";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 import { ConsoleClient } from "@/test/support/http-client";
 
-const SECRET = "monitor-client-secret-4711";
 const WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 5).toString("base64")}`;
 
-interface Received {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** Reads a request's body and headers (as the reference verifier takes them). */
-function receive(request: IncomingMessage): Promise<Received> {
-  return new Promise((resolve) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    request.on("end", () =>
-      resolve({
-        body,
-        headers: Object.fromEntries(
-          Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
-        ),
-      }),
-    );
-  });
-}
-
-/** The alert as the Standard Webhooks reference verifier reads it; throws when it does not verify. */
-const verify = (alert: Received | undefined) =>
-  new Webhook(WEBHOOK_SECRET).verify(alert?.body ?? "", alert?.headers ?? {}) as Record<string, unknown>;
-const work = mkdtempSync(path.join(os.tmpdir(), "monitors-"));
+const verify = (alert: ReceivedAlert | undefined) => verifyAlert(WEBHOOK_SECRET, alert);
 
 async function createMonitor(client: ConsoleClient, body: Record<string, unknown>): Promise<MonitorView> {
   const created = await client.json<MonitorView>("POST", "/api/monitors", { body });
@@ -70,55 +46,22 @@ async function settled(client: ConsoleClient, id: string, count: number): Promis
 }
 
 describe("alerts to a webhook", () => {
-  let upstream: SandboxServer;
-  let receiver: Server;
+  let alerting: AlertingConsole;
   let server: ConsoleServer;
   let client: ConsoleClient;
-  let broken = false;
-  const alerts: Received[] = [];
+  let alerts: ReceivedAlert[];
 
   beforeAll(async () => {
-    const sandbox = createSandbox({ demoSecret: SECRET });
-    upstream = await startSandboxServer({
-      port: 0,
-      sandbox: {
-        ...sandbox,
-        // While `broken`, Balance Inquiry answers 500: BI-01 fails.
-        handle: (request, caller) =>
-          broken && new URL(request.url).pathname.endsWith("/transaction/v1/balance-inquiry")
-            ? Promise.resolve(new Response("{}", { status: 500 }))
-            : sandbox.handle(request, caller),
-      },
+    alerting = await startAlertingConsole({
+      clientSecret: "monitor-client-secret-4711",
+      webhookSecret: WEBHOOK_SECRET,
+      webhookPath: "/hook",
     });
-    receiver = createServer((request, response) => {
-      void receive(request).then((alert) => {
-        alerts.push(alert);
-        response.end("ok");
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const profile = path.join(work, "profile.json");
-    writeFileSync(
-      profile,
-      JSON.stringify({ cards: { active: "6006491000000001" }, transaction_lookup: true }),
-    );
-    server = await startConsole({
-      CARD_API_AUTH_URL: upstream.url,
-      CARD_API_SANDBOX_URL: upstream.url,
-      CARD_API_CLIENT_ID: "demo-client",
-      CARD_API_CLIENT_SECRET: SECRET,
-      CERTIFICATION_PROFILE: profile,
-      ALERT_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-      ALERT_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    });
+    ({ server, alerts } = alerting);
     client = new ConsoleClient(server.url);
   }, 120_000);
 
-  afterAll(async () => {
-    await server?.stop();
-    await upstream?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
-  });
+  afterAll(() => alerting?.stop());
 
   it("sends one monitor.failing, none while it stays broken, and one monitor.recovered, each verified", async () => {
     const monitor = await createMonitor(client, {
@@ -130,7 +73,7 @@ describe("alerts to a webhook", () => {
     let detail = await settled(client, monitor.id, 1);
     expect(detail.monitor.state).toBe("passing");
 
-    broken = true;
+    alerting.setBroken(true);
     expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     detail = await settled(client, monitor.id, 2);
     expect(detail.monitor.state).toBe("failing");
@@ -152,7 +95,7 @@ describe("alerts to a webhook", () => {
 
     expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     await settled(client, monitor.id, 3);
-    broken = false;
+    alerting.setBroken(false);
     expect((await client.json("POST", `/api/monitors/${monitor.id}/run`, { body: {} })).status).toBe(202);
     detail = await settled(client, monitor.id, 4);
     expect(detail.monitor.state).toBe("passing");
@@ -211,12 +154,12 @@ describe("two consoles on one PostgreSQL, and a restart", () => {
   const consoles: ConsoleServer[] = [];
   /** How the receiver answers: at once, after a second (slow), or never (hangs until the console gives up). */
   let receiverMode: "ok" | "slow" | "hang" = "ok";
-  const received: Received[] = [];
+  const received: ReceivedAlert[] = [];
   let open = 0;
   const receiver = createServer((request: IncomingMessage, response: ServerResponse) => {
     open += 1;
     response.on("close", () => (open -= 1));
-    void receive(request).then((alert) => {
+    void receiveAlert(request).then((alert) => {
       if (receiverMode === "hang") return;
       received.push(alert);
       setTimeout(() => response.end("ok"), receiverMode === "slow" ? 1000 : 0);
@@ -246,7 +189,6 @@ describe("two consoles on one PostgreSQL, and a restart", () => {
     await postgres?.stop();
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
-    rmSync(work, { recursive: true, force: true });
   });
 
   it("runs each due run exactly once", async () => {

@@ -6,8 +6,7 @@
  * and run in its language against the console; it must answer the operation's success status.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Locator, Page } from "playwright-core";
@@ -16,6 +15,7 @@ import type { CodeLanguage } from "@/lib/shared/code-languages";
 import { downloadText, launchBrowser } from "@/test/support/browser";
 import { freePort, type ConsoleServer } from "@/test/support/console-server";
 import { SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
+import { fileTempDir } from "@/test/support/temp-dirs";
 import { newPage, openConsolePage, type ConsolePage } from "@/test/support/pages";
 import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 
@@ -34,13 +34,10 @@ const RUNNERS: Partial<
   java: { file: "Main.java", command: (file) => ["java", [...SHORT_RUN_JVM_FLAGS, file]] },
 };
 
-const folders: string[] = [];
-
 /** Runs copied code as its reader would; returns the status it printed (curl's status line, or the first line). */
 async function runCopied(language: CodeLanguage, code: string, env: Record<string, string>): Promise<number> {
   const runner = RUNNERS[language]!;
-  const folder = mkdtempSync(path.join(os.tmpdir(), `copied-${language}-`));
-  folders.push(folder);
+  const folder = fileTempDir(`copied-${language}-`);
   writeFileSync(path.join(folder, runner.file), code);
   const [command, args] = runner.command(runner.file);
   const clean = { ...process.env };
@@ -84,10 +81,6 @@ async function copyCode(
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
   return shown;
 }
-
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
 
 describe("copied code runs on the default console", () => {
   let session: ConsolePage;
@@ -154,8 +147,7 @@ describe("copied code runs on the default console", () => {
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export JSON" }).click(),
     ]);
-    exported = path.join(mkdtempSync(path.join(os.tmpdir(), "copied-history-")), "history.json");
-    folders.push(path.dirname(exported));
+    exported = path.join(fileTempDir("copied-history-"), "history.json");
     writeFileSync(exported, await downloadText(download));
 
     // Another browser: its History holds only what it imports.
