@@ -2,6 +2,7 @@
  * In-process harness for the console's route handlers: configure the server, call a route module's
  * handler with a plain Request, and keep cookies between calls like a browser would.
  */
+import * as credentialsRoute from "@/app/api/session/credentials/route";
 import { LOCAL_USER } from "@/lib/server/identity";
 import type { ServerConfig } from "@/lib/server/config";
 import { getServices, setConfigForTests, type RootOptions } from "@/lib/server/root";
@@ -107,6 +108,20 @@ export async function call(
   const response = await handler(new Request(`${base}${path}`, { method, headers, body }));
   jar?.store(response);
   return response;
+}
+
+/** A cookie jar whose session holds the demo credentials, saved through the route (asserted 200). */
+export async function demoSession(): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const response = await call(
+    credentialsRoute.PUT,
+    "PUT",
+    "/api/session/credentials",
+    { body: { profile: "demo" } },
+    jar,
+  );
+  expect(response.status).toBe(200);
+  return jar;
 }
 
 export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {

@@ -13,7 +13,7 @@ import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { captureLogs, type CapturedLogs } from "@/lib/server/util/logger";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
-import { call, configure, CookieJar, readJson, TEST_SESSION_SECRET } from "../support";
+import { call, configure, CookieJar, demoSession, readJson, TEST_SESSION_SECRET } from "../support";
 
 const ACTIVE_CARD = "6006491000000001";
 const INACTIVE_CARD = "6006491000000027";
@@ -35,19 +35,6 @@ beforeEach(() => {
   configure();
   getEmbeddedSandbox().reset();
 });
-
-async function demoSession(): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const response = await call(
-    credentialsRoute.PUT,
-    "PUT",
-    "/api/session/credentials",
-    { body: { profile: "demo" } },
-    jar,
-  );
-  expect(response.status).toBe(200);
-  return jar;
-}
 
 function inquiry(card = ACTIVE_CARD, extra: Record<string, unknown> = {}) {
   return { body: { card_number: card, location_id: "store-001", ...extra } };

@@ -5,12 +5,11 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import * as requestsRoute from "@/app/api/requests/route";
-import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as tokenRoute from "@/app/api/token/route";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 import { runsAsHar, runsAsPostmanCollection } from "@/lib/shared/run-export";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
-import { call, configure, CookieJar, readJson } from "../support";
+import { call, configure, CookieJar, demoSession, readJson } from "../support";
 
 const CARD = "6006491000000001";
 const sandbox = () => getEmbeddedSandbox();
@@ -21,19 +20,6 @@ beforeEach(() => {
   configure();
   sandbox().reset();
 });
-
-async function demoSession(): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const response = await call(
-    credentialsRoute.PUT,
-    "PUT",
-    "/api/session/credentials",
-    { body: { profile: "demo" } },
-    jar,
-  );
-  expect(response.status).toBe(200);
-  return jar;
-}
 
 const send = (jar: CookieJar, body: unknown) =>
   call(requestsRoute.POST, "POST", "/api/requests", { body }, jar);

@@ -6,12 +6,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import * as balanceRoute from "@/app/api/inquiries/balance/route";
 import * as giftRoute from "@/app/api/inquiries/gift-balance/route";
-import * as credentialsRoute from "@/app/api/session/credentials/route";
 import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import { ApiError } from "@/lib/server/util/errors";
 import { captureLogs } from "@/lib/server/util/logger";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
-import { call, configure, CookieJar, openSession, ORIGIN, readJson } from "../support";
+import { call, configure, demoSession, openSession, ORIGIN, readJson } from "../support";
 
 const CARD = "6006491000000001";
 
@@ -19,12 +18,6 @@ beforeEach(() => {
   configure();
   getEmbeddedSandbox().reset();
 });
-
-async function demoSession(): Promise<CookieJar> {
-  const jar = new CookieJar();
-  await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", { body: { profile: "demo" } }, jar);
-  return jar;
-}
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
