@@ -1,6 +1,7 @@
 import type { ButtonHTMLAttributes, Ref } from "react";
 import { cx } from "./class-names";
 import { Spinner } from "./spinner";
+import { useHydrated } from "./use-hydrated";
 
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger" | "ghost-danger";
 
@@ -64,11 +65,14 @@ export function Button({
   onClick,
   ...props
 }: ButtonProps) {
+  // Before React runs, a submit button would submit its form natively: the page reloads, the fields go to the
+  // address bar and nothing is sent. It waits for React instead.
+  const waitingForReact = !useHydrated() && type === "submit";
   return (
     <button
       type={type}
       className={cx(buttonClasses(variant, size, iconOnly), busy && "cursor-progress opacity-80", className)}
-      disabled={disabled}
+      disabled={disabled || waitingForReact}
       aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
       onClick={(event) => {
