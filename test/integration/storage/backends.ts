@@ -1,5 +1,6 @@
 /**
- * The two storage backends every storage test runs against: the embedded PGlite (a temporary DATA_DIR) and a
+ * The two storage backends every storage test runs against: the embedded PGlite (a temporary DATA_DIR holding
+ * a copy of the run's migrated template) and a
  * real PostgreSQL (a throwaway cluster, one database per suite). `useBackend` opens and migrates one for a
  * describe block and closes it after.
  */
@@ -9,6 +10,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { migrate, openDatabase, type DatabaseHandle, type StorageSettings } from "@/lib/server/database";
+import { seedDataDir } from "../../support/pglite-template";
 import { startPostgres, type PostgresCluster } from "../../support/postgres";
 
 export const BACKENDS = ["pglite", "postgres"] as const;
@@ -44,6 +46,9 @@ export function useBackend(kind: BackendKind): Backend {
       });
     } else {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "console-data-"));
+      // The run's migrated template: PGlite's initdb and the migrations from nothing are proven once per run
+      // (test/setup/pglite.ts), and cost seconds of CPU per folder.
+      seedDataDir(dataDir);
       backend.settings = { dataDir };
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     }
