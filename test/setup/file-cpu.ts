@@ -43,6 +43,8 @@ if (log) {
       file: file.startsWith(process.cwd()) ? file.slice(process.cwd().length + 1) : file,
       cpu: Number((cpuSeconds() - startedAt).toFixed(2)),
       wall: Number(((Date.now() - startedWall) / 1000).toFixed(2)),
+      // When it ended (ms since the epoch): with `wall`, when each file ran beside which.
+      endedAt: Date.now(),
     };
     appendFileSync(log, `${JSON.stringify(line)}\n`);
   });
