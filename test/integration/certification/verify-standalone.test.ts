@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VerifyResponse } from "@/lib/shared/certification-api";
 import { freePort } from "../../support/console-server";
 import { declaredHugeZip, writeZip } from "../../support/hostile-zips";
+import { seedDataDir } from "../../support/pglite-template";
 import { startServerProcess, type ServerProcess } from "../../support/server-process";
 import { CONSOLE_TEST_SESSION_SECRET } from "@/test/support/http-client";
 
@@ -23,6 +24,7 @@ describe("POST /api/certification/verify in the standalone output", () => {
       throw new Error("No standalone build: run `node scripts/ensure-build.mjs` (npm test does) first.");
     }
     dataDir = mkdtempSync(path.join(os.tmpdir(), "standalone-verify-"));
+    seedDataDir(dataDir); // a first start on an empty folder is deploy/standalone.test.ts's
     const port = await freePort();
     server = await startServerProcess({
       script: path.join(standalone, "server.js"),

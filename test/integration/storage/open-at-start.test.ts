@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createDatabaseRegistry } from "@/lib/server/database";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { seedDataDir } from "../../support/pglite-template";
 
 describe("the database at server start", () => {
   const servers: ConsoleServer[] = [];
@@ -32,6 +33,7 @@ describe("the database at server start", () => {
 
   test("one PGlite folder is one handle, however DATA_DIR is written", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "console-open-"));
+    seedDataDir(dataDir);
     const databases = createDatabaseRegistry();
     try {
       const absolute = databases.open({ dataDir });

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { openDatabase } from "@/lib/server/database";
 import { queryRows, queryText } from "@/lib/server/database/rows";
+import { seedDataDir } from "@/test/support/pglite-template";
 import { fileTempDir } from "@/test/support/temp-dirs";
 import { BACKENDS, useBackend } from "./backends";
 
@@ -74,7 +75,9 @@ describe("queryText on pglite, beside a transaction", () => {
   });
 
   test("rejects once the database is closed, rather than calling into it", async () => {
-    const handle = await openDatabase({ dataDir: fileTempDir("console-closed-") });
+    const dataDir = fileTempDir("console-closed-");
+    seedDataDir(dataDir);
+    const handle = await openDatabase({ dataDir });
     expect(await queryText(handle.db, ECHO, [["open"], [null]])).toEqual([{ word: "open", note: null }]);
     await handle.close();
     await expect(queryText(handle.db, ECHO, [["closed"], [null]])).rejects.toThrow(/closed/i);
