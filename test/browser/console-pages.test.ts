@@ -46,9 +46,13 @@ async function runInquiry(
 
 const result = () => page.getByRole("region", { name: /^(Gift Balance Inquiry|Balance Inquiry)$/ });
 
+beforeAll(async () => {
+  server = await startConsole({ SANDBOX_DEMO_SECRET: DEMO_SECRET, CARD_API_TIMEOUT_MS: "1500" });
+});
+afterAll(() => server?.stop());
+
 describe("console pages against the embedded sandbox", () => {
   beforeAll(async () => {
-    server = await startConsole({ SANDBOX_DEMO_SECRET: DEMO_SECRET, CARD_API_TIMEOUT_MS: "1500" });
     browser = await launchBrowser();
     context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
@@ -59,10 +63,7 @@ describe("console pages against the embedded sandbox", () => {
     page = await context.newPage();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => browser?.close());
 
   it("home: says what the console is and for whom, with the quick start and the sandbox link", async () => {
     await page.goto(`${server.url}/`);
@@ -369,13 +370,11 @@ describe("console pages against the embedded sandbox", () => {
 });
 
 describe("console pages against configured environments (sandbox and production)", () => {
-  let upstream: ConsoleServer;
   let configured: ConsoleServer;
 
   beforeAll(async () => {
     // The first console's embedded sandbox stands in for a remote sandbox and production.
-    upstream = await startConsole({ SANDBOX_DEMO_SECRET: DEMO_SECRET });
-    const remote = `${upstream.url}/sandbox`;
+    const remote = `${server.url}/sandbox`;
     configured = await startConsole({
       CARD_API_AUTH_URL: remote,
       CARD_API_SANDBOX_URL: remote,
@@ -392,7 +391,6 @@ describe("console pages against configured environments (sandbox and production)
   afterAll(async () => {
     await browser?.close();
     await configured?.stop();
-    await upstream?.stop();
   });
 
   it("switches environment in the header; production is red and asks before a Gift Balance Inquiry", async () => {
@@ -454,7 +452,7 @@ describe("console pages against configured environments (sandbox and production)
     expect(await result().getByRole("list", { name: "Token events" }).textContent()).toBe("Token acquired");
     expect(await result().textContent()).toContain("Production");
     const raw = page.getByRole("region", { name: "Request and response" });
-    expect(await raw.textContent()).toContain(`${upstream.url}/sandbox/transaction/v1/gift/balance-inquiry`);
+    expect(await raw.textContent()).toContain(`${server.url}/sandbox/transaction/v1/gift/balance-inquiry`);
 
     // Balance Inquiry records nothing: no confirmation.
     await runInquiry("Balance Inquiry", ACTIVE_CARD);
