@@ -2,7 +2,7 @@
  * Helpers for the console pages' browser tests: axe-core, IndexedDB reads, layout checks.
  */
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { ExchangeRecord } from "@/lib/shared/contracts";
 
 const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
@@ -142,4 +142,13 @@ export async function transitionsFinished(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
   });
+}
+
+/**
+ * Presses Enter in a form's field once Enter can submit the form: a submit button stays disabled until React runs
+ * (components/ui/button.tsx), and Enter pressed before then submits nothing.
+ */
+export async function pressEnterToSubmit(field: Locator): Promise<void> {
+  await field.locator("xpath=ancestor::form[1]").locator('button[type="submit"]:enabled').first().waitFor();
+  await field.press("Enter");
 }

@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadText, launchBrowser, waitFor } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { pressEnterToSubmit } from "./console-support";
 
 const SENTINEL_SECRET = `leak-sentinel-${randomBytes(12).toString("hex")}`;
 const SESSION_SECRET = `leak-session-secret-${randomBytes(24).toString("hex")}`;
@@ -289,7 +290,7 @@ describe("no secret, token or full card number reaches the browser or the server
     // 6a. The support desk: a lookup typed and run by Enter, as an agent does.
     await page.goto(`${server.url}/support`);
     await page.getByLabel("Card number", { exact: true }).fill("6006491000000001");
-    await page.getByLabel("Card number", { exact: true }).press("Enter");
+    await pressEnterToSubmit(page.getByLabel("Card number", { exact: true }));
     await page.getByRole("region", { name: "Lookup result" }).getByText("•••• 0001").waitFor();
 
     // 6b. A certification run on the server with the user's (sentinel) secret, and its evidence bundle.

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import type { ConsoleServer } from "@/test/support/console-server";
 import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
+import { pressEnterToSubmit } from "./console-support";
 
 const SECRET = "proxy-shared-secret-for-presence";
 const identity = proxyIdentity(SECRET);
@@ -100,7 +101,7 @@ describe("the Sessions page behind a proxy", () => {
     const shown = await localTime(eve.page, until);
 
     await eve.page.getByLabel("Card number", { exact: true }).fill("6006491000000001");
-    await eve.page.getByLabel("Card number", { exact: true }).press("Enter");
+    await pressEnterToSubmit(eve.page.getByLabel("Card number", { exact: true }));
     const ended = eve.page.getByRole("region", { name: "Your session has ended" });
     await ended.waitFor();
     expect(await ended.innerText()).toContain(`until ${shown}`);

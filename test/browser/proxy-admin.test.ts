@@ -11,7 +11,7 @@ import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import type { ConsoleServer } from "@/test/support/console-server";
 import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
-import { axeViolations } from "./console-support";
+import { axeViolations, pressEnterToSubmit } from "./console-support";
 
 const SECRET = "proxy-shared-secret-for-the-browser";
 const identity = proxyIdentity(SECRET);
@@ -62,7 +62,7 @@ async function as(
 async function lookUp(page: Page, card: string) {
   const box = page.getByLabel("Card number", { exact: true });
   await box.fill(card);
-  await box.press("Enter");
+  await pressEnterToSubmit(box);
 }
 
 /** What this browser keeps for the page's user: local names scoped to them, and the tab's session storage. */

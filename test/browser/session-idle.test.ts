@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { newPage, signInWithOidc } from "@/test/support/pages";
 import { startOidcTeamOnSandbox, type OidcTeamOnSandbox } from "@/test/support/team-console";
-import { axeViolations } from "./console-support";
+import { axeViolations, pressEnterToSubmit } from "./console-support";
 
 let team: OidcTeamOnSandbox;
 let browser: Browser;
@@ -35,7 +35,7 @@ it("hides what the session showed, says idle timeout, offers Sign in again and k
 
   const box = page.getByLabel("Card number", { exact: true });
   await box.fill("6006491000000001");
-  await box.press("Enter");
+  await pressEnterToSubmit(box);
   const result = page.getByRole("region", { name: "Lookup result" });
   await result.getByText("•••• 0001").waitFor({ timeout: 60_000 });
   await box.fill("6006491000000019");

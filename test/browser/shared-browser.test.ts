@@ -14,6 +14,7 @@ import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import type { TestProvider } from "@/test/support/oidc-provider";
 import { signInWithOidc, signOutThroughProvider } from "@/test/support/pages";
 import { startOidcTeamConsole, type OidcTeamConsole } from "@/test/support/team-console";
+import { pressEnterToSubmit } from "./console-support";
 
 const CARD = "6006491000000001";
 const ROLE_GROUPS = "admin:console-admins,tester:certification,engineer:developers,support:support-desk";
@@ -49,7 +50,7 @@ async function auditRows(page: Page): Promise<AuditRow[]> {
 /** The support desk's card box: type a card, Enter, wait for the answer. */
 async function lookUp(page: Page) {
   await page.getByLabel("Card number", { exact: true }).fill(CARD);
-  await page.getByLabel("Card number", { exact: true }).press("Enter");
+  await pressEnterToSubmit(page.getByLabel("Card number", { exact: true }));
   await page
     .getByRole("list", { name: "Recent lookups" })
     .getByText("•••• 0001")
@@ -174,7 +175,7 @@ describe("AUTH_MODE=proxy: the proxy switches users under an open page", () => {
     // The proxy now names Alice; the page was loaded for Sam and still shows his ticket.
     await as("alice", "console-admins");
     await page.getByLabel("Card number", { exact: true }).fill(CARD);
-    await page.getByLabel("Card number", { exact: true }).press("Enter");
+    await pressEnterToSubmit(page.getByLabel("Card number", { exact: true }));
     await page.getByTestId("signed-in-user").getByText("alice").waitFor();
     expect(await page.getByLabel("Reason or ticket").inputValue()).toBe("");
     await page.getByText("No lookups yet in this session.").waitFor();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Browser } from "playwright-core";
 import { downloadText, launchBrowser, screenshotPath } from "../support/browser";
 import { startConsole, type ConsoleServer } from "../support/console-server";
-import { axeViolations } from "./console-support";
+import { axeViolations, pressEnterToSubmit } from "./console-support";
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -46,7 +46,7 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   await page.keyboard.type("TICKET-9");
   await box.focus();
   await page.keyboard.type("6006 4910 0000 0001");
-  await page.keyboard.press("Enter");
+  await pressEnterToSubmit(box);
 
   const result = page.getByRole("region", { name: "Lookup result" });
   // The first lookup opens the embedded database, which takes a while on a busy machine.
@@ -100,7 +100,7 @@ test("an agent looks a card up by keyboard, runs a batch with progress and downl
   await page.goto(`${server.url}/support`);
   await page.getByLabel("Card number", { exact: true }).waitFor();
   await page.keyboard.type("6006491000000019");
-  await page.keyboard.press("Enter");
+  await pressEnterToSubmit(page.getByLabel("Card number", { exact: true }));
   await page.getByRole("region", { name: "Lookup result" }).getByText("•••• 0019").waitFor();
   await page.screenshot({ path: screenshotPath("support-desk-390"), fullPage: true });
   await context.close();

@@ -7,6 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { launchBrowser, screenshotPath } from "../support/browser";
 import { startConsole, type ConsoleServer } from "../support/console-server";
+import { pressEnterToSubmit } from "./console-support";
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -37,7 +38,7 @@ async function desk(): Promise<Page> {
 async function lookUp(page: Page, card: string) {
   const box = page.getByLabel("Card number", { exact: true });
   await box.fill(card);
-  await box.press("Enter");
+  await pressEnterToSubmit(box);
 }
 
 test("a slow lookup never shows the previous card's balances under the new number", async () => {
