@@ -48,7 +48,17 @@ function memoryTempDir() {
   }
 }
 const tempDir = memoryTempDir();
-if (tempDir) console.log(`Temporary folders in memory: ${tempDir}`);
+const removeTempDir = () => tempDir && rmSync(tempDir, { recursive: true, force: true });
+if (tempDir) {
+  console.log(`Temporary folders in memory: ${tempDir}`);
+  // An interrupted run leaves nothing in memory either (its steps get the signal too).
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.once(signal, () => {
+      removeTempDir();
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    });
+  }
+}
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const startedAt = Date.now();
@@ -249,7 +259,7 @@ if (quick) {
   ok = serverOk && checksOk;
 }
 
-if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+removeTempDir();
 printSlowestFiles();
 const cpu = childrenCpuSeconds();
 const machineAtEnd = machineCoreSeconds();

@@ -1,8 +1,7 @@
 /**
  * The two storage backends every storage test runs against: the embedded PGlite (a temporary DATA_DIR holding
- * a copy of the run's migrated template) and a
- * real PostgreSQL (a throwaway cluster, one database per suite). `useBackend` opens and migrates one for a
- * describe block and closes it after.
+ * a copy of the run's migrated template) and a real PostgreSQL (a throwaway cluster, one database per suite).
+ * `useBackend` opens and migrates one for a describe block and closes it after.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
