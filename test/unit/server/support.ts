@@ -110,17 +110,21 @@ export async function call(
   return response;
 }
 
-/** A cookie jar whose session holds the demo credentials, saved through the route (asserted 200). */
-export async function demoSession(): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const response = await call(
+/** Saves the demo credentials in `jar`'s session through the route, as `headers`' caller; its answer. */
+export function saveDemoCredentials(jar: CookieJar, headers?: Record<string, string>): Promise<Response> {
+  return call(
     credentialsRoute.PUT,
     "PUT",
     "/api/session/credentials",
-    { body: { profile: "demo" } },
+    { body: { profile: "demo" }, headers },
     jar,
   );
-  expect(response.status).toBe(200);
+}
+
+/** A cookie jar whose session holds the demo credentials, saved through the route (asserted 200). */
+export async function demoSession(): Promise<CookieJar> {
+  const jar = new CookieJar();
+  expect((await saveDemoCredentials(jar)).status).toBe(200);
   return jar;
 }
 

@@ -16,7 +16,7 @@ import * as batchesRoute from "@/app/api/support/batches/route";
 import type { AuditEventName } from "@/lib/shared/audit-events";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root";
-import { call, configure, CookieJar, readJson } from "../support";
+import { call, configure, CookieJar, readJson, saveDemoCredentials } from "../support";
 
 const SECRET = "proxy-shared-secret-0123456789";
 const as = (user: string, groups: string) => ({
@@ -110,13 +110,7 @@ describe("audited actions", () => {
 
   it("batch result downloads are audited, and so is probing another user's batch", async () => {
     const jar = new CookieJar();
-    const demo = await call(
-      credentialsRoute.PUT,
-      "PUT",
-      "/api/session/credentials",
-      { body: { profile: "demo" }, headers: SAM },
-      jar,
-    );
+    const demo = await saveDemoCredentials(jar, SAM);
     expect(demo.status).toBe(200);
     const started = await call(
       batchesRoute.POST,
@@ -166,13 +160,7 @@ describe("audited actions", () => {
 
   it("a sign-out records whether credentials were forgotten, readable", async () => {
     const jar = new CookieJar();
-    const demo = await call(
-      credentialsRoute.PUT,
-      "PUT",
-      "/api/session/credentials",
-      { body: { profile: "demo" }, headers: ADA },
-      jar,
-    );
+    const demo = await saveDemoCredentials(jar, ADA);
     expect(demo.status).toBe(200);
     const ended = await call(sessionRoute.DELETE, "DELETE", "/api/session", { headers: ADA }, jar);
     expect(ended.status).toBe(200);

@@ -6,9 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as balanceRoute from "@/app/api/inquiries/balance/route";
-import * as credentialsRoute from "@/app/api/session/credentials/route";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
-import { call, configure, CookieJar } from "../support";
+import { call, configure, CookieJar, saveDemoCredentials } from "../support";
 
 const CARD = "6006491000000001";
 const stackLimit = Error.stackTraceLimit;
@@ -38,7 +37,7 @@ function serverFrames(stack: string): string[] {
 describe("a balance inquiry's way to the upstream", () => {
   it("passes at most 6 frames from the route handler to the transport", async () => {
     const jar = new CookieJar();
-    await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", { body: { profile: "demo" } }, jar);
+    await saveDemoCredentials(jar);
     const body = { card_number: CARD, location_id: "L1" };
     // A first call gets the token, so that the measured one goes straight to the card API.
     await call(balanceRoute.POST, "POST", "/api/inquiries/balance", { body }, jar);

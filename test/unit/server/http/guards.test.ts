@@ -15,7 +15,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as tokenRoute from "@/app/api/token/route";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
-import { call, configure, CookieJar, readJson } from "../support";
+import { call, configure, CookieJar, readJson, saveDemoCredentials } from "../support";
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -73,7 +73,7 @@ describe("Origin (CSRF)", () => {
       const missing = await call(handler, method, path, { body, origin: null });
       expect(missing.status).toBe(403);
       const jar = new CookieJar();
-      await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", { body: { profile: "demo" } }, jar);
+      await saveDemoCredentials(jar);
       const accepted = await call(handler, method, path, { body }, jar);
       expect(accepted.status, await accepted.clone().text()).toBe(200);
     });
@@ -199,7 +199,7 @@ describe("validation", () => {
   for (const [label, body, field] of cases) {
     it(`400 validation_failed naming ${JSON.stringify(field)}: ${label}`, async () => {
       const jar = new CookieJar();
-      await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", { body: { profile: "demo" } }, jar);
+      await saveDemoCredentials(jar);
       const response = await call(giftRoute.POST, "POST", "/api/inquiries/gift-balance", { body }, jar);
       expect(response.status).toBe(400);
       const error = (await readJson<ErrorShape>(response)).error;
@@ -320,7 +320,7 @@ describe("fuzzing request bodies (fast-check)", () => {
 
   it("answers only 200 or 4xx, never 5xx, whatever the body", async () => {
     const jar = new CookieJar();
-    await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", { body: { profile: "demo" } }, jar);
+    await saveDemoCredentials(jar);
     const cookie = jar.header() ?? "";
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), bodies, async ([path, handler], rawBody) => {

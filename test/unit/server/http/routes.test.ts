@@ -13,7 +13,15 @@ import * as lookupRoute from "@/app/api/transactions/request-id/[id]/route";
 import type { ExchangeRecord, SessionInfo, TokenResult } from "@/lib/shared/contracts";
 import { captureLogs, type CapturedLogs } from "@/lib/server/util/logger";
 import { getEmbeddedSandbox } from "@/lib/server/root/embedded-sandbox";
-import { call, configure, CookieJar, demoSession, readJson, TEST_SESSION_SECRET } from "../support";
+import {
+  call,
+  configure,
+  CookieJar,
+  demoSession,
+  readJson,
+  saveDemoCredentials,
+  TEST_SESSION_SECRET,
+} from "../support";
 
 const ACTIVE_CARD = "6006491000000001";
 const INACTIVE_CARD = "6006491000000027";
@@ -89,13 +97,7 @@ describe("GET /api/session", () => {
 describe("PUT /api/session/credentials", () => {
   it("stores demo credentials in an HttpOnly cookie and never echoes a secret", async () => {
     const jar = new CookieJar();
-    const response = await call(
-      credentialsRoute.PUT,
-      "PUT",
-      "/api/session/credentials",
-      { body: { profile: "demo" } },
-      jar,
-    );
+    const response = await saveDemoCredentials(jar);
     expect(response.status).toBe(200);
     const [cookie = ""] = response.headers.getSetCookie();
     expect(cookie).toMatch(/^csc_session=Fe26\.2\*/);

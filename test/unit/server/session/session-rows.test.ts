@@ -12,7 +12,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import type { SessionInfo } from "@/lib/shared/contracts";
 import { PEER_ADDRESS_HEADER, setPeerHeaderStamped } from "@/lib/server/util/peer-address";
 import { getServices } from "@/lib/server/root";
-import { call, configure, CookieJar, readJson } from "../support";
+import { call, configure, CookieJar, readJson, saveDemoCredentials } from "../support";
 
 const maxAge = (response: Response) =>
   Number(/Max-Age=(\d+)/.exec(response.headers.getSetCookie()[0] ?? "")?.[1] ?? NaN);
@@ -24,7 +24,7 @@ describe("AUTH_MODE=none", () => {
 
   it("DELETE /api/session ends the session for a copied cookie too, and audits it", async () => {
     const jar = new CookieJar();
-    await call(credentialsRoute.PUT, "PUT", "/api/session/credentials", { body: { profile: "demo" } }, jar);
+    await saveDemoCredentials(jar);
     const copied = jar.header() ?? "";
     expect(copied).toMatch(/csc_session=/);
     const forgotten = await call(sessionRoute.DELETE, "DELETE", "/api/session", {}, jar);
@@ -41,13 +41,7 @@ describe("AUTH_MODE=none", () => {
 
   it("never extends the absolute lifetime when the environment or credentials change", async () => {
     const jar = new CookieJar();
-    const first = await call(
-      credentialsRoute.PUT,
-      "PUT",
-      "/api/session/credentials",
-      { body: { profile: "demo" } },
-      jar,
-    );
+    const first = await saveDemoCredentials(jar);
     const initial = maxAge(first);
     expect(initial).toBeGreaterThan(0);
     const row = (await getServices()).sessionStore;
@@ -117,13 +111,7 @@ describe("AUTH_MODE=proxy", () => {
 
   it("gives another user a fresh session: user B never uses user A's credentials", async () => {
     const jar = new CookieJar();
-    const set = await call(
-      credentialsRoute.PUT,
-      "PUT",
-      "/api/session/credentials",
-      { body: { profile: "demo" }, headers: as("tess", "certification") },
-      jar,
-    );
+    const set = await saveDemoCredentials(jar, as("tess", "certification"));
     expect(set.status).toBe(200);
     const mine = await call(
       sessionRoute.GET,
