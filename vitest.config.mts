@@ -42,6 +42,28 @@ const fileCpuFile = "test/setup/file-cpu.ts";
  */
 const serverFileWorkers = Number(process.env.TEST_FILE_WORKERS) || 3;
 
+/** What the projects against the production build start once per run (integration adds PostgreSQL). */
+const serverSetup = [setup.build, setup.pglite, setup.chromium, setup.console];
+
+/** A project of `test/<name>/` files run against the production build and the run's shared servers. */
+function serverProject(name: string, globalSetup: string[], testTimeout: number) {
+  return {
+    resolve: { alias },
+    test: {
+      name,
+      expect: expectOptions,
+      include: [`test/${name}/**/*.test.ts`],
+      environment: "node",
+      globalSetup,
+      setupFiles: [fileCpuFile, setupFile, freshProcessFile],
+      isolate: false,
+      maxWorkers: serverFileWorkers,
+      testTimeout,
+      hookTimeout: 180_000,
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -62,56 +84,18 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: "integration",
-          expect: expectOptions,
-          include: ["test/integration/**/*.test.ts"],
-          environment: "node",
-          // Chromium too: a sign-in test drives the OpenID flow in a browser.
-          globalSetup: [setup.build, setup.pglite, setup.postgres, setup.chromium, setup.console],
-          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
-          isolate: false,
-          maxWorkers: serverFileWorkers,
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          // The code the console hands out, run in its own languages (Python, Java, Go, PHP, Ruby, Node, curl):
-          // the starter clients' suites and certification, the generated samples with hostile values, code
-          // copied from the pages. `npm run test:languages`, the CI step after `npm test`.
-          name: "languages",
-          expect: expectOptions,
-          include: ["test/languages/**/*.test.ts"],
-          environment: "node",
-          globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
-          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
-          isolate: false,
-          maxWorkers: serverFileWorkers,
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: "browser",
-          expect: expectOptions,
-          include: ["test/browser/**/*.test.ts"],
-          environment: "node",
-          globalSetup: [setup.build, setup.pglite, setup.chromium, setup.console],
-          setupFiles: [fileCpuFile, setupFile, freshProcessFile],
-          isolate: false,
-          // Files share the one Chromium (a context each) and run beside the integration files.
-          maxWorkers: serverFileWorkers,
-          testTimeout: 90_000,
-          hookTimeout: 180_000,
-        },
-      },
+      // Chromium too: a sign-in test drives the OpenID flow in a browser.
+      serverProject(
+        "integration",
+        [setup.build, setup.pglite, setup.postgres, setup.chromium, setup.console],
+        60_000,
+      ),
+      // The code the console hands out, run in its own languages (Python, Java, Go, PHP, Ruby, Node, curl): the
+      // starter clients' suites and certification, the generated samples with hostile values, code copied from
+      // the pages. `npm run test:languages`, the CI step after `npm test`.
+      serverProject("languages", serverSetup, 90_000),
+      // Files share the one Chromium (a context each) and run beside the integration files.
+      serverProject("browser", serverSetup, 90_000),
     ],
   },
 });
