@@ -99,6 +99,26 @@ describe("copied code runs on the default console", () => {
     await session?.close();
   });
 
+  /**
+   * The exchange's code copied and run twice: in `masked`, reading the card from CARD_NUMBER, and in `unmasked`,
+   * with the card in it; each answers `status`.
+   */
+  async function expectCopiesRun(
+    view: Locator,
+    masked: CodeLanguage,
+    unmasked: CodeLanguage,
+    status: number,
+  ) {
+    const withVariable = await copyCode(page, view, masked, false);
+    expect(withVariable).not.toContain(ACTIVE_CARD);
+    expect(await runCopied(masked, withVariable, { ACCESS_TOKEN: token, CARD_NUMBER: ACTIVE_CARD })).toBe(
+      status,
+    );
+    const withCard = await copyCode(page, view, unmasked, true);
+    expect(withCard).toContain(ACTIVE_CARD);
+    expect(await runCopied(unmasked, withCard, { ACCESS_TOKEN: token })).toBe(status);
+  }
+
   it("after a form run: Ruby with CARD_NUMBER, Python unmasked", async () => {
     await page.goto(`${server.url}/inquiry`);
     await page.getByRole("radio", { name: /^Gift Balance Inquiry/ }).check();
@@ -107,12 +127,7 @@ describe("copied code runs on the default console", () => {
     const view = page.getByRole("region", { name: "Request and response" });
     await view.waitFor();
 
-    const masked = await copyCode(page, view, "ruby", false);
-    expect(masked).not.toContain(ACTIVE_CARD);
-    expect(await runCopied("ruby", masked, { ACCESS_TOKEN: token, CARD_NUMBER: ACTIVE_CARD })).toBe(201);
-    const unmasked = await copyCode(page, view, "python", true);
-    expect(unmasked).toContain(ACTIVE_CARD);
-    expect(await runCopied("python", unmasked, { ACCESS_TOKEN: token })).toBe(201);
+    await expectCopiesRun(view, "ruby", "python", 201);
   });
 
   it("after a free-form run with a header and a field added: cURL with CARD_NUMBER, Go unmasked", async () => {
@@ -133,12 +148,7 @@ describe("copied code runs on the default console", () => {
     const view = page.getByRole("region", { name: "Request and response" });
     await view.waitFor();
 
-    const masked = await copyCode(page, view, "shell", false);
-    expect(masked).not.toContain(ACTIVE_CARD);
-    expect(await runCopied("shell", masked, { ACCESS_TOKEN: token, CARD_NUMBER: ACTIVE_CARD })).toBe(200);
-    const unmasked = await copyCode(page, view, "go", true);
-    expect(unmasked).toContain(ACTIVE_CARD);
-    expect(await runCopied("go", unmasked, { ACCESS_TOKEN: token })).toBe(200);
+    await expectCopiesRun(view, "shell", "go", 200);
   });
 
   it("from an imported History entry: Node with CARD_NUMBER, cURL fetching its own token", async () => {
