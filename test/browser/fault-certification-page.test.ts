@@ -4,7 +4,6 @@
  * verdict, and a plan's calls show the injected fault on the call it hit. It fits 390 px, light and dark, and
  * axe finds nothing. Screenshots at 1440 and 390 px, light and dark.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -13,6 +12,7 @@ import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations, forceTheme, overflowsHorizontally } from "./console-support";
 import { fileTempDir } from "@/test/support/temp-dirs";
+import { runToEnd } from "@/test/support/run-to-end";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const CLIENT = path.join(root, "test/fixtures/fault-clients/reference-client.mjs");
@@ -23,19 +23,14 @@ let server: ConsoleServer;
 let browser: Browser;
 let certificationId = "";
 
-function certifyClient(args: string[]): Promise<string> {
+async function certifyClient(args: string[]): Promise<string> {
   const out = fileTempDir("fault-page-");
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "scripts/certify-client.ts", "--console", server.url, "--out", out, ...args],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("close", () => resolve(output));
-  });
+  const { output } = await runToEnd(
+    process.execPath,
+    ["--import", "tsx", "scripts/certify-client.ts", "--console", server.url, "--out", out, ...args],
+    { cwd: root },
+  );
+  return output;
 }
 
 beforeAll(async () => {

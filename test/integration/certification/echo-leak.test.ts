@@ -4,7 +4,6 @@
  * tokens: neither the console's routes (GET run, the certification_runs row, every file of the bundle) nor
  * `npm run certify` (its output and its bundle) may keep any of them.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +17,7 @@ import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { seedDataDir } from "../../support/pglite-template";
 import { echoingUpstream, leakForms, type EchoingUpstream } from "../../support/echo-upstream";
 import { ConsoleClient } from "@/test/support/http-client";
+import { runToEnd } from "@/test/support/run-to-end";
 
 const SECRET = "echo-me-client-secret-4711";
 const work = mkdtempSync(path.join(os.tmpdir(), "cert-echo-"));
@@ -132,39 +132,31 @@ describe("certification against an upstream that echoes secrets and tokens", () 
 describe("npm run certify against an upstream that echoes secrets and tokens", () => {
   it("prints none of them and writes a bundle without them", async () => {
     const out = path.join(work, "cli-out");
-    const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(
-        path.resolve("node_modules/.bin/tsx"),
-        [
-          "--conditions=react-server",
-          "scripts/certify.ts",
-          "--env",
-          "sandbox",
-          "--out",
-          out,
-          "--profile",
-          profileFile,
-        ],
-        {
-          env: {
-            NODE_ENV: "production",
-            PATH: process.env.PATH ?? "",
-            HOME: process.env.HOME ?? work,
-            DATA_DIR: path.join(work, "cli-data"),
-            EMBEDDED_SANDBOX: "off",
-            CARD_API_AUTH_URL: upstream.url,
-            CARD_API_SANDBOX_URL: upstream.url,
-            CERT_PRIMARY_SECRET: SECRET,
-          },
-          stdio: ["ignore", "pipe", "pipe"],
+    const result = await runToEnd(
+      path.resolve("node_modules/.bin/tsx"),
+      [
+        "--conditions=react-server",
+        "scripts/certify.ts",
+        "--env",
+        "sandbox",
+        "--out",
+        out,
+        "--profile",
+        profileFile,
+      ],
+      {
+        env: {
+          NODE_ENV: "production",
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? work,
+          DATA_DIR: path.join(work, "cli-data"),
+          EMBEDDED_SANDBOX: "off",
+          CARD_API_AUTH_URL: upstream.url,
+          CARD_API_SANDBOX_URL: upstream.url,
+          CERT_PRIMARY_SECRET: SECRET,
         },
-      );
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, output }));
-    });
+      },
+    );
     expect(result.output).toMatch(/cases in/);
     expect(result.code).toBe(1);
     expectEchoHappened();

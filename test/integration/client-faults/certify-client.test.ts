@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parsePlanCode } from "@/lib/shared/fault-families";
 import { startConsole, type ConsoleServer } from "../../support/console-server";
 import { fileTempDir } from "../../support/temp-dirs";
+import { runToEnd } from "@/test/support/run-to-end";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const CLIENT = path.join(root, "test/fixtures/fault-clients/reference-client.mjs");
@@ -32,30 +33,25 @@ interface CliRun {
   out: string;
 }
 
-function certifyClient(args: string[]): Promise<CliRun> {
+async function certifyClient(args: string[]): Promise<CliRun> {
   const out = mkdtempSync(path.join(scratch, "run-"));
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "scripts/certify-client.ts",
-        "--console",
-        server.url,
-        "--out",
-        out,
-        "--timeout-ms",
-        "1000",
-        ...args,
-      ],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("close", (code) => resolve({ code, output, out }));
-  });
+  const finished = await runToEnd(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "scripts/certify-client.ts",
+      "--console",
+      server.url,
+      "--out",
+      out,
+      "--timeout-ms",
+      "1000",
+      ...args,
+    ],
+    { cwd: root },
+  );
+  return { ...finished, out };
 }
 
 /** The smallest plans the report names, with their checks. */

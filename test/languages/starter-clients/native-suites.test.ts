@@ -6,12 +6,13 @@
  * dripping body, 401, 403, 429 in every form, a failing token endpoint, a token of 1 s, unknown fields, lookups
  * answering 404 and 500, a redirect). A language whose toolchain is missing is skipped, never passed.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { SHORT_RUN_JVM_FLAGS } from "@/test/support/jvm";
+import { runToEnd, type Finished } from "@/test/support/run-to-end";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const CLIENTS = path.join(ROOT, "starter-clients");
@@ -25,24 +26,16 @@ const has = (tool: string, flag: string) => spawnSync(tool, [flag]).status === 0
 const scratch = mkdtempSync(path.join(os.tmpdir(), "starter-native-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Ran {
-  code: number | null;
-  output: string;
-}
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      // No bytecode or build output lands in the client's folder: the folder is what a zip ships.
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", GOFLAGS: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, output }));
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Finished> {
+  return runToEnd(command, args, {
+    cwd,
+    // No bytecode or build output lands in the client's folder: the folder is what a zip ships.
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", GOFLAGS: "", ...env },
   });
 }
 
