@@ -44,6 +44,34 @@ export interface StartOptions {
   logFile?: string;
 }
 
+/** What scripts/serve.mjs prints once its server listens. */
+const LISTENING_LINE = "Card Services Console listening on ";
+
+/**
+ * Resolves when the child says it listens, not when the port answers: the answer could come from another server
+ * that took the port first, while this child fails to listen and exits.
+ */
+function listening(child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error) => {
+      clearTimeout(timer);
+      child.off("close", onExit);
+      child.stdout?.off("data", onData);
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(() => settle(new Error("did not start within 60 s")), 60_000);
+    const onExit = () => settle(new Error("exited early"));
+    // Listeners run in the order they were added: the output was collected before this reads it.
+    const onData = () => {
+      if (output().includes(LISTENING_LINE)) settle();
+    };
+    // "close", not "exit": by then the child's last words (why it could not listen) are collected.
+    child.once("close", onExit);
+    child.stdout?.on("data", onData);
+  });
+}
+
 export async function startConsole(
   env: Record<string, string | undefined> = {},
   { logFile }: StartOptions = {},
@@ -88,24 +116,14 @@ export async function startConsole(
   child.stderr?.on("data", collect);
 
   const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      removeDataDir();
-      throw new Error(`console server exited early:\n${output}`);
-    }
-    try {
-      const response = await fetch(`${url}/`, { redirect: "manual" });
-      await response.arrayBuffer();
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill("SIGKILL");
-        child.once("exit", removeDataDir);
-        throw new Error(`console server did not start within 60 s:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
+  try {
+    await listening(child, () => output);
+  } catch (error) {
+    if (child.exitCode === null) {
+      child.kill("SIGKILL");
+      child.once("exit", removeDataDir);
+    } else removeDataDir();
+    throw new Error(`console server on port ${port} ${(error as Error).message}:\n${output}`);
   }
 
   return {
