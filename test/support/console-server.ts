@@ -118,6 +118,8 @@ export async function startConsole(
   const url = `http://localhost:${port}`;
   try {
     await listening(child, () => output);
+    // One answer from it before the caller's first: what it logged while starting has been read by then.
+    await (await fetch(`${url}/`, { redirect: "manual" })).arrayBuffer();
   } catch (error) {
     if (child.exitCode === null) {
       child.kill("SIGKILL");
