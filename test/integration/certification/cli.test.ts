@@ -14,7 +14,6 @@ import { createSandbox } from "@/lib/sandbox";
 import { startSandboxServer, type SandboxServer } from "@/lib/sandbox/server";
 import { declaredHugeZip, entriesOf, writeZip, zipBomb } from "../../support/hostile-zips";
 
-const TSX = path.resolve("node_modules/.bin/tsx");
 const work = mkdtempSync(path.join(tmpdir(), "certify-cli-"));
 
 interface Outcome {
@@ -25,16 +24,21 @@ interface Outcome {
 
 function run(script: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["--conditions=react-server", `scripts/${script}.ts`, ...args], {
-      env: {
-        NODE_ENV: "production",
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? work,
-        DATA_DIR: path.join(work, "data"),
-        ...env,
+    // As the package.json scripts run them.
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", `scripts/${script}.ts`, ...args],
+      {
+        env: {
+          NODE_ENV: "production",
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? work,
+          DATA_DIR: path.join(work, "data"),
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

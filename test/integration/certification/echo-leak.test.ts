@@ -133,9 +133,11 @@ describe("npm run certify against an upstream that echoes secrets and tokens", (
   it("prints none of them and writes a bundle without them", async () => {
     const out = path.join(work, "cli-out");
     const result = await runToEnd(
-      path.resolve("node_modules/.bin/tsx"),
+      process.execPath,
       [
         "--conditions=react-server",
+        "--import",
+        "tsx",
         "scripts/certify.ts",
         "--env",
         "sandbox",
