@@ -8,14 +8,14 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { consoleInfo, specificationInfo } from "@/lib/server/certification/build-info";
 import { buildReportHtml } from "@/lib/server/certification/evidence/report-html";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { certify } from "@/test/unit/server/certification/harness";
 
 let server: ConsoleServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
   browser = await launchBrowser();
 }, 120_000);
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIVE_CARD, INACTIVE_CARD } from "@/lib/shared/client-certification-contract";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { CardApiClient, type ClientEnv } from "@/test/support/card-api-clients";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations, overflowsHorizontally, transitionsFinished } from "./console-support";
 
 let server: ConsoleServer;
@@ -34,7 +34,7 @@ const verdict = (id: string) => page.locator(`[data-check="${id}"]`).getAttribut
 
 describe("Your application: integration certification in the browser", () => {
   beforeAll(async () => {
-    server = await startConsole();
+    server = await sharedConsole();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });

@@ -1,6 +1,6 @@
 /**
  * The page of a fault certification (docs/design.md §14), after `npm run certify-client` ran a flawed client
- * against a console of its own: the smallest failing plan comes first, each plan is a row with its faults and
+ * against the run's shared console: the smallest failing plan comes first, each plan is a row with its faults and
  * verdict, and a plan's calls show the injected fault on the call it hit. It fits 390 px, light and dark, and
  * axe finds nothing. Screenshots at 1440 and 390 px, light and dark.
  */
@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { axeViolations, forceTheme, overflowsHorizontally } from "./console-support";
 import { fileTempDir } from "@/test/support/temp-dirs";
 import { runToEnd } from "@/test/support/run-to-end";
@@ -34,7 +34,7 @@ async function certifyClient(args: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
   browser = await launchBrowser();
   const output = await certifyClient([
     "--command",

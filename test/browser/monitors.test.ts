@@ -8,7 +8,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshotPath } from "@/test/support/browser";
 import { startAlertingConsole, verifyAlert, type AlertingConsole } from "@/test/support/alerting-console";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import type { MonitorListResponse } from "@/lib/shared/monitors-api";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { forceTheme } from "./console-support";
 
 const SIZES = [
@@ -21,7 +22,7 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  server = await startConsole();
+  server = await sharedConsole();
   browser = await launchBrowser();
   context = await browser.newContext();
 }, 120_000);
@@ -74,6 +75,15 @@ describe("/monitors", () => {
       .filter({ hasText: "1 of 1 cases run" })
       .waitFor({ timeout: 30_000 });
     await shoot(page, "certification-run");
+
+    // The console is the run's shared one: the monitor leaves with the test instead of running beside other files.
+    const list = (await (await page.request.get(`${server.url}/api/monitors`)).json()) as MonitorListResponse;
+    const mine = list.monitors.filter(({ name }) => name === "Embedded balance");
+    expect(mine).toHaveLength(1);
+    const removed = await page.request.delete(`${server.url}/api/monitors/${mine[0]!.id}`, {
+      headers: { Origin: server.url },
+    });
+    expect(removed.status()).toBe(200);
     await page.close();
   }, 180_000);
 });
