@@ -4,11 +4,11 @@
  * copy as code, history, custom credentials and forgetting the session. Screenshots of each page, light
  * and dark (README screenshots: `npm run screenshots`).
  */
-import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { SHARED_CONSOLE_PROFILES } from "@/test/support/shared-consoles";
 import { axeViolations, forceTheme, overflowsHorizontally, storedRuns } from "./console-support";
 
 const ACTIVE_CARD = "6006491000000001";
@@ -17,8 +17,8 @@ const ERROR_CARD = "6006491000000035";
 const SLOW_CARD = "6006491000000043";
 const NOT_JSON_CARD = "6006491000000050";
 const MASKED_ACTIVE = "600649******0001";
-/** The sandbox's demo secret for this run: typed as a custom secret, then searched for. */
-const DEMO_SECRET = `demo-${randomBytes(8).toString("hex")}`;
+/** The sandbox's demo secret on this console: typed as a custom secret, then searched for. */
+const DEMO_SECRET = SHARED_CONSOLE_PROFILES["short-timeout"].SANDBOX_DEMO_SECRET;
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -47,9 +47,8 @@ async function runInquiry(
 const result = () => page.getByRole("region", { name: /^(Gift Balance Inquiry|Balance Inquiry)$/ });
 
 beforeAll(async () => {
-  server = await startConsole({ SANDBOX_DEMO_SECRET: DEMO_SECRET, CARD_API_TIMEOUT_MS: "1500" });
+  server = await sharedConsole("short-timeout");
 });
-afterAll(() => server?.stop());
 
 describe("console pages against the embedded sandbox", () => {
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartedClientCertification } from "@/lib/shared/client-certification-contract";
 import { launchBrowser, screenshotPath, waitFor } from "@/test/support/browser";
 import { CardApiClient } from "@/test/support/card-api-clients";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
 import { connectWithDemoCredentials } from "@/test/support/pages";
 import { proxyIdentity, startProxyConsole } from "@/test/support/proxy-console";
 import { axeViolations, forceTheme } from "./console-support";
@@ -167,7 +167,7 @@ afterAll(async () => {
 
 describe("every page fits a phone, light and dark", () => {
   beforeAll(async () => {
-    server = await startConsole({ CARD_API_TIMEOUT_MS: "1500" });
+    server = await sharedConsole("short-timeout");
     context = await browser.newContext({ viewport: PHONE, reducedMotion: "reduce" });
     const page = await context.newPage();
     await connectWithDemoCredentials(page, server.url);

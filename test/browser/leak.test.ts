@@ -3,22 +3,21 @@
  * or the session password, and full card numbers are masked in everything after entry. This test runs the
  * main flows in Chromium, captures everything the browser received or kept and everything the server
  * logged, and searches it all for:
- * - a random client secret (the sandbox is started with it as its demo secret, so it is really used),
+ * - a client secret of its own (the shared console's demo secret, so it is really used),
  * - any JWT (three base64url segments starting `eyJ`),
  * - the SESSION_SECRET,
  * - every full test card number of docs/design.md §5, and an unknown card number that was typed.
  */
-import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadText, launchBrowser, waitFor } from "@/test/support/browser";
-import { startConsole, type ConsoleServer } from "@/test/support/console-server";
+import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
+import { SHARED_CONSOLE_PROFILES } from "@/test/support/shared-consoles";
 import { pressEnterToSubmit } from "./console-support";
 
-const SENTINEL_SECRET = `leak-sentinel-${randomBytes(12).toString("hex")}`;
-const SESSION_SECRET = `leak-session-secret-${randomBytes(24).toString("hex")}`;
+const { SANDBOX_DEMO_SECRET: SENTINEL_SECRET, SESSION_SECRET } = SHARED_CONSOLE_PROFILES["short-timeout"];
 const TEST_CARDS = [
   "6006491000000001",
   "6006491000000019",
@@ -211,12 +210,8 @@ async function dumpBrowserStorage(target: Page): Promise<Captured[]> {
 
 describe("no secret, token or full card number reaches the browser or the server log", () => {
   beforeAll(async () => {
-    server = await startConsole({
-      SANDBOX_DEMO_SECRET: SENTINEL_SECRET,
-      SESSION_SECRET,
-      // The slow test card then ends in a 504 quickly instead of after ten seconds.
-      CARD_API_TIMEOUT_MS: "1500",
-    });
+    // Its demo secret and session password are the sentinels; the slow test card ends in a 504 within 1.5 s.
+    server = await sharedConsole("short-timeout");
     browser = await launchBrowser();
     context = await browser.newContext({ acceptDownloads: true });
     context.on("response", (response) => {

@@ -29,7 +29,7 @@ async function runGift(card: string) {
 
 beforeAll(async () => {
   session = await openConsolePage({
-    env: { CARD_API_TIMEOUT_MS: "1000" },
+    profile: "short-timeout",
     context: { viewport: { width: 1440, height: 1000 }, colorScheme: "light", reducedMotion: "reduce" },
     demo: true,
   });

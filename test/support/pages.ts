@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { launchBrowser, waitFor } from "./browser";
 import { sharedConsole, startConsole, type ConsoleServer } from "./console-server";
+import type { SharedConsoleProfile } from "./shared-consoles";
 
 /** The desktop size most pages are checked at. */
 const DESKTOP = { width: 1280, height: 900 };
@@ -59,8 +60,10 @@ export interface ConsolePage {
 }
 
 export interface ConsolePageOptions {
-  /** A console of the file's own with this environment; without it, the run's shared default console. */
+  /** A console of the file's own with this environment; without it, the run's shared console of `profile`. */
   env?: Record<string, string | undefined>;
+  /** The shared console's profile when no `env` is given ("default" unless given). */
+  profile?: SharedConsoleProfile;
   /** Context options: viewport (DESKTOP unless given), acceptDownloads, … */
   context?: BrowserContextOptions;
   /** Connect with the demo credentials first (the state most pages are tested in). */
@@ -69,7 +72,7 @@ export interface ConsolePageOptions {
 
 /** A console, the run's Chromium and one page on it: what a browser test file starts in `beforeAll`. */
 export async function openConsolePage(options: ConsolePageOptions = {}): Promise<ConsolePage> {
-  const server = options.env ? await startConsole(options.env) : await sharedConsole();
+  const server = options.env ? await startConsole(options.env) : await sharedConsole(options.profile);
   const browser = await launchBrowser();
   const { context, page } = await newPage(browser, options.context);
   if (options.demo) await connectWithDemoCredentials(page, server.url);
