@@ -35,7 +35,6 @@ async function step(id: string, title: string, calls: () => Promise<unknown>) {
 
 beforeAll(async () => {
   session = await openConsolePage({
-    env: {},
     context: { viewport: { width: 1440, height: 900 }, colorScheme: "light", reducedMotion: "reduce" },
   });
   page = session.page;

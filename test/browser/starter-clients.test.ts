@@ -16,10 +16,8 @@ let server: ConsoleServer;
 let page: Page;
 let session: ConsolePage;
 
-// A console of its own: starting a certification leaves one behind.
 beforeAll(async () => {
   session = await openConsolePage({
-    env: {},
     context: { viewport: { width: 1280, height: 900 }, acceptDownloads: true },
     demo: true,
   });

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { verifyEvidence } from "@/lib/server/certification/evidence/verify";
 import {
   ACTIVE_CARD,
@@ -17,16 +17,15 @@ import {
 } from "@/lib/shared/client-certification-contract";
 import { CardApiClient } from "../../support/card-api-clients";
 import { CertificationDriver, expectAllPass } from "../../support/client-certification";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { sharedConsole, type ConsoleServer } from "../../support/console-server";
 import { ConsoleClient } from "@/test/support/http-client";
 
 let server: ConsoleServer;
 
 beforeAll(async () => {
   // The console's own client gives up after 1.5 s: the timeout step needs no 30 s wait.
-  server = await startConsole({ CARD_API_TIMEOUT_MS: "1500" });
+  server = await sharedConsole("short-timeout");
 });
-afterAll(() => server?.stop());
 
 async function startCertification(certification: CertificationDriver): Promise<StartedClientCertification> {
   const started = await certification.start();
