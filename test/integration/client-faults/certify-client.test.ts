@@ -1,5 +1,5 @@
 /**
- * `npm run certify-client` end to end (docs/design.md §14) against a console of its own: a correct client passes
+ * `npm run certify-client` end to end (docs/design.md §14) against the run's shared console: a correct client passes
  * every fault family once, and a flawed client, breaking one duty, is caught with a shrunk plan of at most two
  * faults and the line that replays it. The bundle it writes verifies. The other 28 flaws of the corpus
  * (test/fixtures/fault-clients/flaws.ts) are `npm run test:faults`'s, the CI step after `npm test`.
@@ -8,9 +8,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { parsePlanCode } from "@/lib/shared/fault-families";
-import { startConsole, type ConsoleServer } from "../../support/console-server";
+import { sharedConsole, type ConsoleServer } from "../../support/console-server";
 import { fileTempDir } from "../../support/temp-dirs";
 import { runToEnd } from "@/test/support/run-to-end";
 
@@ -21,10 +21,7 @@ let server: ConsoleServer;
 
 beforeAll(async () => {
   scratch = fileTempDir("certify-client-");
-  server = await startConsole();
-});
-afterAll(async () => {
-  await server?.stop();
+  server = await sharedConsole();
 });
 
 interface CliRun {
