@@ -3,22 +3,13 @@
  * a token requested and inquiries run, so that result panels, tables and history rows are checked too.
  * Zero violations of any impact are allowed.
  */
-import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "@/test/support/browser";
 import { sharedConsole, type ConsoleServer } from "@/test/support/console-server";
-import { transitionsFinished } from "./console-support";
+import { axeViolations, transitionsFinished } from "./console-support";
 
-const AXE_PATH = path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js");
 const CARD = "6006491000000001";
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
 
 let server: ConsoleServer;
 let browser: Browser;
@@ -104,33 +95,6 @@ const PAGES: { route: string; prepare?: (page: Page) => Promise<void> }[] = [
   { route: "/signed-out?error=state_mismatch" },
 ];
 
-async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map(({ id, impact, help, nodes }) => ({
-      id,
-      impact,
-      help,
-      nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
-    }));
-  });
-}
-
-function describeViolations(violations: AxeViolation[]): string[] {
-  return violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(node.target)}: ${node.failureSummary ?? ""}`,
-    ),
-  );
-}
-
 describe("accessibility (axe-core): no violations on any page, light and dark", () => {
   beforeAll(async () => {
     server = await sharedConsole();
@@ -166,7 +130,7 @@ describe("accessibility (axe-core): no violations on any page, light and dark", 
             document.documentElement.style.colorScheme = dark ? "dark" : "light";
           }, scheme === "dark");
           await transitionsFinished(page); // axe reads colours as they end up, not mid-transition
-          found.push(...describeViolations(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
+          found.push(...(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
         }
         expect(found.join("\n")).toBe("");
       } finally {
