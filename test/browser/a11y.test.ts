@@ -14,6 +14,7 @@ const CARD = "6006491000000001";
 let server: ConsoleServer;
 let browser: Browser;
 let context: BrowserContext;
+let page: Page;
 
 async function callApi(page: Page, method: string, route: string, body?: unknown): Promise<number> {
   return page.evaluate(
@@ -100,11 +101,11 @@ describe("accessibility (axe-core): no violations on any page, light and dark", 
     server = await sharedConsole();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+    // One tab goes from page to page, as a person would: each is a full load of its own.
+    page = await context.newPage();
     await page.goto(`${server.url}/connect`);
     expect(await callApi(page, "PUT", "/api/session/credentials", { profile: "demo" })).toBeLessThan(300);
     expect(await callApi(page, "POST", "/api/token", {})).toBe(200);
-    await page.close();
   });
 
   afterAll(async () => {
@@ -115,27 +116,22 @@ describe("accessibility (axe-core): no violations on any page, light and dark", 
   // Each page is loaded and put in its state once, then checked in one scheme and the other.
   for (const { route, prepare } of PAGES) {
     it(`${route} in light and dark mode`, async () => {
-      const page = await context.newPage();
-      try {
-        await page.emulateMedia({ colorScheme: "light", reducedMotion: "reduce" });
-        await page.goto(`${server.url}${route}`);
-        await page.waitForLoadState("networkidle");
-        await prepare?.(page);
-        const found: string[] = [];
-        for (const scheme of ["light", "dark"] as const) {
-          await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-          // Whatever the theme control's default, force the scheme under test: the `dark` class on <html>.
-          await page.evaluate((dark) => {
-            document.documentElement.classList.toggle("dark", dark);
-            document.documentElement.style.colorScheme = dark ? "dark" : "light";
-          }, scheme === "dark");
-          await transitionsFinished(page); // axe reads colours as they end up, not mid-transition
-          found.push(...(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
-        }
-        expect(found.join("\n")).toBe("");
-      } finally {
-        await page.close();
+      await page.emulateMedia({ colorScheme: "light", reducedMotion: "reduce" });
+      await page.goto(`${server.url}${route}`);
+      await page.waitForLoadState("networkidle");
+      await prepare?.(page);
+      const found: string[] = [];
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+        // Whatever the theme control's default, force the scheme under test: the `dark` class on <html>.
+        await page.evaluate((dark) => {
+          document.documentElement.classList.toggle("dark", dark);
+          document.documentElement.style.colorScheme = dark ? "dark" : "light";
+        }, scheme === "dark");
+        await transitionsFinished(page); // axe reads colours as they end up, not mid-transition
+        found.push(...(await axeViolations(page)).map((line) => `${scheme}: ${line}`));
       }
+      expect(found.join("\n")).toBe("");
     });
   }
 });

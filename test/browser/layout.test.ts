@@ -207,19 +207,23 @@ describe("every page fits a phone, light and dark", () => {
     await server?.stop();
   });
 
-  for (const { name, route, prepare } of PAGES) {
-    it(`${name} fits 390 px`, async () => {
-      const page = await context.newPage();
-      try {
+  describe("each page", () => {
+    // One tab goes from page to page, as a person would: each is a full load of its own.
+    let page: Page;
+    beforeAll(async () => {
+      page = await context.newPage();
+    });
+    afterAll(() => page?.close());
+
+    for (const { name, route, prepare } of PAGES) {
+      it(`${name} fits 390 px`, async () => {
         await page.goto(`${server.url}${route()}`);
         await page.waitForLoadState("networkidle");
         await prepare?.(page);
         await expectFits(page, name);
-      } finally {
-        await page.close();
-      }
-    });
-  }
+      });
+    }
+  });
 
   it("at 1440 px History's table and the certification runs stay inside their cards", async () => {
     // The same context: History's runs are in its IndexedDB.

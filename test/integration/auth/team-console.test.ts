@@ -248,7 +248,8 @@ describe.each<Backend>(["pglite", "postgres"])("team console on %s", (backend) =
   });
 });
 
-describe.each<Backend>(["pglite", "postgres"])("session expiry on %s", (backend) => {
+// Both backends at once: each test is mostly the idle timeout and the lifetime passing.
+describe.concurrent.each<Backend>(["pglite", "postgres"])("session expiry on %s", (backend) => {
   const IDLE = 5;
   const TTL = 10;
   let team: Team;

@@ -109,19 +109,24 @@ describe("integration certification of client applications", () => {
     ["no_originator", "CLI-WELL-FORMED", /API specification §2\.3/],
   ];
 
-  test.each(FLAWED)("a client with the flaw %s fails %s, and only it", async (flaw, failing, why) => {
-    const { started, finished } = await certify(flaw);
-    const failed = finished.checks.filter((check) => check.verdict === "fail").map((check) => check.id);
-    expect(failed).toEqual([failing]);
-    // A client that never keeps a token never meets the revoked step's 401: that check is not observed.
-    const unseen = flaw === "token_per_call" ? ["CLI-RENEW-401"] : [];
-    const passing = finished.checks.filter((check) => check.verdict === "pass").map((check) => check.id);
-    expect(passing).toHaveLength(7 - unseen.length);
-    expect(finished.checks.find((check) => check.id === failing)?.observed).toMatch(why);
-    expect(JSON.stringify(finished)).not.toContain(started.client_secret);
-  });
+  // Each certification is its own client's (arming included), so they run side by side: most of a
+  // certification's time is the timeout step's wait and the 429's Retry-After, not work.
+  test.concurrent.each(FLAWED)(
+    "a client with the flaw %s fails %s, and only it",
+    async (flaw, failing, why) => {
+      const { started, finished } = await certify(flaw);
+      const failed = finished.checks.filter((check) => check.verdict === "fail").map((check) => check.id);
+      expect(failed).toEqual([failing]);
+      // A client that never keeps a token never meets the revoked step's 401: that check is not observed.
+      const unseen = flaw === "token_per_call" ? ["CLI-RENEW-401"] : [];
+      const passing = finished.checks.filter((check) => check.verdict === "pass").map((check) => check.id);
+      expect(passing).toHaveLength(7 - unseen.length);
+      expect(finished.checks.find((check) => check.id === failing)?.observed).toMatch(why);
+      expect(JSON.stringify(finished)).not.toContain(started.client_secret);
+    },
+  );
 
-  test.each(["form", "basic"] as const)(
+  test.concurrent.each(["form", "basic"] as const)(
     "token requests in the OAuth form (%s) are recorded: a well-behaved client passes, one token per call fails CLI-TOKEN-REUSE",
     async (encoding) => {
       const good = await certify(undefined, encoding);
