@@ -94,6 +94,10 @@ export default defineConfig({
       // starter clients' suites and certification, the generated samples with hostile values, code copied from
       // the pages. `npm run test:languages`, the CI step after `npm test`.
       serverProject("languages", serverSetup, 90_000),
+      // Proofs that take long on their own: 6,000 anonymous requests against one console (no series, memory or
+      // latency grows), and two standalone instances behind a balancer on one PostgreSQL, one killed mid-work.
+      // `npm run test:long`, the CI step after `npm test`.
+      serverProject("long", [setup.build, setup.pglite, setup.postgres], 60_000),
       // Files share the one Chromium (a context each) and run beside the integration files.
       serverProject("browser", serverSetup, 90_000),
     ],
