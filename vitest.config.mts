@@ -95,8 +95,9 @@ export default defineConfig({
       // the pages. `npm run test:languages`, the CI step after `npm test`.
       serverProject("languages", serverSetup, 90_000),
       // Proofs that take long on their own: 6,000 anonymous requests against one console (no series, memory or
-      // latency grows), two standalone instances behind a balancer on one PostgreSQL, one killed mid-work, and
-      // the monitors' schedule kept in real time (each due run once on two consoles, a hanging receiver, a restart).
+      // latency grows), two standalone instances behind a balancer on one PostgreSQL, one killed mid-work, the
+      // monitors' schedule kept in real time (each due run once on two consoles, a hanging receiver, a restart), a
+      // console's memory from its first start, and a reference client through every fault family.
       // `npm run test:long`, the CI step after `npm test`.
       serverProject("long", [setup.build, setup.pglite, setup.postgres], 60_000),
       // Files share the one Chromium (a context each) and run beside the integration files.
