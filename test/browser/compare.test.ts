@@ -150,8 +150,8 @@ describe("compare page", () => {
     await page.getByLabel("B (after)").selectOption({ label: emptyBalance! });
 
     const row = (purse: string) => page.locator(`[data-testid="purse-diff"] tr[data-purse="${purse}"]`);
-    await row("gift").waitFor();
-    expect(await row("gift").innerText()).toMatch(/25\.00\s+0\.00\s+-25\.00\s+changed/);
+    // The table shows the newest pair until the choice re-renders it: wait for the chosen pair's figures.
+    await expect.poll(() => row("gift").innerText()).toMatch(/25\.00\s+0\.00\s+-25\.00\s+changed/);
     expect(await row("loyalty").innerText()).toMatch(/120\.00\s+0\.00\s+-120\.00\s+changed/);
     expect(await row("discount").innerText()).toMatch(/0\.00\s+0\.00\s+±0\.00\s+same/);
     expect(await page.getByText(/different cards/).count()).toBeGreaterThan(0);
